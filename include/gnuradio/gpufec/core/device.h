@@ -1,0 +1,58 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPUFEC_CORE_DEVICE_H
+#define INCLUDED_GPUFEC_CORE_DEVICE_H
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpufec {
+
+/*! Where a decoder runs: "auto" (a usable CUDA GPU, else the CPU), "cpu", "cuda" (GPU 0)
+ *  or "cuda:N". Parsing throws std::invalid_argument naming the allowed values. */
+struct device_spec {
+    enum class kind { automatic, cpu, cuda };
+    kind type = kind::automatic;
+    int index = 0;
+
+    static device_spec parse(const std::string& text);
+    std::string str() const;
+};
+
+struct gpu_info {
+    int index;
+    std::string name;
+    int cc_major, cc_minor;
+    size_t memory_bytes;
+    int multiprocessors;
+};
+
+//! true when this library was built with CUDA support
+bool cuda_compiled();
+//! the usable CUDA devices (empty without CUDA support, driver or GPU; never throws)
+std::vector<gpu_info> cuda_devices();
+
+//! The backend a device_spec resolves to on this machine.
+struct backend_choice {
+    bool cuda = false;
+    int device = -1;
+    std::string description; // "cpu" or "cuda:0 (NVIDIA H100 ...)"
+};
+/*! Resolves a spec. "auto" picks GPU 0 when usable, else the CPU, and logs the choice once per
+ *  process. An explicit "cuda[:N]" that cannot be honoured throws std::runtime_error. */
+backend_choice resolve_backend(const device_spec& spec);
+
+//! Log sink for the library (GNU Radio blocks route it to GNU Radio's logger).
+enum class log_level { debug, info, warn, error };
+using log_handler = std::function<void(log_level, const std::string&)>;
+void set_log_handler(log_handler handler);
+void log(log_level level, const std::string& message);
+
+} // namespace gpufec
+
+#endif

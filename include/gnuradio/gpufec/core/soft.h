@@ -1,0 +1,25 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPUFEC_CORE_SOFT_H
+#define INCLUDED_GPUFEC_CORE_SOFT_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpufec {
+
+/*! The one place where float soft values become int8 (docs/soft_input.md).
+ *
+ *  q = clamp(round(scale * x), -127, 127); positive means bit 1 (gr-fec's convention).
+ *  NaN becomes 0 (an erasure: no information), +Inf/-Inf become +127/-127.
+ *  The default scale, 32, maps BPSK symbols of amplitude 1 to +-32, leaving room up to
+ *  about 4 before clipping. Returns how many inputs were NaN. */
+constexpr float default_soft_scale = 32.0f;
+size_t quantize_soft(const float* in, int8_t* out, size_t n, float scale = default_soft_scale);
+
+} // namespace gpufec
+
+#endif

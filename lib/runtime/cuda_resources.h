@@ -1,0 +1,180 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* RAII owners of CUDA objects. Destructors never throw; every other call is checked. */
+#ifndef INCLUDED_GPUFEC_RUNTIME_CUDA_RESOURCES_H
+#define INCLUDED_GPUFEC_RUNTIME_CUDA_RESOURCES_H
+
+#include "cuda_check.h"
+#include <cstdlib>
+#include <cstddef>
+#include <utility>
+
+namespace gpufec {
+
+//! Makes `device` current for the lifetime of the guard (decoders may live on any GPU).
+class device_guard
+{
+public:
+    explicit device_guard(int device)
+    {
+        GPUFEC_CUDA_CHECK(cudaGetDevice(&d_prev));
+        if (d_prev != device)
+            GPUFEC_CUDA_CHECK(cudaSetDevice(device));
+    }
+    ~device_guard() { cudaSetDevice(d_prev); }
+    device_guard(const device_guard&) = delete;
+    device_guard& operator=(const device_guard&) = delete;
+
+private:
+    int d_prev = 0;
+};
+
+class cuda_stream
+{
+public:
+    cuda_stream() { GPUFEC_CUDA_CHECK(cudaStreamCreateWithFlags(&d_s, cudaStreamNonBlocking)); }
+    ~cuda_stream()
+    {
+        if (d_s)
+            cudaStreamDestroy(d_s);
+    }
+    cuda_stream(cuda_stream&& o) noexcept : d_s(std::exchange(o.d_s, nullptr)) {}
+    cuda_stream(const cuda_stream&) = delete;
+    cuda_stream& operator=(const cuda_stream&) = delete;
+    cudaStream_t get() const { return d_s; }
+    void sync() const { GPUFEC_CUDA_CHECK(cudaStreamSynchronize(d_s)); }
+
+private:
+    cudaStream_t d_s = nullptr;
+};
+
+class cuda_event
+{
+public:
+    explicit cuda_event(unsigned flags = cudaEventDisableTiming)
+    {
+        GPUFEC_CUDA_CHECK(cudaEventCreateWithFlags(&d_e, flags));
+    }
+    ~cuda_event()
+    {
+        if (d_e)
+            cudaEventDestroy(d_e);
+    }
+    cuda_event(cuda_event&& o) noexcept : d_e(std::exchange(o.d_e, nullptr)) {}
+    cuda_event(const cuda_event&) = delete;
+    cuda_event& operator=(const cuda_event&) = delete;
+    cudaEvent_t get() const { return d_e; }
+    void record(cudaStream_t s) { GPUFEC_CUDA_CHECK(cudaEventRecord(d_e, s)); }
+    void sync() const { GPUFEC_CUDA_CHECK(cudaEventSynchronize(d_e)); }
+
+private:
+    cudaEvent_t d_e = nullptr;
+};
+
+//! Device memory (cudaMalloc; never managed memory).
+template <typename T>
+class device_buffer
+{
+public:
+    device_buffer() = default;
+    explicit device_buffer(size_t count) { resize(count); }
+    ~device_buffer() { release(); }
+    device_buffer(device_buffer&& o) noexcept
+        : d_p(std::exchange(o.d_p, nullptr)), d_n(std::exchange(o.d_n, 0))
+    {
+    }
+    device_buffer(const device_buffer&) = delete;
+    device_buffer& operator=(const device_buffer&) = delete;
+    //! grows only; contents are not kept
+    void resize(size_t count)
+    {
+        if (count <= d_n)
+            return;
+        release();
+        GPUFEC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_p), count * sizeof(T)));
+        d_n = count;
+    }
+    T* get() const { return d_p; }
+    size_t size() const { return d_n; }
+
+private:
+    void release()
+    {
+        if (d_p)
+            cudaFree(d_p);
+        d_p = nullptr;
+        d_n = 0;
+    }
+    T* d_p = nullptr;
+    size_t d_n = 0;
+};
+
+//! Page-locked host memory, so copies run asynchronously at full link speed; where the driver
+//! cannot pin memory it falls back to ordinary memory (copies then run synchronously).
+template <typename T>
+class pinned_buffer
+{
+public:
+    pinned_buffer() = default;
+    explicit pinned_buffer(size_t count) { resize(count); }
+    ~pinned_buffer() { release(); }
+    pinned_buffer(pinned_buffer&& o) noexcept
+        : d_p(std::exchange(o.d_p, nullptr)), d_n(std::exchange(o.d_n, 0)),
+          d_pinned(o.d_pinned)
+    {
+    }
+    pinned_buffer(const pinned_buffer&) = delete;
+    pinned_buffer& operator=(const pinned_buffer&) = delete;
+    void resize(size_t count)
+    {
+        if (count <= d_n)
+            return;
+        release();
+        if (cudaMallocHost(reinterpret_cast<void**>(&d_p), count * sizeof(T)) == cudaSuccess) {
+            d_pinned = true;
+        } else {
+            cudaGetLastError();
+            d_p = static_cast<T*>(std::malloc(count * sizeof(T)));
+            if (!d_p)
+                throw std::bad_alloc();
+            d_pinned = false;
+        }
+        d_n = count;
+    }
+    T* get() const { return d_p; }
+    size_t size() const { return d_n; }
+    bool pinned() const { return d_pinned; }
+
+private:
+    void release()
+    {
+        if (d_p) {
+            if (d_pinned)
+                cudaFreeHost(d_p);
+            else
+                std::free(d_p);
+        }
+        d_p = nullptr;
+        d_n = 0;
+    }
+    T* d_p = nullptr;
+    size_t d_n = 0;
+    bool d_pinned = false;
+};
+
+//! true when `p` is page-locked host memory that the GPU can copy from asynchronously
+inline bool is_pinned_host(const void* p)
+{
+    cudaPointerAttributes attr;
+    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return attr.type == cudaMemoryTypeHost;
+}
+
+} // namespace gpufec
+
+#endif

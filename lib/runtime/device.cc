@@ -1,0 +1,158 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <gnuradio/gpufec/core/device.h>
+
+#include <cstdio>
+#include <mutex>
+#include <stdexcept>
+
+#ifdef GPUFEC_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace gpufec {
+
+namespace {
+std::mutex g_log_mutex;
+log_handler g_log_handler;
+} // namespace
+
+void set_log_handler(log_handler handler)
+{
+    std::lock_guard<std::mutex> lock(g_log_mutex);
+    g_log_handler = std::move(handler);
+}
+
+void log(log_level level, const std::string& message)
+{
+    std::lock_guard<std::mutex> lock(g_log_mutex);
+    if (g_log_handler) {
+        g_log_handler(level, message);
+        return;
+    }
+    if (level == log_level::debug)
+        return;
+    static const char* names[] = { "debug", "info", "warning", "error" };
+    std::fprintf(stderr, "gpufec %s: %s\n", names[static_cast<int>(level)], message.c_str());
+}
+
+device_spec device_spec::parse(const std::string& text)
+{
+    device_spec s;
+    if (text == "auto" || text.empty()) {
+        s.type = kind::automatic;
+    } else if (text == "cpu") {
+        s.type = kind::cpu;
+    } else if (text == "cuda" || text == "gpu") {
+        s.type = kind::cuda;
+        s.index = 0;
+    } else if (text.rfind("cuda:", 0) == 0) {
+        s.type = kind::cuda;
+        const std::string num = text.substr(5);
+        size_t used = 0;
+        int idx = -1;
+        try {
+            idx = std::stoi(num, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (num.empty() || used != num.size() || idx < 0)
+            throw std::invalid_argument("device: '" + text +
+                                        "' is not valid (allowed: auto, cpu, cuda, cuda:N)");
+        s.index = idx;
+    } else {
+        throw std::invalid_argument("device: '" + text +
+                                    "' is not valid (allowed: auto, cpu, cuda, cuda:N)");
+    }
+    return s;
+}
+
+std::string device_spec::str() const
+{
+    switch (type) {
+    case kind::automatic:
+        return "auto";
+    case kind::cpu:
+        return "cpu";
+    case kind::cuda:
+        return "cuda:" + std::to_string(index);
+    }
+    return "?";
+}
+
+bool cuda_compiled()
+{
+#ifdef GPUFEC_HAVE_CUDA
+    return true;
+#else
+    return false;
+#endif
+}
+
+std::vector<gpu_info> cuda_devices()
+{
+    std::vector<gpu_info> out;
+#ifdef GPUFEC_HAVE_CUDA
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError(); // clear the sticky "no driver" error
+        return out;
+    }
+    for (int i = 0; i < count; ++i) {
+        cudaDeviceProp prop;
+        if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) {
+            cudaGetLastError();
+            continue;
+        }
+        out.push_back({ i, prop.name, prop.major, prop.minor, prop.totalGlobalMem,
+                        prop.multiProcessorCount });
+    }
+#endif
+    return out;
+}
+
+static std::string describe_gpu(const gpu_info& g)
+{
+    return "cuda:" + std::to_string(g.index) + " (" + g.name + ", sm_" +
+           std::to_string(g.cc_major) + std::to_string(g.cc_minor) + ")";
+}
+
+backend_choice resolve_backend(const device_spec& spec)
+{
+    backend_choice c;
+    c.description = "cpu";
+    if (spec.type == device_spec::kind::cpu)
+        return c;
+    const auto gpus = cuda_devices();
+    if (spec.type == device_spec::kind::cuda) {
+        if (!cuda_compiled())
+            throw std::runtime_error("device: '" + spec.str() +
+                                     "' requested, but gr-gpufec was built without CUDA");
+        for (const auto& g : gpus)
+            if (g.index == spec.index) {
+                c.cuda = true;
+                c.device = g.index;
+                c.description = describe_gpu(g);
+                return c;
+            }
+        throw std::runtime_error("device: '" + spec.str() + "' requested, but " +
+                                 std::to_string(gpus.size()) + " usable CUDA device(s) found");
+    }
+    static std::once_flag logged;
+    if (!gpus.empty()) {
+        c.cuda = true;
+        c.device = gpus[0].index;
+        c.description = describe_gpu(gpus[0]);
+    }
+    std::call_once(logged, [&] {
+        log(log_level::info,
+            "device=auto chose " + c.description +
+                (c.cuda ? "" : (cuda_compiled() ? " (no usable CUDA device)"
+                                                : " (built without CUDA)")));
+    });
+    return c;
+}
+
+} // namespace gpufec

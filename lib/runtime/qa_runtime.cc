@@ -1,0 +1,58 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/soft.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace gpufec;
+
+TEST(runtime, device_spec_parses_and_rejects)
+{
+    EXPECT_EQ(device_spec::parse("auto").type, device_spec::kind::automatic);
+    EXPECT_EQ(device_spec::parse("cpu").type, device_spec::kind::cpu);
+    EXPECT_EQ(device_spec::parse("cuda").index, 0);
+    EXPECT_EQ(device_spec::parse("cuda:3").index, 3);
+    EXPECT_EQ(device_spec::parse("cuda:3").str(), "cuda:3");
+    for (const char* bad : { "cuda:", "cuda:-1", "cuda:1x", "tpu", "CPU" })
+        EXPECT_THROW(device_spec::parse(bad), std::invalid_argument) << bad;
+}
+
+TEST(runtime, backend_resolution)
+{
+    EXPECT_FALSE(resolve_backend(device_spec::parse("cpu")).cuda);
+    const auto gpus = cuda_devices();
+    const backend_choice a = resolve_backend(device_spec::parse("auto"));
+    EXPECT_EQ(a.cuda, !gpus.empty());
+    // a GPU that is not there is an error, not a silent fallback
+    EXPECT_THROW(resolve_backend(device_spec::parse("cuda:" + std::to_string(gpus.size() + 5))),
+                 std::runtime_error);
+    if (gpus.empty())
+        EXPECT_THROW(resolve_backend(device_spec::parse("cuda")), std::runtime_error);
+}
+
+TEST(runtime, pack_and_unpack_are_inverse_msb_first)
+{
+    const uint8_t bits[12] = { 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 1 };
+    uint8_t bytes[2];
+    pack_bits(bits, 12, bytes);
+    EXPECT_EQ(bytes[0], 0x81);
+    EXPECT_EQ(bytes[1], 0xD0);
+    uint8_t back[12];
+    unpack_bits(bytes, 12, back);
+    EXPECT_TRUE(std::equal(back, back + 12, bits));
+}
+
+TEST(runtime, soft_quantisation_rule)
+{
+    const float in[] = { 0.f, 1.f, -1.f, 0.49f / 32, 10.f, -10.f, NAN, INFINITY, -INFINITY };
+    int8_t out[9];
+    EXPECT_EQ(quantize_soft(in, out, 9), 1u);
+    const int8_t expect[] = { 0, 32, -32, 0, 127, -127, 0, 127, -127 };
+    for (int i = 0; i < 9; ++i)
+        EXPECT_EQ(out[i], expect[i]) << i;
+}

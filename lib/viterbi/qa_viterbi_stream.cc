@@ -1,0 +1,120 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <gnuradio/gpufec/core/conv_encoder.h>
+#include <gnuradio/gpufec/core/viterbi.h>
+#include <gtest/gtest.h>
+
+#include "viterbi/test_util.h"
+
+using namespace gpufec;
+
+namespace {
+
+struct stream_case {
+    std::vector<uint8_t> bits;
+    std::vector<int8_t> soft;
+};
+
+stream_case make_stream(const conv_code& c, size_t nbits, double ebn0, bool noise, uint32_t seed)
+{
+    stream_case s;
+    s.bits = test::random_bits(nbits, seed);
+    conv_encoder enc(c, conv_mode::streaming);
+    std::vector<uint8_t> coded(nbits * c.n());
+    coded.resize(enc.encode(s.bits.data(), nbits, coded.data()));
+    s.soft = test::channel(coded, test::code_rate(c), ebn0, seed + 7, noise);
+    return s;
+}
+
+std::vector<uint8_t> run_stream(viterbi_stream_decoder& dec, const std::vector<int8_t>& soft,
+                                uint32_t chunk_seed)
+{
+    std::mt19937 rng(chunk_seed);
+    std::vector<uint8_t> out;
+    const size_t m = dec.input_multiple();
+    size_t pos = 0;
+    while (pos < soft.size()) {
+        size_t len = chunk_seed == 0 ? soft.size() : (rng() % 300 + 1) * m;
+        len = std::min(len, soft.size() - pos);
+        dec.push(soft.data() + pos, len);
+        pos += len;
+        std::vector<uint8_t> buf(dec.available());
+        buf.resize(dec.read(buf.data(), buf.size()));
+        out.insert(out.end(), buf.begin(), buf.end());
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(viterbi_stream, noiseless_stream_is_the_input_in_order)
+{
+    for (const char* name : { "ccsds", "nasa-dsn", "80211-3/4", "80211-5/6", "dvbs-7/8", "lte" }) {
+        const conv_code c = conv_code::preset(name);
+        viterbi_options o;
+        o.block_len = 64;
+        o.traceback = 30;
+        viterbi_stream_decoder dec(c, o, device_spec::parse("cpu"));
+        const size_t nbits = 7 * 5 * 300;
+        const auto s = make_stream(c, nbits, 0, false, 5);
+        const auto out = run_stream(dec, s.soft, 17);
+        // every complete block is out: (stages - L) / D blocks
+        EXPECT_EQ(out.size(), (nbits - 30) / 64 * 64) << name;
+        EXPECT_TRUE(std::equal(out.begin(), out.end(), s.bits.begin())) << name;
+    }
+}
+
+TEST(viterbi_stream, chunking_does_not_change_the_output)
+{
+    const conv_code c = conv_code::preset("80211-2/3");
+    const auto s = make_stream(c, 40000, 4.0, true, 8);
+    viterbi_options o; // D = 512, L = 12K = 84 (punctured)
+    viterbi_stream_decoder a(c, o, device_spec::parse("cpu")), b(c, o, device_spec::parse("cpu"));
+    const auto whole = run_stream(a, s.soft, 0);
+    const auto pieces = run_stream(b, s.soft, 99);
+    EXPECT_EQ(whole, pieces);
+    EXPECT_EQ(whole.size(), size_t(40000 - a.traceback()) / 512 * 512);
+    // the reference engine gives the same bits
+    o.cpu_reference = true;
+    viterbi_stream_decoder r(c, o, device_spec::parse("cpu"));
+    EXPECT_EQ(run_stream(r, s.soft, 3), whole);
+    // and they are a decoding: far fewer errors than the channel made
+    EXPECT_LT(test::count_errors(whole.data(), s.bits.data(), whole.size()), whole.size() / 100);
+}
+
+TEST(viterbi_stream, truncation_costs_little_against_full_length_decoding)
+{
+    // D = 512, L = 42 against one full-length terminated decode of the same bits (CCSDS, 3 dB)
+    const conv_code c = conv_code::preset("ccsds");
+    const size_t nbits = 200000;
+    auto bits = test::random_bits(nbits, 12);
+    std::vector<uint8_t> framed = bits;
+    framed.resize(nbits + 6, 0);
+    conv_encoder enc(c, conv_mode::streaming);
+    std::vector<uint8_t> coded(2 * framed.size());
+    enc.encode(framed.data(), framed.size(), coded.data());
+    const auto soft = test::channel(coded, 0.5, 3.0, 13);
+
+    viterbi_stream_decoder sd(c, viterbi_options{}, device_spec::parse("cpu"));
+    const auto so = run_stream(sd, soft, 0);
+    viterbi_options fo;
+    fo.mode = conv_mode::terminated;
+    fo.frame_bits = int(nbits);
+    viterbi_frame_decoder fd(c, fo, device_spec::parse("cpu"));
+    std::vector<uint8_t> fout(nbits);
+    fd.decode(soft.data(), 1, fout.data());
+    const double e_stream = double(test::count_errors(so.data(), bits.data(), so.size())) / so.size();
+    const double e_full = double(test::count_errors(fout.data(), bits.data(), so.size())) / so.size();
+    EXPECT_LE(e_stream, e_full * 1.5 + 2e-5) << e_stream << " vs " << e_full;
+}
+
+TEST(viterbi_stream, push_rejects_partial_periods)
+{
+    viterbi_stream_decoder dec(conv_code::preset("80211-3/4"), viterbi_options{},
+                               device_spec::parse("cpu"));
+    std::vector<int8_t> soft(5, 0);
+    EXPECT_THROW(dec.push(soft.data(), 5), std::invalid_argument);
+    EXPECT_NO_THROW(dec.push(soft.data(), 4));
+}

@@ -1,0 +1,57 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPUFEC_VITERBI_TEST_UTIL_H
+#define INCLUDED_GPUFEC_VITERBI_TEST_UTIL_H
+
+#include <gnuradio/gpufec/core/conv_code.h>
+#include <gnuradio/gpufec/core/soft.h>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace gpufec::test {
+
+inline std::vector<uint8_t> random_bits(size_t n, uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    std::vector<uint8_t> b(n);
+    for (auto& x : b)
+        x = rng() & 1;
+    return b;
+}
+
+//! BPSK (bit 1 -> +1, gr-fec's convention) over AWGN at `ebn0_db` for code rate `rate`,
+//! quantised with the library's float -> int8 rule. noise = false gives clean +-32 values.
+inline std::vector<int8_t>
+channel(const std::vector<uint8_t>& coded, double rate, double ebn0_db, uint32_t seed, bool noise = true)
+{
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> gauss(0.f, 1.f);
+    const double sigma = std::sqrt(1.0 / (2.0 * rate * std::pow(10.0, ebn0_db / 10.0)));
+    std::vector<float> f(coded.size());
+    for (size_t i = 0; i < coded.size(); ++i)
+        f[i] = (coded[i] ? 1.f : -1.f) + (noise ? float(sigma) * gauss(rng) : 0.f);
+    std::vector<int8_t> q(f.size());
+    quantize_soft(f.data(), q.data(), f.size());
+    return q;
+}
+
+inline size_t count_errors(const uint8_t* a, const uint8_t* b, size_t n)
+{
+    size_t e = 0;
+    for (size_t i = 0; i < n; ++i)
+        e += (a[i] & 1) != (b[i] & 1);
+    return e;
+}
+
+inline double code_rate(const conv_code& c)
+{
+    return double(c.period()) / c.kept_per_period();
+}
+
+} // namespace gpufec::test
+
+#endif

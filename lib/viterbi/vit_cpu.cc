@@ -1,0 +1,240 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The fast CPU Viterbi engine: the reference arithmetic (vit_common.h) with 16-bit metrics,
+ * vectorised across 16 jobs at once. Data layout: every per-state quantity is an array of 16
+ * lanes (pm[state][lane], decisions[stage][word][lane]), so each ACS step is one short loop over
+ * contiguous lanes that the compiler turns into SIMD instructions (AVX2 chosen at run time where
+ * the processor has it). Groups of 16 jobs are spread over threads. */
+#include "vit_engine.h"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace gpufec {
+
+namespace {
+
+constexpr int lanes = 16;
+
+struct group_scratch {
+    std::vector<int16_t> pm, next, bm;
+    std::vector<uint16_t> dec;
+};
+
+class cpu_engine : public vit_engine
+{
+public:
+    cpu_engine(const conv_code& code, int threads) : d_ref(make_reference_engine(code))
+    {
+        const uint32_t states = code.states();
+        d_out.resize(2 * states);
+        for (uint32_t s = 0; s < states; ++s)
+            for (uint32_t x = 0; x < 2; ++x)
+                d_out[2 * s + x] = code.output(s, x);
+        d_threads = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+    }
+
+    std::string name() const override
+    {
+        return "cpu (" + std::to_string(d_threads) + " threads, " + std::to_string(lanes) +
+               " lanes)";
+    }
+
+    void run(const vit_params& p,
+             const int8_t* soft,
+             size_t soft_len,
+             int64_t njobs,
+             uint8_t* out,
+             size_t out_len) override
+    {
+        const int64_t groups = (njobs + lanes - 1) / lanes;
+        const int64_t nthreads = std::min<int64_t>(d_threads, groups);
+        auto worker = [&](int64_t g0, int64_t g1) {
+            group_scratch scratch;
+            for (int64_t g = g0; g < g1; ++g)
+                decode_group(p, soft, soft_len, g * lanes, std::min<int64_t>(njobs, (g + 1) * lanes),
+                             out, out_len, scratch);
+        };
+        if (nthreads <= 1) {
+            worker(0, groups);
+            return;
+        }
+        std::vector<std::thread> pool;
+        for (int64_t t = 0; t < nthreads; ++t)
+            pool.emplace_back(worker, groups * t / nthreads, groups * (t + 1) / nthreads);
+        for (auto& th : pool)
+            th.join();
+    }
+
+private:
+    static bool same_shape(const vit_job& a, const vit_job& b)
+    {
+        return a.length == b.length && a.out_start == b.out_start && a.out_len == b.out_len &&
+               a.known_start == b.known_start && a.tb_best == b.tb_best;
+    }
+
+    void decode_group(const vit_params& p,
+                      const int8_t* soft,
+                      size_t soft_len,
+                      int64_t j0,
+                      int64_t j1,
+                      uint8_t* out,
+                      size_t out_len,
+                      group_scratch& sc)
+    {
+        vit_job jobs[lanes];
+        const int used = static_cast<int>(j1 - j0);
+        for (int l = 0; l < lanes; ++l)
+            jobs[l] = make_job(p, j0 + std::min(l, used - 1));
+        bool uniform = true;
+        for (int l = 1; l < used; ++l)
+            uniform &= same_shape(jobs[0], jobs[l]);
+        if (!uniform) {
+            // rare (the first block of a stream is shorter): run these jobs one by one through
+            // the reference engine, whose output is identical by construction
+            for (int64_t j = j0; j < j1; ++j) {
+                vit_params one = p;
+                const vit_job job = make_job(p, j);
+                decode_one_via_reference(one, j, soft, soft_len, out, out_len, job);
+            }
+            return;
+        }
+        decode_lanes(p, soft, jobs, used, out, sc);
+    }
+
+    void decode_one_via_reference(const vit_params& p,
+                                  int64_t j,
+                                  const int8_t* soft,
+                                  size_t soft_len,
+                                  uint8_t* out,
+                                  size_t out_len,
+                                  const vit_job&)
+    {
+        // address job j as job 0 of a shifted batch
+        vit_params one = p;
+        uint8_t* o = out;
+        if (p.kind == vit_stream) {
+            one.first_pb = p.first_pb + j;
+            o = out + j * (p.D / 8);
+        } else {
+            soft += j * p.in_per_frame;
+            soft_len -= j * p.in_per_frame;
+            o = out + j * p.out_bytes_per_frame;
+        }
+        d_ref->run(one, soft, soft_len, 1, o, out_len);
+    }
+
+    __attribute__((target_clones("avx2", "default"))) void
+    decode_lanes(const vit_params& p,
+                 const int8_t* soft,
+                 const vit_job* jobs,
+                 int used,
+                 uint8_t* out,
+                 group_scratch& sc)
+    {
+        const int N = 1 << (p.K - 1);
+        const int half = N / 2;
+        const int words = (N + 15) / 16;
+        const int npat = 1 << p.n;
+        const int length = jobs[0].length;
+        sc.pm.assign(static_cast<size_t>(N) * lanes, 0);
+        sc.next.assign(static_cast<size_t>(N) * lanes, 0);
+        sc.bm.assign(static_cast<size_t>(npat) * lanes, 0);
+        sc.dec.assign(static_cast<size_t>(length) * words * lanes, 0);
+        int16_t* pm = sc.pm.data();
+        int16_t* next = sc.next.data();
+        int16_t* bm = sc.bm.data();
+        if (jobs[0].known_start)
+            for (int s = 1; s < N; ++s)
+                for (int l = 0; l < lanes; ++l)
+                    pm[s * lanes + l] = vit_init_big;
+
+        stage_cursor cur[lanes];
+        for (int l = 0; l < lanes; ++l)
+            cur[l].init(p, jobs[l]);
+
+        int16_t sv[4][lanes];
+        for (int t = 0; t < length; ++t) {
+            for (int l = 0; l < lanes; ++l) {
+                int s[4];
+                load_stage(p, cur[l], soft, s);
+                for (int r = 0; r < 4; ++r)
+                    sv[r][l] = static_cast<int16_t>(s[r]);
+                cur[l].next();
+            }
+            for (int c = 0; c < npat; ++c) {
+                int16_t* row = bm + c * lanes;
+                for (int l = 0; l < lanes; ++l) {
+                    int16_t m = 0;
+                    for (int r = 0; r < p.n; ++r)
+                        m += ((c >> r) & 1) ? -sv[r][l] : sv[r][l];
+                    row[l] = m;
+                }
+            }
+            uint16_t* dec = sc.dec.data() + static_cast<size_t>(t) * words * lanes;
+            for (int ns = 0; ns < N; ++ns) {
+                const int x = ns & 1, j = ns >> 1;
+                const int16_t* pa = pm + j * lanes;
+                const int16_t* pb = pm + (j + half) * lanes;
+                const int16_t* ba = bm + d_out[2 * j + x] * lanes;
+                const int16_t* bb = bm + d_out[2 * (j + half) + x] * lanes;
+                int16_t* nx = next + ns * lanes;
+                uint16_t* dw = dec + (ns / 16) * lanes;
+                const uint16_t bit = static_cast<uint16_t>(1u << (ns % 16));
+                for (int l = 0; l < lanes; ++l) {
+                    const int16_t a = static_cast<int16_t>(pa[l] + ba[l]);
+                    const int16_t b = static_cast<int16_t>(pb[l] + bb[l]);
+                    const bool take_b = b < a;
+                    nx[l] = take_b ? b : a;
+                    dw[l] |= take_b ? bit : 0;
+                }
+            }
+            std::swap(pm, next);
+            if ((t + 1) % vit_renorm_interval == 0) {
+                int16_t ref[lanes];
+                std::memcpy(ref, pm, sizeof(ref));
+                for (int s = 0; s < N; ++s)
+                    for (int l = 0; l < lanes; ++l)
+                        pm[s * lanes + l] = static_cast<int16_t>(pm[s * lanes + l] - ref[l]);
+            }
+        }
+
+        for (int l = 0; l < used; ++l) {
+            const vit_job& job = jobs[l];
+            int state = 0;
+            if (job.tb_best)
+                for (int s = 1; s < N; ++s)
+                    if (pm[s * lanes + l] < pm[state * lanes + l])
+                        state = s;
+            for (int t = length - 1; t >= 0; --t) {
+                const int o = t - job.out_start;
+                if (o >= 0 && o < job.out_len) {
+                    uint8_t& byte = out[job.out_byte + o / 8];
+                    const uint8_t mask = static_cast<uint8_t>(0x80 >> (o % 8));
+                    byte = (state & 1) ? (byte | mask) : (byte & ~mask);
+                }
+                const uint16_t w =
+                    sc.dec[(static_cast<size_t>(t) * words + state / 16) * lanes + l];
+                const int b = (w >> (state % 16)) & 1;
+                state = (state >> 1) | (b << (p.K - 2));
+            }
+        }
+    }
+
+    std::unique_ptr<vit_engine> d_ref;
+    std::vector<uint32_t> d_out;
+    int d_threads;
+};
+
+} // namespace
+
+std::unique_ptr<vit_engine> make_cpu_engine(const conv_code& code, int threads)
+{
+    return std::make_unique<cpu_engine>(code, threads);
+}
+
+} // namespace gpufec

@@ -1,0 +1,389 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* CUDA Viterbi engine: the parallel block-based Viterbi decoder (PBVD) of Peng et al., with the
+ * arithmetic of vit_common.h so that its output equals the CPU engines' bit for bit.
+ *
+ * Two kernels with different parallelism, as in the paper:
+ *  K1 vit_forward: one thread owns one job (a parallel block of the stream, or a frame) and runs
+ *     its add-compare-select over all stages. Its N = 2^(K-1) path metrics live in registers as
+ *     N/2 words of two signed 16-bit lanes (states 2i and 2i+1). Branch metrics are computed per
+ *     stage once per output pattern (2^n of them: the paper's group-based metrics, since all
+ *     butterflies of a group share them), stored as int8 bytes in two or four registers, and
+ *     each butterfly picks its pair with one byte-permute (PRMT) whose selector is a per-code
+ *     constant passed in the kernel's parameter space. The ACS itself is 16x2-bit SIMD: two
+ *     adds, one min (Hopper's DPX-class s16x2 instructions), and the decision bits are the sign
+ *     bits of b - a, gathered by byte permutes.
+ *  K2 vit_traceback: one thread per job walks its survivors backwards and writes packed bits.
+ *
+ * Survivor memory layout: sp[(stage * W + word) * njobs + job], W = 32-state words per stage.
+ * Consecutive threads own consecutive jobs, so every K1 store and every K2 load of a warp is
+ * one coalesced 128-byte transaction (the paper's SP[stage][group][block] layout). Within a
+ * word, state 4k+m (m < 4) of the word is bit k + 8m (the order the byte permutes produce).
+ */
+#include "vit_engine.h"
+
+#include "runtime/batch_pipeline.h"
+#include "runtime/cuda_resources.h"
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace gpufec {
+
+namespace {
+
+constexpr int max_butterflies = 128; // K = 9
+constexpr int threads_per_block = 128;
+
+//! Per-code byte-permute selectors (see the file comment), passed by value to K1.
+struct gpu_trellis {
+    uint32_t sel_a[max_butterflies]; // old state j        -> new states 2j, 2j+1
+    uint32_t sel_b[max_butterflies]; // old state j + N/2  -> new states 2j, 2j+1
+    uint32_t sel_a2[max_butterflies]; // n = 4: second-level lane choice
+    uint32_t sel_b2[max_butterflies];
+};
+
+// ---- 16x2-bit SIMD helpers: native on sm_90 (DPX generation), emulated before it
+__device__ __forceinline__ uint32_t add2(uint32_t a, uint32_t b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint32_t r;
+    asm("add.s16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    return __vadd2(a, b);
+#endif
+}
+__device__ __forceinline__ uint32_t sub2(uint32_t a, uint32_t b) { return __vsub2(a, b); }
+__device__ __forceinline__ uint32_t min2(uint32_t a, uint32_t b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint32_t r;
+    asm("min.s16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    return __vmins2(a, b);
+#endif
+}
+__device__ __forceinline__ uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel)
+{
+    return __byte_perm(a, b, sel);
+}
+__device__ __forceinline__ uint32_t pack_bytes(int b0, int b1, int b2, int b3)
+{
+    return (uint32_t(b0) & 0xff) | ((uint32_t(b1) & 0xff) << 8) | ((uint32_t(b2) & 0xff) << 16) |
+           ((uint32_t(b3) & 0xff) << 24);
+}
+
+template <int K, bool N4>
+__global__ void __launch_bounds__(threads_per_block)
+    vit_forward(const vit_params p,
+                const gpu_trellis tr,
+                const int8_t* __restrict__ soft,
+                uint32_t* __restrict__ sp,
+                int32_t* __restrict__ start_state,
+                int64_t njobs)
+{
+    constexpr int N = 1 << (K - 1);
+    constexpr int HALF = N / 2;
+    constexpr int NP = N / 2;               // packed metric words
+    constexpr int W = (N + 31) / 32;        // decision words per stage
+    const int64_t j = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (j >= njobs)
+        return;
+    const vit_job job = make_job(p, j);
+
+    uint32_t P[NP];
+#pragma unroll
+    for (int i = 0; i < NP; ++i)
+        P[i] = 0;
+    if (job.known_start) {
+#pragma unroll
+        for (int i = 0; i < NP; ++i)
+            P[i] = (uint32_t(vit_init_big) << 16) | uint32_t(vit_init_big);
+        P[0] = uint32_t(vit_init_big) << 16;
+    }
+
+    stage_cursor cur;
+    cur.init(p, job);
+    for (int t = 0; t < job.length; ++t, cur.next()) {
+        int s[4];
+        load_stage(p, cur, soft, s);
+        // branch metric of every output pattern, as int8 bytes
+        uint32_t T[N4 ? 4 : 2];
+#pragma unroll
+        for (int w = 0; w < (N4 ? 4 : 2); ++w) {
+            int b[4];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int c = 4 * w + i;
+                b[i] = ((c & 1) ? -s[0] : s[0]) + ((c & 2) ? -s[1] : s[1]) +
+                       ((c & 4) ? -s[2] : s[2]) + ((c & 8) ? -s[3] : s[3]);
+            }
+            T[w] = pack_bytes(b[0], b[1], b[2], b[3]);
+        }
+
+        uint32_t Q[NP];
+        uint32_t dec[W];
+#pragma unroll
+        for (int w = 0; w < W; ++w)
+            dec[w] = 0;
+        uint32_t prev_diff = 0;
+#pragma unroll
+        for (int jj = 0; jj < HALF; ++jj) {
+            const uint32_t lane_sel = (jj & 1) ? 0x3232u : 0x1010u;
+            const uint32_t pa = prmt(P[jj >> 1], 0, lane_sel);
+            const uint32_t pb = prmt(P[(jj + HALF) >> 1], 0, lane_sel);
+            uint32_t ba, bb;
+            if (N4) {
+                ba = prmt(prmt(T[0], T[1], tr.sel_a[jj]), prmt(T[2], T[3], tr.sel_a[jj]),
+                          tr.sel_a2[jj]);
+                bb = prmt(prmt(T[0], T[1], tr.sel_b[jj]), prmt(T[2], T[3], tr.sel_b[jj]),
+                          tr.sel_b2[jj]);
+            } else {
+                ba = prmt(T[0], T[1], tr.sel_a[jj]);
+                bb = prmt(T[0], T[1], tr.sel_b[jj]);
+            }
+            const uint32_t ta = add2(pa, ba);
+            const uint32_t tb = add2(pb, bb);
+            Q[jj] = min2(ta, tb);
+            const uint32_t diff = sub2(tb, ta); // sign bit set where b wins
+            if (jj & 1) {
+                const int k = (jj >> 1) & 7;  // pair within the 32-state word
+                const uint32_t signs = prmt(prev_diff, diff, 0x7531);
+                dec[jj >> 4] |= (signs >> (7 - k)) & (0x01010101u << k);
+            }
+            prev_diff = diff;
+        }
+#pragma unroll
+        for (int w = 0; w < W; ++w)
+            sp[(int64_t(t) * W + w) * njobs + j] = dec[w];
+        if ((t + 1) % vit_renorm_interval == 0) {
+            const uint32_t ref = prmt(Q[0], 0, 0x1010);
+#pragma unroll
+            for (int i = 0; i < NP; ++i)
+                Q[i] = sub2(Q[i], ref);
+        }
+#pragma unroll
+        for (int i = 0; i < NP; ++i)
+            P[i] = Q[i];
+    }
+
+    int best = 0;
+    if (job.tb_best) {
+        int bm = 1 << 30;
+#pragma unroll
+        for (int i = 0; i < NP; ++i) {
+            const int lo = int(int16_t(P[i] & 0xffff));
+            const int hi = int(int16_t(P[i] >> 16));
+            if (lo < bm) {
+                bm = lo;
+                best = 2 * i;
+            }
+            if (hi < bm) {
+                bm = hi;
+                best = 2 * i + 1;
+            }
+        }
+    }
+    start_state[j] = best;
+}
+
+__global__ void __launch_bounds__(threads_per_block)
+    vit_traceback(const vit_params p,
+                  const uint32_t* __restrict__ sp,
+                  const int32_t* __restrict__ start_state,
+                  uint8_t* __restrict__ out,
+                  int64_t njobs)
+{
+    const int64_t j = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (j >= njobs)
+        return;
+    const vit_job job = make_job(p, j);
+    const int N = 1 << (p.K - 1);
+    const int W = (N + 31) / 32;
+    // whole 32-bit words when the job's output is word aligned, else bytes
+    const bool words = (job.out_len % 32 == 0) && (job.out_byte % 4 == 0);
+    int state = start_state[j];
+    uint32_t acc = 0;
+    for (int t = job.length - 1; t >= 0; --t) {
+        const int o = t - job.out_start;
+        if (o >= 0 && o < job.out_len) {
+            const uint32_t bit = state & 1;
+            if (words) {
+                acc |= bit << (8 * ((o >> 3) & 3) + 7 - (o & 7));
+                if ((o & 31) == 0) {
+                    reinterpret_cast<uint32_t*>(out + job.out_byte)[o >> 5] = acc;
+                    acc = 0;
+                }
+            } else {
+                acc |= bit << (7 - (o & 7));
+                if ((o & 7) == 0) {
+                    out[job.out_byte + (o >> 3)] = uint8_t(acc);
+                    acc = 0;
+                }
+            }
+        }
+        const int sl = state & 31;
+        const uint32_t w = sp[(int64_t(t) * W + (state >> 5)) * njobs + j];
+        const int b = (w >> ((sl >> 2) + 8 * (sl & 3))) & 1;
+        state = (state >> 1) | (b << (p.K - 2));
+    }
+}
+
+using forward_fn = void (*)(const vit_params, const gpu_trellis, const int8_t*, uint32_t*, int32_t*,
+                            int64_t);
+
+template <bool N4>
+forward_fn pick_forward(int K)
+{
+    switch (K) {
+    case 3:
+        return vit_forward<3, N4>;
+    case 4:
+        return vit_forward<4, N4>;
+    case 5:
+        return vit_forward<5, N4>;
+    case 6:
+        return vit_forward<6, N4>;
+    case 7:
+        return vit_forward<7, N4>;
+    case 8:
+        return vit_forward<8, N4>;
+    default:
+        return vit_forward<9, N4>;
+    }
+}
+
+uint32_t lane_selector(uint32_t lo_byte, uint32_t hi_byte)
+{
+    // two sign-extended 16-bit lanes from bytes lo_byte and hi_byte of the 8-byte pool
+    return lo_byte | ((lo_byte | 8) << 4) | (hi_byte << 8) | ((hi_byte | 8) << 12);
+}
+
+uint32_t pool_selector(uint32_t lo_pattern, uint32_t hi_pattern)
+{
+    // n = 4: take each 16-bit lane from the low pool (patterns 0..7) or the high one (8..15)
+    const uint32_t lo = lo_pattern & 8 ? 0x54 : 0x10;
+    const uint32_t hi = hi_pattern & 8 ? 0x76 : 0x32;
+    return lo | (hi << 8);
+}
+
+class cuda_engine : public vit_engine
+{
+public:
+    cuda_engine(const conv_code& code, int device, int max_jobs)
+        : d_code(code), d_device(device), d_max_jobs(max_jobs)
+    {
+        device_guard guard(d_device);
+        cudaDeviceProp prop;
+        GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_device));
+        d_name = "cuda:" + std::to_string(device) + " (" + prop.name + ")";
+        d_sms = prop.multiProcessorCount;
+        const int N = code.states();
+        for (int j = 0; j < N / 2; ++j) {
+            const uint32_t a0 = code.output(j, 0), a1 = code.output(j, 1);
+            const uint32_t b0 = code.output(j + N / 2, 0), b1 = code.output(j + N / 2, 1);
+            d_tr.sel_a[j] = lane_selector(a0 & 7, a1 & 7);
+            d_tr.sel_b[j] = lane_selector(b0 & 7, b1 & 7);
+            d_tr.sel_a2[j] = pool_selector(a0, a1);
+            d_tr.sel_b2[j] = pool_selector(b0, b1);
+        }
+        d_pipe = std::make_unique<batch_pipeline>(3);
+        d_slots.resize(d_pipe->slots());
+    }
+
+    std::string name() const override { return d_name; }
+
+    void run(const vit_params& p,
+             const int8_t* soft,
+             size_t,
+             int64_t njobs,
+             uint8_t* out,
+             size_t) override
+    {
+        if (njobs <= 0)
+            return;
+        device_guard guard(d_device);
+        const int64_t per_chunk = jobs_per_chunk(p);
+        const int64_t nchunks = (njobs + per_chunk - 1) / per_chunk;
+        const forward_fn fwd = p.n == 4 ? pick_forward<true>(p.K) : pick_forward<false>(p.K);
+        const int N = 1 << (p.K - 1);
+        const int W = (N + 31) / 32;
+        const int32_t max_len = max_job_length(p);
+        std::vector<vit_chunk> chunks(nchunks);
+
+        d_pipe->run(
+            nchunks,
+            [&](int64_t c) {
+                const int64_t a = c * per_chunk, b = std::min(njobs, a + per_chunk);
+                chunks[c] = make_chunk(d_code, p, a, b);
+                chunk_io io;
+                io.in = reinterpret_cast<const uint8_t*>(soft) + chunks[c].soft_lo;
+                io.in_bytes = size_t(chunks[c].soft_hi - chunks[c].soft_lo);
+                io.out = out + chunks[c].out_lo;
+                io.out_bytes = size_t(chunks[c].out_hi - chunks[c].out_lo);
+                return io;
+            },
+            [&](int64_t c, int slot, uint8_t* d_in, uint8_t* d_out, cudaStream_t st) {
+                const int64_t jobs = std::min(njobs, (c + 1) * per_chunk) - c * per_chunk;
+                slot_buffers& sb = d_slots[slot];
+                sb.sp.resize(size_t(max_len) * W * jobs);
+                sb.start.resize(size_t(jobs));
+                const unsigned grid = unsigned((jobs + threads_per_block - 1) / threads_per_block);
+                fwd<<<grid, threads_per_block, 0, st>>>(chunks[c].params, d_tr,
+                                                        reinterpret_cast<const int8_t*>(d_in),
+                                                        sb.sp.get(), sb.start.get(), jobs);
+                GPUFEC_CUDA_CHECK_LAUNCH("vit_forward");
+                vit_traceback<<<grid, threads_per_block, 0, st>>>(
+                    chunks[c].params, sb.sp.get(), sb.start.get(), d_out, jobs);
+                GPUFEC_CUDA_CHECK_LAUNCH("vit_traceback");
+            });
+    }
+
+private:
+    static int32_t max_job_length(const vit_params& p)
+    {
+        if (p.kind == vit_stream)
+            return p.D + 2 * p.L;
+        if (p.kind == vit_tailbiting)
+            return p.frame_bits + 2 * p.L;
+        return p.frame_stages;
+    }
+
+    int64_t jobs_per_chunk(const vit_params& p) const
+    {
+        if (d_max_jobs > 0)
+            return d_max_jobs;
+        // enough jobs to give every SM 16 warps, with at most 512 MiB of survivors per slot
+        const int N = 1 << (p.K - 1);
+        const int64_t bytes_per_job = int64_t(max_job_length(p)) * ((N + 31) / 32) * 4;
+        const int64_t by_memory = std::max<int64_t>(32, (int64_t(512) << 20) / bytes_per_job);
+        return std::min<int64_t>(int64_t(d_sms) * 512, by_memory);
+    }
+
+    struct slot_buffers {
+        device_buffer<uint32_t> sp;
+        device_buffer<int32_t> start;
+    };
+
+    conv_code d_code;
+    int d_device;
+    int d_max_jobs;
+    int d_sms = 1;
+    std::string d_name;
+    gpu_trellis d_tr{};
+    std::unique_ptr<batch_pipeline> d_pipe;
+    std::vector<slot_buffers> d_slots;
+};
+
+} // namespace
+
+std::unique_ptr<vit_engine> make_cuda_engine(const conv_code& code, int device, int max_jobs)
+{
+    return std::make_unique<cuda_engine>(code, device, max_jobs);
+}
+
+} // namespace gpufec

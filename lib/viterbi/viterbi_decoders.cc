@@ -1,0 +1,211 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/viterbi.h>
+
+#include "frame_checks.h"
+#include "vit_engine.h"
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace gpufec {
+
+namespace {
+
+void check_options(const conv_code& code, const viterbi_options& o)
+{
+    code.validate();
+    check_frame_bits(code, o.mode, o.frame_bits);
+    if (o.block_len < 8 || o.block_len % 8 != 0 || o.block_len > (1 << 20))
+        throw std::invalid_argument("block_len: " + std::to_string(o.block_len) +
+                                    " is not valid (allowed: multiples of 8 from 8 to 1048576)");
+    if (o.traceback < 0 || o.traceback > 4096)
+        throw std::invalid_argument("traceback: " + std::to_string(o.traceback) +
+                                    " is not valid (allowed: 0 = 6*K, or 1..4096)");
+    if (o.max_batch < 0)
+        throw std::invalid_argument("max_batch: must be >= 0 (0 = automatic)");
+    if (o.cpu_threads < 0)
+        throw std::invalid_argument("cpu_threads: must be >= 0 (0 = every core)");
+}
+
+} // namespace
+
+std::unique_ptr<vit_engine> make_viterbi_engine(const conv_code& code,
+                                                const viterbi_options& options,
+                                                const device_spec& device)
+{
+    const backend_choice choice = resolve_backend(device);
+#ifdef GPUFEC_HAVE_CUDA
+    if (choice.cuda) {
+        try {
+            return make_cuda_engine(code, choice.device, options.max_batch);
+        } catch (const std::exception& e) {
+            if (device.type == device_spec::kind::cuda)
+                throw;
+            log(log_level::warn,
+                std::string("CUDA decoder unavailable, using the CPU: ") + e.what());
+        }
+    }
+#endif
+    if (options.cpu_reference)
+        return make_reference_engine(code);
+    return make_cpu_engine(code, options.cpu_threads);
+}
+
+std::string engine_name(const vit_engine& engine) { return engine.name(); }
+
+// ---------------------------------------------------------------- frames
+
+viterbi_frame_decoder::viterbi_frame_decoder(const conv_code& code,
+                                             const viterbi_options& options,
+                                             const device_spec& device)
+    : d_code(code), d_opts(options)
+{
+    if (options.mode == conv_mode::streaming)
+        throw std::invalid_argument(
+            "mode: viterbi_frame_decoder needs a frame mode (terminated, tailbiting, truncated)");
+    check_options(code, options);
+    const int stages = options.frame_bits + (options.mode == conv_mode::terminated ? code.k - 1 : 0);
+    d_in_per_frame = static_cast<size_t>(code.kept_for_stages(stages));
+    d_out_bytes = (options.frame_bits + 7) / 8;
+    d_engine = make_viterbi_engine(code, options, device);
+}
+
+viterbi_frame_decoder::~viterbi_frame_decoder() = default;
+
+std::string viterbi_frame_decoder::backend() const { return d_engine->name(); }
+
+void viterbi_frame_decoder::decode(const int8_t* soft, size_t frames, uint8_t* out, bool packed)
+{
+    if (frames == 0)
+        return;
+    if (packed && d_opts.frame_bits % 8 != 0)
+        throw std::invalid_argument("packed_output: frame_bits must be a multiple of 8");
+    vit_params p = make_code_params(d_code);
+    p.kind = d_opts.mode == conv_mode::terminated  ? vit_terminated
+             : d_opts.mode == conv_mode::truncated ? vit_truncated
+                                                   : vit_tailbiting;
+    p.L = d_opts.traceback_for(d_code);
+    p.D = 0;
+    p.frame_bits = d_opts.frame_bits;
+    p.frame_stages = d_opts.frame_bits + (p.kind == vit_terminated ? d_code.k - 1 : 0);
+    p.in_per_frame = static_cast<int64_t>(d_in_per_frame);
+    p.out_bytes_per_frame = d_out_bytes;
+    const size_t out_len = frames * static_cast<size_t>(d_out_bytes);
+    if (packed) {
+        d_engine->run(p, soft, frames * d_in_per_frame, static_cast<int64_t>(frames), out, out_len);
+        return;
+    }
+    d_packed.resize(out_len);
+    d_engine->run(p, soft, frames * d_in_per_frame, static_cast<int64_t>(frames), d_packed.data(),
+                  out_len);
+    for (size_t f = 0; f < frames; ++f)
+        unpack_bits(d_packed.data() + f * d_out_bytes, d_opts.frame_bits,
+                    out + f * d_opts.frame_bits);
+}
+
+// ---------------------------------------------------------------- stream
+
+viterbi_stream_decoder::viterbi_stream_decoder(const conv_code& code,
+                                               const viterbi_options& options,
+                                               const device_spec& device)
+    : d_code(code), d_opts(options)
+{
+    if (options.mode != conv_mode::streaming)
+        throw std::invalid_argument("mode: viterbi_stream_decoder needs mode streaming");
+    check_options(code, options);
+    d_L = options.traceback_for(code);
+    d_engine = make_viterbi_engine(code, options, device);
+}
+
+viterbi_stream_decoder::~viterbi_stream_decoder() = default;
+
+std::string viterbi_stream_decoder::backend() const { return d_engine->name(); }
+
+void viterbi_stream_decoder::reset()
+{
+    d_hist.clear();
+    d_hist_stage0 = 0;
+    d_stages = 0;
+    d_next_pb = 0;
+    d_out.clear();
+    d_out_read = 0;
+}
+
+void viterbi_stream_decoder::decode_blocks(const int8_t* soft,
+                                           size_t soft_len,
+                                           int64_t stage0,
+                                           int64_t first_pb,
+                                           int64_t n_pbs,
+                                           uint8_t* out_packed)
+{
+    if (n_pbs <= 0)
+        return;
+    if (stage0 % d_code.period() != 0)
+        throw std::invalid_argument("decode_blocks: stage0 must be a multiple of the period");
+    const int64_t D = d_opts.block_len;
+    const int64_t need_lo = std::max<int64_t>(0, first_pb * D - d_L);
+    const int64_t need_hi = (first_pb + n_pbs) * D + d_L;
+    if (need_lo < stage0 ||
+        static_cast<int64_t>(soft_len) < d_code.kept_for_stages(need_hi - stage0))
+        throw std::invalid_argument("decode_blocks: the soft values do not cover the blocks");
+    vit_params p = make_code_params(d_code);
+    p.kind = vit_stream;
+    p.D = static_cast<int32_t>(D);
+    p.L = d_L;
+    p.stage0 = stage0;
+    p.first_pb = first_pb;
+    d_engine->run(p, soft, soft_len, n_pbs, out_packed, static_cast<size_t>(n_pbs * D / 8));
+}
+
+void viterbi_stream_decoder::push(const int8_t* soft, size_t count)
+{
+    const size_t m = input_multiple();
+    if (count % m != 0)
+        throw std::invalid_argument("push: " + std::to_string(count) +
+                                    " soft values is not a multiple of " + std::to_string(m));
+    d_hist.insert(d_hist.end(), soft, soft + count);
+    d_stages += static_cast<int64_t>(count / m) * d_code.period();
+
+    const int64_t D = d_opts.block_len;
+    const int64_t ready = d_stages >= d_L ? (d_stages - d_L) / D : 0; // blocks complete
+    if (ready <= d_next_pb)
+        return;
+    const int64_t n_pbs = ready - d_next_pb;
+    const size_t old = d_out.size();
+    d_out.resize(old + static_cast<size_t>(n_pbs * D / 8));
+    decode_blocks(d_hist.data(), d_hist.size(), d_hist_stage0, d_next_pb, n_pbs, d_out.data() + old);
+    d_next_pb = ready;
+
+    // keep only the history the next block needs, from a period boundary
+    int64_t keep = std::max<int64_t>(0, d_next_pb * D - d_L);
+    keep -= keep % d_code.period();
+    if (keep > d_hist_stage0) {
+        const int64_t drop = (keep - d_hist_stage0) / d_code.period() * d_code.kept_per_period();
+        d_hist.erase(d_hist.begin(), d_hist.begin() + drop);
+        d_hist_stage0 = keep;
+    }
+}
+
+size_t viterbi_stream_decoder::read(uint8_t* out, size_t max_bits, bool packed)
+{
+    size_t bytes = std::min(max_bits / 8, d_out.size() - d_out_read);
+    if (packed)
+        std::memcpy(out, d_out.data() + d_out_read, bytes);
+    else
+        unpack_bits(d_out.data() + d_out_read, bytes * 8, out);
+    d_out_read += bytes;
+    if (d_out_read == d_out.size()) {
+        d_out.clear();
+        d_out_read = 0;
+    } else if (d_out_read > (1u << 20)) {
+        d_out.erase(d_out.begin(), d_out.begin() + d_out_read);
+        d_out_read = 0;
+    }
+    return bytes * 8;
+}
+
+} // namespace gpufec
