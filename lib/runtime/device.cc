@@ -5,6 +5,8 @@
 #include <gnuradio/gpufec/core/device.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <new>
 #include <mutex>
 #include <stdexcept>
 
@@ -111,6 +113,32 @@ std::vector<gpu_info> cuda_devices()
     }
 #endif
     return out;
+}
+
+host_buffer::host_buffer(size_t bytes) : d_n(bytes)
+{
+#ifdef GPUFEC_HAVE_CUDA
+    if (!cuda_devices().empty() &&
+        cudaMallocHost(reinterpret_cast<void**>(&d_p), bytes) == cudaSuccess) {
+        d_pinned = true;
+        return;
+    }
+    cudaGetLastError();
+#endif
+    d_p = static_cast<uint8_t*>(std::malloc(bytes ? bytes : 1));
+    if (!d_p)
+        throw std::bad_alloc();
+}
+
+host_buffer::~host_buffer()
+{
+#ifdef GPUFEC_HAVE_CUDA
+    if (d_pinned) {
+        cudaFreeHost(d_p);
+        return;
+    }
+#endif
+    std::free(d_p);
 }
 
 static std::string describe_gpu(const gpu_info& g)

@@ -37,6 +37,12 @@ public:
                      uint8_t* out,
                      size_t out_len) = 0;
     virtual std::string name() const = 0;
+    //! Benchmarks only: seconds per run of the device kernels alone, data already on the
+    //! device; negative where the engine has no device kernels.
+    virtual double time_kernels(const vit_params&, const int8_t*, size_t, int64_t, int)
+    {
+        return -1;
+    }
 };
 
 std::unique_ptr<vit_engine> make_reference_engine(const conv_code& code);

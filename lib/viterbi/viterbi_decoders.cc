@@ -161,6 +161,20 @@ void viterbi_stream_decoder::decode_blocks(const int8_t* soft,
     d_engine->run(p, soft, soft_len, n_pbs, out_packed, static_cast<size_t>(n_pbs * D / 8));
 }
 
+double viterbi_stream_decoder::time_kernels_only(const int8_t* soft,
+                                                 size_t soft_len,
+                                                 int64_t n_pbs,
+                                                 int reps)
+{
+    vit_params p = make_code_params(d_code);
+    p.kind = vit_stream;
+    p.D = d_opts.block_len;
+    p.L = d_L;
+    p.stage0 = 0;
+    p.first_pb = 0;
+    return d_engine->time_kernels(p, soft, soft_len, n_pbs, reps);
+}
+
 void viterbi_stream_decoder::push(const int8_t* soft, size_t count)
 {
     const size_t m = input_multiple();

@@ -7,6 +7,7 @@
 #define INCLUDED_GPUFEC_CORE_DEVICE_H
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -46,6 +47,25 @@ struct backend_choice {
 /*! Resolves a spec. "auto" picks GPU 0 when usable, else the CPU, and logs the choice once per
  *  process. An explicit "cuda[:N]" that cannot be honoured throws std::runtime_error. */
 backend_choice resolve_backend(const device_spec& spec);
+
+/*! Host memory for batches: page-locked where a CUDA driver is present (so copies to and
+ *  from the GPU run at full link speed without a staging copy), ordinary memory elsewhere. */
+class host_buffer
+{
+public:
+    explicit host_buffer(size_t bytes);
+    ~host_buffer();
+    host_buffer(const host_buffer&) = delete;
+    host_buffer& operator=(const host_buffer&) = delete;
+    uint8_t* data() const { return d_p; }
+    size_t size() const { return d_n; }
+    bool pinned() const { return d_pinned; }
+
+private:
+    uint8_t* d_p = nullptr;
+    size_t d_n = 0;
+    bool d_pinned = false;
+};
 
 //! Log sink for the library (GNU Radio blocks route it to GNU Radio's logger).
 enum class log_level { debug, info, warn, error };

@@ -104,6 +104,10 @@ public:
                        int64_t n_pbs,
                        uint8_t* out_packed);
 
+    /*! Benchmarks: seconds per decode_blocks() of the device kernels alone (data already on
+     *  the GPU, no transfers); negative on the CPU path. */
+    double time_kernels_only(const int8_t* soft, size_t soft_len, int64_t n_pbs, int reps);
+
     int block_len() const { return d_opts.block_len; }
     int traceback() const { return d_L; }
     std::string backend() const;

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# On the GPU machine (no GNU Radio): build the GNU-Radio-free library with CUDA, run every C++
+# test (GPU tests included) and the benchmarks, and write a short report.
+# Usage: scripts/gpu-check.sh [OUT_DIR]   (default: ./gpu-report)
+set -uo pipefail
+out=${1:-gpu-report}
+mkdir -p "$out"
+build=${BUILD_DIR:-/tmp/gpufec-gpu-build}
+arch=${CUDA_ARCH:-90}
+{
+  echo "# gpu-check $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo ?)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null
+  nvcc --version | tail -1
+} | tee "$out/report.txt"
+cmake -S . -B "$build" -DGPUFEC_CORE_ONLY=ON -DGPUFEC_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+      -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build "$build" -j"$(nproc)" > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+"$build/lib/gpufec_core_tests" --gtest_brief=1 > "$out/tests.log" 2>&1
+echo "tests exit code: $?" | tee -a "$out/report.txt"
+grep -E "PASSED|FAILED|SKIPPED|Failure" "$out/tests.log" | head -40 | tee -a "$out/report.txt"
+bench="$build/apps/gpufec_bench"
+run() { echo "\$ gpufec_bench $*" | tee -a "$out/report.txt"; "$bench" "$@" --csv "$out/bench.csv" 2>&1 | tee -a "$out/report.txt"; }
+if [ "${SKIP_BENCH:-0}" != 1 ]; then
+  run --code ccsds --device cuda --bits 268435456 --block-len 512 --traceback 42
+  run --code ccsds --device cuda --bits 268435456 --block-len 1024 --traceback 42
+  run --code lte --device cuda --mode tailbiting --frame-bits 1024 --bits 67108864
+  run --code 80211-3/4 --device cuda --bits 134217728
+  run --code ccsds --device cpu --bits 8388608 --traceback 42
+fi
