@@ -67,9 +67,13 @@ __device__ __forceinline__ uint32_t min2(uint32_t a, uint32_t b)
     return __vmins2(a, b);
 #endif
 }
+//! PTX prmt in its default mode: a selector nibble's bit 3 replicates the chosen byte's sign
+//! (which __byte_perm does not offer), so one instruction sign-extends int8 metrics to 16 bits.
 __device__ __forceinline__ uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel)
 {
-    return __byte_perm(a, b, sel);
+    uint32_t r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(sel));
+    return r;
 }
 __device__ __forceinline__ uint32_t pack_bytes(int b0, int b1, int b2, int b3)
 {
@@ -354,7 +358,7 @@ public:
         const int W = ((1 << (p.K - 1)) + 31) / 32;
         device_buffer<int8_t> d_soft(soft_len);
         device_buffer<uint32_t> sp(size_t(max_job_length(p)) * W * njobs);
-        device_buffer<int32_t> start(size_t(njobs));
+        device_buffer<int32_t> start{ size_t(njobs) };
         device_buffer<uint8_t> out(size_t(njobs) * (p.kind == vit_stream ? p.D / 8 : p.out_bytes_per_frame));
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_soft.get(), soft, soft_len, cudaMemcpyHostToDevice, st.get()));
