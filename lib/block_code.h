@@ -1,0 +1,38 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPUFEC_BLOCK_CODE_H
+#define INCLUDED_GPUFEC_BLOCK_CODE_H
+
+#include <gnuradio/gpufec/core/conv_code.h>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpufec {
+
+//! The code a block's parameters describe: a preset name, or "custom" with k/polys/puncture.
+inline ::gpufec::conv_code block_code(const std::string& code,
+                                      int k,
+                                      const std::vector<int>& polys,
+                                      const std::vector<int>& puncture)
+{
+    if (!code.empty() && code != "custom")
+        return ::gpufec::conv_code::preset(code);
+    ::gpufec::conv_code c;
+    c.k = k;
+    c.polys = polys;
+    for (int v : puncture)
+        c.puncture.push_back(static_cast<uint8_t>(v == 0 ? 0 : (v == 1 ? 1 : 2)));
+    c.validate();
+    return c;
+}
+
+//! Routes the library's log lines to GNU Radio's logger (once per process).
+void install_gr_log_handler();
+
+} // namespace gpufec
+} // namespace gr
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPUFEC_VITERBI_DECODER_IMPL_H
+#define INCLUDED_GPUFEC_VITERBI_DECODER_IMPL_H
+
+#include <gnuradio/gpufec/core/viterbi.h>
+#include <gnuradio/gpufec/viterbi_decoder.h>
+#include <memory>
+#include <vector>
+
+namespace gr {
+namespace gpufec {
+
+class viterbi_decoder_impl : public viterbi_decoder
+{
+public:
+    viterbi_decoder_impl(const ::gpufec::conv_code& code,
+                         const ::gpufec::viterbi_options& options,
+                         const std::string& device,
+                         bool float_input,
+                         bool packed_output,
+                         float scale);
+
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override;
+
+    std::string backend() const override;
+    std::string code_description() const override { return d_code.describe(); }
+    int input_per_unit() const override { return d_in_unit; }
+    int output_per_unit() const override { return d_out_unit; }
+    uint64_t nan_count() const override { return d_nans; }
+
+private:
+    const int8_t* to_int8(const void* in, size_t n);
+    int work_stream(int noutput_items, int ninput, const void* in, uint8_t* out);
+    int work_frames(int noutput_items, int ninput, const void* in, uint8_t* out);
+
+    ::gpufec::conv_code d_code;
+    ::gpufec::viterbi_options d_opts;
+    bool d_float, d_packed;
+    float d_scale;
+    int d_in_unit, d_out_unit; // items per frame (frames) or per puncturing period (stream)
+    std::unique_ptr<::gpufec::viterbi_frame_decoder> d_frames;
+    std::unique_ptr<::gpufec::viterbi_stream_decoder> d_stream;
+    std::vector<int8_t> d_q;
+    uint64_t d_nans = 0;
+    size_t d_max_stream_input;
+};
+
+} // namespace gpufec
+} // namespace gr
+
+#endif
