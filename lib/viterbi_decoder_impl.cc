@@ -6,6 +6,8 @@
 
 #include "block_code.h"
 #include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>
@@ -123,11 +125,17 @@ int viterbi_decoder_impl::work_stream(int noutput_items, int ninput, const void*
         consume_each(0);
         return int(produced);
     }
-    // 2. decode new input, bounded so that the pending output stays small
+    // 2. decode new input, bounded so that the pending output stays small. Small pushes wait
+    //    for a batch of blocks (batch_hint); one period of input stays unconsumed meanwhile, so
+    //    that the scheduler calls again when the upstream finishes, and then everything is
+    //    decoded.
     size_t n = std::min<size_t>(size_t(ninput), d_max_stream_input);
     n -= n % d_in_unit;
-    if (n > 0) {
-        d_stream->push(to_int8(in, n), n);
+    const bool upstream_done = detail()->input(0)->done();
+    if (!upstream_done && n > 0)
+        n -= d_in_unit;
+    if (n > 0 || upstream_done) {
+        d_stream->push(n ? to_int8(in, n) : nullptr, n, !upstream_done);
         produced += d_stream->read(out + produced,
                                    size_t(noutput_items - produced) * bits_per_item, d_packed) /
                     bits_per_item;

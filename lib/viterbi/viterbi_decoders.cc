@@ -175,18 +175,19 @@ double viterbi_stream_decoder::time_kernels_only(const int8_t* soft,
     return d_engine->time_kernels(p, soft, soft_len, n_pbs, reps);
 }
 
-void viterbi_stream_decoder::push(const int8_t* soft, size_t count)
+void viterbi_stream_decoder::push(const int8_t* soft, size_t count, bool defer)
 {
     const size_t m = input_multiple();
     if (count % m != 0)
         throw std::invalid_argument("push: " + std::to_string(count) +
                                     " soft values is not a multiple of " + std::to_string(m));
-    d_hist.insert(d_hist.end(), soft, soft + count);
+    if (count)
+        d_hist.insert(d_hist.end(), soft, soft + count);
     d_stages += static_cast<int64_t>(count / m) * d_code.period();
 
     const int64_t D = d_opts.block_len;
     const int64_t ready = d_stages >= d_L ? (d_stages - d_L) / D : 0; // blocks complete
-    if (ready <= d_next_pb)
+    if (ready <= d_next_pb || (defer && ready - d_next_pb < batch_hint()))
         return;
     const int64_t n_pbs = ready - d_next_pb;
     const size_t old = d_out.size();

@@ -85,8 +85,12 @@ public:
     size_t input_multiple() const { return d_code.kept_per_period(); }
     //! stages (= output bits) per input_multiple() soft values
     size_t stages_per_multiple() const { return d_code.period(); }
-    //! Appends soft values and decodes every block that became complete.
-    void push(const int8_t* soft, size_t count);
+    /*! Appends soft values and decodes the blocks that became complete. With `defer`, blocks
+     *  are held back until at least batch_hint() of them are ready (the engines are much more
+     *  efficient on batches); push(nullptr, 0) or a push without defer decodes all of them. */
+    void push(const int8_t* soft, size_t count, bool defer = false);
+    //! blocks per decode that keep the engine efficient (16 SIMD lanes on the CPU)
+    static constexpr int64_t batch_hint() { return 16; }
     //! decoded bits waiting to be read (always a multiple of 8)
     size_t available() const { return (d_out.size() - d_out_read) * 8; }
     //! Reads up to max_bits decoded bits (a multiple of 8 when packed); returns bits read.

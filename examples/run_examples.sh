@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Compiles every .grc example with grcc and runs every example headless with small sizes.
+# Usage: run_examples.sh SOURCE_DIR BUILD_DIR
+set -euo pipefail
+src=$1 build=$2
+export PYTHONPATH="$build/test_modules${PYTHONPATH:+:$PYTHONPATH}"
+export GRC_BLOCKS_PATH="$src/grc"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for g in "$src"/examples/*.grc; do
+  echo "== grcc $(basename "$g")"
+  grcc -o "$work" "$g"
+done
+for py in "$work"/*.py; do
+  echo "== run $(basename "$py")"
+  timeout 300 /usr/bin/python3 "$py"
+done
+echo "== viterbi_ccsds_demo.py"
+timeout 300 /usr/bin/python3 "$src/examples/viterbi_ccsds_demo.py" --bits 200000
+echo "== benchmark_flowgraph.py"
+timeout 300 /usr/bin/python3 "$src/examples/benchmark_flowgraph.py" --bits 200000 --devices cpu,auto
