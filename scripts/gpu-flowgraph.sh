@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# On the GPU machine: runs GNU Radio flowgraphs with the gr-gpufec blocks from a bundle made by
+# gr-bundle.sh (GNU Radio runtime + a gr-gpufec install prefix built with CUDA), then the
+# error-rate runs. Usage: scripts/gpu-flowgraph.sh BUNDLE_DIR OUT_DIR
+set -uo pipefail
+bundle=$1 out=$2
+mkdir -p "$out"
+source "$bundle/gr-env.sh" "$bundle"
+py=python3.11
+export PYTHONUNBUFFERED=1
+{
+echo "== demo (device cuda)"
+$py examples/viterbi_ccsds_demo.py --device cuda --bits 20000000
+echo "== flowgraph benchmark"
+$py examples/benchmark_flowgraph.py --bits 400000000 --devices cuda,cpu
+echo "== gr_unittest QA on the GPU (device=auto)"
+for t in qa_conv_encoder qa_viterbi_decoder qa_viterbi_vs_grfec; do $py python/gpufec/$t.py 2>&1 | tail -4; done
+} 2>&1 | grep -v ':info:' | tee "$out/flowgraph.txt"
+if [ "${SKIP_BER:-0}" != 1 ]; then
+  echo "== error rates: streaming D=512 L=42 against full-length terminated frames" | tee -a "$out/flowgraph.txt"
+  gpufec_ber --code ccsds --mode streaming --block-len 512 --traceback 42 --device cuda \
+      --ebn0 2:0.5:5 --min-errors 500 --max-bits 3e8 --csv "$out/ber_stream_D512_L42.csv" 2>/dev/null | tee -a "$out/flowgraph.txt"
+  gpufec_ber --code ccsds --mode terminated --frame-bits 65536 --device cuda \
+      --ebn0 2:0.5:5 --min-errors 500 --max-bits 3e8 --csv "$out/ber_full_length.csv" 2>/dev/null | tee -a "$out/flowgraph.txt"
+fi
