@@ -64,22 +64,31 @@ viterbi_decoder_impl::viterbi_decoder_impl(const ::gpufec::conv_code& code,
       d_scale(scale)
 {
     const auto spec = ::gpufec::device_spec::parse(device);
+    // Work per call. GNU Radio sizes the upstream buffer from this block's output multiple
+    // (about twice the input that one multiple needs), so a large multiple is how a block gets
+    // batches big enough for the GPU: thousands of jobs per call instead of the handful that
+    // the default 32 KiB buffers hold. The forecasts below ask for one unit only, so a call
+    // still happens with any amount of input (and nothing is stranded when a stream ends).
     if (d_opts.mode == ::gpufec::conv_mode::streaming) {
         d_stream = std::make_unique<::gpufec::viterbi_stream_decoder>(d_code, d_opts, spec);
+        const bool gpu = d_stream->backend().rfind("cuda", 0) == 0;
         d_in_unit = static_cast<int>(d_stream->input_multiple());
         d_out_unit = static_cast<int>(d_stream->stages_per_multiple());
-        // bound the input taken per call: a few batches of blocks
-        const int batch = d_opts.max_batch > 0 ? d_opts.max_batch : 256;
-        d_max_stream_input = static_cast<size_t>(
-            d_code.kept_for_stages(int64_t(batch) * d_opts.block_len));
+        const int64_t pbs = d_opts.max_batch > 0 ? d_opts.max_batch : (gpu ? 4096 : 64);
+        d_max_stream_input = static_cast<size_t>(d_code.kept_for_stages(pbs * d_opts.block_len));
         d_max_stream_input -= d_max_stream_input % d_in_unit;
-        set_output_multiple(d_packed ? 1 : 8);
+        set_output_multiple(static_cast<int>(pbs * d_opts.block_len / (d_packed ? 8 : 1)));
         set_relative_rate(uint64_t(d_out_unit), uint64_t(d_in_unit) * (d_packed ? 8 : 1));
     } else {
         d_frames = std::make_unique<::gpufec::viterbi_frame_decoder>(d_code, d_opts, spec);
+        const bool gpu = d_frames->backend().rfind("cuda", 0) == 0;
         d_in_unit = static_cast<int>(d_frames->input_per_frame());
         d_out_unit = d_packed ? d_opts.frame_bits / 8 : d_opts.frame_bits;
-        set_output_multiple(d_out_unit);
+        int frames = gpu ? std::min(16384, std::max(1, (1 << 21) / d_opts.frame_bits))
+                         : std::max(16, (1 << 16) / d_opts.frame_bits);
+        if (d_opts.max_batch > 0)
+            frames = d_opts.max_batch;
+        set_output_multiple(frames * d_out_unit);
         set_relative_rate(uint64_t(d_out_unit), uint64_t(d_in_unit));
     }
     d_logger->info("{} {}, backend {}", d_code.describe(), ::gpufec::to_string(d_opts.mode),
@@ -98,7 +107,8 @@ void viterbi_decoder_impl::forecast(int noutput_items, gr_vector_int& ninput_ite
         ninput_items_required[0] = d_in_unit;
         return;
     }
-    ninput_items_required[0] = (noutput_items / d_out_unit) * d_in_unit;
+    // one frame is enough to make progress; work() decodes as many as there are
+    ninput_items_required[0] = noutput_items >= d_out_unit ? d_in_unit : 0;
 }
 
 const int8_t* viterbi_decoder_impl::to_int8(const void* in, size_t n)

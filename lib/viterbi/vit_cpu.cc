@@ -19,10 +19,12 @@ namespace gpufec {
 namespace {
 
 constexpr int lanes = 16;
+//! 16 lanes of int16 (GCC/Clang vector extension: SSE2 pairs, or one AVX2 register); 16-byte
+//! alignment so that no access needs more than what allocators and thread stacks give
+typedef int16_t v16 __attribute__((vector_size(32), aligned(16)));
 
 struct group_scratch {
-    std::vector<int16_t> pm, next, bm;
-    std::vector<uint16_t> dec;
+    std::vector<v16> pm, next, bm, dec; // per state, per pattern, per (stage, word)
 };
 
 class cpu_engine : public vit_engine
@@ -141,65 +143,72 @@ private:
         const int words = (N + 15) / 16;
         const int npat = 1 << p.n;
         const int length = jobs[0].length;
-        sc.pm.assign(static_cast<size_t>(N) * lanes, 0);
-        sc.next.assign(static_cast<size_t>(N) * lanes, 0);
-        sc.bm.assign(static_cast<size_t>(npat) * lanes, 0);
-        sc.dec.assign(static_cast<size_t>(length) * words * lanes, 0);
-        int16_t* pm = sc.pm.data();
-        int16_t* next = sc.next.data();
-        int16_t* bm = sc.bm.data();
+        sc.pm.assign(size_t(N), v16{});
+        sc.next.assign(size_t(N), v16{});
+        sc.bm.assign(size_t(npat), v16{});
+        sc.dec.assign(size_t(length) * words, v16{});
+        v16* pm = sc.pm.data();
+        v16* next = sc.next.data();
+        v16* bm = sc.bm.data();
         if (jobs[0].known_start)
             for (int s = 1; s < N; ++s)
-                for (int l = 0; l < lanes; ++l)
-                    pm[s * lanes + l] = vit_init_big;
+                pm[s] = v16{} + int16_t(vit_init_big);
 
         stage_cursor cur[lanes];
         for (int l = 0; l < lanes; ++l)
             cur[l].init(p, jobs[l]);
 
-        int16_t sv[4][lanes];
+        // linear, unpunctured jobs (the common case) read their soft values straight from
+        // memory and reduce them in SIMD; others walk the general stage cursor
+        bool linear = p.period == 1;
+        for (int l = 0; l < lanes; ++l)
+            linear &= jobs[l].wrap == 0;
+        const int8_t* lane_ptr[lanes];
+        for (int l = 0; l < lanes; ++l)
+            lane_ptr[l] = soft + jobs[l].soft_base + (linear ? jobs[l].start * p.n : 0);
+
         for (int t = 0; t < length; ++t) {
-            for (int l = 0; l < lanes; ++l) {
-                int s[4];
-                load_stage(p, cur[l], soft, s);
-                for (int r = 0; r < 4; ++r)
-                    sv[r][l] = static_cast<int16_t>(s[r]);
-                cur[l].next();
+            v16 sv[4] = {};
+            if (linear) {
+                for (int r = 0; r < p.n; ++r) {
+                    v16 raw;
+                    for (int l = 0; l < lanes; ++l)
+                        raw[l] = lane_ptr[l][size_t(t) * p.n + r];
+                    const v16 neg = raw < 0;
+                    v16 mag = (-raw & neg) | (raw & ~neg);
+                    mag = ((mag > 127) & int16_t(127)) | (mag & ~(mag > 127));
+                    mag >>= p.shift;
+                    sv[r] = (-mag & neg) | (mag & ~neg);
+                }
+            } else {
+                for (int l = 0; l < lanes; ++l) {
+                    int s[4];
+                    load_stage(p, cur[l], soft, s);
+                    for (int r = 0; r < 4; ++r)
+                        sv[r][l] = static_cast<int16_t>(s[r]);
+                    cur[l].next();
+                }
             }
             for (int c = 0; c < npat; ++c) {
-                int16_t* row = bm + c * lanes;
-                for (int l = 0; l < lanes; ++l) {
-                    int16_t m = 0;
-                    for (int r = 0; r < p.n; ++r)
-                        m += ((c >> r) & 1) ? -sv[r][l] : sv[r][l];
-                    row[l] = m;
-                }
+                v16 m{};
+                for (int r = 0; r < p.n; ++r)
+                    m += ((c >> r) & 1) ? -sv[r] : sv[r];
+                bm[c] = m;
             }
-            uint16_t* dec = sc.dec.data() + static_cast<size_t>(t) * words * lanes;
+            v16* dec = sc.dec.data() + size_t(t) * words;
             for (int ns = 0; ns < N; ++ns) {
                 const int x = ns & 1, j = ns >> 1;
-                const int16_t* pa = pm + j * lanes;
-                const int16_t* pb = pm + (j + half) * lanes;
-                const int16_t* ba = bm + d_out[2 * j + x] * lanes;
-                const int16_t* bb = bm + d_out[2 * (j + half) + x] * lanes;
-                int16_t* nx = next + ns * lanes;
-                uint16_t* dw = dec + (ns / 16) * lanes;
-                const uint16_t bit = static_cast<uint16_t>(1u << (ns % 16));
-                for (int l = 0; l < lanes; ++l) {
-                    const int16_t a = static_cast<int16_t>(pa[l] + ba[l]);
-                    const int16_t b = static_cast<int16_t>(pb[l] + bb[l]);
-                    const bool take_b = b < a;
-                    nx[l] = take_b ? b : a;
-                    dw[l] |= take_b ? bit : 0;
-                }
+                const v16 a = pm[j] + bm[d_out[2 * j + x]];
+                const v16 b = pm[j + half] + bm[d_out[2 * (j + half) + x]];
+                const v16 take_b = b < a; // -1 where b wins
+                next[ns] = (b & take_b) | (a & ~take_b);
+                dec[ns / 16] |= take_b & int16_t(1 << (ns % 16));
             }
             std::swap(pm, next);
             if ((t + 1) % vit_renorm_interval == 0) {
-                int16_t ref[lanes];
-                std::memcpy(ref, pm, sizeof(ref));
+                const v16 ref = pm[0];
                 for (int s = 0; s < N; ++s)
-                    for (int l = 0; l < lanes; ++l)
-                        pm[s * lanes + l] = static_cast<int16_t>(pm[s * lanes + l] - ref[l]);
+                    pm[s] -= ref;
             }
         }
 
@@ -208,7 +217,7 @@ private:
             int state = 0;
             if (job.tb_best)
                 for (int s = 1; s < N; ++s)
-                    if (pm[s * lanes + l] < pm[state * lanes + l])
+                    if (pm[s][l] < pm[state][l])
                         state = s;
             for (int t = length - 1; t >= 0; --t) {
                 const int o = t - job.out_start;
@@ -217,8 +226,7 @@ private:
                     const uint8_t mask = static_cast<uint8_t>(0x80 >> (o % 8));
                     byte = (state & 1) ? (byte | mask) : (byte & ~mask);
                 }
-                const uint16_t w =
-                    sc.dec[(static_cast<size_t>(t) * words + state / 16) * lanes + l];
+                const uint16_t w = uint16_t(sc.dec[size_t(t) * words + state / 16][l]);
                 const int b = (w >> (state % 16)) & 1;
                 state = (state >> 1) | (b << (p.K - 2));
             }
