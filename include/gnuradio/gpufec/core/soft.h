@@ -13,7 +13,8 @@ namespace gpufec {
 
 /*! The one place where float soft values become int8 (docs/soft_input.md).
  *
- *  q = clamp(round(scale * x), -127, 127); positive means bit 1 (gr-fec's convention).
+ *  q = round(clamp(scale * x, -127, 127)), halves away from zero; positive means bit 1
+ *  (gr-fec's convention).
  *  NaN becomes 0 (an erasure: no information), +Inf/-Inf become +127/-127.
  *  The default scale, 32, maps BPSK symbols of amplitude 1 to +-32, leaving room up to
  *  about 4 before clipping. Returns how many inputs were NaN. */
