@@ -45,20 +45,34 @@ def measure(make_decoder, soft, n_bits):
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--bits", type=int, default=20_000_000)
+    p.add_argument("--reps", type=int, default=3, help="runs per decoder (the median is shown)")
     p.add_argument("--devices", default="cpu,auto", help="comma-separated gpufec devices")
     p.add_argument("--no-grfec", action="store_true", help="skip gr-fec's cc_decoder")
     a = p.parse_args()
     soft = soft_block(1 << 18, 3.0)
-    print("%-40s %14s" % ("decoder", "Mb/s decoded"))
-    for dev in [d for d in a.devices.split(",") if d]:
-        rate, dec = measure(lambda: gpufec.viterbi_decoder("custom", 7, POLYS, device=dev), soft, a.bits)
-        print("%-40s %14.2f" % ("gpufec.viterbi_decoder " + dec.backend(), rate / 1e6))
+
+    def grfec():
+        return fec.extended_decoder(fec.cc_decoder.make(2048, 7, 2, POLYS, 0, -1, fec.CC_STREAMING, False),
+                                    None, None, "11", 10000)
+
+    contenders = [("gpufec.viterbi_decoder " + dev,
+                   lambda dev=dev: gpufec.viterbi_decoder("custom", 7, POLYS, device=dev))
+                  for dev in a.devices.split(",") if dev]
     if not a.no_grfec:
-        def grfec():
-            return fec.extended_decoder(fec.cc_decoder.make(2048, 7, 2, POLYS, 0, -1, fec.CC_STREAMING, False),
-                                        None, None, "11", 10000)
-        rate, _ = measure(grfec, soft, min(a.bits, 4_000_000))
-        print("%-40s %14.2f" % ("gr-fec cc_decoder (streaming)", rate / 1e6))
+        contenders.append(("gr-fec cc_decoder (streaming)", grfec))
+    # the decoders take turns, run after run, so that a slow spell of the machine hits all alike
+    rates = {name: [] for name, _ in contenders}
+    labels = {}
+    for _ in range(a.reps):
+        for name, make in contenders:
+            rate, dec = measure(make, soft, a.bits)
+            rates[name].append(rate)
+            labels[name] = ("gpufec.viterbi_decoder " + dec.backend()) if hasattr(dec, "backend") else name
+    print("%-52s %12s %12s %12s" % ("decoder (%d bits, %d runs)" % (a.bits, a.reps),
+                                    "median Mb/s", "min", "max"))
+    for name, _ in contenders:
+        r = sorted(rates[name])
+        print("%-52s %12.2f %12.2f %12.2f" % (labels[name], r[len(r) // 2] / 1e6, r[0] / 1e6, r[-1] / 1e6))
 
 
 if __name__ == "__main__":

@@ -74,7 +74,7 @@ viterbi_decoder_impl::viterbi_decoder_impl(const ::gpufec::conv_code& code,
         const bool gpu = d_stream->backend().rfind("cuda", 0) == 0;
         d_in_unit = static_cast<int>(d_stream->input_multiple());
         d_out_unit = static_cast<int>(d_stream->stages_per_multiple());
-        const int64_t pbs = d_opts.max_batch > 0 ? d_opts.max_batch : (gpu ? 4096 : 64);
+        const int64_t pbs = d_opts.max_batch > 0 ? d_opts.max_batch : (gpu ? 4096 : 512);
         d_max_stream_input = static_cast<size_t>(d_code.kept_for_stages(pbs * d_opts.block_len));
         d_max_stream_input -= d_max_stream_input % d_in_unit;
         set_output_multiple(static_cast<int>(pbs * d_opts.block_len / (d_packed ? 8 : 1)));

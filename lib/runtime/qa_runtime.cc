@@ -7,7 +7,9 @@
 #include <gnuradio/gpufec/core/soft.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace gpufec;
 
@@ -55,4 +57,36 @@ TEST(runtime, soft_quantisation_rule)
     const int8_t expect[] = { 0, 32, -32, 0, 127, -127, 0, 127, -127 };
     for (int i = 0; i < 9; ++i)
         EXPECT_EQ(out[i], expect[i]) << i;
+}
+
+TEST(runtime, soft_quantisation_bulk_matches_rule_at_every_length_and_offset)
+{
+    // exact multiples of 1/64 (so x * 32 lands on halves and integers), out-of-range values,
+    // infinities and NaNs, at lengths and alignments that exercise the vector body and tail
+    std::vector<float> in(5003);
+    size_t expected_nans = 0;
+    for (size_t i = 0; i < in.size(); ++i) {
+        const int r = static_cast<int>((i * 2654435761u) % 1201) - 600;
+        in[i] = i % 97 == 5   ? NAN
+                : i % 89 == 7 ? (i % 2 ? INFINITY : -INFINITY)
+                : i % 83 == 1 ? -0.f
+                              : r / 64.f;
+    }
+    for (size_t off : { 0, 1, 3 })
+        for (size_t n : { 0, 1, 7, 8, 9, 31, 1000, 5000 }) {
+            std::vector<int8_t> out(n, 99);
+            size_t nans = 0;
+            for (size_t i = off; i < off + n; ++i)
+                nans += std::isnan(in[i]);
+            EXPECT_EQ(quantize_soft(in.data() + off, out.data(), n), nans) << n;
+            for (size_t i = 0; i < n; ++i) {
+                const float x = in[off + i];
+                const int expect = std::isnan(x) ? 0
+                                                 : static_cast<int>(std::round(
+                                                       std::max(-127.f, std::min(127.f, 32.f * x))));
+                ASSERT_EQ(out[i], expect) << "n=" << n << " off=" << off << " i=" << i;
+            }
+            expected_nans += nans;
+        }
+    EXPECT_GT(expected_nans, 0u);
 }

@@ -8,6 +8,8 @@
 #include <gnuradio/gpufec/core/bits.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "viterbi/test_util.h"
 #include <limits>
 
@@ -100,6 +102,44 @@ TEST(viterbi_cpu, fast_engine_equals_reference_on_noisy_input)
             const auto fast = decode_frames(c, mode, fb, frames, fc.soft, false);
             EXPECT_EQ(ref, fast) << c.describe() << " " << to_string(mode);
         }
+}
+
+TEST(viterbi_cpu, every_simd_width_gives_the_reference_output)
+{
+    // GPUFEC_SIMD caps the instruction set (and so the lane count: 32, 16, 8) of the fast
+    // engine; a cap above what the processor has changes nothing, so this runs on any machine
+    for (const char* isa : { "avx512", "avx2", "baseline" }) {
+        ASSERT_EQ(setenv("GPUFEC_SIMD", isa, 1), 0);
+        for (const conv_code& c : codes_under_test()) {
+            const std::string name = c.describe();
+            for (auto mode : { conv_mode::terminated, conv_mode::tailbiting }) {
+                const int fb = 8 * c.period() * 9, frames = 45;
+                const auto fc = make_frames(c, mode, fb, frames, 2.0, true, 5);
+                EXPECT_EQ(decode_frames(c, mode, fb, frames, fc.soft, false),
+                          decode_frames(c, mode, fb, frames, fc.soft, true))
+                    << isa << " " << name << " " << to_string(mode);
+            }
+            // streaming: 75 blocks of 64, the first of a different shape
+            conv_encoder enc(c, conv_mode::streaming);
+            const auto bits = test::random_bits(size_t(c.period()) * 64 * 80, 3);
+            std::vector<uint8_t> coded(bits.size() * c.n());
+            coded.resize(enc.encode(bits.data(), bits.size(), coded.data()));
+            const auto soft = test::channel(coded, test::code_rate(c), 2.0, 4);
+            std::vector<uint8_t> out[2];
+            for (int ref = 0; ref < 2; ++ref) {
+                viterbi_options o;
+                o.block_len = 64;
+                o.cpu_reference = ref == 1;
+                viterbi_stream_decoder d(c, o, device_spec::parse("cpu"));
+                d.push(soft.data(), soft.size());
+                out[ref].resize(d.available());
+                out[ref].resize(d.read(out[ref].data(), out[ref].size()));
+            }
+            EXPECT_GT(out[0].size(), 0u);
+            EXPECT_EQ(out[0], out[1]) << isa << " " << name << " streaming";
+        }
+    }
+    unsetenv("GPUFEC_SIMD");
 }
 
 TEST(viterbi_cpu, ber_near_union_bound)
