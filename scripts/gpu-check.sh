@@ -25,5 +25,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
   run --code ccsds --device cuda --bits 268435456 --block-len 1024 --traceback 42
   run --code lte --device cuda --mode tailbiting --frame-bits 1024 --bits 67108864
   run --code 80211-3/4 --device cuda --bits 134217728
-  run --code ccsds --device cpu --bits 8388608 --traceback 42
+  run --code ccsds --device cpu --bits 67108864 --traceback 42
+  echo "(AVX2 only:)" | tee -a "$out/report.txt"
+  GPUFEC_SIMD=avx2 run --code ccsds --device cpu --bits 67108864 --traceback 42
 fi

@@ -12,7 +12,7 @@ export PYTHONUNBUFFERED=1
 echo "== demo (device cuda)"
 $py examples/viterbi_ccsds_demo.py --device cuda --bits 20000000
 echo "== flowgraph benchmark"
-$py examples/benchmark_flowgraph.py --bits 400000000 --devices cuda,cpu
+$py examples/benchmark_flowgraph.py --bits 200000000 --reps 3 --devices cuda,cpu
 echo "== gr_unittest QA on the GPU (device=auto)"
 for t in qa_conv_encoder qa_viterbi_decoder qa_viterbi_vs_grfec; do $py python/gpufec/$t.py 2>&1 | tail -4; done
 } 2>&1 | grep -v ':info:' | tee "$out/flowgraph.txt"
