@@ -1,0 +1,110 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPUFEC_CORE_LDPC_H
+#define INCLUDED_GPUFEC_CORE_LDPC_H
+
+#include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/ldpc_code.h>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpufec {
+
+/*! layered  TDMP: check rows processed layer by layer, each using the posteriors the previous
+ *           layers updated (converges in about half the iterations of flooding).
+ *  flooding TPMP: all checks, then all bits, per iteration.
+ *  The check update is min-sum (normalised by `normalization`, less `offset`) or, for
+ *  sum_product, the exact tanh rule (float only). */
+enum class ldpc_algorithm { layered_min_sum, flooding_min_sum, sum_product };
+/*! Message arithmetic. int8 / int16: every message and posterior saturates at +-127 /
+ *  +-32767, in the units of the int8 input; float: no saturation. */
+enum class ldpc_precision { float32, int16, int8 };
+enum class ldpc_output { info, codeword };
+
+ldpc_algorithm parse_ldpc_algorithm(const std::string& name); //!< "layered", "flooding", "sum-product"
+std::string to_string(ldpc_algorithm a);
+ldpc_precision parse_ldpc_precision(const std::string& name); //!< "float", "int16", "int8"
+std::string to_string(ldpc_precision p);
+
+struct ldpc_options {
+    ldpc_algorithm algorithm = ldpc_algorithm::layered_min_sum;
+    ldpc_precision precision = ldpc_precision::int16;
+    int max_iterations = 10;
+    //! stop a codeword as soon as all its checks are satisfied (tested after each iteration)
+    bool early_termination = true;
+    //! min-sum magnitudes are multiplied by this (fixed point: in sixteenths, rounded) ...
+    float normalization = 0.75f;
+    //! ... and then reduced by this, not below zero (input units)
+    float offset = 0.f;
+    int max_batch = 0;          //!< codewords per GPU chunk; 0 = sized from the GPU
+    bool cpu_reference = false; //!< CPU: the plain reference decoder instead of the fast one
+    int cpu_threads = 0;        //!< CPU: 0 = every core
+
+    void validate() const;
+};
+
+//! Per codeword: iterations run, and whether hard decisions satisfy every check at the end.
+struct ldpc_result {
+    int32_t iterations = 0;
+    int32_t syndrome_ok = 0;
+};
+
+class ldpc_engine;
+
+/*! Decodes batches of LDPC codewords.
+ *
+ *  Input: n soft values per codeword in the module's convention (positive = bit 1, int8 as
+ *  produced by quantize_soft; or float, quantised here with `scale` unless the precision is
+ *  float32). Output: the k information bits (at code.info_columns()) or the n codeword bits,
+ *  one per byte or packed MSB first per codeword. Optionally per-codeword results and the
+ *  posterior soft values (n per codeword, positive = bit 1, input units). */
+class ldpc_decoder
+{
+public:
+    ldpc_decoder(const ldpc_code& code, const ldpc_options& options, const device_spec& device);
+    ~ldpc_decoder();
+
+    std::string backend() const;
+    const ldpc_code& code() const { return d_code; }
+    const ldpc_options& options() const { return d_opts; }
+    size_t output_bits(ldpc_output what) const
+    {
+        return what == ldpc_output::info ? size_t(d_code.k()) : size_t(d_code.n());
+    }
+
+    void decode(const int8_t* soft,
+                size_t frames,
+                uint8_t* out,
+                ldpc_output what = ldpc_output::info,
+                bool packed = false,
+                ldpc_result* results = nullptr,
+                float* posteriors = nullptr);
+    //! returns how many input values were NaN (decoded as erasures, 0)
+    size_t decode(const float* soft,
+                  size_t frames,
+                  uint8_t* out,
+                  ldpc_output what = ldpc_output::info,
+                  bool packed = false,
+                  ldpc_result* results = nullptr,
+                  float* posteriors = nullptr,
+                  float scale = 32.0f);
+
+private:
+    void finish(const uint8_t* hard, size_t frames, uint8_t* out, ldpc_output what, bool packed);
+
+    ldpc_code d_code;
+    ldpc_options d_opts;
+    std::unique_ptr<ldpc_engine> d_engine;
+    std::vector<uint8_t> d_hard;
+    std::vector<int8_t> d_q;
+};
+
+} // namespace gpufec
+
+#endif

@@ -1,0 +1,93 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPUFEC_CORE_LDPC_CODE_H
+#define INCLUDED_GPUFEC_CORE_LDPC_CODE_H
+
+#include <string>
+#include <vector>
+
+namespace gpufec {
+
+/*! A binary LDPC code: its parity-check matrix H (m checks x n bits), and where it is
+ *  quasi-cyclic, the base matrix it was lifted from.
+ *
+ *  Quasi-cyclic (QC) codes: base matrix of mb x nb entries, -1 = all-zero z x z block,
+ *  s >= 0 = the z x z identity shifted right by s (row r has its 1 in column (r + s) mod z).
+ *
+ *  Codeword bit order: the k information bits are the positions info_columns() (0 .. k-1 for
+ *  the standard codes, which are systematic-first), the others are parity.
+ *
+ *  Standard codes are named "802.11n:<n>:<rate>" (n = 648, 1296, 1944; rates 1/2, 2/3, 3/4,
+ *  5/6) and "802.16e:<n>:<rate>" (n = 576 + 96i up to 2304; rates 1/2, 2/3A, 2/3B, 3/4A,
+ *  3/4B, 5/6); standard_ids() lists them all. */
+class ldpc_code
+{
+public:
+    //! A standard code by id; unknown ids throw std::invalid_argument listing the valid forms.
+    static ldpc_code standard(const std::string& id);
+    static std::vector<std::string> standard_ids();
+
+    /*! A code from a file: an alist file (as gr-fec and AFF3CT write them), or a base-matrix
+     *  text file: '#' comments, a line "Z=<lifting size>" (or a "[... Z=<z> ...]" header),
+     *  then the rows of shifts. Malformed files throw std::invalid_argument naming the line. */
+    static ldpc_code load(const std::string& path);
+    static ldpc_code from_alist(const std::string& text, const std::string& id = "alist");
+    static ldpc_code from_base_matrix_text(const std::string& text,
+                                           const std::string& id = "base-matrix");
+    static ldpc_code from_base_matrix(int z, int mb, int nb, const std::vector<int>& shifts,
+                                      const std::string& id = "base-matrix");
+    //! Any H, given row by row as column lists.
+    static ldpc_code from_rows(int n, const std::vector<std::vector<int>>& rows,
+                               const std::string& id = "custom");
+
+    const std::string& id() const { return d_id; }
+    int n() const { return d_n; }
+    int m() const { return d_m; }
+    int k() const { return d_k; }
+    double rate() const { return double(d_k) / d_n; }
+
+    bool is_qc() const { return d_z > 0; }
+    int z() const { return d_z; }
+    int mb() const { return d_mb; }
+    int nb() const { return d_nb; }
+    //! base matrix, row-major, mb x nb; empty when not quasi-cyclic
+    const std::vector<int>& shifts() const { return d_shifts; }
+    /*! The parity part (last mb block columns) is the standard dual-diagonal form: one column
+     *  of weight 3 (shifts s, 0 .. , s) followed by an identity staircase. Such codes are
+     *  encoded in linear time. */
+    bool dual_diagonal() const { return d_dual_diagonal; }
+
+    //! H in compressed rows: the columns of row r are row_cols[row_start[r] .. row_start[r+1])
+    const std::vector<int>& row_start() const { return d_row_start; }
+    const std::vector<int>& row_cols() const { return d_row_cols; }
+    int edges() const { return static_cast<int>(d_row_cols.size()); }
+    int max_row_degree() const;
+    std::vector<int> row_degrees() const;
+    std::vector<int> column_degrees() const;
+
+    const std::vector<int>& info_columns() const { return d_info_cols; }
+
+    std::string to_alist() const;
+    std::string describe() const; //!< "802.11n:1944:1/2 (n=1944, k=972, QC z=81)"
+
+    //! true when every check of H is satisfied by the hard bits (0/1 per byte)
+    bool satisfied(const unsigned char* codeword) const;
+
+private:
+    void finish(); // degrees, rank, info columns, checks
+
+    std::string d_id;
+    int d_n = 0, d_m = 0, d_k = 0;
+    int d_z = 0, d_mb = 0, d_nb = 0;
+    std::vector<int> d_shifts;
+    bool d_dual_diagonal = false;
+    std::vector<int> d_row_start, d_row_cols;
+    std::vector<int> d_info_cols;
+};
+
+} // namespace gpufec
+
+#endif

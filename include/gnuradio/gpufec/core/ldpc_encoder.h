@@ -1,0 +1,42 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPUFEC_CORE_LDPC_ENCODER_H
+#define INCLUDED_GPUFEC_CORE_LDPC_ENCODER_H
+
+#include <gnuradio/gpufec/core/ldpc_code.h>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace gpufec {
+
+struct gf2_systematic;
+
+/*! Systematic LDPC encoder: k information bits in, n codeword bits out (one bit per byte),
+ *  the information bits at code.info_columns(). Codes with the standards' dual-diagonal
+ *  parity part are encoded in linear time; any other code through a systematic form found by
+ *  Gaussian elimination once, at construction. */
+class ldpc_encoder
+{
+public:
+    explicit ldpc_encoder(const ldpc_code& code);
+    ~ldpc_encoder();
+    ldpc_encoder(ldpc_encoder&&) noexcept;
+
+    const ldpc_code& code() const { return d_code; }
+    void encode(const uint8_t* info, size_t frames, uint8_t* codeword) const;
+
+private:
+    void encode_dual_diagonal(const uint8_t* info, uint8_t* cw) const;
+    void encode_generic(const uint8_t* info, uint8_t* cw) const;
+
+    ldpc_code d_code;
+    std::unique_ptr<gf2_systematic> d_form; // generic codes only
+};
+
+} // namespace gpufec
+
+#endif

@@ -1,0 +1,188 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <gnuradio/gpufec/core/ldpc_code.h>
+
+#include "gf2_systematic.h"
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace gpufec {
+
+namespace {
+
+std::invalid_argument code_error(const std::string& id, const std::string& what)
+{
+    return std::invalid_argument("LDPC code '" + id + "': " + what);
+}
+
+} // namespace
+
+ldpc_code ldpc_code::from_base_matrix(int z,
+                                      int mb,
+                                      int nb,
+                                      const std::vector<int>& shifts,
+                                      const std::string& id)
+{
+    if (z < 1 || z > 4096)
+        throw code_error(id, "lifting size Z=" + std::to_string(z) + " is not in 1..4096");
+    if (mb < 1 || nb <= mb || nb > 1024)
+        throw code_error(id, "base matrix of " + std::to_string(mb) + " x " + std::to_string(nb) +
+                                 " is not valid (needs 1 <= rows < columns <= 1024)");
+    if (shifts.size() != size_t(mb) * nb)
+        throw code_error(id, "base matrix has " + std::to_string(shifts.size()) +
+                                 " entries, expected " + std::to_string(mb * nb));
+    for (size_t i = 0; i < shifts.size(); ++i)
+        if (shifts[i] < -1 || shifts[i] >= z)
+            throw code_error(id, "shift " + std::to_string(shifts[i]) + " at row " +
+                                     std::to_string(i / nb) + ", column " +
+                                     std::to_string(i % nb) + " is not in -1..Z-1 (Z=" +
+                                     std::to_string(z) + ")");
+    ldpc_code c;
+    c.d_id = id;
+    c.d_z = z;
+    c.d_mb = mb;
+    c.d_nb = nb;
+    c.d_shifts = shifts;
+    c.d_n = nb * z;
+    c.d_m = mb * z;
+    c.d_row_start.assign(1, 0);
+    for (int br = 0; br < mb; ++br)
+        for (int r = 0; r < z; ++r) {
+            for (int bc = 0; bc < nb; ++bc) {
+                const int s = shifts[size_t(br) * nb + bc];
+                if (s >= 0)
+                    c.d_row_cols.push_back(bc * z + (r + s) % z);
+            }
+            c.d_row_start.push_back(static_cast<int>(c.d_row_cols.size()));
+        }
+    c.finish();
+    return c;
+}
+
+ldpc_code ldpc_code::from_rows(int n, const std::vector<std::vector<int>>& rows,
+                               const std::string& id)
+{
+    if (n < 2)
+        throw code_error(id, "n=" + std::to_string(n) + " is too small");
+    if (rows.empty() || rows.size() >= size_t(n))
+        throw code_error(id, "needs between 1 and n-1 parity checks, got " +
+                                 std::to_string(rows.size()));
+    ldpc_code c;
+    c.d_id = id;
+    c.d_n = n;
+    c.d_m = static_cast<int>(rows.size());
+    c.d_row_start.assign(1, 0);
+    for (const auto& row : rows) {
+        for (int col : row)
+            c.d_row_cols.push_back(col);
+        c.d_row_start.push_back(static_cast<int>(c.d_row_cols.size()));
+    }
+    c.finish();
+    return c;
+}
+
+void ldpc_code::finish()
+{
+    for (int r = 0; r < d_m; ++r) {
+        const int deg = d_row_start[r + 1] - d_row_start[r];
+        if (deg < 2)
+            throw code_error(d_id, "check " + std::to_string(r) + " has " + std::to_string(deg) +
+                                       " bits; every check needs at least 2");
+        std::vector<int> cols(d_row_cols.begin() + d_row_start[r],
+                              d_row_cols.begin() + d_row_start[r + 1]);
+        std::sort(cols.begin(), cols.end());
+        if (cols.front() < 0 || cols.back() >= d_n)
+            throw code_error(d_id, "check " + std::to_string(r) + " names a bit outside 0.." +
+                                       std::to_string(d_n - 1));
+        if (std::adjacent_find(cols.begin(), cols.end()) != cols.end())
+            throw code_error(d_id, "check " + std::to_string(r) + " names a bit twice");
+    }
+    const auto cdeg = column_degrees();
+    for (int c = 0; c < d_n; ++c)
+        if (cdeg[size_t(c)] == 0)
+            throw code_error(d_id, "bit " + std::to_string(c) + " is in no check");
+
+    // the standards' dual-diagonal parity part: weight-3 column (a, .., b, .., a) then a
+    // staircase of unshifted identities
+    d_dual_diagonal = false;
+    if (is_qc()) {
+        const int kb = d_nb - d_mb;
+        auto at = [&](int r, int col) { return d_shifts[size_t(r) * d_nb + col]; };
+        bool ok = d_mb >= 2;
+        int weight = 0;
+        for (int r = 0; r < d_mb && ok; ++r)
+            weight += at(r, kb) >= 0;
+        ok = ok && weight == 3 && at(0, kb) >= 0 && at(d_mb - 1, kb) >= 0 &&
+             at(0, kb) == at(d_mb - 1, kb);
+        for (int i = 0; i + 1 < d_mb && ok; ++i)
+            for (int r = 0; r < d_mb && ok; ++r) {
+                const int s = at(r, kb + 1 + i);
+                ok = (r == i || r == i + 1) ? s == 0 : s == -1;
+            }
+        d_dual_diagonal = ok;
+    }
+    d_info_cols.clear();
+    if (d_dual_diagonal) {
+        d_k = d_n - d_m;
+        for (int c = 0; c < d_k; ++c)
+            d_info_cols.push_back(c);
+    } else {
+        const gf2_systematic s = gf2_make_systematic(d_n, d_row_start, d_row_cols);
+        d_k = d_n - s.rank;
+        d_info_cols = s.info_cols;
+    }
+    if (d_k < 1)
+        throw code_error(d_id, "H has full column rank: the code has no information bits");
+}
+
+int ldpc_code::max_row_degree() const
+{
+    int d = 0;
+    for (int r = 0; r < d_m; ++r)
+        d = std::max(d, d_row_start[r + 1] - d_row_start[r]);
+    return d;
+}
+
+std::vector<int> ldpc_code::row_degrees() const
+{
+    std::vector<int> d(static_cast<size_t>(d_m));
+    for (int r = 0; r < d_m; ++r)
+        d[size_t(r)] = d_row_start[r + 1] - d_row_start[r];
+    return d;
+}
+
+std::vector<int> ldpc_code::column_degrees() const
+{
+    std::vector<int> d(static_cast<size_t>(d_n), 0);
+    for (int col : d_row_cols)
+        if (col >= 0 && col < d_n)
+            ++d[size_t(col)];
+    return d;
+}
+
+bool ldpc_code::satisfied(const unsigned char* cw) const
+{
+    for (int r = 0; r < d_m; ++r) {
+        unsigned x = 0;
+        for (int e = d_row_start[r]; e < d_row_start[r + 1]; ++e)
+            x ^= cw[d_row_cols[e]] & 1u;
+        if (x)
+            return false;
+    }
+    return true;
+}
+
+std::string ldpc_code::describe() const
+{
+    std::ostringstream s;
+    s << d_id << " (n=" << d_n << ", k=" << d_k;
+    if (is_qc())
+        s << ", QC Z=" << d_z;
+    s << ")";
+    return s.str();
+}
+
+} // namespace gpufec

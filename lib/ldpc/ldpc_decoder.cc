@@ -1,0 +1,189 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/ldpc.h>
+#include <gnuradio/gpufec/core/soft.h>
+
+#include "ldpc_engine.h"
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace gpufec {
+
+ldpc_algorithm parse_ldpc_algorithm(const std::string& name)
+{
+    if (name == "layered" || name == "layered-min-sum")
+        return ldpc_algorithm::layered_min_sum;
+    if (name == "flooding" || name == "flooding-min-sum")
+        return ldpc_algorithm::flooding_min_sum;
+    if (name == "sum-product" || name == "spa")
+        return ldpc_algorithm::sum_product;
+    throw std::invalid_argument("algorithm: '" + name +
+                                "' is not valid (allowed: layered, flooding, sum-product)");
+}
+
+std::string to_string(ldpc_algorithm a)
+{
+    switch (a) {
+    case ldpc_algorithm::layered_min_sum:
+        return "layered";
+    case ldpc_algorithm::flooding_min_sum:
+        return "flooding";
+    default:
+        return "sum-product";
+    }
+}
+
+ldpc_precision parse_ldpc_precision(const std::string& name)
+{
+    if (name == "float")
+        return ldpc_precision::float32;
+    if (name == "int16")
+        return ldpc_precision::int16;
+    if (name == "int8")
+        return ldpc_precision::int8;
+    throw std::invalid_argument("precision: '" + name + "' is not valid (allowed: float, int16, int8)");
+}
+
+std::string to_string(ldpc_precision p)
+{
+    return p == ldpc_precision::float32 ? "float" : p == ldpc_precision::int16 ? "int16" : "int8";
+}
+
+void ldpc_options::validate() const
+{
+    if (max_iterations < 1 || max_iterations > 1000)
+        throw std::invalid_argument("max_iterations: " + std::to_string(max_iterations) +
+                                    " is not valid (allowed: 1..1000)");
+    if (!(normalization > 0.f) || normalization > 1.f)
+        throw std::invalid_argument("normalization: must be in (0, 1]");
+    if (!(offset >= 0.f) || offset > 127.f)
+        throw std::invalid_argument("offset: must be in [0, 127]");
+    if (algorithm == ldpc_algorithm::sum_product && precision != ldpc_precision::float32)
+        throw std::invalid_argument("algorithm: sum-product needs precision float");
+    if (max_batch < 0)
+        throw std::invalid_argument("max_batch: must be >= 0 (0 = automatic)");
+    if (cpu_threads < 0)
+        throw std::invalid_argument("cpu_threads: must be >= 0 (0 = every core)");
+}
+
+ldpc_decoder::ldpc_decoder(const ldpc_code& code, const ldpc_options& options, const device_spec& device)
+    : d_code(code), d_opts(options)
+{
+    d_opts.validate();
+    const backend_choice choice = resolve_backend(device);
+#ifdef GPUFEC_HAVE_CUDA
+    if (choice.cuda) {
+        // the GPU runs layered min-sum in fixed point on quasi-cyclic codes
+        std::string why;
+        if (!code.is_qc())
+            why = "the code is not quasi-cyclic";
+        else if (d_opts.algorithm != ldpc_algorithm::layered_min_sum)
+            why = "algorithm " + to_string(d_opts.algorithm) + " runs on the CPU only";
+        else if (d_opts.precision == ldpc_precision::float32)
+            why = "precision float runs on the CPU only";
+        if (why.empty()) {
+            try {
+                d_engine = make_ldpc_cuda_engine(code, d_opts, choice.device);
+            } catch (const std::exception& e) {
+                if (device.type == device_spec::kind::cuda)
+                    throw;
+                log(log_level::warn, std::string("CUDA LDPC decoder unavailable, using the CPU: ") + e.what());
+            }
+        } else if (device.type == device_spec::kind::cuda) {
+            throw std::invalid_argument("device: cuda cannot decode this configuration: " + why);
+        } else {
+            log(log_level::info, "LDPC on the CPU: " + why);
+        }
+    }
+#else
+    (void)choice;
+#endif
+    if (!d_engine)
+        d_engine = make_ldpc_reference_engine(code, d_opts);
+}
+
+ldpc_decoder::~ldpc_decoder() = default;
+
+std::string ldpc_decoder::backend() const { return d_engine->name(); }
+
+void ldpc_decoder::finish(const uint8_t* hard, size_t frames, uint8_t* out, ldpc_output what, bool packed)
+{
+    const size_t n = size_t(d_code.n()), bits = output_bits(what);
+    const size_t out_per_frame = packed ? (bits + 7) / 8 : bits;
+    std::vector<uint8_t> tmp(packed ? bits : 0);
+    const auto& info = d_code.info_columns();
+    for (size_t f = 0; f < frames; ++f) {
+        const uint8_t* h = hard + f * n;
+        uint8_t* o = out + f * out_per_frame;
+        uint8_t* dst = packed ? tmp.data() : o;
+        if (what == ldpc_output::codeword)
+            std::copy(h, h + n, dst);
+        else
+            for (size_t i = 0; i < bits; ++i)
+                dst[i] = h[info[i]];
+        if (packed)
+            pack_bits(tmp.data(), bits, o);
+    }
+}
+
+void ldpc_decoder::decode(const int8_t* soft, size_t frames, uint8_t* out, ldpc_output what,
+                          bool packed, ldpc_result* results, float* posteriors)
+{
+    if (frames == 0)
+        return;
+    std::vector<ldpc_result> local;
+    if (!results) {
+        local.resize(frames);
+        results = local.data();
+    }
+    d_hard.resize(frames * size_t(d_code.n()));
+    if (d_opts.precision == ldpc_precision::float32) {
+        std::vector<float> f(frames * size_t(d_code.n()));
+        for (size_t i = 0; i < f.size(); ++i)
+            f[i] = soft[i];
+        d_engine->run_float(f.data(), frames, d_hard.data(), results, posteriors);
+    } else {
+        d_engine->run(soft, frames, d_hard.data(), results, posteriors);
+    }
+    finish(d_hard.data(), frames, out, what, packed);
+}
+
+size_t ldpc_decoder::decode(const float* soft, size_t frames, uint8_t* out, ldpc_output what,
+                            bool packed, ldpc_result* results, float* posteriors, float scale)
+{
+    if (frames == 0)
+        return 0;
+    const size_t len = frames * size_t(d_code.n());
+    if (d_opts.precision != ldpc_precision::float32) {
+        d_q.resize(len);
+        const size_t nans = quantize_soft(soft, d_q.data(), len, scale);
+        decode(d_q.data(), frames, out, what, packed, results, posteriors);
+        return nans;
+    }
+    // float precision: the values as given (NaN as an erasure, infinities clamped)
+    std::vector<float> clean(soft, soft + len);
+    size_t nans = 0;
+    for (auto& v : clean) {
+        if (std::isnan(v)) {
+            v = 0.f;
+            ++nans;
+        } else {
+            v = std::max(-1e30f, std::min(1e30f, v));
+        }
+    }
+    std::vector<ldpc_result> local;
+    if (!results) {
+        local.resize(frames);
+        results = local.data();
+    }
+    d_hard.resize(len);
+    d_engine->run_float(clean.data(), frames, d_hard.data(), results, posteriors);
+    finish(d_hard.data(), frames, out, what, packed);
+    return nans;
+}
+
+} // namespace gpufec

@@ -1,0 +1,336 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* Reading and writing LDPC codes: the standards' tables, base-matrix text files and alist
+ * files. */
+#include <gnuradio/gpufec/core/ldpc_code.h>
+
+#include "ldpc/ldpc_standard_text.h"
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace gpufec {
+
+namespace {
+
+std::invalid_argument format_error(const std::string& id, int line, const std::string& what)
+{
+    return std::invalid_argument("LDPC code '" + id + "'" +
+                                 (line > 0 ? ", line " + std::to_string(line) : std::string()) +
+                                 ": " + what);
+}
+
+bool parse_int(const std::string& tok, int& v)
+{
+    if (tok.empty())
+        return false;
+    size_t pos = 0;
+    try {
+        const long x = std::stol(tok, &pos);
+        if (pos != tok.size() || x < -1000000000L || x > 1000000000L)
+            return false;
+        v = static_cast<int>(x);
+    } catch (const std::exception&) {
+        return false;
+    }
+    return true;
+}
+
+//! key=value pairs of a "[n=648 rate=1/2 Z=27]" header
+std::map<std::string, std::string> header_keys(const std::string& line)
+{
+    std::map<std::string, std::string> keys;
+    std::istringstream in(line.substr(1, line.find(']') - 1));
+    std::string kv;
+    while (in >> kv) {
+        const auto eq = kv.find('=');
+        if (eq != std::string::npos)
+            keys[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    return keys;
+}
+
+struct section {
+    std::map<std::string, std::string> keys;
+    std::vector<std::vector<int>> rows;
+    int first_line = 0;
+};
+
+//! Sections of a base-matrix text: each "[...]" header, or a "Z=<z>" line, starts one; rows of
+//! integers follow. '#' starts a comment.
+std::vector<section> parse_sections(const std::string& text, const std::string& id)
+{
+    std::vector<section> out;
+    std::istringstream in(text);
+    std::string line;
+    int lineno = 0;
+    while (std::getline(in, line)) {
+        ++lineno;
+        const auto hash = line.find('#');
+        if (hash != std::string::npos)
+            line.resize(hash);
+        size_t b = 0;
+        while (b < line.size() && std::isspace(static_cast<unsigned char>(line[b])))
+            ++b;
+        line = line.substr(b);
+        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back())))
+            line.pop_back();
+        if (line.empty())
+            continue;
+        if (line[0] == '[') {
+            if (line.find(']') == std::string::npos)
+                throw format_error(id, lineno, "header without ']'");
+            out.push_back({ header_keys(line), {}, lineno });
+            continue;
+        }
+        if (line[0] == 'Z' || line[0] == 'z') {
+            out.push_back({ header_keys("[" + line + "]"), {}, lineno });
+            continue;
+        }
+        if (out.empty())
+            out.push_back({ {}, {}, lineno });
+        std::istringstream toks(line);
+        std::string tok;
+        std::vector<int> row;
+        while (toks >> tok) {
+            int v;
+            if (!parse_int(tok, v))
+                throw format_error(id, lineno, "'" + tok + "' is not an integer shift");
+            row.push_back(v);
+        }
+        if (!out.back().rows.empty() && row.size() != out.back().rows.front().size())
+            throw format_error(id, lineno,
+                               "row has " + std::to_string(row.size()) + " entries, the first had " +
+                                   std::to_string(out.back().rows.front().size()));
+        out.back().rows.push_back(row);
+    }
+    return out;
+}
+
+ldpc_code code_from_section(const section& s, int z, const std::string& id,
+                            int (*scale)(int shift, int z))
+{
+    if (s.rows.empty())
+        throw format_error(id, s.first_line, "base matrix has no rows");
+    const int mb = static_cast<int>(s.rows.size());
+    const int nb = static_cast<int>(s.rows.front().size());
+    std::vector<int> shifts;
+    for (const auto& r : s.rows)
+        for (int v : r)
+            shifts.push_back(v < 0 || !scale ? v : scale(v, z));
+    return ldpc_code::from_base_matrix(z, mb, nb, shifts, id);
+}
+
+int scale_16e_floor(int p, int z) { return p * z / 96; }
+int scale_16e_mod(int p, int z) { return p % z; }
+
+const char* const rates_11n[] = { "1/2", "2/3", "3/4", "5/6" };
+const int lengths_11n[] = { 648, 1296, 1944 };
+const char* const rates_16e[] = { "1/2", "2/3A", "2/3B", "3/4A", "3/4B", "5/6" };
+
+std::invalid_argument unknown_code(const std::string& id)
+{
+    return std::invalid_argument(
+        "code: '" + id +
+        "' is not a known LDPC code (allowed: 802.11n:<648|1296|1944>:<1/2|2/3|3/4|5/6>, "
+        "802.16e:<576+96i up to 2304>:<1/2|2/3A|2/3B|3/4A|3/4B|5/6>, or the path of an alist "
+        "or base-matrix file)");
+}
+
+} // namespace
+
+std::vector<std::string> ldpc_code::standard_ids()
+{
+    std::vector<std::string> ids;
+    for (int n : lengths_11n)
+        for (const char* r : rates_11n)
+            ids.push_back("802.11n:" + std::to_string(n) + ":" + r);
+    for (int i = 0; i <= 18; ++i)
+        for (const char* r : rates_16e)
+            ids.push_back("802.16e:" + std::to_string(576 + 96 * i) + ":" + r);
+    return ids;
+}
+
+ldpc_code ldpc_code::standard(const std::string& id)
+{
+    const auto c1 = id.find(':'), c2 = id.rfind(':');
+    if (c1 == std::string::npos || c2 == c1)
+        throw unknown_code(id);
+    const std::string family = id.substr(0, c1), len = id.substr(c1 + 1, c2 - c1 - 1);
+    std::string rate = id.substr(c2 + 1);
+    for (auto& ch : rate)
+        ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    int n = 0;
+    if (!parse_int(len, n))
+        throw unknown_code(id);
+    const std::string canonical = family + ":" + std::to_string(n) + ":" + rate;
+    if (family == "802.11n") {
+        for (const auto& s : parse_sections(ieee80211n_base_matrices_text(), "802.11n tables")) {
+            const auto n_it = s.keys.find("n"), r_it = s.keys.find("rate"), z_it = s.keys.find("Z");
+            if (n_it == s.keys.end() || r_it == s.keys.end() || z_it == s.keys.end())
+                continue;
+            if (n_it->second == std::to_string(n) && r_it->second == rate)
+                return code_from_section(s, std::stoi(z_it->second), canonical, nullptr);
+        }
+    } else if (family == "802.16e" && n >= 576 && n <= 2304 && (n - 576) % 96 == 0) {
+        for (const auto& s : parse_sections(ieee80216e_base_matrices_text(), "802.16e tables")) {
+            const auto r_it = s.keys.find("rate");
+            if (r_it == s.keys.end() || r_it->second != rate)
+                continue;
+            // the table holds the shifts for z0 = 96; other lengths scale them (the standard's
+            // rule: modulo for rate 2/3A, floor(p z / 96) for the others)
+            return code_from_section(s, n / 24, canonical,
+                                     rate == "2/3A" ? scale_16e_mod : scale_16e_floor);
+        }
+    }
+    throw unknown_code(id);
+}
+
+ldpc_code ldpc_code::from_base_matrix_text(const std::string& text, const std::string& id)
+{
+    const auto sections = parse_sections(text, id);
+    if (sections.size() != 1)
+        throw format_error(id, 0, sections.empty() ? "no base matrix found"
+                                                   : "more than one base matrix in one file");
+    const auto& s = sections.front();
+    const auto z_it = s.keys.count("Z") ? s.keys.find("Z") : s.keys.find("z");
+    int z = 0;
+    if (z_it == s.keys.end() || !parse_int(z_it->second, z))
+        throw format_error(id, s.first_line, "no lifting size: add a line \"Z=<size>\"");
+    return code_from_section(s, z, id, nullptr);
+}
+
+ldpc_code ldpc_code::from_alist(const std::string& text, const std::string& id)
+{
+    std::istringstream in(text);
+    std::vector<long> v;
+    std::string tok;
+    while (in >> tok) {
+        int x;
+        if (!parse_int(tok, x))
+            throw format_error(id, 0, "alist: '" + tok + "' is not an integer");
+        v.push_back(x);
+    }
+    size_t p = 0;
+    auto next = [&](const char* what) {
+        if (p >= v.size())
+            throw format_error(id, 0, std::string("alist: file ends before ") + what);
+        return static_cast<int>(v[p++]);
+    };
+    const int n = next("the column count"), m = next("the row count");
+    if (n < 2 || n > (1 << 22) || m < 1 || m >= n)
+        throw format_error(id, 0, "alist: sizes n=" + std::to_string(n) + ", m=" +
+                                      std::to_string(m) + " are not valid (need 1 <= m < n)");
+    const int max_c = next("the largest column degree"), max_r = next("the largest row degree");
+    if (max_c < 1 || max_c > m || max_r < 2 || max_r > n)
+        throw format_error(id, 0, "alist: largest degrees " + std::to_string(max_c) + ", " +
+                                      std::to_string(max_r) + " are not valid");
+    std::vector<int> cdeg(static_cast<size_t>(n)), rdeg(static_cast<size_t>(m));
+    for (auto& d : cdeg)
+        d = next("the column degrees");
+    for (auto& d : rdeg)
+        d = next("the row degrees");
+    for (int d : cdeg)
+        if (d < 0 || d > max_c)
+            throw format_error(id, 0, "alist: a column degree is outside 0.." + std::to_string(max_c));
+    for (int d : rdeg)
+        if (d < 0 || d > max_r)
+            throw format_error(id, 0, "alist: a row degree is outside 0.." + std::to_string(max_r));
+    // column lists (zero padded to the largest degree), then row lists
+    std::vector<std::vector<int>> from_cols(static_cast<size_t>(m));
+    for (int c = 0; c < n; ++c)
+        for (int j = 0; j < max_c; ++j) {
+            const int r = next("the column lists");
+            if (j < cdeg[size_t(c)]) {
+                if (r < 1 || r > m)
+                    throw format_error(id, 0, "alist: column " + std::to_string(c + 1) +
+                                                  " names row " + std::to_string(r));
+                from_cols[size_t(r - 1)].push_back(c);
+            } else if (r != 0) {
+                throw format_error(id, 0, "alist: column " + std::to_string(c + 1) +
+                                              " lists more rows than its degree");
+            }
+        }
+    std::vector<std::vector<int>> rows(static_cast<size_t>(m));
+    const bool have_rows = p < v.size();
+    for (int r = 0; r < m && have_rows; ++r)
+        for (int j = 0; j < max_r; ++j) {
+            const int c = next("the row lists");
+            if (j < rdeg[size_t(r)]) {
+                if (c < 1 || c > n)
+                    throw format_error(id, 0, "alist: row " + std::to_string(r + 1) +
+                                                  " names column " + std::to_string(c));
+                rows[size_t(r)].push_back(c - 1);
+            } else if (c != 0) {
+                throw format_error(id, 0, "alist: row " + std::to_string(r + 1) +
+                                              " lists more columns than its degree");
+            }
+        }
+    if (p != v.size())
+        throw format_error(id, 0, "alist: " + std::to_string(v.size() - p) +
+                                      " numbers after the end of the row lists");
+    for (int r = 0; r < m; ++r) {
+        if (int(from_cols[size_t(r)].size()) != rdeg[size_t(r)])
+            throw format_error(id, 0, "alist: row " + std::to_string(r + 1) + " has degree " +
+                                          std::to_string(rdeg[size_t(r)]) + " but the column lists put " +
+                                          std::to_string(from_cols[size_t(r)].size()) + " ones in it");
+        if (have_rows) {
+            auto a = rows[size_t(r)], b = from_cols[size_t(r)];
+            std::sort(a.begin(), a.end());
+            std::sort(b.begin(), b.end());
+            if (a != b)
+                throw format_error(id, 0, "alist: the row lists and the column lists disagree at row " +
+                                              std::to_string(r + 1));
+        }
+    }
+    return from_rows(n, from_cols, id);
+}
+
+ldpc_code ldpc_code::load(const std::string& path)
+{
+    std::ifstream f(path);
+    if (!f)
+        throw std::invalid_argument("code: cannot open '" + path + "'");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    const std::string text = ss.str();
+    // an alist holds integers only; a base-matrix file has a Z= line or a [..] header
+    const bool base = text.find('Z') != std::string::npos || text.find('z') != std::string::npos;
+    return base ? from_base_matrix_text(text, path) : from_alist(text, path);
+}
+
+std::string ldpc_code::to_alist() const
+{
+    std::vector<std::vector<int>> cols(static_cast<size_t>(d_n));
+    for (int r = 0; r < d_m; ++r)
+        for (int e = d_row_start[r]; e < d_row_start[r + 1]; ++e)
+            cols[size_t(d_row_cols[e])].push_back(r);
+    const auto rdeg = row_degrees(), cdeg = column_degrees();
+    const int max_c = *std::max_element(cdeg.begin(), cdeg.end());
+    const int max_r = max_row_degree();
+    std::ostringstream s;
+    s << d_n << " " << d_m << "\n" << max_c << " " << max_r << "\n";
+    for (int c = 0; c < d_n; ++c)
+        s << cdeg[size_t(c)] << (c + 1 < d_n ? " " : "\n");
+    for (int r = 0; r < d_m; ++r)
+        s << rdeg[size_t(r)] << (r + 1 < d_m ? " " : "\n");
+    for (int c = 0; c < d_n; ++c) {
+        for (int j = 0; j < max_c; ++j)
+            s << (j < int(cols[size_t(c)].size()) ? cols[size_t(c)][size_t(j)] + 1 : 0)
+              << (j + 1 < max_c ? " " : "\n");
+    }
+    for (int r = 0; r < d_m; ++r) {
+        std::vector<int> row(d_row_cols.begin() + d_row_start[r], d_row_cols.begin() + d_row_start[r + 1]);
+        std::sort(row.begin(), row.end());
+        for (int j = 0; j < max_r; ++j)
+            s << (j < int(row.size()) ? row[size_t(j)] + 1 : 0) << (j + 1 < max_r ? " " : "\n");
+    }
+    return s.str();
+}
+
+} // namespace gpufec

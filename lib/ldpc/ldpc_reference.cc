@@ -1,0 +1,257 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The reference LDPC decoders: one codeword at a time, written to be read, for any code given
+ * by its rows (quasi-cyclic or not). Layered and flooding min-sum in fixed point or float, and
+ * sum-product in float. The fixed-point layered decoder defines the output that the GPU must
+ * reproduce bit for bit (ldpc_common.h). Codewords of a batch are spread over threads. */
+#include "ldpc_common.h"
+#include "ldpc_engine.h"
+#include "../runtime/worker_pool.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace gpufec {
+
+void ldpc_engine::run_float(const float*, size_t, uint8_t*, ldpc_result*, float*)
+{
+    throw std::logic_error("this LDPC engine takes int8 input only");
+}
+
+double ldpc_engine::time_kernels(const int8_t*, size_t, int) { return -1.0; }
+
+namespace {
+
+struct fixed_arith {
+    ldpc_fixed f;
+    typedef int value;
+    value sat(value v) const { return ldpc_sat(v, f.qmax); }
+    value norm(value mag) const { return ldpc_norm(mag, f); }
+    static value abs(value v) { return v < 0 ? -v : v; }
+    static value big() { return 1 << 30; }
+};
+
+struct float_arith {
+    float normalization, offset;
+    typedef float value;
+    value sat(value v) const { return v; }
+    value norm(value mag) const { return std::max(0.f, mag * normalization - offset); }
+    static value abs(value v) { return std::fabs(v); }
+    static value big() { return HUGE_VALF; }
+};
+
+class reference_engine : public ldpc_engine
+{
+public:
+    reference_engine(const ldpc_code& code, const ldpc_options& o)
+        : d_code(code),
+          d_opts(o),
+          d_pool(o.cpu_threads > 0 ? o.cpu_threads
+                                   : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())))
+    {
+        d_fixed.qmax = o.precision == ldpc_precision::int8 ? 127 : 32767;
+        d_fixed.norm16 = std::min(16, std::max(1, int(std::lround(o.normalization * 16))));
+        d_fixed.offset = int(std::lround(o.offset));
+    }
+
+    std::string name() const override
+    {
+        return "cpu reference (" + std::to_string(d_pool.size()) + " threads)";
+    }
+
+    void run(const int8_t* soft, size_t frames, uint8_t* hard, ldpc_result* res, float* post) override
+    {
+        const size_t n = size_t(d_code.n());
+        d_pool.parallel_for(int64_t(frames), [&](int64_t f, int) {
+            std::vector<float> llr(n);
+            for (size_t i = 0; i < n; ++i)
+                llr[i] = -float(soft[size_t(f) * n + i]);
+            decode_one(llr.data(), hard + size_t(f) * n, res + f, post ? post + size_t(f) * n : nullptr);
+        });
+    }
+
+    void run_float(const float* soft, size_t frames, uint8_t* hard, ldpc_result* res, float* post) override
+    {
+        if (d_opts.precision != ldpc_precision::float32)
+            throw std::logic_error("float input to a fixed-point engine");
+        const size_t n = size_t(d_code.n());
+        d_pool.parallel_for(int64_t(frames), [&](int64_t f, int) {
+            std::vector<float> llr(n);
+            for (size_t i = 0; i < n; ++i)
+                llr[i] = -soft[size_t(f) * n + i];
+            decode_one(llr.data(), hard + size_t(f) * n, res + f, post ? post + size_t(f) * n : nullptr);
+        });
+    }
+
+private:
+    //! llr: internal convention (positive = bit 0); integer-valued for fixed point
+    void decode_one(const float* llr, uint8_t* hard, ldpc_result* res, float* post) const
+    {
+        if (d_opts.precision == ldpc_precision::float32) {
+            const float_arith a{ d_opts.normalization, d_opts.offset };
+            if (d_opts.algorithm == ldpc_algorithm::layered_min_sum)
+                layered(a, llr, hard, res, post);
+            else
+                flooding(a, llr, hard, res, post);
+        } else {
+            if (d_opts.algorithm == ldpc_algorithm::sum_product)
+                throw std::invalid_argument("algorithm: sum-product needs precision float");
+            const fixed_arith a{ d_fixed };
+            if (d_opts.algorithm == ldpc_algorithm::layered_min_sum)
+                layered(a, llr, hard, res, post);
+            else
+                flooding(a, llr, hard, res, post);
+        }
+    }
+
+    template <class A>
+    bool hard_and_check(const std::vector<typename A::value>& gamma, uint8_t* hard) const
+    {
+        for (size_t i = 0; i < gamma.size(); ++i)
+            hard[i] = gamma[i] < 0;
+        return d_code.satisfied(hard);
+    }
+
+    template <class A>
+    void layered(const A& a, const float* llr, uint8_t* hard, ldpc_result* res, float* post) const
+    {
+        typedef typename A::value V;
+        const auto& rs = d_code.row_start();
+        const auto& rc = d_code.row_cols();
+        std::vector<V> gamma(size_t(d_code.n())), lambda(rc.size(), V(0)), rho(size_t(d_code.max_row_degree()));
+        for (size_t i = 0; i < gamma.size(); ++i)
+            gamma[i] = a.sat(V(llr[i]));
+        int it = 0;
+        bool ok = false;
+        while (it < d_opts.max_iterations) {
+            ++it;
+            for (int r = 0; r < d_code.m(); ++r) {
+                const int e0 = rs[r], d = rs[r + 1] - e0;
+                V min1 = A::big(), min2 = A::big();
+                int idx = 0;
+                bool parity = false;
+                for (int j = 0; j < d; ++j) {
+                    rho[j] = a.sat(gamma[rc[e0 + j]] - lambda[e0 + j]);
+                    const V mag = A::abs(rho[j]);
+                    parity ^= rho[j] < 0;
+                    if (mag < min1) {
+                        min2 = min1;
+                        min1 = mag;
+                        idx = j;
+                    } else if (mag < min2) {
+                        min2 = mag;
+                    }
+                }
+                const V n1 = a.norm(min1), n2 = a.norm(min2);
+                for (int j = 0; j < d; ++j) {
+                    const V mag = j == idx ? n2 : n1;
+                    const V msg = (parity != (rho[j] < 0)) ? -mag : mag;
+                    lambda[e0 + j] = msg;
+                    gamma[rc[e0 + j]] = a.sat(rho[j] + msg);
+                }
+            }
+            ok = hard_and_check<A>(gamma, hard);
+            if (ok && d_opts.early_termination)
+                break;
+        }
+        res->iterations = it;
+        res->syndrome_ok = ok;
+        if (post)
+            for (size_t i = 0; i < gamma.size(); ++i)
+                post[i] = -float(gamma[i]);
+    }
+
+    template <class A>
+    void flooding(const A& a, const float* llr, uint8_t* hard, ldpc_result* res, float* post) const
+    {
+        typedef typename A::value V;
+        const auto& rs = d_code.row_start();
+        const auto& rc = d_code.row_cols();
+        const size_t n = size_t(d_code.n());
+        std::vector<V> ch(n), gamma(n), msg(rc.size(), V(0)), q(size_t(d_code.max_row_degree()));
+        std::vector<double> acc(n);
+        for (size_t i = 0; i < n; ++i)
+            gamma[i] = ch[i] = a.sat(V(llr[i]));
+        const bool spa = d_opts.algorithm == ldpc_algorithm::sum_product;
+        std::vector<double> t(q.size()), prefix(q.size() + 1), suffix(q.size() + 1);
+        int it = 0;
+        bool ok = false;
+        while (it < d_opts.max_iterations) {
+            ++it;
+            // checks: every row from the posteriors of the previous iteration
+            for (int r = 0; r < d_code.m(); ++r) {
+                const int e0 = rs[r], d = rs[r + 1] - e0;
+                for (int j = 0; j < d; ++j)
+                    q[j] = a.sat(gamma[rc[e0 + j]] - msg[e0 + j]);
+                if (spa) {
+                    // exact rule, exclusive products by prefix and suffix
+                    for (int j = 0; j < d; ++j)
+                        t[j] = std::tanh(0.5 * double(q[j]));
+                    prefix[0] = suffix[d] = 1.0;
+                    for (int j = 0; j < d; ++j)
+                        prefix[j + 1] = prefix[j] * t[j];
+                    for (int j = d - 1; j >= 0; --j)
+                        suffix[j] = suffix[j + 1] * t[j];
+                    for (int j = 0; j < d; ++j) {
+                        const double p = std::max(-0.999999999, std::min(0.999999999, prefix[j] * suffix[j + 1]));
+                        msg[e0 + j] = V(2.0 * std::atanh(p));
+                    }
+                    continue;
+                }
+                V min1 = A::big(), min2 = A::big();
+                int idx = 0;
+                bool parity = false;
+                for (int j = 0; j < d; ++j) {
+                    const V mag = A::abs(q[j]);
+                    parity ^= q[j] < 0;
+                    if (mag < min1) {
+                        min2 = min1;
+                        min1 = mag;
+                        idx = j;
+                    } else if (mag < min2) {
+                        min2 = mag;
+                    }
+                }
+                const V n1 = a.norm(min1), n2 = a.norm(min2);
+                for (int j = 0; j < d; ++j) {
+                    const V mag = j == idx ? n2 : n1;
+                    msg[e0 + j] = (parity != (q[j] < 0)) ? -mag : mag;
+                }
+            }
+            // bits: channel plus every incoming message, saturated once
+            for (size_t i = 0; i < n; ++i)
+                acc[i] = double(ch[i]);
+            for (size_t e = 0; e < rc.size(); ++e)
+                acc[size_t(rc[e])] += double(msg[e]);
+            for (size_t i = 0; i < n; ++i)
+                gamma[i] = a.sat(V(std::max(-1e9, std::min(1e9, acc[i]))));
+            ok = hard_and_check<A>(gamma, hard);
+            if (ok && d_opts.early_termination)
+                break;
+        }
+        res->iterations = it;
+        res->syndrome_ok = ok;
+        if (post)
+            for (size_t i = 0; i < n; ++i)
+                post[i] = -float(gamma[i]);
+    }
+
+    ldpc_code d_code;
+    ldpc_options d_opts;
+    ldpc_fixed d_fixed;
+    mutable worker_pool d_pool;
+};
+
+} // namespace
+
+std::unique_ptr<ldpc_engine> make_ldpc_reference_engine(const ldpc_code& code, const ldpc_options& o)
+{
+    return std::make_unique<reference_engine>(code, o);
+}
+
+} // namespace gpufec

@@ -1,0 +1,17 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The standards' base matrices (lib/ldpc/standards/*.txt), compiled into the library by CMake
+ * so that the same parser reads them and users' files. */
+#ifndef INCLUDED_GPUFEC_LDPC_STANDARD_TEXT_H
+#define INCLUDED_GPUFEC_LDPC_STANDARD_TEXT_H
+
+namespace gpufec {
+
+const char* ieee80211n_base_matrices_text();
+const char* ieee80216e_base_matrices_text();
+
+} // namespace gpufec
+
+#endif

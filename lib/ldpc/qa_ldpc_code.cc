@@ -1,0 +1,211 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <gnuradio/gpufec/core/ldpc_code.h>
+#include <gnuradio/gpufec/core/ldpc_encoder.h>
+#include <gtest/gtest.h>
+
+#include "viterbi/test_util.h"
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+using namespace gpufec;
+
+namespace {
+
+std::set<int> distinct(const std::vector<int>& v) { return { v.begin(), v.end() }; }
+
+double rate_of(const std::string& id)
+{
+    const std::string r = id.substr(id.rfind(':') + 1);
+    return std::stoi(r.substr(0, 1)) / double(std::stoi(r.substr(2, 1)));
+}
+
+} // namespace
+
+TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
+{
+    const auto ids = ldpc_code::standard_ids();
+    ASSERT_EQ(ids.size(), 12u + 114u);
+    for (const auto& id : ids) {
+        const ldpc_code c = ldpc_code::standard(id);
+        const int n = std::stoi(id.substr(id.find(':') + 1));
+        EXPECT_EQ(c.n(), n) << id;
+        EXPECT_EQ(c.z() * 24, n) << id;
+        EXPECT_EQ(c.nb(), 24) << id;
+        EXPECT_NEAR(double(c.k()) / c.n(), rate_of(id), 1e-12) << id;
+        EXPECT_EQ(c.m(), c.n() - c.k()) << id;
+        EXPECT_TRUE(c.dual_diagonal()) << id;
+        EXPECT_EQ(c.id(), id);
+        // every check of a layer has the layer's weight; every bit is checked at least twice
+        const auto cd = c.column_degrees();
+        EXPECT_GE(*std::min_element(cd.begin(), cd.end()), 2) << id;
+    }
+}
+
+TEST(ldpc_code, degree_distributions_match_the_standards)
+{
+    // row (check) and column (bit) degrees as the standards' codes are described
+    struct expect {
+        const char* id;
+        std::set<int> rows, cols;
+    };
+    const expect table[] = {
+        { "802.11n:1944:1/2", { 7, 8 }, { 2, 3, 4, 11 } },
+        { "802.11n:648:2/3", { 11 }, { 2, 3, 4, 6, 8 } },
+        { "802.11n:1296:3/4", { 14, 15 }, { 2, 3, 6 } },
+        { "802.11n:1944:5/6", { 19, 20 }, { 2, 3, 4 } },
+        { "802.16e:2304:1/2", { 6, 7 }, { 2, 3, 6 } },
+        { "802.16e:576:1/2", { 6, 7 }, { 2, 3, 6 } },
+        { "802.16e:2304:2/3A", { 10 }, { 2, 3, 6 } },
+        { "802.16e:2304:2/3B", { 10, 11 }, { 2, 3, 4 } },
+        { "802.16e:2304:3/4A", { 14, 15 }, { 2, 3, 4 } },
+        { "802.16e:2304:3/4B", { 14, 15 }, { 2, 3, 6 } },
+        { "802.16e:2304:5/6", { 20 }, { 2, 3, 4 } },
+    };
+    for (const auto& e : table) {
+        const ldpc_code c = ldpc_code::standard(e.id);
+        EXPECT_EQ(distinct(c.row_degrees()), e.rows) << e.id;
+        EXPECT_EQ(distinct(c.column_degrees()), e.cols) << e.id;
+    }
+    // 802.16e rate 1/2: 11 block columns of degree 2, 1 + 7 of degree 3, 5 of degree 6
+    const auto cd = ldpc_code::standard("802.16e:2304:1/2").column_degrees();
+    EXPECT_EQ(std::count(cd.begin(), cd.end(), 2), 11 * 96);
+    EXPECT_EQ(std::count(cd.begin(), cd.end(), 3), 8 * 96);
+    EXPECT_EQ(std::count(cd.begin(), cd.end(), 6), 5 * 96);
+}
+
+TEST(ldpc_code, shift_scaling_of_802_16e)
+{
+    // n = 576 (z = 24): rate 1/2 entry 94 -> floor(94 * 24 / 96) = 23; rate 2/3A keeps p mod z
+    const ldpc_code a = ldpc_code::standard("802.16e:576:1/2");
+    EXPECT_EQ(a.shifts()[1], 23);
+    EXPECT_EQ(a.shifts()[2], 73 * 24 / 96);
+    const ldpc_code b = ldpc_code::standard("802.16e:576:2/3A");
+    EXPECT_EQ(b.shifts()[24 + 4], 36 % 24); // row 1, column 4 holds 36
+    EXPECT_EQ(ldpc_code::standard("802.16e:2304:2/3A").shifts()[24 + 4], 36);
+}
+
+TEST(ldpc_code, ids_are_forgiving_about_case_and_strict_about_the_rest)
+{
+    EXPECT_EQ(ldpc_code::standard("802.16e:2304:2/3a").id(), "802.16e:2304:2/3A");
+    for (const char* bad : { "", "802.11n", "802.11n:1944", "802.11n:2000:1/2", "802.11n:1944:2/3A",
+                             "802.16e:600:1/2", "802.16e:2400:1/2", "802.16e:2304:7/8", "dvb:1944:1/2" }) {
+        try {
+            ldpc_code::standard(bad);
+            ADD_FAILURE() << "accepted " << bad;
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("802.11n:<648|1296|1944>"), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST(ldpc_encoder, every_standard_codeword_satisfies_every_check)
+{
+    for (const auto& id : ldpc_code::standard_ids()) {
+        const ldpc_code c = ldpc_code::standard(id);
+        const ldpc_encoder enc(c);
+        const int frames = 3;
+        const auto info = test::random_bits(size_t(c.k()) * frames, 7);
+        std::vector<uint8_t> cw(size_t(c.n()) * frames);
+        enc.encode(info.data(), frames, cw.data());
+        for (int f = 0; f < frames; ++f) {
+            EXPECT_TRUE(c.satisfied(cw.data() + size_t(f) * c.n())) << id;
+            EXPECT_TRUE(std::equal(info.begin() + size_t(f) * c.k(), info.begin() + size_t(f + 1) * c.k(),
+                                   cw.begin() + size_t(f) * c.n()))
+                << id << ": not systematic";
+        }
+        // and a changed information bit gives a different, still valid codeword
+        std::vector<uint8_t> info2(info.begin(), info.begin() + c.k()), cw2(size_t(c.n()));
+        info2[5] ^= 1;
+        enc.encode(info2.data(), 1, cw2.data());
+        EXPECT_TRUE(c.satisfied(cw2.data())) << id;
+        EXPECT_FALSE(std::equal(cw2.begin(), cw2.end(), cw.begin())) << id;
+    }
+}
+
+TEST(ldpc_encoder, generic_codes_through_gaussian_elimination)
+{
+    // Hamming (7,4): not quasi-cyclic; and a QC code without the dual-diagonal parity part
+    const ldpc_code ham = ldpc_code::from_rows(7, { { 0, 1, 2, 4 }, { 1, 2, 3, 5 }, { 0, 1, 3, 6 } }, "hamming");
+    EXPECT_EQ(ham.k(), 4);
+    EXPECT_FALSE(ham.is_qc());
+    const ldpc_code qc = ldpc_code::from_base_matrix(5, 2, 5, { 0, 1, 2, 3, 4, 0, 2, 4, 1, 3 }, "qc");
+    EXPECT_FALSE(qc.dual_diagonal());
+    EXPECT_EQ(qc.k(), 25 - 9); // the two block rows share one dependent check
+    for (const ldpc_code* c : { &ham, &qc }) {
+        const ldpc_encoder enc(*c);
+        for (uint32_t seed = 0; seed < 20; ++seed) {
+            const auto info = test::random_bits(size_t(c->k()), seed);
+            std::vector<uint8_t> cw(size_t(c->n()));
+            enc.encode(info.data(), 1, cw.data());
+            EXPECT_TRUE(c->satisfied(cw.data())) << c->id();
+            for (int i = 0; i < c->k(); ++i)
+                EXPECT_EQ(cw[size_t(c->info_columns()[size_t(i)])], info[size_t(i)]);
+        }
+    }
+}
+
+TEST(ldpc_code, alist_round_trip_and_file_loading)
+{
+    const ldpc_code c = ldpc_code::standard("802.11n:648:3/4");
+    const ldpc_code back = ldpc_code::from_alist(c.to_alist(), "copy");
+    EXPECT_EQ(back.n(), c.n());
+    EXPECT_EQ(back.k(), c.k());
+    EXPECT_FALSE(back.is_qc());
+    // same checks, row by row (sets of columns)
+    for (int r = 0; r < c.m(); ++r) {
+        std::set<int> a(c.row_cols().begin() + c.row_start()[r], c.row_cols().begin() + c.row_start()[r + 1]);
+        std::set<int> b(back.row_cols().begin() + back.row_start()[r],
+                        back.row_cols().begin() + back.row_start()[r + 1]);
+        ASSERT_EQ(a, b) << r;
+    }
+    const std::string path = ::testing::TempDir() + "gpufec_test.alist";
+    std::ofstream(path) << c.to_alist();
+    EXPECT_EQ(ldpc_code::load(path).n(), 648);
+    const std::string bpath = ::testing::TempDir() + "gpufec_test_base.txt";
+    std::ofstream(bpath) << "# a small QC code\nZ=3\n0 1 -1 0 -1\n2 -1 0 0 0\n";
+    const ldpc_code q = ldpc_code::load(bpath);
+    EXPECT_EQ(q.n(), 15);
+    EXPECT_EQ(q.z(), 3);
+    std::remove(path.c_str());
+    std::remove(bpath.c_str());
+    EXPECT_THROW(ldpc_code::load("/nonexistent/code.alist"), std::invalid_argument);
+}
+
+TEST(ldpc_code, malformed_inputs_fail_with_a_message)
+{
+    auto fails_with = [](auto make, const std::string& needle) {
+        try {
+            make();
+            ADD_FAILURE() << "no error, expected one mentioning '" << needle << "'";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+        }
+    };
+    // base matrices
+    fails_with([] { ldpc_code::from_base_matrix_text("0 1\n0 1\n"); }, "Z=");
+    fails_with([] { ldpc_code::from_base_matrix_text("Z=4\n0 1 2\n0 1\n"); }, "line 3");
+    fails_with([] { ldpc_code::from_base_matrix_text("Z=4\n0 x 2\n"); }, "'x'");
+    fails_with([] { ldpc_code::from_base_matrix_text("Z=4\n0 7 2\n"); }, "shift 7");
+    fails_with([] { ldpc_code::from_base_matrix_text("Z=4\n0 -1 -1\n1 2 3\n"); }, "at least 2");
+    fails_with([] { ldpc_code::from_base_matrix_text("Z=4\n0 1 -1\n1 2 -1\n"); }, "in no check");
+    fails_with([] { ldpc_code::from_base_matrix_text("Z=4\n0 1\n1 2\n"); }, "rows < columns");
+    // alists: truncated, out-of-range indices, inconsistent degrees and lists
+    const std::string good = "4 2\n2 3\n1 1 2 2\n3 3\n1 0\n2 0\n1 2\n1 2\n1 3 4\n2 3 4\n";
+    EXPECT_EQ(ldpc_code::from_alist(good).n(), 4);
+    fails_with([&] { ldpc_code::from_alist(good.substr(0, good.size() - 8)); }, "ends before");
+    fails_with([] { ldpc_code::from_alist("4 2\n2 3\n1 1 2 2\n3 3\n1 0\n2 0\n1 3\n1 2\n1 2 3\n1 3 4\n"); },
+               "names row 3");
+    fails_with([] { ldpc_code::from_alist("4 2\n2 3\n1 1 2 2\n3 3\n1 0\n2 0\n1 2\n1 2\n1 2 4\n2 3 4\n"); },
+               "disagree");
+    fails_with([] { ldpc_code::from_alist("4 2\n2 3\n1 1 2 2\n3 3\n1 5\n2 0\n1 2\n1 2\n1 3 4\n2 3 4\n"); },
+               "more rows than its degree");
+    fails_with([] { ldpc_code::from_alist("4 2\n2 3\n1 1 2 2\n2 3\n1 0\n2 0\n1 2\n1 2\n1 3 0\n2 3 4\n"); },
+               "has degree");
+    fails_with([] { ldpc_code::from_alist("4 x\n"); }, "'x'");
+    fails_with([] { ldpc_code::from_alist("2 5\n"); }, "not valid");
+    fails_with([&] { ldpc_code::from_alist(good + "7\n"); }, "after the end");
+}
