@@ -20,7 +20,7 @@ echo "tests exit code: $?" | tee -a "$out/report.txt"
 grep -E "PASSED|FAILED|SKIPPED|Failure" "$out/tests.log" | head -40 | tee -a "$out/report.txt"
 bench="$build/apps/gpufec_bench"
 run() { echo "\$ gpufec_bench $*" | tee -a "$out/report.txt"; "$bench" "$@" --csv "$out/bench.csv" 2>&1 | tee -a "$out/report.txt"; }
-if [ "${SKIP_BENCH:-0}" != 1 ]; then
+if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_VITERBI:-0}" != 1 ]; then
   run --code ccsds --device cuda --bits 268435456 --block-len 512 --traceback 42
   run --code ccsds --device cuda --bits 268435456 --block-len 1024 --traceback 42
   run --code lte --device cuda --mode tailbiting --frame-bits 1024 --bits 67108864
@@ -28,4 +28,18 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
   run --code ccsds --device cpu --bits 67108864 --traceback 42
   echo "(AVX2 only:)" | tee -a "$out/report.txt"
   GPUFEC_SIMD=avx2 run --code ccsds --device cpu --bits 67108864 --traceback 42
+fi
+lbench="$build/apps/gpufec_ldpc_bench"
+lrun() { echo "\$ gpufec_ldpc_bench $*" | tee -a "$out/report.txt"; "$lbench" "$@" --csv "$out/ldpc_bench.csv" 2>&1 | tee -a "$out/report.txt"; }
+if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_LDPC:-0}" != 1 ]; then
+  for code in 802.16e:2304:1/2 802.11n:1944:1/2; do
+    for prec in int8 int16; do
+      lrun --code $code --device cuda --frames 8192 --iterations 10 --no-et --precision $prec
+    done
+    for eb in 3.0 3.5 4.0; do
+      lrun --code $code --device cuda --frames 8192 --iterations 10 --ebn0 $eb --precision int8
+    done
+  done
+  lrun --code 802.11n:648:1/2 --device cuda --frames 8192 --iterations 10 --no-et --precision int8
+  lrun --code 802.16e:2304:1/2 --device cpu --frames 512 --iterations 10 --no-et --precision int8 --reps 3
 fi

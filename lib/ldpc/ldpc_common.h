@@ -5,15 +5,18 @@
 /* The fixed-point LDPC arithmetic every engine shares, so that CPU and GPU give bit-identical
  * output on the same int8 input:
  *
- *  - internal LLR = -soft (positive = bit 0), every value saturated to +-qmax
- *    (qmax = 127 for int8 messages, 32767 for int16);
- *  - posterior gamma_v starts at the channel LLR, check-to-bit messages lambda at 0;
+ *  - internal LLR = -soft (positive = bit 0), integers;
+ *  - check-to-bit messages saturate at +-mmax (127 for int8 messages, 32767 for int16);
+ *    posteriors are exact: gamma_v = channel_v + the sum of v's messages, which needs no more
+ *    than 127 + (column degree) * mmax, so int16 posteriors suffice for int8 messages and
+ *    int32 for int16 (the decoder checks the column degrees). Saturating the posteriors
+ *    instead would break the layered update (gamma - old message would lose its sign).
  *  - layered min-sum, one check row c with bits v_1..v_d:
- *      rho_j = sat(gamma_vj - lambda_cj); min1 <= min2 the two smallest |rho| (idx = the
- *      first j reaching min1); Lambda_j = sign * norm(j == idx ? min2 : min1), where sign is
- *      the product of the signs of the other rho (rho < 0 negative, 0 positive) and
- *      norm(x) = max(0, ((x * norm16) >> 4) - offset);
- *      lambda_cj = Lambda_j; gamma_vj = sat(rho_j + Lambda_j).
+ *      rho_j = gamma_vj - lambda_cj; min1 <= min2 the two smallest |rho| (idx = the first j
+ *      reaching min1); Lambda_j = sign * norm(j == idx ? min2 : min1), where sign is the
+ *      product of the signs of the other rho (rho < 0 negative, 0 positive) and
+ *      norm(x) = min(mmax, max(0, ((x * norm16) >> 4) - offset));
+ *      lambda_cj = Lambda_j; gamma_vj = rho_j + Lambda_j.
  *    Rows are taken in order; the rows of one QC layer touch distinct bits, so any engine may
  *    run them in parallel.
  *  - hard bit = gamma < 0; after each iteration the syndrome is checked; with early
@@ -30,17 +33,16 @@
 namespace gpufec {
 
 struct ldpc_fixed {
-    int qmax;   //!< 127 or 32767
+    int mmax;   //!< message limit: 127 or 32767
     int norm16; //!< normalisation in sixteenths, 1..16
     int offset; //!< subtracted after normalisation, >= 0
 };
 
-GPUFEC_LDPC_HD int ldpc_sat(int v, int qmax) { return v > qmax ? qmax : (v < -qmax ? -qmax : v); }
-
-GPUFEC_LDPC_HD int ldpc_norm(int mag, const ldpc_fixed& f)
+//! normalised, offset and saturated message magnitude; mag >= 0 may be as large as a posterior
+GPUFEC_LDPC_HD int ldpc_norm(long long mag, const ldpc_fixed& f)
 {
-    const int v = ((mag * f.norm16) >> 4) - f.offset;
-    return v < 0 ? 0 : v;
+    const long long v = ((mag * f.norm16) >> 4) - f.offset;
+    return v < 0 ? 0 : (v > f.mmax ? f.mmax : int(v));
 }
 
 } // namespace gpufec

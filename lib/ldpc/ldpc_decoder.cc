@@ -74,6 +74,17 @@ ldpc_decoder::ldpc_decoder(const ldpc_code& code, const ldpc_options& options, c
     : d_code(code), d_opts(options)
 {
     d_opts.validate();
+    if (d_opts.precision != ldpc_precision::float32) {
+        // exact posteriors must fit their type: 127 + degree * message limit (ldpc_common.h)
+        const auto cd = code.column_degrees();
+        const long long dmax = *std::max_element(cd.begin(), cd.end());
+        const long long limit = d_opts.precision == ldpc_precision::int8 ? 32767 : 2147483647LL;
+        const long long mmax = d_opts.precision == ldpc_precision::int8 ? 127 : 32767;
+        if (127 + dmax * mmax > limit)
+            throw std::invalid_argument("precision: " + to_string(d_opts.precision) +
+                                        " cannot hold the posteriors of bits in " + std::to_string(dmax) +
+                                        " checks; use int16 or float");
+    }
     const backend_choice choice = resolve_backend(device);
 #ifdef GPUFEC_HAVE_CUDA
     if (choice.cuda) {
@@ -110,23 +121,35 @@ ldpc_decoder::~ldpc_decoder() = default;
 
 std::string ldpc_decoder::backend() const { return d_engine->name(); }
 
-void ldpc_decoder::finish(const uint8_t* hard, size_t frames, uint8_t* out, ldpc_output what, bool packed)
+double ldpc_decoder::time_kernels_only(const int8_t* soft, size_t frames, int reps)
 {
-    const size_t n = size_t(d_code.n()), bits = output_bits(what);
+    return d_engine->time_kernels(soft, frames, reps);
+}
+
+void ldpc_decoder::finish(const uint8_t* cw_packed, size_t frames, uint8_t* out, ldpc_output what, bool packed)
+{
+    const size_t n = size_t(d_code.n()), nbytes = (n + 7) / 8, bits = output_bits(what);
     const size_t out_per_frame = packed ? (bits + 7) / 8 : bits;
-    std::vector<uint8_t> tmp(packed ? bits : 0);
     const auto& info = d_code.info_columns();
+    // information bits first in the codeword (every standard code): a prefix of the bits
+    const bool prefix = what == ldpc_output::codeword || info.back() == int(bits) - 1;
+    std::vector<uint8_t> hard(n), tmp(bits);
     for (size_t f = 0; f < frames; ++f) {
-        const uint8_t* h = hard + f * n;
+        const uint8_t* cw = cw_packed + f * nbytes;
         uint8_t* o = out + f * out_per_frame;
-        uint8_t* dst = packed ? tmp.data() : o;
-        if (what == ldpc_output::codeword)
-            std::copy(h, h + n, dst);
-        else
+        if (prefix && packed && bits % 8 == 0) {
+            std::copy(cw, cw + bits / 8, o);
+        } else if (prefix && !packed) {
+            unpack_bits(cw, bits, o);
+        } else {
+            unpack_bits(cw, n, hard.data());
             for (size_t i = 0; i < bits; ++i)
-                dst[i] = h[info[i]];
-        if (packed)
-            pack_bits(tmp.data(), bits, o);
+                tmp[i] = hard[size_t(info[i])];
+            if (packed)
+                pack_bits(tmp.data(), bits, o);
+            else
+                std::copy(tmp.begin(), tmp.end(), o);
+        }
     }
 }
 
@@ -140,7 +163,7 @@ void ldpc_decoder::decode(const int8_t* soft, size_t frames, uint8_t* out, ldpc_
         local.resize(frames);
         results = local.data();
     }
-    d_hard.resize(frames * size_t(d_code.n()));
+    d_hard.resize(frames * size_t((d_code.n() + 7) / 8));
     if (d_opts.precision == ldpc_precision::float32) {
         std::vector<float> f(frames * size_t(d_code.n()));
         for (size_t i = 0; i < f.size(); ++i)
@@ -180,7 +203,7 @@ size_t ldpc_decoder::decode(const float* soft, size_t frames, uint8_t* out, ldpc
         local.resize(frames);
         results = local.data();
     }
-    d_hard.resize(len);
+    d_hard.resize(frames * size_t((d_code.n() + 7) / 8));
     d_engine->run_float(clean.data(), frames, d_hard.data(), results, posteriors);
     finish(d_hard.data(), frames, out, what, packed);
     return nans;

@@ -6,6 +6,8 @@
  * by its rows (quasi-cyclic or not). Layered and flooding min-sum in fixed point or float, and
  * sum-product in float. The fixed-point layered decoder defines the output that the GPU must
  * reproduce bit for bit (ldpc_common.h). Codewords of a batch are spread over threads. */
+#include <gnuradio/gpufec/core/bits.h>
+
 #include "ldpc_common.h"
 #include "ldpc_engine.h"
 #include "../runtime/worker_pool.h"
@@ -30,7 +32,6 @@ namespace {
 struct fixed_arith {
     ldpc_fixed f;
     typedef int value;
-    value sat(value v) const { return ldpc_sat(v, f.qmax); }
     value norm(value mag) const { return ldpc_norm(mag, f); }
     static value abs(value v) { return v < 0 ? -v : v; }
     static value big() { return 1 << 30; }
@@ -39,7 +40,6 @@ struct fixed_arith {
 struct float_arith {
     float normalization, offset;
     typedef float value;
-    value sat(value v) const { return v; }
     value norm(value mag) const { return std::max(0.f, mag * normalization - offset); }
     static value abs(value v) { return std::fabs(v); }
     static value big() { return HUGE_VALF; }
@@ -54,7 +54,7 @@ public:
           d_pool(o.cpu_threads > 0 ? o.cpu_threads
                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())))
     {
-        d_fixed.qmax = o.precision == ldpc_precision::int8 ? 127 : 32767;
+        d_fixed.mmax = o.precision == ldpc_precision::int8 ? 127 : 32767;
         d_fixed.norm16 = std::min(16, std::max(1, int(std::lround(o.normalization * 16))));
         d_fixed.offset = int(std::lround(o.offset));
     }
@@ -64,31 +64,33 @@ public:
         return "cpu reference (" + std::to_string(d_pool.size()) + " threads)";
     }
 
-    void run(const int8_t* soft, size_t frames, uint8_t* hard, ldpc_result* res, float* post) override
+    void run(const int8_t* soft, size_t frames, uint8_t* packed, ldpc_result* res, float* post) override
     {
-        const size_t n = size_t(d_code.n());
-        d_pool.parallel_for(int64_t(frames), [&](int64_t f, int) {
-            std::vector<float> llr(n);
-            for (size_t i = 0; i < n; ++i)
-                llr[i] = -float(soft[size_t(f) * n + i]);
-            decode_one(llr.data(), hard + size_t(f) * n, res + f, post ? post + size_t(f) * n : nullptr);
-        });
+        run_any(soft, frames, packed, res, post);
     }
 
-    void run_float(const float* soft, size_t frames, uint8_t* hard, ldpc_result* res, float* post) override
+    void run_float(const float* soft, size_t frames, uint8_t* packed, ldpc_result* res, float* post) override
     {
         if (d_opts.precision != ldpc_precision::float32)
             throw std::logic_error("float input to a fixed-point engine");
-        const size_t n = size_t(d_code.n());
-        d_pool.parallel_for(int64_t(frames), [&](int64_t f, int) {
-            std::vector<float> llr(n);
-            for (size_t i = 0; i < n; ++i)
-                llr[i] = -soft[size_t(f) * n + i];
-            decode_one(llr.data(), hard + size_t(f) * n, res + f, post ? post + size_t(f) * n : nullptr);
-        });
+        run_any(soft, frames, packed, res, post);
     }
 
 private:
+    template <class S>
+    void run_any(const S* soft, size_t frames, uint8_t* packed, ldpc_result* res, float* post)
+    {
+        const size_t n = size_t(d_code.n()), nbytes = (n + 7) / 8;
+        d_pool.parallel_for(int64_t(frames), [&](int64_t f, int) {
+            std::vector<float> llr(n);
+            std::vector<uint8_t> hard(n);
+            for (size_t i = 0; i < n; ++i)
+                llr[i] = -float(soft[size_t(f) * n + i]);
+            decode_one(llr.data(), hard.data(), res + f, post ? post + size_t(f) * n : nullptr);
+            pack_bits(hard.data(), n, packed + size_t(f) * nbytes);
+        });
+    }
+
     //! llr: internal convention (positive = bit 0); integer-valued for fixed point
     void decode_one(const float* llr, uint8_t* hard, ldpc_result* res, float* post) const
     {
@@ -125,7 +127,7 @@ private:
         const auto& rc = d_code.row_cols();
         std::vector<V> gamma(size_t(d_code.n())), lambda(rc.size(), V(0)), rho(size_t(d_code.max_row_degree()));
         for (size_t i = 0; i < gamma.size(); ++i)
-            gamma[i] = a.sat(V(llr[i]));
+            gamma[i] = V(llr[i]);
         int it = 0;
         bool ok = false;
         while (it < d_opts.max_iterations) {
@@ -136,7 +138,7 @@ private:
                 int idx = 0;
                 bool parity = false;
                 for (int j = 0; j < d; ++j) {
-                    rho[j] = a.sat(gamma[rc[e0 + j]] - lambda[e0 + j]);
+                    rho[j] = gamma[rc[e0 + j]] - lambda[e0 + j];
                     const V mag = A::abs(rho[j]);
                     parity ^= rho[j] < 0;
                     if (mag < min1) {
@@ -152,7 +154,7 @@ private:
                     const V mag = j == idx ? n2 : n1;
                     const V msg = (parity != (rho[j] < 0)) ? -mag : mag;
                     lambda[e0 + j] = msg;
-                    gamma[rc[e0 + j]] = a.sat(rho[j] + msg);
+                    gamma[rc[e0 + j]] = rho[j] + msg;
                 }
             }
             ok = hard_and_check<A>(gamma, hard);
@@ -174,9 +176,9 @@ private:
         const auto& rc = d_code.row_cols();
         const size_t n = size_t(d_code.n());
         std::vector<V> ch(n), gamma(n), msg(rc.size(), V(0)), q(size_t(d_code.max_row_degree()));
-        std::vector<double> acc(n);
+        std::vector<double> acc(n); // float: sums; fixed point: exact (below 2^53)
         for (size_t i = 0; i < n; ++i)
-            gamma[i] = ch[i] = a.sat(V(llr[i]));
+            gamma[i] = ch[i] = V(llr[i]);
         const bool spa = d_opts.algorithm == ldpc_algorithm::sum_product;
         std::vector<double> t(q.size()), prefix(q.size() + 1), suffix(q.size() + 1);
         int it = 0;
@@ -187,7 +189,7 @@ private:
             for (int r = 0; r < d_code.m(); ++r) {
                 const int e0 = rs[r], d = rs[r + 1] - e0;
                 for (int j = 0; j < d; ++j)
-                    q[j] = a.sat(gamma[rc[e0 + j]] - msg[e0 + j]);
+                    q[j] = gamma[rc[e0 + j]] - msg[e0 + j];
                 if (spa) {
                     // exact rule, exclusive products by prefix and suffix
                     for (int j = 0; j < d; ++j)
@@ -223,13 +225,13 @@ private:
                     msg[e0 + j] = (parity != (q[j] < 0)) ? -mag : mag;
                 }
             }
-            // bits: channel plus every incoming message, saturated once
+            // bits: channel plus every incoming message
             for (size_t i = 0; i < n; ++i)
                 acc[i] = double(ch[i]);
             for (size_t e = 0; e < rc.size(); ++e)
                 acc[size_t(rc[e])] += double(msg[e]);
             for (size_t i = 0; i < n; ++i)
-                gamma[i] = a.sat(V(std::max(-1e9, std::min(1e9, acc[i]))));
+                gamma[i] = V(acc[i]); // exact for fixed point (sums of integers)
             ok = hard_and_check<A>(gamma, hard);
             if (ok && d_opts.early_termination)
                 break;

@@ -62,6 +62,24 @@ TEST(ldpc_decoder, noiseless_round_trip_in_one_iteration_for_every_standard_code
     }
 }
 
+TEST(ldpc_decoder, many_iterations_without_early_termination_stay_correct)
+{
+    // posteriors grow every iteration at high SNR; they must never saturate (ldpc_common.h)
+    for (const char* id : { "802.11n:1944:1/2", "802.16e:2304:5/6" }) {
+        const ldpc_code c = ldpc_code::standard(id);
+        const auto b = make_batch(c, 2, 8.0, true, 6);
+        for (auto p : { ldpc_precision::int8, ldpc_precision::int16, ldpc_precision::float32 }) {
+            ldpc_decoder dec(c, opts(ldpc_algorithm::layered_min_sum, p, 40, false), cpu);
+            std::vector<uint8_t> out(size_t(c.k()) * 2);
+            ldpc_result res[2];
+            dec.decode(b.soft.data(), 2, out.data(), ldpc_output::info, false, res);
+            EXPECT_EQ(out, b.info) << id << " " << to_string(p);
+            EXPECT_EQ(res[0].iterations, 40);
+            EXPECT_TRUE(res[1].syndrome_ok);
+        }
+    }
+}
+
 TEST(ldpc_decoder, every_algorithm_and_precision_corrects_noise)
 {
     const ldpc_code c = ldpc_code::standard("802.16e:576:1/2");

@@ -95,6 +95,9 @@ public:
                   float* posteriors = nullptr,
                   float scale = 32.0f);
 
+    //! GPU: seconds per batch of the kernels alone, data already on the device; CPU: -1
+    double time_kernels_only(const int8_t* soft, size_t frames, int reps);
+
 private:
     void finish(const uint8_t* hard, size_t frames, uint8_t* out, ldpc_output what, bool packed);
 

@@ -1,0 +1,443 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* CUDA layered (TDMP) min-sum LDPC decoder for quasi-cyclic codes, after Xie Wen et al.
+ * ("A high throughput LDPC decoder using a mid-range GPU"), bit-exact with the CPU reference
+ * (ldpc_common.h).
+ *
+ * Parallel mapping: a thread block decodes C codewords at once; thread t owns row (t mod Z) of
+ * every layer of codeword (t / Z). The Z rows of a layer touch Z distinct bits, so a layer is
+ * one parallel step, and the block synchronises between layers. C is chosen per code so that
+ * C * Z nearly fills whole warps (Z = 27: 13 codewords in 11 warps; Z = 81: 5 in 13 warps;
+ * Z = 96: 1 in 3). Blocks take groups of C codewords from a queue (one atomic counter), so a
+ * block whose codewords stop early takes new ones instead of idling.
+ *
+ * Memory: posteriors gamma of the block's codewords in shared memory (int16 for int8 messages,
+ * int32 for int16 messages: wide enough never to saturate, see ldpc_common.h); the
+ * check-to-bit messages in compressed form, also in shared memory: per row the two
+ * normalised minima, the position of the first and the sign bits, from which any message is
+ * rebuilt (9 bytes per row instead of one message per edge). The base matrix (block column and
+ * shift of every entry, layer by layer) is copied to shared memory at block start. Channel
+ * values are read once from global memory, int8; the output is the packed hard codeword,
+ * the per-codeword results and optionally the posteriors. */
+#include "ldpc_common.h"
+#include "ldpc_engine.h"
+#include "runtime/batch_pipeline.h"
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_resources.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace gpufec {
+
+namespace {
+
+struct gpu_params {
+    int n, m, z, mb, entries;
+    int cw_per_block;   // C
+    int frames;         // codewords in this launch
+    int groups;         // ceil(frames / C)
+    int max_iter;
+    int early_termination;
+    int want_post;
+    ldpc_fixed fx;
+    int nbytes;          // packed bytes per codeword
+    size_t res_offset;   // bytes into out where the results start
+    size_t post_offset;  // ... and the posteriors (int32)
+};
+
+__host__ __device__ inline size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
+
+//! dynamic shared memory of one block: table, gamma, signs, mins, idx, flags
+template <typename T>
+__host__ __device__ inline size_t smem_bytes(int n, int m, int mb, int entries, int C)
+{
+    return align16(size_t(mb + 1) * 4 + size_t(entries) * 4) + align16(size_t(C) * n * sizeof(T)) +
+           2 * align16(size_t(C) * m * 4) + align16(size_t(C) * m) + align16(size_t(C) * 4 * 4);
+}
+
+template <typename T>
+__global__ void ldpc_layered_kernel(gpu_params p,
+                                    const uint32_t* __restrict__ table, // layer_start[mb+1], entries
+                                    const int8_t* __restrict__ soft,
+                                    uint8_t* __restrict__ out,
+                                    int* __restrict__ queue)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int C = p.cw_per_block, z = p.z, n = p.n, m = p.m;
+    uint32_t* s_table = reinterpret_cast<uint32_t*>(smem);
+    unsigned char* cursor = smem + align16(size_t(p.mb + 1) * 4 + size_t(p.entries) * 4);
+    T* s_gamma = reinterpret_cast<T*>(cursor);
+    cursor += align16(size_t(C) * n * sizeof(T));
+    uint32_t* s_signs = reinterpret_cast<uint32_t*>(cursor);
+    cursor += align16(size_t(C) * m * 4);
+    uint32_t* s_mins = reinterpret_cast<uint32_t*>(cursor); // min1n | min2n << 16
+    cursor += align16(size_t(C) * m * 4);
+    uint8_t* s_idx = cursor;
+    cursor += align16(size_t(C) * m);
+    int* s_bad = reinterpret_cast<int*>(cursor); // per codeword: a check failed
+    int* s_done = s_bad + C;
+    int* s_iters = s_done + C;
+    int* s_group = s_iters + C;
+
+    for (int i = threadIdx.x; i < p.mb + 1 + p.entries; i += blockDim.x)
+        s_table[i] = table[i];
+    const uint32_t* layer_start = s_table;
+    const uint32_t* entry = s_table + p.mb + 1;
+
+    const int local = threadIdx.x / z;      // codeword within the block
+    const int row = threadIdx.x - local * z; // row within every layer
+    const bool lane_used = local < C;
+
+    for (;;) {
+        __syncthreads();
+        if (threadIdx.x == 0)
+            *s_group = atomicAdd(queue, 1);
+        __syncthreads();
+        const int group = *s_group;
+        if (group >= p.groups)
+            return;
+        const int cw = group * C + local;
+        const bool active = lane_used && cw < p.frames;
+
+        // load: gamma = -soft (the internal sign convention); messages 0
+        for (int i = threadIdx.x; i < C * n; i += blockDim.x) {
+            const int c = group * C + i / n;
+            s_gamma[i] = c < p.frames ? T(-int(soft[size_t(c) * n + i % n])) : T(0);
+        }
+        for (int i = threadIdx.x; i < C * m; i += blockDim.x) {
+            s_signs[i] = 0;
+            s_mins[i] = 0;
+            s_idx[i] = 0;
+        }
+        if (threadIdx.x < C) {
+            s_done[threadIdx.x] = group * C + threadIdx.x >= p.frames;
+            s_iters[threadIdx.x] = 0;
+        }
+        __syncthreads();
+        T* gamma = s_gamma + (lane_used ? local * n : 0);
+
+        int it = 0;
+        bool all_done = false;
+        while (it < p.max_iter && !all_done) {
+            ++it;
+            const bool work = active && !s_done[local];
+            for (int l = 0; l < p.mb; ++l) {
+                if (work) {
+                    const int r = l * z + row;
+                    const int st = local * m + r;
+                    const uint32_t old_signs = s_signs[st], old_mins = s_mins[st];
+                    const int old_idx = s_idx[st];
+                    const int old_par = __popc(old_signs) & 1;
+                    const int om1 = int(old_mins & 0xFFFF), om2 = int(old_mins >> 16);
+                    const int e0 = int(layer_start[l]), e1 = int(layer_start[l + 1]);
+                    // pass 1: rho, the two minima, signs
+                    int min1 = 1 << 30, min2 = 1 << 30, idx = 0;
+                    uint32_t signs = 0;
+                    for (int e = e0; e < e1; ++e) {
+                        const int j = e - e0;
+                        const uint32_t ent = entry[e];
+                        const int v = int(ent >> 16) * z + (row + int(ent & 0xFFFF)) % z;
+                        const int oldmag = j == old_idx ? om2 : om1;
+                        const int oldmsg = (old_par ^ ((old_signs >> j) & 1)) ? -oldmag : oldmag;
+                        const int rho = int(gamma[v]) - oldmsg;
+                        const int mag = rho < 0 ? -rho : rho;
+                        signs |= uint32_t(rho < 0) << j;
+                        if (mag < min1) {
+                            min2 = min1;
+                            min1 = mag;
+                            idx = j;
+                        } else if (mag < min2) {
+                            min2 = mag;
+                        }
+                    }
+                    const int n1 = ldpc_norm(min1, p.fx), n2 = ldpc_norm(min2, p.fx);
+                    const int par = __popc(signs) & 1;
+                    // pass 2: rho again (this thread alone touches these bits in this layer),
+                    // new messages, posteriors
+                    for (int e = e0; e < e1; ++e) {
+                        const int j = e - e0;
+                        const uint32_t ent = entry[e];
+                        const int v = int(ent >> 16) * z + (row + int(ent & 0xFFFF)) % z;
+                        const int oldmag = j == old_idx ? om2 : om1;
+                        const int oldmsg = (old_par ^ ((old_signs >> j) & 1)) ? -oldmag : oldmag;
+                        const int rho = int(gamma[v]) - oldmsg;
+                        const int mag = j == idx ? n2 : n1;
+                        const int msg = (par ^ ((signs >> j) & 1)) ? -mag : mag;
+                        gamma[v] = T(rho + msg);
+                    }
+                    s_signs[st] = signs;
+                    s_mins[st] = uint32_t(n1) | (uint32_t(n2) << 16);
+                    s_idx[st] = uint8_t(idx);
+                }
+                __syncthreads();
+            }
+            if (p.early_termination || it == p.max_iter) {
+                if (lane_used && row == 0)
+                    s_bad[local] = 0;
+                __syncthreads();
+                if (work) {
+                    bool bad = false;
+                    for (int l = 0; l < p.mb && !bad; ++l) {
+                        uint32_t x = 0;
+                        for (int e = int(layer_start[l]); e < int(layer_start[l + 1]); ++e) {
+                            const uint32_t ent = entry[e];
+                            x ^= gamma[int(ent >> 16) * z + (row + int(ent & 0xFFFF)) % z] < 0;
+                        }
+                        bad = x != 0;
+                    }
+                    if (bad)
+                        atomicOr(&s_bad[local], 1);
+                }
+                __syncthreads();
+                if (work && row == 0) {
+                    s_iters[local] = it;
+                    if (p.early_termination && !s_bad[local])
+                        s_done[local] = 1;
+                }
+            } else if (work && row == 0) {
+                s_iters[local] = it;
+            }
+            const bool mine_done = !active || s_done[local];
+            all_done = __syncthreads_and(mine_done);
+        }
+        __syncthreads();
+
+        // results: packed hard bits, iterations and syndrome, posteriors
+        if (active) {
+            uint8_t* o = out + size_t(cw) * p.nbytes;
+            for (int b = row; b < p.nbytes; b += z) {
+                unsigned byte = 0;
+                for (int i = 0; i < 8; ++i) {
+                    const int v = b * 8 + i;
+                    byte |= (v < n && gamma[v] < 0) ? (0x80u >> i) : 0u;
+                }
+                o[b] = uint8_t(byte);
+            }
+            if (row == 0) {
+                ldpc_result* res = reinterpret_cast<ldpc_result*>(out + p.res_offset) + cw;
+                res->iterations = s_iters[local];
+                res->syndrome_ok = !s_bad[local];
+            }
+            if (p.want_post) {
+                int32_t* post = reinterpret_cast<int32_t*>(out + p.post_offset) + size_t(cw) * n;
+                for (int v = row; v < n; v += z)
+                    post[v] = -int(gamma[v]);
+            }
+        }
+    }
+}
+
+class cuda_engine : public ldpc_engine
+{
+public:
+    cuda_engine(const ldpc_code& code, const ldpc_options& o, int device)
+        : d_code(code), d_opts(o), d_device(device)
+    {
+        if (!code.is_qc())
+            throw std::invalid_argument("the CUDA LDPC decoder needs a quasi-cyclic code");
+        if (code.max_row_degree() > 32)
+            throw std::invalid_argument("the CUDA LDPC decoder handles rows of up to 32 bits");
+        if (code.z() > 1024)
+            throw std::invalid_argument("the CUDA LDPC decoder handles lifting sizes up to 1024");
+        device_guard guard(d_device);
+        cudaDeviceProp prop;
+        GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_device));
+        d_name = "cuda:" + std::to_string(device) + " (" + prop.name + ")";
+        d_sms = prop.multiProcessorCount;
+        d_int8 = o.precision == ldpc_precision::int8; // int16 posteriors, else int32
+
+        // base matrix, layer by layer: (block column << 16 | shift), in column order
+        std::vector<uint32_t> table(size_t(code.mb()) + 1, 0);
+        for (int l = 0; l < code.mb(); ++l) {
+            for (int bc = 0; bc < code.nb(); ++bc) {
+                const int s = code.shifts()[size_t(l) * code.nb() + bc];
+                if (s >= 0)
+                    table.push_back(uint32_t(bc) << 16 | uint32_t(s));
+            }
+            table[size_t(l) + 1] = uint32_t(table.size() - code.mb() - 1);
+        }
+        d_entries = int(table.size()) - code.mb() - 1;
+        d_table.resize(table.size());
+        GPUFEC_CUDA_CHECK(cudaMemcpy(d_table.get(), table.data(), table.size() * 4, cudaMemcpyHostToDevice));
+
+        // codewords per block: C * Z threads filling whole warps as nearly as possible
+        const size_t smem_limit = size_t(prop.sharedMemPerBlockOptin);
+        int best = 1;
+        double best_waste = 2.0;
+        for (int c = 1; c * code.z() <= 512 || c == 1; ++c) {
+            if (smem(c) > std::min<size_t>(smem_limit, 100 << 10) && c > 1)
+                break;
+            const int t = c * code.z(), padded = (t + 31) / 32 * 32;
+            const double waste = double(padded - t) / padded;
+            if (waste < best_waste - 1e-9) {
+                best_waste = waste;
+                best = c;
+            }
+        }
+        d_c = best;
+        if (smem(d_c) > smem_limit)
+            throw std::invalid_argument("the code is too long for the GPU's shared memory");
+        d_threads = (d_c * code.z() + 31) / 32 * 32;
+        const int bytes = int(smem(d_c));
+        if (d_int8)
+            GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(ldpc_layered_kernel<int16_t>,
+                                                   cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+        else
+            GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(ldpc_layered_kernel<int32_t>,
+                                                   cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+        int per_sm = 0;
+        if (d_int8)
+            GPUFEC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ldpc_layered_kernel<int16_t>,
+                                                                            d_threads, bytes));
+        else
+            GPUFEC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ldpc_layered_kernel<int32_t>,
+                                                                            d_threads, bytes));
+        d_resident = std::max(1, per_sm) * d_sms;
+        d_pipe = std::make_unique<batch_pipeline>(3);
+        d_queues.resize(size_t(d_pipe->slots()));
+        for (auto& q : d_queues)
+            q.resize(1);
+    }
+
+    std::string name() const override
+    {
+        return d_name + " layered " + (d_int8 ? "int8" : "int16") + ", " + std::to_string(d_c) +
+               " codewords per block";
+    }
+
+    void run(const int8_t* soft, size_t frames, uint8_t* packed, ldpc_result* res, float* post) override
+    {
+        if (frames == 0)
+            return;
+        device_guard guard(d_device);
+        const size_t n = size_t(d_code.n()), nbytes = (n + 7) / 8;
+        const size_t per_chunk = d_opts.max_batch > 0 ? size_t(d_opts.max_batch) : size_t(8192);
+        const int64_t nchunks = int64_t((frames + per_chunk - 1) / per_chunk);
+        const bool want_post = post != nullptr;
+        // one host area per chunk for [packed bits | results | posteriors]
+        const size_t out_per_cw = nbytes + sizeof(ldpc_result) + (want_post ? n * 4 : 0);
+        d_stage.resize(frames * out_per_cw + 64 * size_t(nchunks));
+        std::vector<size_t> stage_at(static_cast<size_t>(nchunks));
+        std::vector<gpu_params> params(static_cast<size_t>(nchunks));
+        d_pipe->run(
+            nchunks,
+            [&](int64_t c) {
+                const size_t a = size_t(c) * per_chunk, b = std::min(frames, a + per_chunk);
+                gpu_params& g = params[size_t(c)];
+                g = base_params(int(b - a), want_post);
+                stage_at[size_t(c)] = a * out_per_cw + 64 * size_t(c);
+                chunk_io io;
+                io.in = reinterpret_cast<const uint8_t*>(soft) + a * n;
+                io.in_bytes = (b - a) * n;
+                io.out = d_stage.data() + stage_at[size_t(c)];
+                io.out_bytes = g.post_offset + (want_post ? (b - a) * n * 4 : 0);
+                return io;
+            },
+            [&](int64_t c, int slot, uint8_t* d_in, uint8_t* d_out, cudaStream_t st) {
+                launch(params[size_t(c)], reinterpret_cast<const int8_t*>(d_in), d_out,
+                       d_queues[size_t(slot)].get(), st);
+            });
+        // scatter the staged outputs
+        for (int64_t c = 0; c < nchunks; ++c) {
+            const size_t a = size_t(c) * per_chunk;
+            const gpu_params& g = params[size_t(c)];
+            const uint8_t* s = d_stage.data() + stage_at[size_t(c)];
+            std::memcpy(packed + a * nbytes, s, size_t(g.frames) * nbytes);
+            std::memcpy(res + a, s + g.res_offset, size_t(g.frames) * sizeof(ldpc_result));
+            if (want_post) {
+                const int32_t* pp = reinterpret_cast<const int32_t*>(s + g.post_offset);
+                for (size_t i = 0; i < size_t(g.frames) * n; ++i)
+                    post[a * n + i] = float(pp[i]);
+            }
+        }
+    }
+
+    double time_kernels(const int8_t* soft, size_t frames, int reps) override
+    {
+        device_guard guard(d_device);
+        const gpu_params g = base_params(int(frames), false);
+        device_buffer<int8_t> in(frames * size_t(d_code.n()));
+        device_buffer<uint8_t> out(g.post_offset);
+        device_buffer<int> queue(1);
+        cuda_stream st;
+        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(in.get(), soft, frames * size_t(d_code.n()), cudaMemcpyHostToDevice, st.get()));
+        cuda_event t0(cudaEventDefault), t1(cudaEventDefault);
+        for (int r = -1; r < reps; ++r) {
+            if (r == 0)
+                t0.record(st.get());
+            launch(g, in.get(), out.get(), queue.get(), st.get());
+        }
+        t1.record(st.get());
+        t1.sync();
+        float ms = 0;
+        GPUFEC_CUDA_CHECK(cudaEventElapsedTime(&ms, t0.get(), t1.get()));
+        return ms / 1000.0 / reps;
+    }
+
+private:
+    size_t smem(int c) const
+    {
+        return d_int8 ? smem_bytes<int16_t>(d_code.n(), d_code.m(), d_code.mb(), d_entries, c)
+                      : smem_bytes<int32_t>(d_code.n(), d_code.m(), d_code.mb(), d_entries, c);
+    }
+
+    gpu_params base_params(int frames, bool want_post) const
+    {
+        gpu_params g{};
+        g.n = d_code.n();
+        g.m = d_code.m();
+        g.z = d_code.z();
+        g.mb = d_code.mb();
+        g.entries = d_entries;
+        g.cw_per_block = d_c;
+        g.frames = frames;
+        g.groups = (frames + d_c - 1) / d_c;
+        g.max_iter = d_opts.max_iterations;
+        g.early_termination = d_opts.early_termination;
+        g.want_post = want_post;
+        g.fx.mmax = d_int8 ? 127 : 32767;
+        g.fx.norm16 = std::min(16, std::max(1, int(std::lround(d_opts.normalization * 16))));
+        g.fx.offset = int(std::lround(d_opts.offset));
+        g.nbytes = (g.n + 7) / 8;
+        g.res_offset = align16(size_t(frames) * g.nbytes);
+        g.post_offset = g.res_offset + align16(size_t(frames) * sizeof(ldpc_result));
+        return g;
+    }
+
+    void launch(const gpu_params& g, const int8_t* in, uint8_t* out, int* queue, cudaStream_t st) const
+    {
+        GPUFEC_CUDA_CHECK(cudaMemsetAsync(queue, 0, sizeof(int), st));
+        const unsigned grid = unsigned(std::min(g.groups, d_resident));
+        const size_t bytes = smem(d_c);
+        if (d_int8)
+            ldpc_layered_kernel<int16_t><<<grid, d_threads, bytes, st>>>(g, d_table.get(), in, out, queue);
+        else
+            ldpc_layered_kernel<int32_t><<<grid, d_threads, bytes, st>>>(g, d_table.get(), in, out, queue);
+        GPUFEC_CUDA_CHECK_LAUNCH("ldpc_layered_kernel");
+    }
+
+    ldpc_code d_code;
+    ldpc_options d_opts;
+    int d_device;
+    std::string d_name;
+    int d_sms = 1, d_entries = 0, d_c = 1, d_threads = 32, d_resident = 1;
+    bool d_int8 = false;
+    device_buffer<uint32_t> d_table;
+    std::unique_ptr<batch_pipeline> d_pipe;
+    std::vector<device_buffer<int>> d_queues;
+    std::vector<uint8_t> d_stage;
+};
+
+} // namespace
+
+std::unique_ptr<ldpc_engine> make_ldpc_cuda_engine(const ldpc_code& code, const ldpc_options& o, int device)
+{
+    return std::make_unique<cuda_engine>(code, o, device);
+}
+
+} // namespace gpufec
