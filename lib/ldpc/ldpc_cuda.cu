@@ -60,8 +60,8 @@ __host__ __device__ inline size_t smem_bytes(int n, int m, int mb, int entries, 
            2 * align16(size_t(C) * m * 4) + align16(size_t(C) * m) + align16(size_t(C) * 4 * 4);
 }
 
-template <typename T>
-__global__ void ldpc_layered_kernel(gpu_params p,
+template <typename T, int MAXD>
+__global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
                                     const uint32_t* __restrict__ table, // layer_start[mb+1], entries
                                     const int8_t* __restrict__ soft,
                                     uint8_t* __restrict__ out,
@@ -134,41 +134,44 @@ __global__ void ldpc_layered_kernel(gpu_params p,
                     const int old_idx = s_idx[st];
                     const int old_par = __popc(old_signs) & 1;
                     const int om1 = int(old_mins & 0xFFFF), om2 = int(old_mins >> 16);
-                    const int e0 = int(layer_start[l]), e1 = int(layer_start[l + 1]);
-                    // pass 1: rho, the two minima, signs
+                    const int e0 = int(layer_start[l]), d = int(layer_start[l + 1]) - e0;
+                    // pass 1: rho, the two minima, signs; rho and the bit positions stay in
+                    // registers (the loops are unrolled to MAXD, the largest row degree)
+                    int rho[MAXD], col[MAXD];
                     int min1 = 1 << 30, min2 = 1 << 30, idx = 0;
                     uint32_t signs = 0;
-                    for (int e = e0; e < e1; ++e) {
-                        const int j = e - e0;
-                        const uint32_t ent = entry[e];
-                        const int v = int(ent >> 16) * z + (row + int(ent & 0xFFFF)) % z;
-                        const int oldmag = j == old_idx ? om2 : om1;
-                        const int oldmsg = (old_par ^ ((old_signs >> j) & 1)) ? -oldmag : oldmag;
-                        const int rho = int(gamma[v]) - oldmsg;
-                        const int mag = rho < 0 ? -rho : rho;
-                        signs |= uint32_t(rho < 0) << j;
-                        if (mag < min1) {
-                            min2 = min1;
-                            min1 = mag;
-                            idx = j;
-                        } else if (mag < min2) {
-                            min2 = mag;
+#pragma unroll
+                    for (int j = 0; j < MAXD; ++j) {
+                        if (j < d) {
+                            const uint32_t ent = entry[e0 + j];
+                            int c = row + int(ent & 0xFFFF); // (row + shift) mod z, shift < z
+                            c -= c >= z ? z : 0;
+                            col[j] = int(ent >> 16) * z + c;
+                            const int oldmag = j == old_idx ? om2 : om1;
+                            const int oldmsg = (old_par ^ ((old_signs >> j) & 1)) ? -oldmag : oldmag;
+                            rho[j] = int(gamma[col[j]]) - oldmsg;
+                            const int mag = rho[j] < 0 ? -rho[j] : rho[j];
+                            signs |= uint32_t(rho[j] < 0) << j;
+                            if (mag < min1) {
+                                min2 = min1;
+                                min1 = mag;
+                                idx = j;
+                            } else if (mag < min2) {
+                                min2 = mag;
+                            }
                         }
                     }
                     const int n1 = ldpc_norm(min1, p.fx), n2 = ldpc_norm(min2, p.fx);
                     const int par = __popc(signs) & 1;
-                    // pass 2: rho again (this thread alone touches these bits in this layer),
-                    // new messages, posteriors
-                    for (int e = e0; e < e1; ++e) {
-                        const int j = e - e0;
-                        const uint32_t ent = entry[e];
-                        const int v = int(ent >> 16) * z + (row + int(ent & 0xFFFF)) % z;
-                        const int oldmag = j == old_idx ? om2 : om1;
-                        const int oldmsg = (old_par ^ ((old_signs >> j) & 1)) ? -oldmag : oldmag;
-                        const int rho = int(gamma[v]) - oldmsg;
-                        const int mag = j == idx ? n2 : n1;
-                        const int msg = (par ^ ((signs >> j) & 1)) ? -mag : mag;
-                        gamma[v] = T(rho + msg);
+                    // pass 2: new messages and posteriors (this thread alone touches these bits
+                    // in this layer)
+#pragma unroll
+                    for (int j = 0; j < MAXD; ++j) {
+                        if (j < d) {
+                            const int mag = j == idx ? n2 : n1;
+                            const int msg = (par ^ ((signs >> j) & 1)) ? -mag : mag;
+                            gamma[col[j]] = T(rho[j] + msg);
+                        }
                     }
                     s_signs[st] = signs;
                     s_mins[st] = uint32_t(n1) | (uint32_t(n2) << 16);
@@ -186,7 +189,9 @@ __global__ void ldpc_layered_kernel(gpu_params p,
                         uint32_t x = 0;
                         for (int e = int(layer_start[l]); e < int(layer_start[l + 1]); ++e) {
                             const uint32_t ent = entry[e];
-                            x ^= gamma[int(ent >> 16) * z + (row + int(ent & 0xFFFF)) % z] < 0;
+                            int c = row + int(ent & 0xFFFF);
+                            c -= c >= z ? z : 0;
+                            x ^= gamma[int(ent >> 16) * z + c] < 0;
                         }
                         bad = x != 0;
                     }
@@ -232,6 +237,26 @@ __global__ void ldpc_layered_kernel(gpu_params p,
     }
 }
 
+typedef void (*kernel_fn)(gpu_params, const uint32_t*, const int8_t*, uint8_t*, int*);
+
+template <typename T>
+kernel_fn pick_by_degree(int max_degree)
+{
+    if (max_degree <= 8)
+        return ldpc_layered_kernel<T, 8>;
+    if (max_degree <= 16)
+        return ldpc_layered_kernel<T, 16>;
+    if (max_degree <= 24)
+        return ldpc_layered_kernel<T, 24>;
+    return ldpc_layered_kernel<T, 32>;
+}
+
+//! posteriors: int16 for int8 messages, int32 for int16 (ldpc_common.h)
+kernel_fn pick_kernel(bool int8_messages, int max_degree)
+{
+    return int8_messages ? pick_by_degree<int16_t>(max_degree) : pick_by_degree<int32_t>(max_degree);
+}
+
 class cuda_engine : public ldpc_engine
 {
 public:
@@ -242,8 +267,8 @@ public:
             throw std::invalid_argument("the CUDA LDPC decoder needs a quasi-cyclic code");
         if (code.max_row_degree() > 32)
             throw std::invalid_argument("the CUDA LDPC decoder handles rows of up to 32 bits");
-        if (code.z() > 1024)
-            throw std::invalid_argument("the CUDA LDPC decoder handles lifting sizes up to 1024");
+        if (code.z() > 512)
+            throw std::invalid_argument("the CUDA LDPC decoder handles lifting sizes up to 512");
         device_guard guard(d_device);
         cudaDeviceProp prop;
         GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_device));
@@ -269,7 +294,7 @@ public:
         const size_t smem_limit = size_t(prop.sharedMemPerBlockOptin);
         int best = 1;
         double best_waste = 2.0;
-        for (int c = 1; c * code.z() <= 512 || c == 1; ++c) {
+        for (int c = 1; c * code.z() <= 512; ++c) {
             if (smem(c) > std::min<size_t>(smem_limit, 100 << 10) && c > 1)
                 break;
             const int t = c * code.z(), padded = (t + 31) / 32 * 32;
@@ -284,20 +309,12 @@ public:
             throw std::invalid_argument("the code is too long for the GPU's shared memory");
         d_threads = (d_c * code.z() + 31) / 32 * 32;
         const int bytes = int(smem(d_c));
-        if (d_int8)
-            GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(ldpc_layered_kernel<int16_t>,
-                                                   cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-        else
-            GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(ldpc_layered_kernel<int32_t>,
-                                                   cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+        d_kernel = pick_kernel(d_int8, code.max_row_degree());
+        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(d_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
         int per_sm = 0;
-        if (d_int8)
-            GPUFEC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ldpc_layered_kernel<int16_t>,
-                                                                            d_threads, bytes));
-        else
-            GPUFEC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ldpc_layered_kernel<int32_t>,
-                                                                            d_threads, bytes));
-        d_resident = std::max(1, per_sm) * d_sms;
+        GPUFEC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d_kernel, d_threads, bytes));
+        d_per_sm = std::max(1, per_sm);
+        d_resident = d_per_sm * d_sms;
         d_pipe = std::make_unique<batch_pipeline>(3);
         d_queues.resize(size_t(d_pipe->slots()));
         for (auto& q : d_queues)
@@ -307,7 +324,7 @@ public:
     std::string name() const override
     {
         return d_name + " layered " + (d_int8 ? "int8" : "int16") + ", " + std::to_string(d_c) +
-               " codewords per block";
+               " cw/block, " + std::to_string(d_per_sm) + " blocks/SM";
     }
 
     void run(const int8_t* soft, size_t frames, uint8_t* packed, ldpc_result* res, float* post) override
@@ -316,7 +333,9 @@ public:
             return;
         device_guard guard(d_device);
         const size_t n = size_t(d_code.n()), nbytes = (n + 7) / 8;
-        const size_t per_chunk = d_opts.max_batch > 0 ? size_t(d_opts.max_batch) : size_t(8192);
+        // two waves of resident blocks per chunk: several chunks in flight overlap their copies
+        const size_t per_chunk = d_opts.max_batch > 0 ? size_t(d_opts.max_batch)
+                                                      : size_t(2) * size_t(d_resident) * size_t(d_c);
         const int64_t nchunks = int64_t((frames + per_chunk - 1) / per_chunk);
         const bool want_post = post != nullptr;
         // one host area per chunk for [packed bits | results | posteriors]
@@ -414,10 +433,7 @@ private:
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(queue, 0, sizeof(int), st));
         const unsigned grid = unsigned(std::min(g.groups, d_resident));
         const size_t bytes = smem(d_c);
-        if (d_int8)
-            ldpc_layered_kernel<int16_t><<<grid, d_threads, bytes, st>>>(g, d_table.get(), in, out, queue);
-        else
-            ldpc_layered_kernel<int32_t><<<grid, d_threads, bytes, st>>>(g, d_table.get(), in, out, queue);
+        d_kernel<<<grid, d_threads, bytes, st>>>(g, d_table.get(), in, out, queue);
         GPUFEC_CUDA_CHECK_LAUNCH("ldpc_layered_kernel");
     }
 
@@ -425,8 +441,9 @@ private:
     ldpc_options d_opts;
     int d_device;
     std::string d_name;
-    int d_sms = 1, d_entries = 0, d_c = 1, d_threads = 32, d_resident = 1;
+    int d_sms = 1, d_entries = 0, d_c = 1, d_threads = 32, d_resident = 1, d_per_sm = 1;
     bool d_int8 = false;
+    kernel_fn d_kernel = nullptr;
     device_buffer<uint32_t> d_table;
     std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<device_buffer<int>> d_queues;

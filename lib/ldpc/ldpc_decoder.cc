@@ -137,8 +137,11 @@ void ldpc_decoder::finish(const uint8_t* cw_packed, size_t frames, uint8_t* out,
     for (size_t f = 0; f < frames; ++f) {
         const uint8_t* cw = cw_packed + f * nbytes;
         uint8_t* o = out + f * out_per_frame;
-        if (prefix && packed && bits % 8 == 0) {
-            std::copy(cw, cw + bits / 8, o);
+        if (prefix && packed) {
+            // a prefix of the packed codeword; the bits after the last one are cleared
+            std::copy(cw, cw + (bits + 7) / 8, o);
+            if (bits % 8)
+                o[bits / 8] &= static_cast<uint8_t>(0xFF00u >> (bits % 8));
         } else if (prefix && !packed) {
             unpack_bits(cw, bits, o);
         } else {
