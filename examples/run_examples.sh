@@ -17,5 +17,8 @@ for py in "$work"/*.py; do
 done
 echo "== viterbi_ccsds_demo.py"
 timeout 300 /usr/bin/python3 "$src/examples/viterbi_ccsds_demo.py" --bits 200000
+echo "== ldpc_loopback.py"
+timeout 300 /usr/bin/python3 "$src/examples/ldpc_loopback.py" --frames 100
+timeout 300 /usr/bin/python3 "$src/examples/ldpc_loopback.py" --frames 50 --code 802.16e:2304:2/3A --ebn0 3
 echo "== benchmark_flowgraph.py"
 timeout 300 /usr/bin/python3 "$src/examples/benchmark_flowgraph.py" --bits 200000 --devices cpu,auto

@@ -9,6 +9,9 @@
 #include <gnuradio/gpufec/core/conv_code.h>
 #include <gnuradio/gpufec/core/device.h>
 #include <gnuradio/gpufec/core/distance_spectrum.h>
+#include <gnuradio/gpufec/core/ldpc_code.h>
+#include <gnuradio/gpufec/ldpc_decoder.h>
+#include <gnuradio/gpufec/ldpc_encoder.h>
 #include <gnuradio/gpufec/viterbi_decoder.h>
 
 namespace py = pybind11;
@@ -59,6 +62,54 @@ puncture (used when code is "custom"), mode ("streaming", "terminated", "tailbit
              py::arg("frame_bits") = 0)
         .def("code_description", &conv_encoder::code_description)
         .def("output_per_frame", &conv_encoder::output_per_frame);
+
+    using gr::gpufec::ldpc_decoder;
+    py::class_<ldpc_decoder, gr::block, gr::basic_block, std::shared_ptr<ldpc_decoder>>(
+        m, "ldpc_decoder", R"doc(LDPC decoder, layered min-sum on a GPU or the CPU.
+
+Parameters: code (a standard id such as "802.11n:1944:1/2" or "802.16e:2304:2/3A", see
+ldpc_codes(), or an alist / base-matrix file), max_iterations, early_termination, algorithm
+("layered", "flooding", "sum-product"), device ("auto", "cpu", "cuda", "cuda:N"), max_batch
+(codewords per call, 0 = automatic), input_type ("float" or "int8"), output ("info" or
+"codeword"), packed_output, precision ("int8", "int16", "float"), normalization, offset,
+scale (float -> int8 factor). Tags "ldpc_iterations" and "ldpc_syndrome_ok" mark each output
+codeword. See docs/ldpc.md.)doc")
+        .def(py::init(&ldpc_decoder::make),
+             py::arg("code") = "802.11n:1944:1/2",
+             py::arg("max_iterations") = 10,
+             py::arg("early_termination") = true,
+             py::arg("algorithm") = "layered",
+             py::arg("device") = "auto",
+             py::arg("max_batch") = 0,
+             py::arg("input_type") = "float",
+             py::arg("output") = "info",
+             py::arg("packed_output") = false,
+             py::arg("precision") = "int16",
+             py::arg("normalization") = 0.75f,
+             py::arg("offset") = 0.0f,
+             py::arg("scale") = 32.0f)
+        .def("backend", &ldpc_decoder::backend)
+        .def("code_description", &ldpc_decoder::code_description)
+        .def("codeword_bits", &ldpc_decoder::codeword_bits)
+        .def("info_bits", &ldpc_decoder::info_bits)
+        .def("nan_count", &ldpc_decoder::nan_count)
+        .def("codewords", &ldpc_decoder::codewords)
+        .def("failed_codewords", &ldpc_decoder::failed_codewords)
+        .def("mean_iterations", &ldpc_decoder::mean_iterations);
+
+    using gr::gpufec::ldpc_encoder;
+    py::class_<ldpc_encoder, gr::block, gr::basic_block, std::shared_ptr<ldpc_encoder>>(
+        m, "ldpc_encoder", "Systematic LDPC encoder for the codes ldpc_decoder decodes.")
+        .def(py::init(&ldpc_encoder::make), py::arg("code") = "802.11n:1944:1/2")
+        .def("code_description", &ldpc_encoder::code_description)
+        .def("codeword_bits", &ldpc_encoder::codeword_bits)
+        .def("info_bits", &ldpc_encoder::info_bits);
+
+    m.def("ldpc_codes", &gpufec::ldpc_code::standard_ids, "Ids of the standard LDPC codes.");
+    m.def(
+        "ldpc_code_alist",
+        [](const std::string& id) { return gpufec::ldpc_code::standard(id).to_alist(); },
+        "The parity-check matrix of a standard code in alist format (for gr-fec, AFF3CT).");
 
     m.def("conv_presets", &gpufec::conv_code::preset_names, "Names of the code presets.");
     m.def(

@@ -1,0 +1,72 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPUFEC_LDPC_DECODER_H
+#define INCLUDED_GPUFEC_LDPC_DECODER_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/gpufec/api.h>
+#include <string>
+
+namespace gr {
+namespace gpufec {
+
+/*!
+ * \brief LDPC decoder (layered or flooding min-sum, sum-product) on a CUDA GPU or the CPU.
+ * \ingroup gpufec
+ *
+ * \details
+ * `code`: a standard code id ("802.11n:1944:1/2", "802.16e:2304:2/3A", ...; gpufec.ldpc_codes()
+ * lists them all) or the path of an alist or base-matrix file.
+ *
+ * Input: n soft values per codeword, float (positive means bit 1; quantised to int8 with
+ * `scale` for the fixed-point decoders, used as LLRs as they are with precision "float") or
+ * int8 (`input_type="int8"`). NaN is an erasure (0), counted and logged once.
+ * Output: the k information bits (`output="info"`) or the n codeword bits ("codeword"), one per
+ * byte or packed 8 per byte MSB first, each codeword starting on a byte (`packed_output`).
+ * Every output codeword carries two stream tags on its first item: "ldpc_iterations" (long)
+ * and "ldpc_syndrome_ok" (bool: all checks satisfied).
+ *
+ * `algorithm`: "layered" (TDMP min-sum, the GPU's), "flooding" (min-sum) or "sum-product"
+ * (needs precision "float"; CPU only). `precision`: "int8" or "int16" messages, or "float".
+ * Min-sum magnitudes are multiplied by `normalization` and reduced by `offset`.
+ * `max_iterations`; `early_termination` stops each codeword once its syndrome is zero.
+ * `device`: "auto", "cpu", "cuda" or "cuda:N"; `max_batch`: codewords per work() call
+ * (0 = 1024 on a GPU, 64 on the CPU). Complete codewords only are decoded; nothing is
+ * dropped or reordered.
+ */
+class GPUFEC_API ldpc_decoder : virtual public gr::block
+{
+public:
+    typedef std::shared_ptr<ldpc_decoder> sptr;
+
+    static sptr make(const std::string& code = "802.11n:1944:1/2",
+                     int max_iterations = 10,
+                     bool early_termination = true,
+                     const std::string& algorithm = "layered",
+                     const std::string& device = "auto",
+                     int max_batch = 0,
+                     const std::string& input_type = "float",
+                     const std::string& output = "info",
+                     bool packed_output = false,
+                     const std::string& precision = "int16",
+                     float normalization = 0.75f,
+                     float offset = 0.0f,
+                     float scale = 32.0f);
+
+    virtual std::string backend() const = 0;
+    virtual std::string code_description() const = 0;
+    virtual int codeword_bits() const = 0; //!< n
+    virtual int info_bits() const = 0;     //!< k
+    virtual uint64_t nan_count() const = 0;
+    virtual uint64_t codewords() const = 0;          //!< decoded so far
+    virtual uint64_t failed_codewords() const = 0;   //!< of which the syndrome was not zero
+    virtual double mean_iterations() const = 0;
+};
+
+} // namespace gpufec
+} // namespace gr
+
+#endif

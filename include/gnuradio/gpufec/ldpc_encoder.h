@@ -1,0 +1,38 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPUFEC_LDPC_ENCODER_BLOCK_H
+#define INCLUDED_GPUFEC_LDPC_ENCODER_BLOCK_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/gpufec/api.h>
+#include <string>
+
+namespace gr {
+namespace gpufec {
+
+/*!
+ * \brief Systematic LDPC encoder for the codes gpufec.ldpc_decoder decodes.
+ * \ingroup gpufec
+ *
+ * \details
+ * Input: information bits, one per byte (the low bit is used), k per codeword.
+ * Output: codeword bits, one per byte, n per codeword (information bits at the code's
+ * information positions, the first k for every standard code). `code` as for ldpc_decoder.
+ */
+class GPUFEC_API ldpc_encoder : virtual public gr::block
+{
+public:
+    typedef std::shared_ptr<ldpc_encoder> sptr;
+    static sptr make(const std::string& code = "802.11n:1944:1/2");
+    virtual std::string code_description() const = 0;
+    virtual int codeword_bits() const = 0;
+    virtual int info_bits() const = 0;
+};
+
+} // namespace gpufec
+} // namespace gr
+
+#endif

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""gpufec.ldpc_encoder and gpufec.ldpc_decoder in flowgraphs: loopback for standard codes,
+output forms, int8 input, per-codeword tags, partial codewords, alist files, bad parameters.
+Runs on whatever device="auto" finds."""
+
+import os
+import tempfile
+
+import numpy as np
+import pmt
+from gnuradio import gr, gr_unittest, blocks
+from gnuradio import gpufec
+
+
+def encode(code, bits):
+    tb = gr.top_block()
+    snk = blocks.vector_sink_b()
+    tb.connect(blocks.vector_source_b(list(bits)), gpufec.ldpc_encoder(code), snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8)
+
+
+def bpsk(cw, ebn0=None, rate=0.5, seed=1):
+    x = 2.0 * cw.astype(np.float32) - 1.0
+    if ebn0 is not None:
+        sigma = np.sqrt(1.0 / (2 * rate * 10 ** (ebn0 / 10)))
+        x = x + np.random.default_rng(seed).normal(0, sigma, len(x)).astype(np.float32)
+    return x
+
+
+def decode(dec, soft, float_input=True, chunk=None):
+    tb = gr.top_block()
+    if float_input:
+        src = blocks.vector_source_f(list(map(float, soft)))
+        cp = blocks.copy(gr.sizeof_float)
+    else:
+        src = blocks.vector_source_b([int(v) & 0xFF for v in soft])
+        cp = blocks.copy(gr.sizeof_char)
+    if chunk:
+        cp.set_max_noutput_items(chunk)
+    snk = blocks.vector_sink_b()
+    tb.connect(src, cp, dec, snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8), snk.tags()
+
+
+class qa_ldpc(gr_unittest.TestCase):
+
+    def test_001_codes_are_listed(self):
+        codes = gpufec.ldpc_codes()
+        self.assertEqual(len(codes), 126)
+        self.assertIn("802.11n:1944:1/2", codes)
+        self.assertIn("802.16e:2304:2/3A", codes)
+
+    def test_002_noiseless_loopback_with_tags(self):
+        for code in ("802.11n:648:3/4", "802.16e:576:1/2", "802.16e:2304:5/6"):
+            enc = gpufec.ldpc_encoder(code)
+            k, n = enc.info_bits(), enc.codeword_bits()
+            bits = np.random.default_rng(2).integers(0, 2, 5 * k, dtype=np.uint8)
+            cw = encode(code, bits)
+            self.assertEqual(len(cw), 5 * n)
+            np.testing.assert_array_equal(cw.reshape(5, n)[:, :k].ravel(), bits)  # systematic
+            dec = gpufec.ldpc_decoder(code)
+            out, tags = decode(dec, bpsk(cw), chunk=333)
+            np.testing.assert_array_equal(out, bits)
+            its = [t for t in tags if pmt.symbol_to_string(t.key) == "ldpc_iterations"]
+            oks = [t for t in tags if pmt.symbol_to_string(t.key) == "ldpc_syndrome_ok"]
+            self.assertEqual([t.offset for t in its], [i * k for i in range(5)])
+            self.assertTrue(all(pmt.to_long(t.value) == 1 for t in its))
+            self.assertTrue(all(pmt.to_bool(t.value) for t in oks))
+            self.assertEqual(dec.codewords(), 5)
+            self.assertEqual(dec.failed_codewords(), 0)
+
+    def test_003_noisy_frames_are_corrected(self):
+        code = "802.11n:1944:1/2"
+        k = 972
+        bits = np.random.default_rng(3).integers(0, 2, 20 * k, dtype=np.uint8)
+        cw = encode(code, bits)
+        soft = bpsk(cw, ebn0=2.5, seed=4)
+        raw_errors = np.count_nonzero((soft > 0) != (cw == 1))
+        self.assertGreater(raw_errors, 500)
+        dec = gpufec.ldpc_decoder(code, max_iterations=20)
+        out, _ = decode(dec, soft)
+        self.assertLessEqual(np.count_nonzero(out != bits), k // 10)  # at most ~1 frame wrong
+        self.assertGreater(dec.mean_iterations(), 1.0)
+
+    def test_004_output_forms_and_int8_input(self):
+        code = "802.16e:576:2/3B"
+        enc = gpufec.ldpc_encoder(code)
+        k, n = enc.info_bits(), enc.codeword_bits()
+        bits = np.random.default_rng(5).integers(0, 2, 3 * k, dtype=np.uint8)
+        cw = encode(code, bits)
+        soft = bpsk(cw, ebn0=4.0, rate=k / n, seed=6)
+        whole, _ = decode(gpufec.ldpc_decoder(code, output="codeword"), soft)
+        np.testing.assert_array_equal(whole, cw)
+        packed, _ = decode(gpufec.ldpc_decoder(code, packed_output=True), soft)
+        self.assertEqual(len(packed), 3 * k // 8)
+        np.testing.assert_array_equal(np.unpackbits(packed), bits)
+        q = np.clip(np.round(32 * soft), -127, 127).astype(np.int8)
+        out8, _ = decode(gpufec.ldpc_decoder(code, input_type="int8"), q, float_input=False)
+        np.testing.assert_array_equal(out8, bits)
+
+    def test_005_partial_codeword_is_held_back(self):
+        code = "802.11n:648:1/2"
+        bits = np.random.default_rng(7).integers(0, 2, 2 * 324, dtype=np.uint8)
+        soft = bpsk(encode(code, bits))
+        out, _ = decode(gpufec.ldpc_decoder(code), soft[:-100])  # the second codeword is cut
+        np.testing.assert_array_equal(out, bits[:324])
+
+    def test_006_alist_file_and_other_algorithms(self):
+        code = "802.16e:576:1/2"
+        with tempfile.NamedTemporaryFile("w", suffix=".alist", delete=False) as f:
+            f.write(gpufec.ldpc_code_alist(code))
+            path = f.name
+        try:
+            bits = np.random.default_rng(8).integers(0, 2, 2 * 288, dtype=np.uint8)
+            soft = bpsk(encode(code, bits))
+            for kw in ({}, {"algorithm": "flooding"}, {"algorithm": "sum-product", "precision": "float"}):
+                dec = gpufec.ldpc_decoder(path, **kw)
+                out, _ = decode(dec, soft * 4.0)  # LLR-like scale for sum-product
+                np.testing.assert_array_equal(out, bits, err_msg=str(kw))
+        finally:
+            os.unlink(path)
+
+    def test_007_bad_parameters_and_nan(self):
+        for kwargs in ({"code": "802.11n:2000:1/2"}, {"code": "/no/such/file.alist"},
+                       {"max_iterations": 0}, {"algorithm": "bp"}, {"precision": "int4"},
+                       {"input_type": "complex"}, {"output": "bits"}, {"normalization": 2.0},
+                       {"algorithm": "sum-product"}):
+            with self.assertRaises((ValueError, RuntimeError), msg=str(kwargs)):
+                gpufec.ldpc_decoder(**kwargs)
+        with self.assertRaises((ValueError, RuntimeError)):
+            gpufec.ldpc_encoder("802.16e:100:1/2")
+        code = "802.16e:576:1/2"
+        bits = np.random.default_rng(9).integers(0, 2, 288, dtype=np.uint8)
+        soft = bpsk(encode(code, bits))
+        soft[[5, 50, 500]] = np.nan
+        dec = gpufec.ldpc_decoder(code)
+        out, _ = decode(dec, soft)
+        np.testing.assert_array_equal(out, bits)
+        self.assertEqual(dec.nan_count(), 3)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_ldpc)
