@@ -130,15 +130,17 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
                 if (work) {
                     const int r = l * z + row;
                     const int st = local * m + r;
-                    const uint32_t old_signs = s_signs[st], old_mins = s_mins[st];
+                    // compressed messages of this row from the previous iteration: bit j of
+                    // msg_neg set when message j is negative; message idx has magnitude om2,
+                    // the others om1
+                    const uint32_t old_neg = s_signs[st], old_mins = s_mins[st];
                     const int old_idx = s_idx[st];
-                    const int old_par = __popc(old_signs) & 1;
                     const int om1 = int(old_mins & 0xFFFF), om2 = int(old_mins >> 16);
                     const int e0 = int(layer_start[l]), d = int(layer_start[l + 1]) - e0;
-                    // pass 1: rho, the two minima, signs; rho and the bit positions stay in
-                    // registers (the loops are unrolled to MAXD, the largest row degree)
+                    // pass 1: rho, the two smallest magnitudes, signs; rho and the bit positions
+                    // stay in registers (the loops are unrolled to MAXD, the largest row degree)
                     int rho[MAXD], col[MAXD];
-                    int min1 = 1 << 30, min2 = 1 << 30, idx = 0;
+                    int min1 = 1 << 30, min2 = 1 << 30;
                     uint32_t signs = 0;
 #pragma unroll
                     for (int j = 0; j < MAXD; ++j) {
@@ -148,31 +150,32 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
                             c -= c >= z ? z : 0;
                             col[j] = int(ent >> 16) * z + c;
                             const int oldmag = j == old_idx ? om2 : om1;
-                            const int oldmsg = (old_par ^ ((old_signs >> j) & 1)) ? -oldmag : oldmag;
+                            const int oldmsg = ((old_neg >> j) & 1) ? -oldmag : oldmag;
                             rho[j] = int(gamma[col[j]]) - oldmsg;
-                            const int mag = rho[j] < 0 ? -rho[j] : rho[j];
+                            const int mag = abs(rho[j]);
                             signs |= uint32_t(rho[j] < 0) << j;
-                            if (mag < min1) {
-                                min2 = min1;
-                                min1 = mag;
-                                idx = j;
-                            } else if (mag < min2) {
-                                min2 = mag;
-                            }
+                            min2 = min(min2, max(min1, mag));
+                            min1 = min(min1, mag);
                         }
                     }
                     const int n1 = ldpc_norm(min1, p.fx), n2 = ldpc_norm(min2, p.fx);
-                    const int par = __popc(signs) & 1;
+                    // message j is negative when the other signs multiply to -1
+                    const uint32_t neg = signs ^ ((__popc(signs) & 1) ? 0xFFFFFFFFu : 0u);
                     // pass 2: new messages and posteriors (this thread alone touches these bits
-                    // in this layer)
+                    // in this layer). The first j reaching min1 (idx) gets min2; any other j
+                    // reaching min1 means min2 == min1, so testing |rho_j| == min1 is the same.
+                    int idx = 0;
 #pragma unroll
-                    for (int j = 0; j < MAXD; ++j) {
+                    for (int j = MAXD - 1; j >= 0; --j) {
                         if (j < d) {
-                            const int mag = j == idx ? n2 : n1;
-                            const int msg = (par ^ ((signs >> j) & 1)) ? -mag : mag;
+                            const bool at_min = abs(rho[j]) == min1;
+                            idx = at_min ? j : idx;
+                            const int mag = at_min ? n2 : n1;
+                            const int msg = ((neg >> j) & 1) ? -mag : mag;
                             gamma[col[j]] = T(rho[j] + msg);
                         }
                     }
+                    signs = neg;
                     s_signs[st] = signs;
                     s_mins[st] = uint32_t(n1) | (uint32_t(n2) << 16);
                     s_idx[st] = uint8_t(idx);
