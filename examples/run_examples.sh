@@ -20,5 +20,7 @@ timeout 300 /usr/bin/python3 "$src/examples/viterbi_ccsds_demo.py" --bits 200000
 echo "== ldpc_loopback.py"
 timeout 300 /usr/bin/python3 "$src/examples/ldpc_loopback.py" --frames 100
 timeout 300 /usr/bin/python3 "$src/examples/ldpc_loopback.py" --frames 50 --code 802.16e:2304:2/3A --ebn0 3
+echo "== ldpc_vs_grfec.py"
+timeout 300 /usr/bin/python3 "$src/examples/ldpc_vs_grfec.py" --frames 20 --code 802.16e:576:1/2
 echo "== benchmark_flowgraph.py"
 timeout 300 /usr/bin/python3 "$src/examples/benchmark_flowgraph.py" --bits 200000 --devices cpu,auto

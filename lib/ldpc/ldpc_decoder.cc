@@ -113,8 +113,11 @@ ldpc_decoder::ldpc_decoder(const ldpc_code& code, const ldpc_options& options, c
 #else
     (void)choice;
 #endif
-    if (!d_engine)
-        d_engine = make_ldpc_reference_engine(code, d_opts);
+    if (!d_engine) {
+        const bool fast = !d_opts.cpu_reference && d_opts.algorithm == ldpc_algorithm::layered_min_sum &&
+                          d_opts.precision != ldpc_precision::float32;
+        d_engine = fast ? make_ldpc_cpu_engine(code, d_opts) : make_ldpc_reference_engine(code, d_opts);
+    }
 }
 
 ldpc_decoder::~ldpc_decoder() = default;

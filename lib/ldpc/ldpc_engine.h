@@ -29,6 +29,8 @@ public:
 };
 
 std::unique_ptr<ldpc_engine> make_ldpc_reference_engine(const ldpc_code& code, const ldpc_options& o);
+//! layered min-sum in fixed point, vectorised across codewords
+std::unique_ptr<ldpc_engine> make_ldpc_cpu_engine(const ldpc_code& code, const ldpc_options& o);
 #ifdef GPUFEC_HAVE_CUDA
 std::unique_ptr<ldpc_engine> make_ldpc_cuda_engine(const ldpc_code& code, const ldpc_options& o, int device);
 #endif

@@ -9,6 +9,7 @@
 
 #include "viterbi/test_util.h"
 #include <cmath>
+#include <cstdlib>
 
 using namespace gpufec;
 
@@ -202,6 +203,64 @@ TEST(ldpc_decoder, float_input_nan_and_infinities)
         std::vector<uint8_t> out(size_t(c.k()));
         EXPECT_EQ(dec.decode(f.data(), 1, out.data()), 2u); // two NaN, decoded as erasures
         EXPECT_EQ(out, b.info);
+    }
+}
+
+TEST(ldpc_decoder, fast_cpu_engine_equals_reference_at_every_simd_width)
+{
+    // several codes (QC with various Z and row degrees, and a non-QC alist copy), both message
+    // widths, early termination on and off, a batch that is not a multiple of the lanes
+    std::vector<ldpc_code> codes = { ldpc_code::standard("802.11n:648:1/2"), ldpc_code::standard("802.11n:1944:5/6"),
+                                     ldpc_code::standard("802.16e:576:2/3A"), ldpc_code::standard("802.16e:1248:3/4B") };
+    codes.push_back(ldpc_code::from_alist(ldpc_code::standard("802.16e:672:1/2").to_alist(), "alist copy"));
+    for (const char* isa : { "avx512", "avx2", "baseline" }) {
+        ASSERT_EQ(setenv("GPUFEC_SIMD", isa, 1), 0);
+        for (const auto& c : codes) {
+            const int frames = 37;
+            const auto b = make_batch(c, frames, 1.0 + 2.5 * c.rate(), true, 12);
+            for (auto p : { ldpc_precision::int8, ldpc_precision::int16 })
+                for (bool et : { true, false }) {
+                    auto o = opts(ldpc_algorithm::layered_min_sum, p, 8, et);
+                    o.offset = p == ldpc_precision::int8 ? 1.f : 0.f;
+                    std::vector<uint8_t> out[2];
+                    std::vector<ldpc_result> res[2];
+                    std::vector<float> post[2];
+                    std::string name;
+                    for (int ref = 0; ref < 2; ++ref) {
+                        o.cpu_reference = ref == 1;
+                        ldpc_decoder dec(c, o, cpu);
+                        if (ref == 0)
+                            name = dec.backend();
+                        out[ref].resize(size_t(c.n()) * frames);
+                        res[ref].resize(frames);
+                        post[ref].resize(size_t(c.n()) * frames);
+                        dec.decode(b.soft.data(), frames, out[ref].data(), ldpc_output::codeword, false,
+                                   res[ref].data(), post[ref].data());
+                    }
+                    const std::string what = name + " " + c.id() + " " + to_string(p) + (et ? " ET" : "");
+                    EXPECT_NE(name.find("codewords per vector"), std::string::npos) << what;
+                    EXPECT_EQ(out[0], out[1]) << what;
+                    EXPECT_EQ(post[0], post[1]) << what;
+                    for (int f = 0; f < frames; ++f) {
+                        ASSERT_EQ(res[0][f].iterations, res[1][f].iterations) << what << " " << f;
+                        ASSERT_EQ(res[0][f].syndrome_ok, res[1][f].syndrome_ok) << what << " " << f;
+                    }
+                }
+        }
+    }
+    unsetenv("GPUFEC_SIMD");
+}
+
+TEST(ldpc_decoder, the_decoder_keeps_its_own_copy_of_the_code)
+{
+    // built from a temporary code, as the GNU Radio block does
+    for (auto p : { ldpc_precision::int8, ldpc_precision::int16, ldpc_precision::float32 }) {
+        ldpc_decoder dec(ldpc_code::standard("802.16e:576:1/2"), opts(ldpc_algorithm::layered_min_sum, p), cpu);
+        const ldpc_code c = ldpc_code::standard("802.16e:576:1/2");
+        const auto b = make_batch(c, 3, 0, false, 13);
+        std::vector<uint8_t> out(size_t(c.k()) * 3);
+        dec.decode(b.soft.data(), 3, out.data());
+        EXPECT_EQ(out, b.info) << to_string(p);
     }
 }
 

@@ -9,6 +9,7 @@
  * (8 lanes: SSE2, or NEON on ARM); all give the same output. */
 #include "vit_cpu_lanes.h"
 #include "vit_engine.h"
+#include "../runtime/simd_isa.h"
 #include "../runtime/worker_pool.h"
 
 #include <algorithm>
@@ -24,13 +25,6 @@ namespace gpufec {
 namespace {
 
 constexpr int max_lanes = 32;
-
-enum class simd_isa { baseline, avx2, avx512 };
-
-const char* isa_name(simd_isa isa)
-{
-    return isa == simd_isa::avx512 ? "avx512" : isa == simd_isa::avx2 ? "avx2" : "baseline";
-}
 
 //! lanes = one register of int16: wider vectors are split by the compiler, and for SSE2 it
 //! splits them badly (element by element)
@@ -61,32 +55,6 @@ __attribute__((target("avx512f,avx512bw"))) void lanes_avx512(const vit_params& 
     decode_lanes_body<32>(p, soft, jobs, used, bm_index, out, scratch);
 }
 #endif
-
-//! The widest instruction set of the processor, capped by the environment variable
-//! GPUFEC_SIMD (avx512, avx2 or baseline; for comparisons and tests)
-simd_isa detect_isa()
-{
-    simd_isa isa = simd_isa::baseline;
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512f"))
-        isa = simd_isa::avx512;
-    else if (__builtin_cpu_supports("avx2"))
-        isa = simd_isa::avx2;
-#endif
-    if (const char* cap = std::getenv("GPUFEC_SIMD")) {
-        const std::string c = cap;
-        const simd_isa want = c == "avx512" ? simd_isa::avx512
-                              : c == "avx2" ? simd_isa::avx2
-                              : c == "baseline"
-                                  ? simd_isa::baseline
-                                  : throw std::invalid_argument(
-                                        "GPUFEC_SIMD: '" + c +
-                                        "' is not valid (allowed: avx512, avx2, baseline)");
-        isa = std::min(isa, want);
-    }
-    return isa;
-}
 
 void run_lanes(simd_isa isa, const vit_params& p, const int8_t* soft, const vit_job* jobs,
                int used, const uint32_t* bm_index, uint8_t* out, void* scratch)
@@ -119,14 +87,14 @@ public:
         for (uint32_t s = 0; s < states; ++s)
             for (uint32_t x = 0; x < 2; ++x)
                 d_out[2 * s + x] = code.output(s, x);
-        d_isa = detect_isa();
+        d_isa = detect_simd_isa();
         d_lanes = isa_lanes(d_isa);
     }
 
     std::string name() const override
     {
         return "cpu (" + std::to_string(d_threads) + " threads, " + std::to_string(d_lanes) +
-               " lanes " + isa_name(d_isa) + ")";
+               " lanes " + simd_isa_name(d_isa) + ")";
     }
 
     void run(const vit_params& p,

@@ -18,6 +18,11 @@
 #include <cstddef>
 #include <cstdint>
 
+// every vector function here is inlined into its caller, so the ABI of vector arguments
+// between instruction sets never applies
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 namespace gpufec {
 
 template <int LANES>
@@ -183,5 +188,7 @@ __attribute__((always_inline)) inline void decode_lanes_body(const vit_params& p
 }
 
 } // namespace gpufec
+
+#pragma GCC diagnostic pop
 
 #endif

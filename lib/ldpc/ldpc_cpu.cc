@@ -1,0 +1,147 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The fast CPU LDPC engine: layered min-sum in fixed point, a group of codewords per SIMD
+ * vector (ldpc_cpu_lanes.h), groups over the worker pool. The instruction set is chosen at run
+ * time (AVX-512BW, AVX2 or the baseline; GPUFEC_SIMD caps it); every choice gives the
+ * reference's output. */
+#include "ldpc_cpu_lanes.h"
+#include "ldpc_engine.h"
+#include "../runtime/simd_isa.h"
+#include "../runtime/worker_pool.h"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+#include <vector>
+
+namespace gpufec {
+
+namespace {
+
+typedef int16_t i16x8 __attribute__((vector_size(16), aligned(16)));
+typedef int32_t i32x4 __attribute__((vector_size(16), aligned(16)));
+typedef int16_t i16x16 __attribute__((vector_size(32), aligned(16)));
+typedef int32_t i32x8 __attribute__((vector_size(32), aligned(16)));
+typedef int16_t i16x32 __attribute__((vector_size(64), aligned(16)));
+typedef int32_t i32x16 __attribute__((vector_size(64), aligned(16)));
+
+typedef void (*group_fn)(const ldpc_group_code&, const ldpc_group_io&, void*);
+
+template <class V, int LANES, class S>
+void group_generic(const ldpc_group_code& c, const ldpc_group_io& io, void* scratch)
+{
+    V* gamma = static_cast<V*>(scratch);
+    ldpc_decode_lanes<V, LANES, S>(c, io, gamma, gamma + c.n);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+template <class V, int LANES, class S>
+__attribute__((target("avx2"))) void group_avx2(const ldpc_group_code& c, const ldpc_group_io& io, void* scratch)
+{
+    V* gamma = static_cast<V*>(scratch);
+    ldpc_decode_lanes<V, LANES, S>(c, io, gamma, gamma + c.n);
+}
+
+template <class V, int LANES, class S>
+__attribute__((target("avx512f,avx512bw"))) void
+group_avx512(const ldpc_group_code& c, const ldpc_group_io& io, void* scratch)
+{
+    V* gamma = static_cast<V*>(scratch);
+    ldpc_decode_lanes<V, LANES, S>(c, io, gamma, gamma + c.n);
+}
+#endif
+
+struct kernel_choice {
+    group_fn fn;
+    int lanes, vector_bytes;
+};
+
+kernel_choice pick(simd_isa isa, bool int8_messages)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (isa == simd_isa::avx512)
+        return int8_messages ? kernel_choice{ group_avx512<i16x32, 32, int16_t>, 32, 64 }
+                             : kernel_choice{ group_avx512<i32x16, 16, int32_t>, 16, 64 };
+    if (isa == simd_isa::avx2)
+        return int8_messages ? kernel_choice{ group_avx2<i16x16, 16, int16_t>, 16, 32 }
+                             : kernel_choice{ group_avx2<i32x8, 8, int32_t>, 8, 32 };
+#else
+    (void)isa;
+#endif
+    return int8_messages ? kernel_choice{ group_generic<i16x8, 8, int16_t>, 8, 16 }
+                         : kernel_choice{ group_generic<i32x4, 4, int32_t>, 4, 16 };
+}
+
+class cpu_engine : public ldpc_engine
+{
+public:
+    cpu_engine(const ldpc_code& code, const ldpc_options& o)
+        : d_code(code),
+          d_threads(o.cpu_threads > 0 ? o.cpu_threads
+                                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
+          d_pool(d_threads),
+          d_scratch(size_t(d_threads)),
+          d_isa(detect_simd_isa())
+    {
+        d_int8 = o.precision == ldpc_precision::int8;
+        d_kernel = pick(d_isa, d_int8);
+        d_c.n = code.n();
+        d_c.m = code.m();
+        d_c.row_start = d_code.row_start().data(); // the engine's own copy, not the argument
+        d_c.row_cols = d_code.row_cols().data();
+        d_c.max_iter = o.max_iterations;
+        d_c.early_termination = o.early_termination;
+        d_c.fx.mmax = d_int8 ? 127 : 32767;
+        d_c.fx.norm16 = std::min(16, std::max(1, int(std::lround(o.normalization * 16))));
+        d_c.fx.offset = int(std::lround(o.offset));
+    }
+
+    std::string name() const override
+    {
+        return "cpu (" + std::to_string(d_threads) + " threads, " + std::to_string(d_kernel.lanes) +
+               " codewords per vector, " + simd_isa_name(d_isa) + ")";
+    }
+
+    void run(const int8_t* soft, size_t frames, uint8_t* packed, ldpc_result* res, float* post) override
+    {
+        const int lanes = d_kernel.lanes;
+        const int64_t groups = int64_t((frames + size_t(lanes) - 1) / size_t(lanes));
+        const size_t n = size_t(d_code.n()), nbytes = (n + 7) / 8;
+        const size_t bytes = (n + size_t(d_code.edges())) * size_t(d_kernel.vector_bytes) + 64;
+        d_pool.parallel_for(groups, [&](int64_t g, int worker) {
+            auto& raw = d_scratch[size_t(worker)];
+            if (raw.size() < bytes)
+                raw.resize(bytes);
+            void* aligned = raw.data() + (64 - reinterpret_cast<uintptr_t>(raw.data()) % 64);
+            const size_t f0 = size_t(g) * size_t(lanes);
+            ldpc_group_io io;
+            io.soft = soft + f0 * n;
+            io.used = int(std::min(frames - f0, size_t(lanes)));
+            io.packed = packed + f0 * nbytes;
+            io.res = res + f0;
+            io.post = post ? post + f0 * n : nullptr;
+            d_kernel.fn(d_c, io, aligned);
+        });
+    }
+
+private:
+    ldpc_code d_code; // owns the rows d_c points into
+    int d_threads;
+    worker_pool d_pool;
+    std::vector<std::vector<uint8_t>> d_scratch;
+    simd_isa d_isa;
+    bool d_int8 = false;
+    kernel_choice d_kernel{};
+    ldpc_group_code d_c{};
+};
+
+} // namespace
+
+std::unique_ptr<ldpc_engine> make_ldpc_cpu_engine(const ldpc_code& code, const ldpc_options& o)
+{
+    return std::make_unique<cpu_engine>(code, o);
+}
+
+} // namespace gpufec
