@@ -41,5 +41,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_LDPC:-0}" != 1 ]; then
     done
   done
   lrun --code 802.11n:648:1/2 --device cuda --frames 8192 --iterations 10 --no-et --precision int8
-  lrun --code 802.16e:2304:1/2 --device cpu --frames 512 --iterations 10 --no-et --precision int8 --reps 3
+  lrun --code 802.16e:2304:1/2 --device cpu --frames 4096 --iterations 10 --no-et --precision int8 --reps 3
+  lrun --code 802.16e:2304:1/2 --device cpu --frames 4096 --iterations 10 --no-et --precision int16 --reps 3
+  lrun --code 802.11n:1944:1/2 --device cpu --frames 4096 --iterations 10 --no-et --precision int8 --reps 3
 fi

@@ -10,11 +10,18 @@ py=python3.11
 export PYTHONUNBUFFERED=1
 {
 echo "== demo (device cuda)"
+if [ "${SKIP_VITERBI:-0}" != 1 ]; then
 $py examples/viterbi_ccsds_demo.py --device cuda --bits 20000000
 echo "== flowgraph benchmark"
 $py examples/benchmark_flowgraph.py --bits 200000000 --reps 3 --devices cuda,cpu
+fi
+echo "== LDPC loopback (device cuda)"
+$py examples/ldpc_loopback.py --device cuda --frames 4000
+$py examples/ldpc_loopback.py --device cuda --frames 4000 --code 802.16e:2304:1/2 --ebn0 2.0
+echo "== LDPC against gr-fec's ldpc_decoder"
+$py examples/ldpc_vs_grfec.py --frames 400 --devices cuda,cpu
 echo "== gr_unittest QA on the GPU (device=auto)"
-for t in qa_conv_encoder qa_viterbi_decoder qa_viterbi_vs_grfec; do $py python/gpufec/$t.py 2>&1 | tail -4; done
+for t in qa_conv_encoder qa_viterbi_decoder qa_viterbi_vs_grfec qa_ldpc; do $py python/gpufec/$t.py 2>&1 | tail -4; done
 } 2>&1 | grep -v ':info:' | tee "$out/flowgraph.txt"
 if [ "${SKIP_BER:-0}" != 1 ]; then
   echo "== error rates: streaming D=512 L=42 against full-length terminated frames" | tee -a "$out/flowgraph.txt"
