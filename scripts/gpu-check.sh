@@ -36,7 +36,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_LDPC:-0}" != 1 ]; then
     for prec in int8 int16; do
       lrun --code $code --device cuda --frames 8192 --iterations 10 --no-et --precision $prec
     done
-    for eb in 3.0 3.5 4.0; do
+    for eb in 3.0 4.0 5.0; do
       lrun --code $code --device cuda --frames 8192 --iterations 10 --ebn0 $eb --precision int8
     done
   done
