@@ -8,16 +8,23 @@
  *              [--frame-bits 1024] [--block-len 512] [--traceback L] [--device auto]
  *              [--ebn0 START:STEP:STOP] [--min-errors 200] [--max-bits 1e8] [--seed 1]
  *              [--csv ber.csv] [--png ber.png]
+ *   LDPC codes (--code 802.11n:1944:1/2, 802.16e:..., or an alist / base-matrix file):
+ *              [--iterations 10] [--no-et] [--algorithm layered|flooding|sum-product]
+ *              [--precision int8|int16|float]
  *
- * Frames: in frame modes one frame; in streaming mode one block of D decoded bits.
+ * Frames: in frame modes one frame; in streaming mode one block of D decoded bits; LDPC one
+ * codeword (errors counted in the information bits).
  * The CSV has the union bound (unpunctured codes) and uncoded BPSK beside each point;
  * --png draws them with gpufec_plot_ber (Python 3 with matplotlib).
  */
 #include <gnuradio/gpufec/core/conv_encoder.h>
 #include <gnuradio/gpufec/core/distance_spectrum.h>
+#include <gnuradio/gpufec/core/ldpc.h>
+#include <gnuradio/gpufec/core/ldpc_encoder.h>
 #include <gnuradio/gpufec/core/soft.h>
 #include <gnuradio/gpufec/core/viterbi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -33,7 +40,9 @@ namespace {
 struct args {
     std::string code = "ccsds", mode = "streaming", device = "auto", csv = "ber.csv", png;
     double e0 = 0, estep = 0.5, e1 = 6;
-    int frame_bits = 1024, block_len = 512, traceback = 0;
+    int frame_bits = 1024, block_len = 512, traceback = 0, iterations = 10;
+    bool early_termination = true;
+    std::string algorithm = "layered", precision = "int16";
     long long min_errors = 200;
     double max_bits = 1e8;
     unsigned seed = 1;
@@ -67,6 +76,10 @@ args parse(int argc, char** argv)
         else if (k == "--seed") a.seed = unsigned(std::stoul(val()));
         else if (k == "--csv") a.csv = val();
         else if (k == "--png") a.png = val();
+        else if (k == "--iterations") a.iterations = std::stoi(val());
+        else if (k == "--no-et") a.early_termination = false;
+        else if (k == "--algorithm") a.algorithm = val();
+        else if (k == "--precision") a.precision = val();
         else if (k == "--ebn0") {
             const std::string v = val();
             if (std::sscanf(v.c_str(), "%lf:%lf:%lf", &a.e0, &a.estep, &a.e1) != 3 || a.estep <= 0)
@@ -85,12 +98,101 @@ void progress(double ebn0, double done, double total, long long errs, long long 
                  "##############################", w - fill, "", int(f * 100), errs);
 }
 
+bool is_ldpc(const std::string& code)
+{
+    return code.rfind("802.", 0) == 0 || code.find('/') != std::string::npos ||
+           code.find(".alist") != std::string::npos || code.find(".txt") != std::string::npos;
+}
+
+void draw(const args& a)
+{
+    if (a.png.empty())
+        return;
+    // the installed script, else the source copy with Debian's Python (which has matplotlib)
+    const std::string args = " \"" + a.csv + "\" \"" + a.png + "\"";
+    const std::string script = std::string(GPUFEC_SOURCE_APPS) + "/gpufec_plot_ber.py";
+    const std::string cmd = "gpufec_plot_ber" + args + " 2>/dev/null || /usr/bin/python3 \"" + script + "\"" + args +
+                            " 2>/dev/null || python3 \"" + script + "\"" + args;
+    if (std::system(cmd.c_str()) != 0)
+        std::fprintf(stderr, "gpufec_ber: could not draw %s (needs python3-matplotlib); the CSV is in %s\n",
+                     a.png.c_str(), a.csv.c_str());
+}
+
+//! LDPC: random information, systematic encoding, BPSK + AWGN, int8 (or float) soft values
+int ldpc_ber(const args& a)
+{
+    const ldpc_code code = a.code.rfind("802.", 0) == 0 ? ldpc_code::standard(a.code) : ldpc_code::load(a.code);
+    ldpc_options o;
+    o.algorithm = parse_ldpc_algorithm(a.algorithm);
+    o.precision = parse_ldpc_precision(a.precision);
+    o.max_iterations = a.iterations;
+    o.early_termination = a.early_termination;
+    ldpc_decoder dec(code, o, device_spec::parse(a.device));
+    const ldpc_encoder enc(code);
+    const std::string mode = to_string(o.algorithm) + "-" + to_string(o.precision) + "-" +
+                             std::to_string(a.iterations) + "it" + (a.early_termination ? "" : "-noET");
+    std::fprintf(stderr, "gpufec_ber: %s, %s, backend %s\n", code.describe().c_str(), mode.c_str(),
+                 dec.backend().c_str());
+    std::ofstream csv(a.csv);
+    csv << "code,mode,ebn0_db,bits,bit_errors,ber,frames,frame_errors,fer,union_bound,uncoded,mean_iterations\n";
+    std::mt19937 rng(a.seed);
+    std::normal_distribution<float> gauss(0.f, 1.f);
+    const size_t k = size_t(code.k()), n = size_t(code.n());
+    const size_t batch = std::max<size_t>(1, (size_t(1) << 20) / k);
+    std::vector<uint8_t> info, cw, out;
+    std::vector<float> tx;
+    std::vector<ldpc_result> res(batch);
+    for (double e = a.e0; e <= a.e1 + 1e-9; e += a.estep) {
+        const double sigma = std::sqrt(1.0 / (2.0 * code.rate() * std::pow(10.0, e / 10.0)));
+        long long bits = 0, berr = 0, frames = 0, ferr = 0, iters = 0;
+        while (bits < a.max_bits && ferr < a.min_errors) {
+            info.resize(k * batch);
+            for (auto& b : info)
+                b = rng() & 1;
+            cw.resize(n * batch);
+            enc.encode(info.data(), batch, cw.data());
+            tx.resize(cw.size());
+            // float decoders take LLRs (2y / sigma^2); the fixed-point ones quantise y * 32
+            const float llr = o.precision == ldpc_precision::float32 ? float(2.0 / (sigma * sigma)) : 1.f;
+            for (size_t i = 0; i < cw.size(); ++i)
+                tx[i] = llr * ((cw[i] ? 1.f : -1.f) + float(sigma) * gauss(rng));
+            out.resize(k * batch);
+            dec.decode(tx.data(), batch, out.data(), ldpc_output::info, false, res.data());
+            for (size_t f = 0; f < batch; ++f) {
+                long long fe = 0;
+                for (size_t i = 0; i < k; ++i)
+                    fe += out[f * k + i] != info[f * k + i];
+                berr += fe;
+                ferr += fe > 0;
+                iters += res[f].iterations;
+            }
+            frames += (long long)batch;
+            bits += (long long)(batch * k);
+            progress(e, double(bits), a.max_bits, ferr, a.min_errors);
+        }
+        std::fprintf(stderr, "\n");
+        const double ber = double(berr) / bits, fer = double(ferr) / frames;
+        std::printf("Eb/N0 %5.2f dB  BER %.3e  FER %.3e  (%lld frames, %lld frame errors)  mean iterations %.2f\n",
+                    e, ber, fer, frames, ferr, double(iters) / frames);
+        csv << code.id() << "," << mode << "," << e << "," << bits << "," << berr << "," << ber << "," << frames
+            << "," << ferr << "," << fer << ",nan," << uncoded_bpsk_ber(e) << "," << double(iters) / frames
+            << "\n";
+        csv.flush();
+        if (berr == 0)
+            break;
+    }
+    draw(a);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     const args a = parse(argc, argv);
     try {
+        if (is_ldpc(a.code))
+            return ldpc_ber(a);
         const conv_code code = conv_code::preset(a.code);
         viterbi_options o;
         o.mode = parse_conv_mode(a.mode);
@@ -194,14 +296,7 @@ int main(int argc, char** argv)
             if (berr == 0)
                 break; // nothing more to see at higher Eb/N0 with this many bits
         }
-        if (!a.png.empty()) {
-            const std::string cmd = "gpufec_plot_ber \"" + a.csv + "\" \"" + a.png + "\" || python3 \"" +
-                                    std::string(GPUFEC_SOURCE_APPS) + "/gpufec_plot_ber.py\" \"" +
-                                    a.csv + "\" \"" + a.png + "\"";
-            if (std::system(cmd.c_str()) != 0)
-                std::fprintf(stderr, "gpufec_ber: could not draw %s (needs python3-matplotlib); "
-                                     "the CSV is in %s\n", a.png.c_str(), a.csv.c_str());
-        }
+        draw(a);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpufec_ber: %s\n", e.what());
         return 1;
