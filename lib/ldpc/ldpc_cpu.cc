@@ -104,11 +104,12 @@ public:
                " codewords per vector, " + simd_isa_name(d_isa) + ")";
     }
 
-    void run(const int8_t* soft, size_t frames, uint8_t* packed, ldpc_result* res, float* post) override
+    void run(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res,
+             float* post) override
     {
         const int lanes = d_kernel.lanes;
         const int64_t groups = int64_t((frames + size_t(lanes) - 1) / size_t(lanes));
-        const size_t n = size_t(d_code.n()), nbytes = (n + 7) / 8;
+        const size_t n = size_t(d_code.n()), nbytes = (size_t(out_bits) + 7) / 8;
         const size_t bytes = (n + size_t(d_code.edges())) * size_t(d_kernel.vector_bytes) + 64;
         d_pool.parallel_for(groups, [&](int64_t g, int worker) {
             auto& raw = d_scratch[size_t(worker)];
@@ -120,6 +121,7 @@ public:
             io.soft = soft + f0 * n;
             io.used = int(std::min(frames - f0, size_t(lanes)));
             io.packed = packed + f0 * nbytes;
+            io.out_bits = out_bits;
             io.res = res + f0;
             io.post = post ? post + f0 * n : nullptr;
             d_kernel.fn(d_c, io, aligned);

@@ -31,7 +31,8 @@ namespace gpufec {
 struct ldpc_group_io {
     const int8_t* soft;   //!< frames x n, positive = bit 1
     int used;             //!< lanes holding a codeword (the others copy the last)
-    uint8_t* packed;      //!< frames x ceil(n/8)
+    uint8_t* packed;      //!< frames x ceil(out_bits/8): the first out_bits hard bits
+    int out_bits;
     ldpc_result* res;     //!< frames
     float* post;          //!< frames x n, or null
 };
@@ -123,12 +124,12 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
         if (!any)
             break;
     }
-    const size_t nbytes = size_t(n + 7) / 8;
+    const size_t nbytes = size_t(io.out_bits + 7) / 8;
     for (int l = 0; l < io.used; ++l) {
         uint8_t* o = io.packed + size_t(l) * nbytes;
         for (size_t b = 0; b < nbytes; ++b)
             o[b] = 0;
-        for (int v = 0; v < n; ++v)
+        for (int v = 0; v < io.out_bits; ++v)
             if (gamma[v][l] < 0)
                 o[v / 8] |= uint8_t(0x80u >> (v % 8));
         io.res[l].iterations = int32_t(iters[l]);

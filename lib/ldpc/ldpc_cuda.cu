@@ -19,8 +19,9 @@
  * normalised minima, the position of the first and the sign bits, from which any message is
  * rebuilt (9 bytes per row instead of one message per edge). The base matrix (block column and
  * shift of every entry, layer by layer) is copied to shared memory at block start. Channel
- * values are read once from global memory, int8; the output is the packed hard codeword,
- * the per-codeword results and optionally the posteriors. */
+ * values are read once from global memory, int8; the output is the packed leading hard bits
+ * (codeword, or information bits of a systematic-first code) straight into the caller's
+ * buffer, and the per-codeword results and optional posteriors through a side buffer. */
 #include "ldpc_common.h"
 #include "ldpc_engine.h"
 #include "runtime/batch_pipeline.h"
@@ -45,9 +46,9 @@ struct gpu_params {
     int early_termination;
     int want_post;
     ldpc_fixed fx;
-    int nbytes;          // packed bytes per codeword
-    size_t res_offset;   // bytes into out where the results start
-    size_t post_offset;  // ... and the posteriors (int32)
+    int out_bits;        // leading hard bits written per codeword (n, or k)
+    int nbytes;          // packed bytes per codeword: ceil(out_bits / 8)
+    size_t post_offset;  // bytes into side where the posteriors (int32) start, after the results
 };
 
 __host__ __device__ inline size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
@@ -64,7 +65,8 @@ template <typename T, int MAXD>
 __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
                                     const uint32_t* __restrict__ table, // layer_start[mb+1], entries
                                     const int8_t* __restrict__ soft,
-                                    uint8_t* __restrict__ out,
+                                    uint8_t* __restrict__ out,  // packed hard bits
+                                    uint8_t* __restrict__ side, // results, then posteriors
                                     int* __restrict__ queue)
 {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -222,17 +224,17 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
                 unsigned byte = 0;
                 for (int i = 0; i < 8; ++i) {
                     const int v = b * 8 + i;
-                    byte |= (v < n && gamma[v] < 0) ? (0x80u >> i) : 0u;
+                    byte |= (v < p.out_bits && gamma[v] < 0) ? (0x80u >> i) : 0u;
                 }
                 o[b] = uint8_t(byte);
             }
             if (row == 0) {
-                ldpc_result* res = reinterpret_cast<ldpc_result*>(out + p.res_offset) + cw;
+                ldpc_result* res = reinterpret_cast<ldpc_result*>(side) + cw;
                 res->iterations = s_iters[local];
                 res->syndrome_ok = !s_bad[local];
             }
             if (p.want_post) {
-                int32_t* post = reinterpret_cast<int32_t*>(out + p.post_offset) + size_t(cw) * n;
+                int32_t* post = reinterpret_cast<int32_t*>(side + p.post_offset) + size_t(cw) * n;
                 for (int v = row; v < n; v += z)
                     post[v] = -int(gamma[v]);
             }
@@ -240,7 +242,7 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
     }
 }
 
-typedef void (*kernel_fn)(gpu_params, const uint32_t*, const int8_t*, uint8_t*, int*);
+typedef void (*kernel_fn)(gpu_params, const uint32_t*, const int8_t*, uint8_t*, uint8_t*, int*);
 
 template <typename T>
 kernel_fn pick_by_degree(int max_degree)
@@ -320,6 +322,7 @@ public:
         d_resident = d_per_sm * d_sms;
         d_pipe = std::make_unique<batch_pipeline>(3);
         d_queues.resize(size_t(d_pipe->slots()));
+        d_sides.resize(size_t(d_pipe->slots()));
         for (auto& q : d_queues)
             q.resize(1);
     }
@@ -330,12 +333,13 @@ public:
                " cw/block, " + std::to_string(d_per_sm) + " blocks/SM";
     }
 
-    void run(const int8_t* soft, size_t frames, uint8_t* packed, ldpc_result* res, float* post) override
+    void run(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res,
+             float* post) override
     {
         if (frames == 0)
             return;
         device_guard guard(d_device);
-        const size_t n = size_t(d_code.n()), nbytes = (n + 7) / 8;
+        const size_t n = size_t(d_code.n()), nbytes = (size_t(out_bits) + 7) / 8;
         // one wave of resident blocks per chunk: the next chunk's copy overlaps this one's
         // kernel, and the kernels of neighbouring chunks fill each other's tails. Measured on
         // the H100 (802.16e 2304, 8192 codewords): 10 iterations 5.1 Gb/s host to host (5.2
@@ -345,10 +349,10 @@ public:
                                                       : size_t(d_resident) * size_t(d_c);
         const int64_t nchunks = int64_t((frames + per_chunk - 1) / per_chunk);
         const bool want_post = post != nullptr;
-        // one host area per chunk for [packed bits | results | posteriors]
-        const size_t out_per_cw = nbytes + sizeof(ldpc_result) + (want_post ? n * 4 : 0);
-        // page-locked, so that the output copies land without a staging copy
-        const size_t stage_bytes = frames * out_per_cw + 64 * size_t(nchunks);
+        // the hard bits go straight to the caller's buffer (the pipeline's own copy); results
+        // and posteriors come back through a page-locked side area, one region per chunk
+        const size_t side_per_cw = sizeof(ldpc_result) + (want_post ? n * 4 : 0);
+        const size_t stage_bytes = frames * side_per_cw + 64 * size_t(nchunks);
         if (!d_stage || d_stage->size() < stage_bytes)
             d_stage = std::make_unique<host_buffer>(stage_bytes);
         std::vector<size_t> stage_at(static_cast<size_t>(nchunks));
@@ -358,26 +362,31 @@ public:
             [&](int64_t c) {
                 const size_t a = size_t(c) * per_chunk, b = std::min(frames, a + per_chunk);
                 gpu_params& g = params[size_t(c)];
-                g = base_params(int(b - a), want_post);
-                stage_at[size_t(c)] = a * out_per_cw + 64 * size_t(c);
+                g = base_params(int(b - a), out_bits, want_post);
+                stage_at[size_t(c)] = a * side_per_cw + 64 * size_t(c);
                 chunk_io io;
                 io.in = reinterpret_cast<const uint8_t*>(soft) + a * n;
                 io.in_bytes = (b - a) * n;
-                io.out = d_stage->data() + stage_at[size_t(c)];
-                io.out_bytes = g.post_offset + (want_post ? (b - a) * n * 4 : 0);
+                io.out = packed + a * nbytes;
+                io.out_bytes = (b - a) * nbytes;
                 return io;
             },
             [&](int64_t c, int slot, uint8_t* d_in, uint8_t* d_out, cudaStream_t st) {
-                launch(params[size_t(c)], reinterpret_cast<const int8_t*>(d_in), d_out,
-                       d_queues[size_t(slot)].get(), st);
+                const gpu_params& g = params[size_t(c)];
+                const size_t side_bytes = g.post_offset + (want_post ? size_t(g.frames) * n * 4 : 0);
+                auto& side = d_sides[size_t(slot)];
+                side.resize(side_bytes);
+                launch(g, reinterpret_cast<const int8_t*>(d_in), d_out, side.get(), d_queues[size_t(slot)].get(),
+                       st);
+                GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_stage->data() + stage_at[size_t(c)], side.get(), side_bytes,
+                                                  cudaMemcpyDeviceToHost, st));
             });
-        // scatter the staged outputs
+        // results and posteriors from the side area (the pipeline has synchronised every chunk)
         for (int64_t c = 0; c < nchunks; ++c) {
             const size_t a = size_t(c) * per_chunk;
             const gpu_params& g = params[size_t(c)];
             const uint8_t* s = d_stage->data() + stage_at[size_t(c)];
-            std::memcpy(packed + a * nbytes, s, size_t(g.frames) * nbytes);
-            std::memcpy(res + a, s + g.res_offset, size_t(g.frames) * sizeof(ldpc_result));
+            std::memcpy(res + a, s, size_t(g.frames) * sizeof(ldpc_result));
             if (want_post) {
                 const int32_t* pp = reinterpret_cast<const int32_t*>(s + g.post_offset);
                 for (size_t i = 0; i < size_t(g.frames) * n; ++i)
@@ -389,9 +398,9 @@ public:
     double time_kernels(const int8_t* soft, size_t frames, int reps) override
     {
         device_guard guard(d_device);
-        const gpu_params g = base_params(int(frames), false);
+        const gpu_params g = base_params(int(frames), d_code.k(), false);
         device_buffer<int8_t> in(frames * size_t(d_code.n()));
-        device_buffer<uint8_t> out(g.post_offset);
+        device_buffer<uint8_t> out(frames * size_t(g.nbytes)), side(g.post_offset);
         device_buffer<int> queue(1);
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(in.get(), soft, frames * size_t(d_code.n()), cudaMemcpyHostToDevice, st.get()));
@@ -399,7 +408,7 @@ public:
         for (int r = -1; r < reps; ++r) {
             if (r == 0)
                 t0.record(st.get());
-            launch(g, in.get(), out.get(), queue.get(), st.get());
+            launch(g, in.get(), out.get(), side.get(), queue.get(), st.get());
         }
         t1.record(st.get());
         t1.sync();
@@ -415,7 +424,7 @@ private:
                       : smem_bytes<int32_t>(d_code.n(), d_code.m(), d_code.mb(), d_entries, c);
     }
 
-    gpu_params base_params(int frames, bool want_post) const
+    gpu_params base_params(int frames, int out_bits, bool want_post) const
     {
         gpu_params g{};
         g.n = d_code.n();
@@ -432,18 +441,19 @@ private:
         g.fx.mmax = d_int8 ? 127 : 32767;
         g.fx.norm16 = std::min(16, std::max(1, int(std::lround(d_opts.normalization * 16))));
         g.fx.offset = int(std::lround(d_opts.offset));
-        g.nbytes = (g.n + 7) / 8;
-        g.res_offset = align16(size_t(frames) * g.nbytes);
-        g.post_offset = g.res_offset + align16(size_t(frames) * sizeof(ldpc_result));
+        g.out_bits = out_bits;
+        g.nbytes = (out_bits + 7) / 8;
+        g.post_offset = align16(size_t(frames) * sizeof(ldpc_result));
         return g;
     }
 
-    void launch(const gpu_params& g, const int8_t* in, uint8_t* out, int* queue, cudaStream_t st) const
+    void launch(const gpu_params& g, const int8_t* in, uint8_t* out, uint8_t* side, int* queue,
+                cudaStream_t st) const
     {
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(queue, 0, sizeof(int), st));
         const unsigned grid = unsigned(std::min(g.groups, d_resident));
         const size_t bytes = smem(d_c);
-        d_kernel<<<grid, d_threads, bytes, st>>>(g, d_table.get(), in, out, queue);
+        d_kernel<<<grid, d_threads, bytes, st>>>(g, d_table.get(), in, out, side, queue);
         GPUFEC_CUDA_CHECK_LAUNCH("ldpc_layered_kernel");
     }
 
@@ -457,6 +467,7 @@ private:
     device_buffer<uint32_t> d_table;
     std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<device_buffer<int>> d_queues;
+    std::vector<device_buffer<uint8_t>> d_sides; // per pipeline slot: results, posteriors
     std::unique_ptr<host_buffer> d_stage;
 };
 

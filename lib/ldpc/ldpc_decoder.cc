@@ -159,6 +159,14 @@ void ldpc_decoder::finish(const uint8_t* cw_packed, size_t frames, uint8_t* out,
     }
 }
 
+bool ldpc_decoder::direct_output(ldpc_output what, bool packed) const
+{
+    // the engines write the leading bits of each codeword, packed: exactly the requested
+    // output when it is the codeword, or the information bits of a systematic-first code
+    const auto& info = d_code.info_columns();
+    return packed && (what == ldpc_output::codeword || info.back() == int(info.size()) - 1);
+}
+
 void ldpc_decoder::decode(const int8_t* soft, size_t frames, uint8_t* out, ldpc_output what,
                           bool packed, ldpc_result* results, float* posteriors)
 {
@@ -169,16 +177,21 @@ void ldpc_decoder::decode(const int8_t* soft, size_t frames, uint8_t* out, ldpc_
         local.resize(frames);
         results = local.data();
     }
-    d_hard.resize(frames * size_t((d_code.n() + 7) / 8));
+    const bool direct = direct_output(what, packed);
+    const int out_bits = direct ? int(output_bits(what)) : d_code.n();
+    if (!direct)
+        d_hard.resize(frames * size_t((d_code.n() + 7) / 8));
+    uint8_t* dst = direct ? out : d_hard.data();
     if (d_opts.precision == ldpc_precision::float32) {
         std::vector<float> f(frames * size_t(d_code.n()));
         for (size_t i = 0; i < f.size(); ++i)
             f[i] = soft[i];
-        d_engine->run_float(f.data(), frames, d_hard.data(), results, posteriors);
+        d_engine->run_float(f.data(), frames, dst, out_bits, results, posteriors);
     } else {
-        d_engine->run(soft, frames, d_hard.data(), results, posteriors);
+        d_engine->run(soft, frames, dst, out_bits, results, posteriors);
     }
-    finish(d_hard.data(), frames, out, what, packed);
+    if (!direct)
+        finish(d_hard.data(), frames, out, what, packed);
 }
 
 size_t ldpc_decoder::decode(const float* soft, size_t frames, uint8_t* out, ldpc_output what,
@@ -209,8 +222,13 @@ size_t ldpc_decoder::decode(const float* soft, size_t frames, uint8_t* out, ldpc
         local.resize(frames);
         results = local.data();
     }
+    const bool direct = direct_output(what, packed);
+    if (direct) {
+        d_engine->run_float(clean.data(), frames, out, int(output_bits(what)), results, posteriors);
+        return nans;
+    }
     d_hard.resize(frames * size_t((d_code.n() + 7) / 8));
-    d_engine->run_float(clean.data(), frames, d_hard.data(), results, posteriors);
+    d_engine->run_float(clean.data(), frames, d_hard.data(), d_code.n(), results, posteriors);
     finish(d_hard.data(), frames, out, what, packed);
     return nans;
 }

@@ -20,7 +20,7 @@
 
 namespace gpufec {
 
-void ldpc_engine::run_float(const float*, size_t, uint8_t*, ldpc_result*, float*)
+void ldpc_engine::run_float(const float*, size_t, uint8_t*, int, ldpc_result*, float*)
 {
     throw std::logic_error("this LDPC engine takes int8 input only");
 }
@@ -64,30 +64,32 @@ public:
         return "cpu reference (" + std::to_string(d_pool.size()) + " threads)";
     }
 
-    void run(const int8_t* soft, size_t frames, uint8_t* packed, ldpc_result* res, float* post) override
+    void run(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res,
+             float* post) override
     {
-        run_any(soft, frames, packed, res, post);
+        run_any(soft, frames, packed, out_bits, res, post);
     }
 
-    void run_float(const float* soft, size_t frames, uint8_t* packed, ldpc_result* res, float* post) override
+    void run_float(const float* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res,
+                   float* post) override
     {
         if (d_opts.precision != ldpc_precision::float32)
             throw std::logic_error("float input to a fixed-point engine");
-        run_any(soft, frames, packed, res, post);
+        run_any(soft, frames, packed, out_bits, res, post);
     }
 
 private:
     template <class S>
-    void run_any(const S* soft, size_t frames, uint8_t* packed, ldpc_result* res, float* post)
+    void run_any(const S* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res, float* post)
     {
-        const size_t n = size_t(d_code.n()), nbytes = (n + 7) / 8;
+        const size_t n = size_t(d_code.n()), nbytes = (size_t(out_bits) + 7) / 8;
         d_pool.parallel_for(int64_t(frames), [&](int64_t f, int) {
             std::vector<float> llr(n);
             std::vector<uint8_t> hard(n);
             for (size_t i = 0; i < n; ++i)
                 llr[i] = -float(soft[size_t(f) * n + i]);
             decode_one(llr.data(), hard.data(), res + f, post ? post + size_t(f) * n : nullptr);
-            pack_bits(hard.data(), n, packed + size_t(f) * nbytes);
+            pack_bits(hard.data(), size_t(out_bits), packed + size_t(f) * nbytes);
         });
     }
 

@@ -82,6 +82,39 @@ TEST(ldpc_cuda, bit_exact_against_cpu_reference)
     }
 }
 
+TEST(ldpc_cuda, packed_outputs_written_in_place_match_the_cpu)
+{
+    GPUFEC_REQUIRE_GPU();
+    // information bits (k = 324: not whole bytes) and codewords, packed, several chunks
+    for (const char* id : { "802.11n:648:1/2", "802.16e:2304:1/2" }) {
+        const ldpc_code c = ldpc_code::standard(id);
+        const int frames = 50;
+        const auto info = test::random_bits(size_t(c.k()) * frames, 3);
+        std::vector<uint8_t> cw(size_t(c.n()) * frames);
+        ldpc_encoder(c).encode(info.data(), size_t(frames), cw.data());
+        const auto soft = test::channel(cw, c.rate(), 2.0, 4);
+        for (auto what : { ldpc_output::info, ldpc_output::codeword }) {
+            const size_t bytes = (size_t(what == ldpc_output::info ? c.k() : c.n()) + 7) / 8 * frames;
+            std::vector<uint8_t> out[2];
+            std::vector<ldpc_result> res[2];
+            int i = 0;
+            for (const char* dev : { "cuda", "cpu" }) {
+                ldpc_options o;
+                o.max_batch = 17;
+                ldpc_decoder d(c, o, device_spec::parse(dev));
+                out[i].assign(bytes + 1, 0xAB); // one guard byte after the output
+                res[i].resize(frames);
+                d.decode(soft.data(), size_t(frames), out[i].data(), what, true, res[i].data());
+                ++i;
+            }
+            EXPECT_EQ(out[0], out[1]) << id;
+            EXPECT_EQ(out[0].back(), 0xAB) << id << ": wrote past the output";
+            for (int f = 0; f < frames; ++f)
+                EXPECT_EQ(res[0][f].iterations, res[1][f].iterations) << id << " " << f;
+        }
+    }
+}
+
 TEST(ldpc_cuda, large_batch_and_offset_min_sum)
 {
     GPUFEC_REQUIRE_GPU();

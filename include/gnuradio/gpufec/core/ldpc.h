@@ -99,6 +99,7 @@ public:
     double time_kernels_only(const int8_t* soft, size_t frames, int reps);
 
 private:
+    bool direct_output(ldpc_output what, bool packed) const;
     void finish(const uint8_t* hard, size_t frames, uint8_t* out, ldpc_output what, bool packed);
 
     ldpc_code d_code;
