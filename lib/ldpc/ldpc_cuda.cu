@@ -14,10 +14,10 @@
  * block whose codewords stop early takes new ones instead of idling.
  *
  * Memory: posteriors gamma of the block's codewords in shared memory (int16 for int8 messages,
- * int32 for int16 messages: wide enough never to saturate, see ldpc_common.h); the
- * check-to-bit messages in compressed form, also in shared memory: per row the two
- * normalised minima, the position of the first and the sign bits, from which any message is
- * rebuilt (9 bytes per row instead of one message per edge). The base matrix (block column and
+ * int32 for int16 messages: wide enough never to saturate, see ldpc_common.h), and one
+ * check-to-bit message per edge, also in shared memory (int8 or int16; for int8 this is less
+ * than the compressed form of two minima, position and signs would take, and it saves
+ * rebuilding every old message). The base matrix (block column and
  * shift of every entry, layer by layer) is copied to shared memory at block start. Channel
  * values are read once from global memory, int8; the output is the packed leading hard bits
  * (codeword, or information bits of a systematic-first code) straight into the caller's
@@ -53,15 +53,15 @@ struct gpu_params {
 
 __host__ __device__ inline size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
 
-//! dynamic shared memory of one block: table, gamma, signs, mins, idx, flags
-template <typename T>
-__host__ __device__ inline size_t smem_bytes(int n, int m, int mb, int entries, int C)
+//! dynamic shared memory of one block: table, gamma (T), messages (M, one per edge), flags
+template <typename T, typename M>
+__host__ __device__ inline size_t smem_bytes(int n, int z, int mb, int entries, int C)
 {
     return align16(size_t(mb + 1) * 4 + size_t(entries) * 4) + align16(size_t(C) * n * sizeof(T)) +
-           2 * align16(size_t(C) * m * 4) + align16(size_t(C) * m) + align16(size_t(C) * 4 * 4);
+           align16(size_t(C) * entries * z * sizeof(M)) + align16(size_t(C) * 4 * 4);
 }
 
-template <typename T, int MAXD>
+template <typename T, typename M, int MAXD>
 __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
                                     const uint32_t* __restrict__ table, // layer_start[mb+1], entries
                                     const int8_t* __restrict__ soft,
@@ -70,17 +70,15 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
                                     int* __restrict__ queue)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    const int C = p.cw_per_block, z = p.z, n = p.n, m = p.m;
+    const int C = p.cw_per_block, z = p.z, n = p.n;
+    const int edges = p.entries * z; // per codeword
     uint32_t* s_table = reinterpret_cast<uint32_t*>(smem);
     unsigned char* cursor = smem + align16(size_t(p.mb + 1) * 4 + size_t(p.entries) * 4);
     T* s_gamma = reinterpret_cast<T*>(cursor);
     cursor += align16(size_t(C) * n * sizeof(T));
-    uint32_t* s_signs = reinterpret_cast<uint32_t*>(cursor);
-    cursor += align16(size_t(C) * m * 4);
-    uint32_t* s_mins = reinterpret_cast<uint32_t*>(cursor); // min1n | min2n << 16
-    cursor += align16(size_t(C) * m * 4);
-    uint8_t* s_idx = cursor;
-    cursor += align16(size_t(C) * m);
+    // message of edge (entry e, row r) at [e * z + r]: a warp's rows read consecutive elements
+    M* s_msg = reinterpret_cast<M*>(cursor);
+    cursor += align16(size_t(C) * edges * sizeof(M));
     int* s_bad = reinterpret_cast<int*>(cursor); // per codeword: a check failed
     int* s_done = s_bad + C;
     int* s_iters = s_done + C;
@@ -111,17 +109,15 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
             const int c = group * C + i / n;
             s_gamma[i] = c < p.frames ? T(-int(soft[size_t(c) * n + i % n])) : T(0);
         }
-        for (int i = threadIdx.x; i < C * m; i += blockDim.x) {
-            s_signs[i] = 0;
-            s_mins[i] = 0;
-            s_idx[i] = 0;
-        }
+        for (int i = threadIdx.x; i < C * edges; i += blockDim.x)
+            s_msg[i] = M(0);
         if (threadIdx.x < C) {
             s_done[threadIdx.x] = group * C + threadIdx.x >= p.frames;
             s_iters[threadIdx.x] = 0;
         }
         __syncthreads();
         T* gamma = s_gamma + (lane_used ? local * n : 0);
+        M* msgs = s_msg + (lane_used ? size_t(local) * edges : 0);
 
         int it = 0;
         bool all_done = false;
@@ -130,20 +126,13 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
             const bool work = active && !s_done[local];
             for (int l = 0; l < p.mb; ++l) {
                 if (work) {
-                    const int r = l * z + row;
-                    const int st = local * m + r;
-                    // compressed messages of this row from the previous iteration: bit j of
-                    // msg_neg set when message j is negative; message idx has magnitude om2,
-                    // the others om1
-                    const uint32_t old_neg = s_signs[st], old_mins = s_mins[st];
-                    const int old_idx = s_idx[st];
-                    const int om1 = int(old_mins & 0xFFFF), om2 = int(old_mins >> 16);
                     const int e0 = int(layer_start[l]), d = int(layer_start[l + 1]) - e0;
-                    // pass 1: rho, the two smallest magnitudes, signs; rho and the bit positions
-                    // stay in registers (the loops are unrolled to MAXD, the largest row degree)
+                    M* lam = msgs + e0 * z + row; // message j of this row at lam[j * z]
+                    // pass 1: rho = gamma - old message, the two smallest magnitudes and the
+                    // sign product (sign bit of the XOR of all rho); rho and the bit positions
+                    // stay in registers (loops unrolled to MAXD, the largest row degree)
                     int rho[MAXD], col[MAXD];
-                    int min1 = 1 << 30, min2 = 1 << 30;
-                    uint32_t signs = 0;
+                    int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
 #pragma unroll
                     for (int j = 0; j < MAXD; ++j) {
                         if (j < d) {
@@ -151,36 +140,27 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
                             int c = row + int(ent & 0xFFFF); // (row + shift) mod z, shift < z
                             c -= c >= z ? z : 0;
                             col[j] = int(ent >> 16) * z + c;
-                            const int oldmag = j == old_idx ? om2 : om1;
-                            const int oldmsg = ((old_neg >> j) & 1) ? -oldmag : oldmag;
-                            rho[j] = int(gamma[col[j]]) - oldmsg;
+                            rho[j] = int(gamma[col[j]]) - int(lam[j * z]);
                             const int mag = abs(rho[j]);
-                            signs |= uint32_t(rho[j] < 0) << j;
+                            sx ^= rho[j];
                             min2 = min(min2, max(min1, mag));
                             min1 = min(min1, mag);
                         }
                     }
                     const int n1 = ldpc_norm(min1, p.fx), n2 = ldpc_norm(min2, p.fx);
-                    // message j is negative when the other signs multiply to -1
-                    const uint32_t neg = signs ^ ((__popc(signs) & 1) ? 0xFFFFFFFFu : 0u);
                     // pass 2: new messages and posteriors (this thread alone touches these bits
-                    // in this layer). The first j reaching min1 (idx) gets min2; any other j
-                    // reaching min1 means min2 == min1, so testing |rho_j| == min1 is the same.
-                    int idx = 0;
+                    // in this layer). The first j at min1 gets min2; any other j at min1 means
+                    // min2 == min1, so |rho_j| == min1 selects the same magnitude. Message j is
+                    // negative when the other signs multiply to -1: sign of sx ^ rho_j.
 #pragma unroll
-                    for (int j = MAXD - 1; j >= 0; --j) {
+                    for (int j = 0; j < MAXD; ++j) {
                         if (j < d) {
-                            const bool at_min = abs(rho[j]) == min1;
-                            idx = at_min ? j : idx;
-                            const int mag = at_min ? n2 : n1;
-                            const int msg = ((neg >> j) & 1) ? -mag : mag;
+                            const int mag = abs(rho[j]) == min1 ? n2 : n1;
+                            const int msg = (sx ^ rho[j]) < 0 ? -mag : mag;
+                            lam[j * z] = M(msg);
                             gamma[col[j]] = T(rho[j] + msg);
                         }
                     }
-                    signs = neg;
-                    s_signs[st] = signs;
-                    s_mins[st] = uint32_t(n1) | (uint32_t(n2) << 16);
-                    s_idx[st] = uint8_t(idx);
                 }
                 __syncthreads();
             }
@@ -244,22 +224,23 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
 
 typedef void (*kernel_fn)(gpu_params, const uint32_t*, const int8_t*, uint8_t*, uint8_t*, int*);
 
-template <typename T>
+template <typename T, typename M>
 kernel_fn pick_by_degree(int max_degree)
 {
     if (max_degree <= 8)
-        return ldpc_layered_kernel<T, 8>;
+        return ldpc_layered_kernel<T, M, 8>;
     if (max_degree <= 16)
-        return ldpc_layered_kernel<T, 16>;
+        return ldpc_layered_kernel<T, M, 16>;
     if (max_degree <= 24)
-        return ldpc_layered_kernel<T, 24>;
-    return ldpc_layered_kernel<T, 32>;
+        return ldpc_layered_kernel<T, M, 24>;
+    return ldpc_layered_kernel<T, M, 32>;
 }
 
-//! posteriors: int16 for int8 messages, int32 for int16 (ldpc_common.h)
+//! int8 messages with int16 posteriors, or int16 messages with int32 posteriors (ldpc_common.h)
 kernel_fn pick_kernel(bool int8_messages, int max_degree)
 {
-    return int8_messages ? pick_by_degree<int16_t>(max_degree) : pick_by_degree<int32_t>(max_degree);
+    return int8_messages ? pick_by_degree<int16_t, int8_t>(max_degree)
+                         : pick_by_degree<int32_t, int16_t>(max_degree);
 }
 
 class cuda_engine : public ldpc_engine
@@ -420,8 +401,8 @@ public:
 private:
     size_t smem(int c) const
     {
-        return d_int8 ? smem_bytes<int16_t>(d_code.n(), d_code.m(), d_code.mb(), d_entries, c)
-                      : smem_bytes<int32_t>(d_code.n(), d_code.m(), d_code.mb(), d_entries, c);
+        return d_int8 ? smem_bytes<int16_t, int8_t>(d_code.n(), d_code.z(), d_code.mb(), d_entries, c)
+                      : smem_bytes<int32_t, int16_t>(d_code.n(), d_code.z(), d_code.mb(), d_entries, c);
     }
 
     gpu_params base_params(int frames, int out_bits, bool want_post) const
