@@ -93,6 +93,7 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
     for (int i = threadIdx.x; i < p.mb + 1 + p.entries; i += blockDim.x)
         s_table[i] = table[i];
     const uint32_t* layer_start = s_table;
+    const uint32_t* entry = s_table + p.mb + 1;
     for (int i = threadIdx.x; i < edges; i += blockDim.x) {
         const uint32_t ent = table[p.mb + 1 + i / z];
         const int c = (i % z + int(ent & 0xFFFF)) % z; // row + shift, mod z
