@@ -53,14 +53,12 @@ struct gpu_params {
 
 __host__ __device__ inline size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
 
-//! dynamic shared memory of one block: table, bit of every edge (uint16), gamma (T), messages
-//! (M, one per edge), flags
+//! dynamic shared memory of one block: table, gamma (T), messages (M, one per edge), flags
 template <typename T, typename M>
 __host__ __device__ inline size_t smem_bytes(int n, int z, int mb, int entries, int C)
 {
-    return align16(size_t(mb + 1) * 4 + size_t(entries) * 4) + align16(size_t(entries) * z * 2) +
-           align16(size_t(C) * n * sizeof(T)) + align16(size_t(C) * entries * z * sizeof(M)) +
-           align16(size_t(C) * 4 * 4);
+    return align16(size_t(mb + 1) * 4 + size_t(entries) * 4) + align16(size_t(C) * n * sizeof(T)) +
+           align16(size_t(C) * entries * z * sizeof(M)) + align16(size_t(C) * 4 * 4);
 }
 
 template <typename T, typename M, int MAXD>
@@ -76,10 +74,6 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
     const int edges = p.entries * z; // per codeword
     uint32_t* s_table = reinterpret_cast<uint32_t*>(smem);
     unsigned char* cursor = smem + align16(size_t(p.mb + 1) * 4 + size_t(p.entries) * 4);
-    // the bit each edge (entry e, row r) checks, at [e * z + r]: computed once per block, shared
-    // by its codewords
-    uint16_t* s_col = reinterpret_cast<uint16_t*>(cursor);
-    cursor += align16(size_t(edges) * 2);
     T* s_gamma = reinterpret_cast<T*>(cursor);
     cursor += align16(size_t(C) * n * sizeof(T));
     // message of edge (entry e, row r) at [e * z + r]: a warp's rows read consecutive elements
@@ -94,11 +88,6 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
         s_table[i] = table[i];
     const uint32_t* layer_start = s_table;
     const uint32_t* entry = s_table + p.mb + 1;
-    for (int i = threadIdx.x; i < edges; i += blockDim.x) {
-        const uint32_t ent = table[p.mb + 1 + i / z];
-        const int c = (i % z + int(ent & 0xFFFF)) % z; // row + shift, mod z
-        s_col[i] = uint16_t(int(ent >> 16) * z + c);
-    }
 
     const int local = threadIdx.x / z;      // codeword within the block
     const int row = threadIdx.x - local * z; // row within every layer
@@ -139,7 +128,6 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
                 if (work) {
                     const int e0 = int(layer_start[l]), d = int(layer_start[l + 1]) - e0;
                     M* lam = msgs + e0 * z + row; // message j of this row at lam[j * z]
-                    const uint16_t* cols = s_col + e0 * z + row; // its bit at cols[j * z]
                     // pass 1: rho = gamma - old message, the two smallest magnitudes and the
                     // sign product (sign bit of the XOR of all rho); rho and the bit positions
                     // stay in registers (loops unrolled to MAXD, the largest row degree)
@@ -148,7 +136,10 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
 #pragma unroll
                     for (int j = 0; j < MAXD; ++j) {
                         if (j < d) {
-                            col[j] = cols[j * z];
+                            const uint32_t ent = entry[e0 + j];
+                            int c = row + int(ent & 0xFFFF); // (row + shift) mod z, shift < z
+                            c -= c >= z ? z : 0;
+                            col[j] = int(ent >> 16) * z + c;
                             rho[j] = int(gamma[col[j]]) - int(lam[j * z]);
                             const int mag = abs(rho[j]);
                             sx ^= rho[j];
@@ -181,8 +172,12 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
                     bool bad = false;
                     for (int l = 0; l < p.mb && !bad; ++l) {
                         uint32_t x = 0;
-                        for (int e = int(layer_start[l]); e < int(layer_start[l + 1]); ++e)
-                            x ^= gamma[s_col[e * z + row]] < 0;
+                        for (int e = int(layer_start[l]); e < int(layer_start[l + 1]); ++e) {
+                            const uint32_t ent = entry[e];
+                            int c = row + int(ent & 0xFFFF);
+                            c -= c >= z ? z : 0;
+                            x ^= gamma[int(ent >> 16) * z + c] < 0;
+                        }
                         bad = x != 0;
                     }
                     if (bad)
@@ -260,8 +255,6 @@ public:
             throw std::invalid_argument("the CUDA LDPC decoder handles rows of up to 32 bits");
         if (code.z() > 512)
             throw std::invalid_argument("the CUDA LDPC decoder handles lifting sizes up to 512");
-        if (code.n() > 65535)
-            throw std::invalid_argument("the CUDA LDPC decoder handles codewords up to 65535 bits");
         device_guard guard(d_device);
         cudaDeviceProp prop;
         GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_device));
