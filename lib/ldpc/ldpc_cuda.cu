@@ -61,6 +61,43 @@ __host__ __device__ inline size_t smem_bytes(int n, int z, int mb, int entries, 
            align16(size_t(C) * entries * z * sizeof(M)) + align16(size_t(C) * 4 * 4);
 }
 
+/*! One check row of degree D for one codeword (the thread's row of a layer): the layered
+ *  min-sum update of ldpc_common.h. lam[j * z] is the row's message j, entry[j] the (block
+ *  column, shift) of its bit j. rho and the bit positions stay in registers. */
+template <typename T, typename M, int D>
+__device__ __forceinline__ void
+layered_row(T* gamma, M* lam, const uint32_t* entry, int row, int z, const ldpc_fixed& fx)
+{
+    int rho[D], col[D];
+    int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
+    // pass 1: rho = gamma - old message, the two smallest magnitudes and the sign product
+    // (sign bit of the XOR of all rho)
+#pragma unroll
+    for (int j = 0; j < D; ++j) {
+        const uint32_t ent = entry[j];
+        int c = row + int(ent & 0xFFFF); // (row + shift) mod z, shift < z
+        c -= c >= z ? z : 0;
+        col[j] = int(ent >> 16) * z + c;
+        rho[j] = int(gamma[col[j]]) - int(lam[j * z]);
+        const int mag = abs(rho[j]);
+        sx ^= rho[j];
+        min2 = min(min2, max(min1, mag));
+        min1 = min(min1, mag);
+    }
+    const int n1 = ldpc_norm(min1, fx), n2 = ldpc_norm(min2, fx);
+    // pass 2: new messages and posteriors (this thread alone touches these bits in this
+    // layer). The first j at min1 gets min2; any other j at min1 means min2 == min1, so
+    // |rho_j| == min1 selects the same magnitude. Message j is negative when the other signs
+    // multiply to -1: the sign of sx ^ rho_j.
+#pragma unroll
+    for (int j = 0; j < D; ++j) {
+        const int mag = abs(rho[j]) == min1 ? n2 : n1;
+        const int msg = (sx ^ rho[j]) < 0 ? -mag : mag;
+        lam[j * z] = M(msg);
+        gamma[col[j]] = T(rho[j] + msg);
+    }
+}
+
 template <typename T, typename M, int MAXD>
 __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
                                     const uint32_t* __restrict__ table, // layer_start[mb+1], entries
@@ -127,39 +164,25 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
             for (int l = 0; l < p.mb; ++l) {
                 if (work) {
                     const int e0 = int(layer_start[l]), d = int(layer_start[l + 1]) - e0;
-                    M* lam = msgs + e0 * z + row; // message j of this row at lam[j * z]
-                    // pass 1: rho = gamma - old message, the two smallest magnitudes and the
-                    // sign product (sign bit of the XOR of all rho); rho and the bit positions
-                    // stay in registers (loops unrolled to MAXD, the largest row degree)
-                    int rho[MAXD], col[MAXD];
-                    int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
-#pragma unroll
-                    for (int j = 0; j < MAXD; ++j) {
-                        if (j < d) {
-                            const uint32_t ent = entry[e0 + j];
-                            int c = row + int(ent & 0xFFFF); // (row + shift) mod z, shift < z
-                            c -= c >= z ? z : 0;
-                            col[j] = int(ent >> 16) * z + c;
-                            rho[j] = int(gamma[col[j]]) - int(lam[j * z]);
-                            const int mag = abs(rho[j]);
-                            sx ^= rho[j];
-                            min2 = min(min2, max(min1, mag));
-                            min1 = min(min1, mag);
-                        }
-                    }
-                    const int n1 = ldpc_norm(min1, p.fx), n2 = ldpc_norm(min2, p.fx);
-                    // pass 2: new messages and posteriors (this thread alone touches these bits
-                    // in this layer). The first j at min1 gets min2; any other j at min1 means
-                    // min2 == min1, so |rho_j| == min1 selects the same magnitude. Message j is
-                    // negative when the other signs multiply to -1: sign of sx ^ rho_j.
-#pragma unroll
-                    for (int j = 0; j < MAXD; ++j) {
-                        if (j < d) {
-                            const int mag = abs(rho[j]) == min1 ? n2 : n1;
-                            const int msg = (sx ^ rho[j]) < 0 ? -mag : mag;
-                            lam[j * z] = M(msg);
-                            gamma[col[j]] = T(rho[j] + msg);
-                        }
+                    // one instantiation per row degree up to MAXD: loops without predicated-off
+                    // steps (802.16e rate 1/2 has rows of 6 and 7 bits)
+                    switch (d) {
+#define GPUFEC_LDPC_ROW(D)                                                                          \
+    case D:                                                                                         \
+        if constexpr (D <= MAXD)                                                                    \
+            layered_row<T, M, D>(gamma, msgs + e0 * z + row, entry + e0, row, z, p.fx);             \
+        break;
+                        GPUFEC_LDPC_ROW(2) GPUFEC_LDPC_ROW(3) GPUFEC_LDPC_ROW(4) GPUFEC_LDPC_ROW(5)
+                        GPUFEC_LDPC_ROW(6) GPUFEC_LDPC_ROW(7) GPUFEC_LDPC_ROW(8) GPUFEC_LDPC_ROW(9)
+                        GPUFEC_LDPC_ROW(10) GPUFEC_LDPC_ROW(11) GPUFEC_LDPC_ROW(12) GPUFEC_LDPC_ROW(13)
+                        GPUFEC_LDPC_ROW(14) GPUFEC_LDPC_ROW(15) GPUFEC_LDPC_ROW(16) GPUFEC_LDPC_ROW(17)
+                        GPUFEC_LDPC_ROW(18) GPUFEC_LDPC_ROW(19) GPUFEC_LDPC_ROW(20) GPUFEC_LDPC_ROW(21)
+                        GPUFEC_LDPC_ROW(22) GPUFEC_LDPC_ROW(23) GPUFEC_LDPC_ROW(24) GPUFEC_LDPC_ROW(25)
+                        GPUFEC_LDPC_ROW(26) GPUFEC_LDPC_ROW(27) GPUFEC_LDPC_ROW(28) GPUFEC_LDPC_ROW(29)
+                        GPUFEC_LDPC_ROW(30) GPUFEC_LDPC_ROW(31) GPUFEC_LDPC_ROW(32)
+#undef GPUFEC_LDPC_ROW
+                    default:
+                        break;
                     }
                 }
                 __syncthreads();
