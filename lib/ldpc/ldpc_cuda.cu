@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -314,6 +315,14 @@ public:
             }
         }
         d_c = best;
+        // tuning aid: GPUFEC_LDPC_CW_PER_BLOCK=C forces the codewords per block
+        if (const char* force = std::getenv("GPUFEC_LDPC_CW_PER_BLOCK")) {
+            const int c = std::atoi(force);
+            if (c < 1 || c * code.z() > 1024)
+                throw std::invalid_argument("GPUFEC_LDPC_CW_PER_BLOCK: " + std::string(force) +
+                                            " is not valid (1 .. 1024 / Z)");
+            d_c = c;
+        }
         if (smem(d_c) > smem_limit)
             throw std::invalid_argument("the code is too long for the GPU's shared memory");
         d_threads = (d_c * code.z() + 31) / 32 * 32;
