@@ -318,9 +318,9 @@ public:
         // tuning aid: GPUFEC_LDPC_CW_PER_BLOCK=C forces the codewords per block
         if (const char* force = std::getenv("GPUFEC_LDPC_CW_PER_BLOCK")) {
             const int c = std::atoi(force);
-            if (c < 1 || c * code.z() > 1024)
+            if (c < 1 || c * code.z() > 512)
                 throw std::invalid_argument("GPUFEC_LDPC_CW_PER_BLOCK: " + std::string(force) +
-                                            " is not valid (1 .. 1024 / Z)");
+                                            " is not valid (1 .. 512 / Z)");
             d_c = c;
         }
         if (smem(d_c) > smem_limit)
