@@ -34,10 +34,11 @@ lrun() { echo "\$ gpufec_ldpc_bench $*" | tee -a "$out/report.txt"; "$lbench" "$
 if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_LDPC:-0}" != 1 ]; then
   for code in 802.16e:2304:1/2 802.11n:1944:1/2; do
     for prec in int8 int16; do
-      lrun --code $code --device cuda --frames 8192 --iterations 10 --no-et --precision $prec
+      lrun --code $code --device cuda --frames 16384 --iterations 10 --no-et --precision $prec
     done
+    lrun --code $code --device cuda --frames 4096 --iterations 10 --no-et --precision int8
     for eb in 3.0 4.0 5.0; do
-      lrun --code $code --device cuda --frames 8192 --iterations 10 --ebn0 $eb --precision int8
+      lrun --code $code --device cuda --frames 16384 --iterations 10 --ebn0 $eb --precision int8
     done
   done
   lrun --code 802.11n:648:1/2 --device cuda --frames 8192 --iterations 10 --no-et --precision int8
