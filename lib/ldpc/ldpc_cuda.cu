@@ -19,7 +19,8 @@
  * check-to-bit message per edge, also in shared memory (int8 or int16; for int8 this is less
  * than the compressed form of two minima, position and signs would take, and it saves
  * rebuilding every old message). The base matrix (block column and
- * shift of every entry, layer by layer) is copied to shared memory at block start. Channel
+ * shift of every entry, layer by layer, as first bit << 16 | shift) is copied to shared memory at
+ * block start. Channel
  * values are read once from global memory, int8; the output is the packed leading hard bits
  * (codeword, or information bits of a systematic-first code) straight into the caller's
  * buffer, and the per-codeword results and optional posteriors through a side buffer. */
@@ -70,21 +71,21 @@ template <typename T, typename M, int D>
 __device__ __forceinline__ void
 layered_row(T* gamma, M* lam, const uint32_t* entry, int row, int z, const ldpc_fixed& fx)
 {
-    int rho[D], col[D];
+    int rho[D], col[D], mag[D];
     int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
     // pass 1: rho = gamma - old message, the two smallest magnitudes and the sign product
     // (sign bit of the XOR of all rho)
 #pragma unroll
     for (int j = 0; j < D; ++j) {
-        const uint32_t ent = entry[j];
+        const uint32_t ent = entry[j]; // first bit of the block column << 16 | shift
         int c = row + int(ent & 0xFFFF); // (row + shift) mod z, shift < z
         c -= c >= z ? z : 0;
-        col[j] = int(ent >> 16) * z + c;
+        col[j] = int(ent >> 16) + c;
         rho[j] = int(gamma[col[j]]) - int(lam[j * z]);
-        const int mag = abs(rho[j]);
+        mag[j] = abs(rho[j]);
         sx ^= rho[j];
-        min2 = min(min2, max(min1, mag));
-        min1 = min(min1, mag);
+        min2 = min(min2, max(min1, mag[j]));
+        min1 = min(min1, mag[j]);
     }
     const int n1 = ldpc_norm(min1, fx), n2 = ldpc_norm(min2, fx);
     // pass 2: new messages and posteriors (this thread alone touches these bits in this
@@ -93,8 +94,8 @@ layered_row(T* gamma, M* lam, const uint32_t* entry, int row, int z, const ldpc_
     // multiply to -1: the sign of sx ^ rho_j.
 #pragma unroll
     for (int j = 0; j < D; ++j) {
-        const int mag = abs(rho[j]) == min1 ? n2 : n1;
-        const int msg = (sx ^ rho[j]) < 0 ? -mag : mag;
+        const int m = mag[j] == min1 ? n2 : n1;
+        const int msg = (sx ^ rho[j]) < 0 ? -m : m;
         lam[j * z] = M(msg);
         gamma[col[j]] = T(rho[j] + msg);
     }
@@ -144,9 +145,11 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
         const bool active = lane_used && cw < p.frames;
 
         // load: gamma = -soft (the internal sign convention); messages 0
-        for (int i = threadIdx.x; i < C * n; i += blockDim.x) {
-            const int c = group * C + i / n;
-            s_gamma[i] = c < p.frames ? T(-int(soft[size_t(c) * n + i % n])) : T(0);
+        for (int c = 0; c < C; ++c) {
+            const int id = group * C + c;
+            const int8_t* src = soft + size_t(id) * n;
+            for (int v = threadIdx.x; v < n; v += blockDim.x)
+                s_gamma[c * n + v] = id < p.frames ? T(-int(src[v])) : T(0);
         }
         for (int i = threadIdx.x; i < C * edges; i += blockDim.x)
             s_msg[i] = M(0);
@@ -201,7 +204,7 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
                             const uint32_t ent = entry[e];
                             int c = row + int(ent & 0xFFFF);
                             c -= c >= z ? z : 0;
-                            x ^= gamma[int(ent >> 16) * z + c] < 0;
+                            x ^= gamma[int(ent >> 16) + c] < 0;
                         }
                         bad = x != 0;
                     }
@@ -280,6 +283,8 @@ public:
             throw std::invalid_argument("the CUDA LDPC decoder handles rows of up to 32 bits");
         if (code.z() > 512)
             throw std::invalid_argument("the CUDA LDPC decoder handles lifting sizes up to 512");
+        if (code.n() > 65535) // the base matrix table packs a block column's first bit in 16 bits
+            throw std::invalid_argument("the CUDA LDPC decoder handles codewords up to 65535 bits");
         device_guard guard(d_device);
         cudaDeviceProp prop;
         GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_device));
@@ -293,7 +298,7 @@ public:
             for (int bc = 0; bc < code.nb(); ++bc) {
                 const int s = code.shifts()[size_t(l) * code.nb() + bc];
                 if (s >= 0)
-                    table.push_back(uint32_t(bc) << 16 | uint32_t(s));
+                    table.push_back(uint32_t(bc * code.z()) << 16 | uint32_t(s));
             }
             table[size_t(l) + 1] = uint32_t(table.size() - code.mb() - 1);
         }
