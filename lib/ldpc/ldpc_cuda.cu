@@ -41,7 +41,7 @@ namespace gpufec {
 namespace {
 
 struct gpu_params {
-    int n, m, z, mb, entries;
+    int n, z, mb, entries;
     int cw_per_block;   // C
     int frames;         // codewords in this launch
     int groups;         // ceil(frames / C)
@@ -431,17 +431,8 @@ public:
         device_buffer<int> queue(1);
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(in.get(), soft, frames * size_t(d_code.n()), cudaMemcpyHostToDevice, st.get()));
-        cuda_event t0(cudaEventDefault), t1(cudaEventDefault);
-        for (int r = -1; r < reps; ++r) {
-            if (r == 0)
-                t0.record(st.get());
-            launch(g, in.get(), out.get(), side.get(), queue.get(), st.get());
-        }
-        t1.record(st.get());
-        t1.sync();
-        float ms = 0;
-        GPUFEC_CUDA_CHECK(cudaEventElapsedTime(&ms, t0.get(), t1.get()));
-        return ms / 1000.0 / reps;
+        return time_on_stream(st.get(), reps,
+                              [&] { launch(g, in.get(), out.get(), side.get(), queue.get(), st.get()); });
     }
 
 private:
@@ -455,7 +446,6 @@ private:
     {
         gpu_params g{};
         g.n = d_code.n();
-        g.m = d_code.m();
         g.z = d_code.z();
         g.mb = d_code.mb();
         g.entries = d_entries;

@@ -73,6 +73,23 @@ private:
     cudaEvent_t d_e = nullptr;
 };
 
+//! Seconds per call of enqueue(), which puts work on `stream`: one warm-up call, then the mean
+//! of `reps` calls timed by events on the stream (for kernel-only benchmark figures).
+template <class Enqueue>
+double time_on_stream(cudaStream_t stream, int reps, Enqueue&& enqueue)
+{
+    cuda_event t0(cudaEventDefault), t1(cudaEventDefault);
+    enqueue();
+    t0.record(stream);
+    for (int r = 0; r < reps; ++r)
+        enqueue();
+    t1.record(stream);
+    t1.sync();
+    float ms = 0;
+    GPUFEC_CUDA_CHECK(cudaEventElapsedTime(&ms, t0.get(), t1.get()));
+    return ms / 1000.0 / reps;
+}
+
 //! Device memory (cudaMalloc; never managed memory).
 template <typename T>
 class device_buffer

@@ -362,21 +362,13 @@ public:
         device_buffer<uint8_t> out(size_t(njobs) * (p.kind == vit_stream ? p.D / 8 : p.out_bytes_per_frame));
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_soft.get(), soft, soft_len, cudaMemcpyHostToDevice, st.get()));
-        cuda_event t0(cudaEventDefault), t1(cudaEventDefault);
         const unsigned grid = unsigned((njobs + threads_per_block - 1) / threads_per_block);
-        for (int r = -1; r < reps; ++r) { // one warm-up run
-            if (r == 0)
-                t0.record(st.get());
+        return time_on_stream(st.get(), reps, [&] {
             fwd<<<grid, threads_per_block, 0, st.get()>>>(p, d_tr, d_soft.get(), sp.get(), start.get(), njobs);
             GPUFEC_CUDA_CHECK_LAUNCH("vit_forward");
             vit_traceback<<<grid, threads_per_block, 0, st.get()>>>(p, sp.get(), start.get(), out.get(), njobs);
             GPUFEC_CUDA_CHECK_LAUNCH("vit_traceback");
-        }
-        t1.record(st.get());
-        t1.sync();
-        float ms = 0;
-        GPUFEC_CUDA_CHECK(cudaEventElapsedTime(&ms, t0.get(), t1.get()));
-        return ms / 1000.0 / reps;
+        });
     }
 
 private:
