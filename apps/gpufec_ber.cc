@@ -98,10 +98,11 @@ void progress(double ebn0, double done, double total, long long errs, long long 
                  "##############################", w - fill, "", int(f * 100), errs);
 }
 
+//! every name that is not a convolutional preset is an LDPC code (standard id or file)
 bool is_ldpc(const std::string& code)
 {
-    return code.rfind("802.", 0) == 0 || code.find('/') != std::string::npos ||
-           code.find(".alist") != std::string::npos || code.find(".txt") != std::string::npos;
+    const auto conv = conv_code::preset_names();
+    return std::find(conv.begin(), conv.end(), code) == conv.end();
 }
 
 void draw(const args& a)
@@ -121,7 +122,7 @@ void draw(const args& a)
 //! LDPC: random information, systematic encoding, BPSK + AWGN, int8 (or float) soft values
 int ldpc_ber(const args& a)
 {
-    const ldpc_code code = a.code.rfind("802.", 0) == 0 ? ldpc_code::standard(a.code) : ldpc_code::load(a.code);
+    const ldpc_code code = ldpc_code::named(a.code);
     ldpc_options o;
     o.algorithm = parse_ldpc_algorithm(a.algorithm);
     o.precision = parse_ldpc_precision(a.precision);
@@ -236,7 +237,10 @@ int main(int argc, char** argv)
             std::vector<int8_t> soft;
             size_t ref_pos = 0; // streaming: decoded bits compared so far
             while (bits < a.max_bits && berr < a.min_errors) {
-                const size_t n = size_t(frame) * frames_per_batch;
+                // whole puncturing periods, so that every push is a multiple of the period
+                size_t n = size_t(frame) * frames_per_batch;
+                if (stream)
+                    n -= n % size_t(code.period());
                 info.resize(n);
                 for (auto& b : info)
                     b = rng() & 1;

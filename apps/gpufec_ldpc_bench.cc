@@ -85,8 +85,7 @@ int main(int argc, char** argv)
 {
     const args a = parse(argc, argv);
     try {
-        const ldpc_code code = a.code.find(':') != std::string::npos ? ldpc_code::standard(a.code)
-                                                                      : ldpc_code::load(a.code);
+        const ldpc_code code = ldpc_code::named(a.code);
         ldpc_options o;
         o.algorithm = parse_ldpc_algorithm(a.algorithm);
         o.precision = parse_ldpc_precision(a.precision);

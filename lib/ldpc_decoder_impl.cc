@@ -5,8 +5,9 @@
 #include <gnuradio/gpufec/core/ldpc.h>
 #include <gnuradio/gpufec/ldpc_decoder.h>
 
+#include <gnuradio/gpufec/core/ldpc_code.h>
+
 #include "block_code.h"
-#include "ldpc_block_code.h"
 #include <gnuradio/io_signature.h>
 #include <pmt/pmt.h>
 #include <algorithm>
@@ -147,7 +148,7 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
     if (input_type == "int8" && o.precision == ::gpufec::ldpc_precision::float32 &&
         o.algorithm == ::gpufec::ldpc_algorithm::sum_product)
         throw std::invalid_argument("input_type: sum-product needs true LLRs; use float input");
-    return gnuradio::make_block_sptr<ldpc_decoder_impl>(ldpc_block_code(code), o, device, input_type == "float",
+    return gnuradio::make_block_sptr<ldpc_decoder_impl>(::gpufec::ldpc_code::named(code), o, device, input_type == "float",
                                                         output == "codeword", packed_output, scale);
 }
 

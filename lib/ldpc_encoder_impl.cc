@@ -5,8 +5,9 @@
 #include <gnuradio/gpufec/core/ldpc_encoder.h>
 #include <gnuradio/gpufec/ldpc_encoder.h>
 
+#include <gnuradio/gpufec/core/ldpc_code.h>
+
 #include "block_code.h"
-#include "ldpc_block_code.h"
 #include <gnuradio/io_signature.h>
 
 namespace gr {
@@ -54,7 +55,7 @@ private:
 ldpc_encoder::sptr ldpc_encoder::make(const std::string& code)
 {
     install_gr_log_handler();
-    return gnuradio::make_block_sptr<ldpc_encoder_impl>(ldpc_block_code(code));
+    return gnuradio::make_block_sptr<ldpc_encoder_impl>(::gpufec::ldpc_code::named(code));
 }
 
 } // namespace gpufec

@@ -291,6 +291,15 @@ ldpc_code ldpc_code::from_alist(const std::string& text, const std::string& id)
     return from_rows(n, from_cols, id);
 }
 
+ldpc_code ldpc_code::named(const std::string& name)
+{
+    if (name.rfind("802.", 0) == 0)
+        return standard(name);
+    if (!std::ifstream(name))
+        throw unknown_code(name);
+    return load(name);
+}
+
 ldpc_code ldpc_code::load(const std::string& path)
 {
     std::ifstream f(path);

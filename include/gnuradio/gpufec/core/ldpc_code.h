@@ -34,6 +34,8 @@ public:
      *  text file: '#' comments, a line "Z=<lifting size>" (or a "[... Z=<z> ...]" header),
      *  then the rows of shifts. Malformed files throw std::invalid_argument naming the line. */
     static ldpc_code load(const std::string& path);
+    //! What users type: a standard id ("802.11n:1944:1/2") or the path of a code file.
+    static ldpc_code named(const std::string& name);
     static ldpc_code from_alist(const std::string& text, const std::string& id = "alist");
     static ldpc_code from_base_matrix_text(const std::string& text,
                                            const std::string& id = "base-matrix");
