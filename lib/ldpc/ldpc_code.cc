@@ -130,9 +130,9 @@ void ldpc_code::finish()
         for (int c = 0; c < d_k; ++c)
             d_info_cols.push_back(c);
     } else {
-        const gf2_systematic s = gf2_make_systematic(d_n, d_row_start, d_row_cols);
-        d_k = d_n - s.rank;
-        d_info_cols = s.info_cols;
+        d_form = std::make_shared<const gf2_systematic>(gf2_make_systematic(d_n, d_row_start, d_row_cols));
+        d_k = d_n - d_form->rank;
+        d_info_cols = d_form->info_cols;
     }
     if (d_k < 1)
         throw code_error(d_id, "H has full column rank: the code has no information bits");

@@ -9,22 +9,15 @@
 
 namespace gpufec {
 
-ldpc_encoder::ldpc_encoder(const ldpc_code& code) : d_code(code)
-{
-    if (!code.dual_diagonal())
-        d_form = std::make_unique<gf2_systematic>(
-            gf2_make_systematic(code.n(), code.row_start(), code.row_cols()));
-}
-
-ldpc_encoder::~ldpc_encoder() = default;
-ldpc_encoder::ldpc_encoder(ldpc_encoder&&) noexcept = default;
+ldpc_encoder::ldpc_encoder(const ldpc_code& code) : d_code(code) {}
 
 void ldpc_encoder::encode(const uint8_t* info, size_t frames, uint8_t* codeword) const
 {
     const size_t k = size_t(d_code.k()), n = size_t(d_code.n());
+    std::vector<uint8_t> lambda, sum; // scratch of the dual-diagonal encoder, reused per frame
     for (size_t f = 0; f < frames; ++f) {
         if (d_code.dual_diagonal())
-            encode_dual_diagonal(info + f * k, codeword + f * n);
+            encode_dual_diagonal(info + f * k, codeword + f * n, lambda, sum);
         else
             encode_generic(info + f * k, codeword + f * n);
     }
@@ -35,13 +28,15 @@ void ldpc_encoder::encode(const uint8_t* info, size_t frames, uint8_t* codeword)
  * Summing every row cancels the staircase and the two equal shifts a of column kb, leaving
  * P^b p0 = sum_i lambda_i (b = the middle shift); then the rows give p1, p2, ... in turn.
  * (P^s x)[r] = x[(r + s) mod z]: row r of a block shifted by s checks bit (r + s) mod z. */
-void ldpc_encoder::encode_dual_diagonal(const uint8_t* info, uint8_t* cw) const
+void ldpc_encoder::encode_dual_diagonal(const uint8_t* info, uint8_t* cw, std::vector<uint8_t>& lambda,
+                                        std::vector<uint8_t>& sum) const
 {
     const int z = d_code.z(), mb = d_code.mb(), nb = d_code.nb(), kb = nb - mb;
     const auto& sh = d_code.shifts();
     for (int i = 0; i < kb * z; ++i)
         cw[i] = info[i] & 1;
-    std::vector<uint8_t> lambda(size_t(mb) * z, 0), sum(size_t(z), 0);
+    lambda.assign(size_t(mb) * z, 0);
+    sum.assign(size_t(z), 0);
     for (int i = 0; i < mb; ++i)
         for (int j = 0; j < kb; ++j) {
             const int s = sh[size_t(i) * nb + j];
@@ -77,7 +72,7 @@ void ldpc_encoder::encode_dual_diagonal(const uint8_t* info, uint8_t* cw) const
 
 void ldpc_encoder::encode_generic(const uint8_t* info, uint8_t* cw) const
 {
-    const auto& f = *d_form;
+    const gf2_systematic& f = *d_code.systematic_form();
     for (size_t i = 0; i < f.info_cols.size(); ++i)
         cw[f.info_cols[i]] = info[i] & 1;
     for (size_t r = 0; r < f.parity_cols.size(); ++r) {

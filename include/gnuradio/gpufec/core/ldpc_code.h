@@ -6,10 +6,13 @@
 #ifndef INCLUDED_GPUFEC_CORE_LDPC_CODE_H
 #define INCLUDED_GPUFEC_CORE_LDPC_CODE_H
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace gpufec {
+
+struct gf2_systematic;
 
 /*! A binary LDPC code: its parity-check matrix H (m checks x n bits), and where it is
  *  quasi-cyclic, the base matrix it was lifted from.
@@ -71,6 +74,9 @@ public:
     std::vector<int> column_degrees() const;
 
     const std::vector<int>& info_columns() const { return d_info_cols; }
+    //! Codes without the dual-diagonal structure: the systematic form found by Gaussian
+    //! elimination when the code was built (the encoder's parity equations); else null.
+    const gf2_systematic* systematic_form() const { return d_form.get(); }
 
     std::string to_alist() const;
     std::string describe() const; //!< "802.11n:1944:1/2 (n=1944, k=972, QC z=81)"
@@ -88,6 +94,7 @@ private:
     bool d_dual_diagonal = false;
     std::vector<int> d_row_start, d_row_cols;
     std::vector<int> d_info_cols;
+    std::shared_ptr<const gf2_systematic> d_form; // shared by copies; computed once
 };
 
 } // namespace gpufec

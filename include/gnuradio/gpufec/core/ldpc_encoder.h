@@ -9,32 +9,28 @@
 #include <gnuradio/gpufec/core/ldpc_code.h>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <vector>
 
 namespace gpufec {
 
-struct gf2_systematic;
-
 /*! Systematic LDPC encoder: k information bits in, n codeword bits out (one bit per byte),
  *  the information bits at code.info_columns(). Codes with the standards' dual-diagonal
- *  parity part are encoded in linear time; any other code through a systematic form found by
- *  Gaussian elimination once, at construction. */
+ *  parity part are encoded in linear time; any other code through the systematic form that
+ *  Gaussian elimination found when the code was built. */
 class ldpc_encoder
 {
 public:
     explicit ldpc_encoder(const ldpc_code& code);
-    ~ldpc_encoder();
-    ldpc_encoder(ldpc_encoder&&) noexcept;
 
     const ldpc_code& code() const { return d_code; }
     void encode(const uint8_t* info, size_t frames, uint8_t* codeword) const;
 
 private:
-    void encode_dual_diagonal(const uint8_t* info, uint8_t* cw) const;
+    void encode_dual_diagonal(const uint8_t* info, uint8_t* cw, std::vector<uint8_t>& lambda,
+                              std::vector<uint8_t>& sum) const;
     void encode_generic(const uint8_t* info, uint8_t* cw) const;
 
-    ldpc_code d_code;
-    std::unique_ptr<gf2_systematic> d_form; // generic codes only
+    ldpc_code d_code; // holds the systematic form of generic codes
 };
 
 } // namespace gpufec
