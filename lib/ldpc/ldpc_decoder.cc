@@ -131,31 +131,27 @@ double ldpc_decoder::time_kernels_only(const int8_t* soft, size_t frames, int re
 
 void ldpc_decoder::finish(const uint8_t* cw_packed, size_t frames, uint8_t* out, ldpc_output what, bool packed)
 {
+    // only the outputs the engines cannot write themselves (direct_output): unpacked bits, or
+    // information bits that are not a prefix of the codeword
     const size_t n = size_t(d_code.n()), nbytes = (n + 7) / 8, bits = output_bits(what);
     const size_t out_per_frame = packed ? (bits + 7) / 8 : bits;
     const auto& info = d_code.info_columns();
-    // information bits first in the codeword (every standard code): a prefix of the bits
     const bool prefix = what == ldpc_output::codeword || info.back() == int(bits) - 1;
-    std::vector<uint8_t> hard(n), tmp(bits);
+    std::vector<uint8_t> hard(prefix ? 0 : n), tmp(prefix ? 0 : bits);
     for (size_t f = 0; f < frames; ++f) {
         const uint8_t* cw = cw_packed + f * nbytes;
         uint8_t* o = out + f * out_per_frame;
-        if (prefix && packed) {
-            // a prefix of the packed codeword; the bits after the last one are cleared
-            std::copy(cw, cw + (bits + 7) / 8, o);
-            if (bits % 8)
-                o[bits / 8] &= static_cast<uint8_t>(0xFF00u >> (bits % 8));
-        } else if (prefix && !packed) {
+        if (prefix) {
             unpack_bits(cw, bits, o);
-        } else {
-            unpack_bits(cw, n, hard.data());
-            for (size_t i = 0; i < bits; ++i)
-                tmp[i] = hard[size_t(info[i])];
-            if (packed)
-                pack_bits(tmp.data(), bits, o);
-            else
-                std::copy(tmp.begin(), tmp.end(), o);
+            continue;
         }
+        unpack_bits(cw, n, hard.data());
+        for (size_t i = 0; i < bits; ++i)
+            tmp[i] = hard[size_t(info[i])];
+        if (packed)
+            pack_bits(tmp.data(), bits, o);
+        else
+            std::copy(tmp.begin(), tmp.end(), o);
     }
 }
 
@@ -167,31 +163,37 @@ bool ldpc_decoder::direct_output(ldpc_output what, bool packed) const
     return packed && (what == ldpc_output::codeword || info.back() == int(info.size()) - 1);
 }
 
-void ldpc_decoder::decode(const int8_t* soft, size_t frames, uint8_t* out, ldpc_output what,
-                          bool packed, ldpc_result* results, float* posteriors)
+void ldpc_decoder::run_engine(const int8_t* soft8, const float* softf, size_t frames, uint8_t* out,
+                              ldpc_output what, bool packed, ldpc_result* results, float* posteriors)
 {
-    if (frames == 0)
-        return;
-    std::vector<ldpc_result> local;
     if (!results) {
-        local.resize(frames);
-        results = local.data();
+        d_results.resize(frames);
+        results = d_results.data();
     }
     const bool direct = direct_output(what, packed);
     const int out_bits = direct ? int(output_bits(what)) : d_code.n();
     if (!direct)
         d_hard.resize(frames * size_t((d_code.n() + 7) / 8));
     uint8_t* dst = direct ? out : d_hard.data();
-    if (d_opts.precision == ldpc_precision::float32) {
-        std::vector<float> f(frames * size_t(d_code.n()));
-        for (size_t i = 0; i < f.size(); ++i)
-            f[i] = soft[i];
-        d_engine->run_float(f.data(), frames, dst, out_bits, results, posteriors);
-    } else {
-        d_engine->run(soft, frames, dst, out_bits, results, posteriors);
-    }
+    if (softf)
+        d_engine->run_float(softf, frames, dst, out_bits, results, posteriors);
+    else
+        d_engine->run(soft8, frames, dst, out_bits, results, posteriors);
     if (!direct)
         finish(d_hard.data(), frames, out, what, packed);
+}
+
+void ldpc_decoder::decode(const int8_t* soft, size_t frames, uint8_t* out, ldpc_output what,
+                          bool packed, ldpc_result* results, float* posteriors)
+{
+    if (frames == 0)
+        return;
+    if (d_opts.precision != ldpc_precision::float32) {
+        run_engine(soft, nullptr, frames, out, what, packed, results, posteriors);
+        return;
+    }
+    d_f.assign(soft, soft + frames * size_t(d_code.n()));
+    run_engine(nullptr, d_f.data(), frames, out, what, packed, results, posteriors);
 }
 
 size_t ldpc_decoder::decode(const float* soft, size_t frames, uint8_t* out, ldpc_output what,
@@ -200,16 +202,16 @@ size_t ldpc_decoder::decode(const float* soft, size_t frames, uint8_t* out, ldpc
     if (frames == 0)
         return 0;
     const size_t len = frames * size_t(d_code.n());
+    size_t nans = 0;
     if (d_opts.precision != ldpc_precision::float32) {
         d_q.resize(len);
-        const size_t nans = quantize_soft(soft, d_q.data(), len, scale);
-        decode(d_q.data(), frames, out, what, packed, results, posteriors);
+        nans = quantize_soft(soft, d_q.data(), len, scale);
+        run_engine(d_q.data(), nullptr, frames, out, what, packed, results, posteriors);
         return nans;
     }
     // float precision: the values as given (NaN as an erasure, infinities clamped)
-    std::vector<float> clean(soft, soft + len);
-    size_t nans = 0;
-    for (auto& v : clean) {
+    d_f.assign(soft, soft + len);
+    for (auto& v : d_f) {
         if (std::isnan(v)) {
             v = 0.f;
             ++nans;
@@ -217,19 +219,7 @@ size_t ldpc_decoder::decode(const float* soft, size_t frames, uint8_t* out, ldpc
             v = std::max(-1e30f, std::min(1e30f, v));
         }
     }
-    std::vector<ldpc_result> local;
-    if (!results) {
-        local.resize(frames);
-        results = local.data();
-    }
-    const bool direct = direct_output(what, packed);
-    if (direct) {
-        d_engine->run_float(clean.data(), frames, out, int(output_bits(what)), results, posteriors);
-        return nans;
-    }
-    d_hard.resize(frames * size_t((d_code.n() + 7) / 8));
-    d_engine->run_float(clean.data(), frames, d_hard.data(), d_code.n(), results, posteriors);
-    finish(d_hard.data(), frames, out, what, packed);
+    run_engine(nullptr, d_f.data(), frames, out, what, packed, results, posteriors);
     return nans;
 }
 

@@ -100,13 +100,19 @@ public:
 
 private:
     bool direct_output(ldpc_output what, bool packed) const;
+    //! one of soft8 / softf; decodes and writes the requested output form
+    void run_engine(const int8_t* soft8, const float* softf, size_t frames, uint8_t* out, ldpc_output what,
+                    bool packed, ldpc_result* results, float* posteriors);
     void finish(const uint8_t* hard, size_t frames, uint8_t* out, ldpc_output what, bool packed);
 
     ldpc_code d_code;
     ldpc_options d_opts;
     std::unique_ptr<ldpc_engine> d_engine;
+    // buffers reused across calls
     std::vector<uint8_t> d_hard;
     std::vector<int8_t> d_q;
+    std::vector<float> d_f;
+    std::vector<ldpc_result> d_results;
 };
 
 } // namespace gpufec
