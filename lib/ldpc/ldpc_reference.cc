@@ -45,6 +45,44 @@ struct float_arith {
     static value big() { return HUGE_VALF; }
 };
 
+/*! Scratch vector `slot` of the calling thread, reused from codeword to codeword (the pool's
+ *  threads live as long as the engine), so that no codeword allocates. Slots 0-3 belong to the
+ *  decoders, slot 4 to the input conversion. */
+constexpr int input_slot = 4;
+template <class V>
+std::vector<V>& scratch(int slot)
+{
+    thread_local std::vector<V> v[5];
+    return v[slot];
+}
+
+/*! Min-sum check update of one row: msg[j] from the inputs q[0..d) (ldpc_common.h: the other
+ *  inputs' smallest magnitude, normalised, with the product of their signs). */
+template <class A>
+void min_sum_row(const A& a, const typename A::value* q, int d, typename A::value* msg)
+{
+    typedef typename A::value V;
+    V min1 = A::big(), min2 = A::big();
+    int idx = 0;
+    bool parity = false;
+    for (int j = 0; j < d; ++j) {
+        const V mag = A::abs(q[j]);
+        parity ^= q[j] < 0;
+        if (mag < min1) {
+            min2 = min1;
+            min1 = mag;
+            idx = j;
+        } else if (mag < min2) {
+            min2 = mag;
+        }
+    }
+    const V n1 = a.norm(min1), n2 = a.norm(min2);
+    for (int j = 0; j < d; ++j) {
+        const V mag = j == idx ? n2 : n1;
+        msg[j] = (parity != (q[j] < 0)) ? -mag : mag;
+    }
+}
+
 class reference_engine : public ldpc_engine
 {
 public:
@@ -84,8 +122,10 @@ private:
     {
         const size_t n = size_t(d_code.n()), nbytes = (size_t(out_bits) + 7) / 8;
         d_pool.parallel_for(int64_t(frames), [&](int64_t f, int) {
-            std::vector<float> llr(n);
-            std::vector<uint8_t> hard(n);
+            auto& llr = scratch<float>(input_slot);
+            auto& hard = scratch<uint8_t>(input_slot);
+            llr.resize(n);
+            hard.resize(n);
             for (size_t i = 0; i < n; ++i)
                 llr[i] = -float(soft[size_t(f) * n + i]);
             decode_one(llr.data(), hard.data(), res + f, post ? post + size_t(f) * n : nullptr);
@@ -127,36 +167,26 @@ private:
         typedef typename A::value V;
         const auto& rs = d_code.row_start();
         const auto& rc = d_code.row_cols();
-        std::vector<V> gamma(size_t(d_code.n())), lambda(rc.size(), V(0)), rho(size_t(d_code.max_row_degree()));
-        for (size_t i = 0; i < gamma.size(); ++i)
-            gamma[i] = V(llr[i]);
+        auto& gamma = scratch<V>(0);
+        auto& lambda = scratch<V>(1);
+        auto& rho = scratch<V>(2);
+        auto& msg = scratch<V>(3);
+        gamma.assign(llr, llr + d_code.n());
+        lambda.assign(rc.size(), V(0));
+        rho.resize(size_t(d_code.max_row_degree()));
+        msg.resize(rho.size());
         int it = 0;
         bool ok = false;
         while (it < d_opts.max_iterations) {
             ++it;
             for (int r = 0; r < d_code.m(); ++r) {
                 const int e0 = rs[r], d = rs[r + 1] - e0;
-                V min1 = A::big(), min2 = A::big();
-                int idx = 0;
-                bool parity = false;
-                for (int j = 0; j < d; ++j) {
+                for (int j = 0; j < d; ++j)
                     rho[j] = gamma[rc[e0 + j]] - lambda[e0 + j];
-                    const V mag = A::abs(rho[j]);
-                    parity ^= rho[j] < 0;
-                    if (mag < min1) {
-                        min2 = min1;
-                        min1 = mag;
-                        idx = j;
-                    } else if (mag < min2) {
-                        min2 = mag;
-                    }
-                }
-                const V n1 = a.norm(min1), n2 = a.norm(min2);
+                min_sum_row(a, rho.data(), d, msg.data());
                 for (int j = 0; j < d; ++j) {
-                    const V mag = j == idx ? n2 : n1;
-                    const V msg = (parity != (rho[j] < 0)) ? -mag : mag;
-                    lambda[e0 + j] = msg;
-                    gamma[rc[e0 + j]] = rho[j] + msg;
+                    lambda[e0 + j] = msg[j];
+                    gamma[rc[e0 + j]] = rho[j] + msg[j];
                 }
             }
             ok = hard_and_check<A>(gamma, hard);
@@ -177,12 +207,23 @@ private:
         const auto& rs = d_code.row_start();
         const auto& rc = d_code.row_cols();
         const size_t n = size_t(d_code.n());
-        std::vector<V> ch(n), gamma(n), msg(rc.size(), V(0)), q(size_t(d_code.max_row_degree()));
-        std::vector<double> acc(n); // float: sums; fixed point: exact (below 2^53)
-        for (size_t i = 0; i < n; ++i)
-            gamma[i] = ch[i] = V(llr[i]);
+        auto& ch = scratch<V>(0);
+        auto& gamma = scratch<V>(1);
+        auto& msg = scratch<V>(2);
+        auto& q = scratch<V>(3);
+        ch.assign(llr, llr + n);
+        gamma = ch;
+        msg.assign(rc.size(), V(0));
+        q.resize(size_t(d_code.max_row_degree()));
+        auto& acc = scratch<double>(0); // float: sums; fixed point: exact (below 2^53)
+        auto& t = scratch<double>(1);
+        auto& prefix = scratch<double>(2);
+        auto& suffix = scratch<double>(3);
+        acc.resize(n);
+        t.resize(q.size());
+        prefix.resize(q.size() + 1);
+        suffix.resize(q.size() + 1);
         const bool spa = d_opts.algorithm == ldpc_algorithm::sum_product;
-        std::vector<double> t(q.size()), prefix(q.size() + 1), suffix(q.size() + 1);
         int it = 0;
         bool ok = false;
         while (it < d_opts.max_iterations) {
@@ -207,25 +248,7 @@ private:
                     }
                     continue;
                 }
-                V min1 = A::big(), min2 = A::big();
-                int idx = 0;
-                bool parity = false;
-                for (int j = 0; j < d; ++j) {
-                    const V mag = A::abs(q[j]);
-                    parity ^= q[j] < 0;
-                    if (mag < min1) {
-                        min2 = min1;
-                        min1 = mag;
-                        idx = j;
-                    } else if (mag < min2) {
-                        min2 = mag;
-                    }
-                }
-                const V n1 = a.norm(min1), n2 = a.norm(min2);
-                for (int j = 0; j < d; ++j) {
-                    const V mag = j == idx ? n2 : n1;
-                    msg[e0 + j] = (parity != (q[j] < 0)) ? -mag : mag;
-                }
+                min_sum_row(a, q.data(), d, msg.data() + e0);
             }
             // bits: channel plus every incoming message
             for (size_t i = 0; i < n; ++i)
