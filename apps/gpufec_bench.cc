@@ -16,6 +16,7 @@
 #include <gnuradio/gpufec/core/conv_encoder.h>
 #include <gnuradio/gpufec/core/viterbi.h>
 
+#include "app_util.h"
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,6 +25,7 @@
 #include <fstream>
 #include <random>
 #include <stdexcept>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,22 +40,12 @@ struct args {
     bool reference = false;
 };
 
-[[noreturn]] void usage(const char* msg)
-{
-    std::fprintf(stderr, "gpufec_bench: %s\nsee the comment at the top of apps/gpufec_bench.cc\n", msg);
-    std::exit(2);
-}
-
 args parse(int argc, char** argv)
 {
     args a;
     for (int i = 1; i < argc; ++i) {
         const std::string k = argv[i];
-        auto val = [&]() -> std::string {
-            if (i + 1 >= argc)
-                usage(("missing value for " + k).c_str());
-            return argv[++i];
-        };
+        auto val = [&] { return app::option_value(argc, argv, i, "gpufec_bench"); };
         if (k == "--code") a.code = val();
         else if (k == "--mode") a.mode = val();
         else if (k == "--device") a.device = val();
@@ -67,7 +59,7 @@ args parse(int argc, char** argv)
         else if (k == "--reference") a.reference = true;
         else if (k == "--json") a.json = val();
         else if (k == "--csv") a.csv = val();
-        else usage(("unknown option " + k).c_str());
+        else app::usage("gpufec_bench", "unknown option " + k);
     }
     return a;
 }
@@ -92,12 +84,6 @@ void make_soft(const std::vector<uint8_t>& coded, double rate, int8_t* out)
         x ^= x << 17;
         out[i] = coded[i] ? table1[x & 0xffff] : table0[x & 0xffff];
     }
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 } // namespace
@@ -190,7 +176,7 @@ int main(int argc, char** argv)
             }
         }
 
-        const double t = median(times);
+        const double t = app::median(times);
         const double gbps = info_bits / t / 1e9;
         const double kgbps = kernel_s > 0 ? info_bits / kernel_s / 1e9 : -1;
         std::printf("%-10s %-11s %-34s %10s %6s %4s %12s %12s\n", "code", "mode", "backend",
@@ -210,15 +196,13 @@ int main(int argc, char** argv)
         if (!a.json.empty())
             std::ofstream(a.json, std::ios::app) << json << "\n";
         if (!a.csv.empty()) {
-            std::ifstream probe(a.csv);
-            const bool fresh = !probe.good() || probe.peek() == std::ifstream::traits_type::eof();
-            std::ofstream f(a.csv, std::ios::app);
-            if (fresh)
-                f << "code,mode,backend,info_bits,block_len,traceback,frame_bits,seconds,"
-                     "gbps_host_to_host,gbps_kernels\n";
-            f << a.code << "," << a.mode << ",\"" << backend << "\"," << info_bits << ","
-              << o.block_len << "," << o.traceback_for(code) << "," << a.frame_bits << "," << t
-              << "," << gbps << "," << kgbps << "\n";
+            std::ostringstream row;
+            row << a.code << "," << a.mode << ",\"" << backend << "\"," << info_bits << "," << o.block_len << ","
+                << o.traceback_for(code) << "," << a.frame_bits << "," << t << "," << gbps << "," << kgbps;
+            app::append_csv(a.csv,
+                            "code,mode,backend,info_bits,block_len,traceback,frame_bits,seconds,"
+                            "gbps_host_to_host,gbps_kernels",
+                            row.str());
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpufec_bench: %s\n", e.what());

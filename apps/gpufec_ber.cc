@@ -24,6 +24,7 @@
 #include <gnuradio/gpufec/core/soft.h>
 #include <gnuradio/gpufec/core/viterbi.h>
 
+#include "app_util.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -48,23 +49,12 @@ struct args {
     unsigned seed = 1;
 };
 
-[[noreturn]] void usage(const std::string& msg)
-{
-    std::fprintf(stderr, "gpufec_ber: %s\nsee the comment at the top of apps/gpufec_ber.cc\n",
-                 msg.c_str());
-    std::exit(2);
-}
-
 args parse(int argc, char** argv)
 {
     args a;
     for (int i = 1; i < argc; ++i) {
         const std::string k = argv[i];
-        auto val = [&]() -> std::string {
-            if (i + 1 >= argc)
-                usage("missing value for " + k);
-            return argv[++i];
-        };
+        auto val = [&] { return app::option_value(argc, argv, i, "gpufec_ber"); };
         if (k == "--code") a.code = val();
         else if (k == "--mode") a.mode = val();
         else if (k == "--device") a.device = val();
@@ -83,9 +73,9 @@ args parse(int argc, char** argv)
         else if (k == "--ebn0") {
             const std::string v = val();
             if (std::sscanf(v.c_str(), "%lf:%lf:%lf", &a.e0, &a.estep, &a.e1) != 3 || a.estep <= 0)
-                usage("--ebn0 wants START:STEP:STOP, e.g. 0:0.5:6");
+                app::usage("gpufec_ber", "--ebn0 wants START:STEP:STOP, e.g. 0:0.5:6");
         } else
-            usage("unknown option " + k);
+            app::usage("gpufec_ber", "unknown option " + k);
     }
     return a;
 }

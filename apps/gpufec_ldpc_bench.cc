@@ -17,12 +17,14 @@
 #include <gnuradio/gpufec/core/ldpc_encoder.h>
 #include <gnuradio/gpufec/core/soft.h>
 
+#include "app_util.h"
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,23 +40,12 @@ struct args {
     double ebn0 = 3.0;
 };
 
-[[noreturn]] void usage(const std::string& msg)
-{
-    std::fprintf(stderr, "gpufec_ldpc_bench: %s\nsee the comment at the top of apps/gpufec_ldpc_bench.cc\n",
-                 msg.c_str());
-    std::exit(2);
-}
-
 args parse(int argc, char** argv)
 {
     args a;
     for (int i = 1; i < argc; ++i) {
         const std::string k = argv[i];
-        auto val = [&]() -> std::string {
-            if (i + 1 >= argc)
-                usage("missing value for " + k);
-            return argv[++i];
-        };
+        auto val = [&] { return app::option_value(argc, argv, i, "gpufec_ldpc_bench"); };
         if (k == "--code") a.code = val();
         else if (k == "--device") a.device = val();
         else if (k == "--frames") a.frames = std::max(1, std::stoi(val()));
@@ -68,15 +59,9 @@ args parse(int argc, char** argv)
         else if (k == "--reps") a.reps = std::max(1, std::stoi(val()));
         else if (k == "--json") a.json = val();
         else if (k == "--csv") a.csv = val();
-        else usage("unknown option " + k);
+        else app::usage("gpufec_ldpc_bench", "unknown option " + k);
     }
     return a;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 } // namespace
@@ -143,7 +128,7 @@ int main(int argc, char** argv)
         }
         const double kernel_s = dec.time_kernels_only(s8, frames, a.reps);
 
-        const double t = median(times), latency = median(lat);
+        const double t = app::median(times), latency = app::median(lat);
         const double info_bits = double(k) * frames;
         const double gbps = info_bits / t / 1e9, kgbps = kernel_s > 0 ? info_bits / kernel_s / 1e9 : -1;
         std::printf("%-20s %-44s %6s %5s %4s %6s %7s %9s %11s %11s %11s\n", "code", "backend", "frames", "iter",
@@ -166,15 +151,14 @@ int main(int argc, char** argv)
         if (!a.json.empty())
             std::ofstream(a.json, std::ios::app) << json << "\n";
         if (!a.csv.empty()) {
-            std::ifstream probe(a.csv);
-            const bool fresh = !probe.good() || probe.peek() == std::ifstream::traits_type::eof();
-            std::ofstream f(a.csv, std::ios::app);
-            if (fresh)
-                f << "code,backend,frames,max_iterations,early_termination,ebn0_db,avg_iterations,fer,"
-                     "precision,seconds,gbps_host_to_host,gbps_kernels,latency_us\n";
-            f << code.id() << ",\"" << dec.backend() << "\"," << frames << "," << a.iterations << ","
-              << (a.et ? 1 : 0) << "," << a.ebn0 << "," << iters << "," << double(frame_errors) / frames << ","
-              << a.precision << "," << t << "," << gbps << "," << kgbps << "," << latency * 1e6 << "\n";
+            std::ostringstream row;
+            row << code.id() << ",\"" << dec.backend() << "\"," << frames << "," << a.iterations << ","
+                << (a.et ? 1 : 0) << "," << a.ebn0 << "," << iters << "," << double(frame_errors) / frames << ","
+                << a.precision << "," << t << "," << gbps << "," << kgbps << "," << latency * 1e6;
+            app::append_csv(a.csv,
+                            "code,backend,frames,max_iterations,early_termination,ebn0_db,avg_iterations,fer,"
+                            "precision,seconds,gbps_host_to_host,gbps_kernels,latency_us",
+                            row.str());
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpufec_ldpc_bench: %s\n", e.what());
