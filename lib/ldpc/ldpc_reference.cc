@@ -153,12 +153,29 @@ private:
         }
     }
 
-    template <class A>
-    bool hard_and_check(const std::vector<typename A::value>& gamma, uint8_t* hard) const
+    /*! Runs one_iteration() until max_iterations, or until the hard decisions of gamma satisfy
+     *  every check when early termination is on; then reports iterations, syndrome and the
+     *  posteriors (module convention, positive = bit 1). */
+    template <class V, class Iteration>
+    void iterate(const std::vector<V>& gamma, uint8_t* hard, ldpc_result* res, float* post,
+                 Iteration&& one_iteration) const
     {
-        for (size_t i = 0; i < gamma.size(); ++i)
-            hard[i] = gamma[i] < 0;
-        return d_code.satisfied(hard);
+        int it = 0;
+        bool ok = false;
+        while (it < d_opts.max_iterations) {
+            ++it;
+            one_iteration();
+            for (size_t i = 0; i < gamma.size(); ++i)
+                hard[i] = gamma[i] < 0;
+            ok = d_code.satisfied(hard);
+            if (ok && d_opts.early_termination)
+                break;
+        }
+        res->iterations = it;
+        res->syndrome_ok = ok;
+        if (post)
+            for (size_t i = 0; i < gamma.size(); ++i)
+                post[i] = -float(gamma[i]);
     }
 
     template <class A>
@@ -175,10 +192,7 @@ private:
         lambda.assign(rc.size(), V(0));
         rho.resize(size_t(d_code.max_row_degree()));
         msg.resize(rho.size());
-        int it = 0;
-        bool ok = false;
-        while (it < d_opts.max_iterations) {
-            ++it;
+        iterate(gamma, hard, res, post, [&] {
             for (int r = 0; r < d_code.m(); ++r) {
                 const int e0 = rs[r], d = rs[r + 1] - e0;
                 for (int j = 0; j < d; ++j)
@@ -189,15 +203,7 @@ private:
                     gamma[rc[e0 + j]] = rho[j] + msg[j];
                 }
             }
-            ok = hard_and_check<A>(gamma, hard);
-            if (ok && d_opts.early_termination)
-                break;
-        }
-        res->iterations = it;
-        res->syndrome_ok = ok;
-        if (post)
-            for (size_t i = 0; i < gamma.size(); ++i)
-                post[i] = -float(gamma[i]);
+        });
     }
 
     template <class A>
@@ -224,10 +230,7 @@ private:
         prefix.resize(q.size() + 1);
         suffix.resize(q.size() + 1);
         const bool spa = d_opts.algorithm == ldpc_algorithm::sum_product;
-        int it = 0;
-        bool ok = false;
-        while (it < d_opts.max_iterations) {
-            ++it;
+        iterate(gamma, hard, res, post, [&] {
             // checks: every row from the posteriors of the previous iteration
             for (int r = 0; r < d_code.m(); ++r) {
                 const int e0 = rs[r], d = rs[r + 1] - e0;
@@ -257,15 +260,7 @@ private:
                 acc[size_t(rc[e])] += double(msg[e]);
             for (size_t i = 0; i < n; ++i)
                 gamma[i] = V(acc[i]); // exact for fixed point (sums of integers)
-            ok = hard_and_check<A>(gamma, hard);
-            if (ok && d_opts.early_termination)
-                break;
-        }
-        res->iterations = it;
-        res->syndrome_ok = ok;
-        if (post)
-            for (size_t i = 0; i < n; ++i)
-                post[i] = -float(gamma[i]);
+        });
     }
 
     ldpc_code d_code;
