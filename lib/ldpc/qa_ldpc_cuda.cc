@@ -15,12 +15,6 @@
 
 using namespace gpufec;
 
-#define GPUFEC_REQUIRE_GPU()                       \
-    do {                                           \
-        if (cuda_devices().empty())                \
-            GTEST_SKIP() << "no usable CUDA device"; \
-    } while (0)
-
 namespace {
 
 struct run_out {

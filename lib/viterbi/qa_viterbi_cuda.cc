@@ -13,12 +13,6 @@
 
 using namespace gpufec;
 
-#define REQUIRE_GPU()                                                  \
-    do {                                                               \
-        if (cuda_devices().empty())                                    \
-            GTEST_SKIP() << "no usable CUDA device";                    \
-    } while (0)
-
 namespace {
 
 conv_code make_code(int k, std::vector<int> polys, std::vector<uint8_t> punct = {})
@@ -44,7 +38,7 @@ std::vector<conv_code> gpu_codes()
 
 TEST(viterbi_cuda, frames_bit_exact_against_cpu_reference)
 {
-    REQUIRE_GPU();
+    GPUFEC_REQUIRE_GPU();
     for (const auto& c : gpu_codes())
         for (auto mode : { conv_mode::terminated, conv_mode::tailbiting, conv_mode::truncated })
             for (int batch : { 1, 33, 1000 }) {
@@ -70,7 +64,7 @@ TEST(viterbi_cuda, frames_bit_exact_against_cpu_reference)
 
 TEST(viterbi_cuda, stream_bit_exact_against_cpu_reference)
 {
-    REQUIRE_GPU();
+    GPUFEC_REQUIRE_GPU();
     for (const auto& c : gpu_codes())
         for (int D : { 64, 512 }) {
             const size_t nbits = 7 * 5 * 3 * 2000;
@@ -106,7 +100,7 @@ TEST(viterbi_cuda, stream_bit_exact_against_cpu_reference)
 
 TEST(viterbi_cuda, two_instances_run_concurrently)
 {
-    REQUIRE_GPU();
+    GPUFEC_REQUIRE_GPU();
     auto work = [](const char* name, uint32_t seed, bool* ok) {
         const conv_code c = conv_code::preset(name);
         const int fb = 960, batch = 3000;

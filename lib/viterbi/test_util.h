@@ -6,11 +6,19 @@
 #define INCLUDED_GPUFEC_VITERBI_TEST_UTIL_H
 
 #include <gnuradio/gpufec/core/conv_code.h>
+#include <gnuradio/gpufec/core/device.h>
 #include <gnuradio/gpufec/core/soft.h>
 #include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
+
+//! GPU tests skip themselves where no CUDA device can be used (the CI machine)
+#define GPUFEC_REQUIRE_GPU()                                                                        \
+    do {                                                                                            \
+        if (::gpufec::cuda_devices().empty())                                                       \
+            GTEST_SKIP() << "no usable CUDA device";                                                \
+    } while (0)
 
 namespace gpufec::test {
 
