@@ -192,6 +192,9 @@ void ldpc_decoder::decode(const int8_t* soft, size_t frames, uint8_t* out, ldpc_
         run_engine(soft, nullptr, frames, out, what, packed, results, posteriors);
         return;
     }
+    // min-sum does not depend on the scale of its input; sum-product needs true LLRs
+    if (d_opts.algorithm == ldpc_algorithm::sum_product)
+        throw std::invalid_argument("input: sum-product needs LLRs as float input, not int8 soft values");
     d_f.assign(soft, soft + frames * size_t(d_code.n()));
     run_engine(nullptr, d_f.data(), frames, out, what, packed, results, posteriors);
 }

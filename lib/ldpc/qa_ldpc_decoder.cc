@@ -341,5 +341,13 @@ TEST(ldpc_decoder, bad_options_fail_at_construction)
     o.algorithm = ldpc_algorithm::sum_product; // needs float
     EXPECT_THROW(ldpc_decoder(c, o, cpu), std::invalid_argument);
     EXPECT_THROW(parse_ldpc_algorithm("bp"), std::invalid_argument);
+    // sum-product needs true LLRs: int8 soft values are refused
+    o = ldpc_options{};
+    o.algorithm = ldpc_algorithm::sum_product;
+    o.precision = ldpc_precision::float32;
+    ldpc_decoder spa(c, o, cpu);
+    std::vector<int8_t> soft(size_t(c.n()), 10);
+    std::vector<uint8_t> out(size_t(c.k()));
+    EXPECT_THROW(spa.decode(soft.data(), 1, out.data()), std::invalid_argument);
     EXPECT_THROW(parse_ldpc_precision("int4"), std::invalid_argument);
 }
