@@ -38,11 +38,14 @@ struct ldpc_fixed {
     int offset; //!< subtracted after normalisation, >= 0
 };
 
-//! normalised, offset and saturated message magnitude; mag >= 0 may be as large as a posterior
-GPUFEC_LDPC_HD int ldpc_norm(long long mag, const ldpc_fixed& f)
+//! normalised, offset and saturated message magnitude; mag >= 0 may be as large as a posterior.
+//! Magnitudes from 2^22 up all give mmax ((2^22 * 1) >> 4 - 127 > 32767), so clamping there
+//! first keeps the arithmetic in 32 bits without changing any result.
+GPUFEC_LDPC_HD int ldpc_norm(int mag, const ldpc_fixed& f)
 {
-    const long long v = ((mag * f.norm16) >> 4) - f.offset;
-    return v < 0 ? 0 : (v > f.mmax ? f.mmax : int(v));
+    const int m = mag < (1 << 22) ? mag : (1 << 22);
+    const int v = ((m * f.norm16) >> 4) - f.offset;
+    return v < 0 ? 0 : (v > f.mmax ? f.mmax : v);
 }
 
 } // namespace gpufec

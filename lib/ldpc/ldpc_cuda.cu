@@ -10,20 +10,21 @@
  * every layer of codeword (t / Z). The Z rows of a layer touch Z distinct bits, so a layer is
  * one parallel step, and the block synchronises between layers. C is chosen per code so that
  * C * Z threads keep the most codewords resident per SM with few idle threads (chosen at run
- * time from the occupancy: Z = 81 gives 3 codewords in 8 warps, Z = 96 one in 3). Blocks take
- * groups of C codewords from a queue (one atomic counter), so a
- * block whose codewords stop early takes new ones instead of idling.
+ * time from the occupancy). Blocks take groups of C codewords from a queue (one atomic
+ * counter), so a block whose codewords stop early takes new ones instead of idling.
  *
  * Memory: posteriors gamma of the block's codewords in shared memory (int16 for int8 messages,
  * int32 for int16 messages: wide enough never to saturate, see ldpc_common.h), and one
  * check-to-bit message per edge, also in shared memory (int8 or int16; for int8 this is less
  * than the compressed form of two minima, position and signs would take, and it saves
- * rebuilding every old message). The base matrix (block column and
- * shift of every entry, layer by layer, as first bit << 16 | shift) is copied to shared memory at
- * block start. Channel
- * values are read once from global memory, int8; the output is the packed leading hard bits
- * (codeword, or information bits of a systematic-first code) straight into the caller's
- * buffer, and the per-codeword results and optional posteriors through a side buffer. */
+ * rebuilding every old message). A thread's messages are one row of S bytes (its edges in
+ * layer order, so a layer's are at fixed offsets from one pointer), and S / 4 is odd, so the 32
+ * rows of a warp fall in 32 different banks. The base matrix travels in the launch parameters
+ * (constant bank): every thread of the block reads the same entry at the same time, which the
+ * uniform datapath serves without shared-memory traffic. Channel values are read once from
+ * global memory, int8; the output is the packed leading hard bits (codeword, or information
+ * bits of a systematic-first code) straight into the caller's buffer, and the per-codeword
+ * results and optional posteriors through a side buffer. */
 #include "ldpc_common.h"
 #include "ldpc_engine.h"
 #include "runtime/batch_pipeline.h"
@@ -40,9 +41,22 @@ namespace gpufec {
 
 namespace {
 
+constexpr int max_table_entries = 2048; // non-zero entries of the base matrix
+constexpr int max_table_layers = 1024;  // its rows
+
+/*! The base matrix, layer by layer, in the form the row update uses. For entry e (block column
+ *  bc, shift s) and a thread's own row r, the bit is bc * Z + (r + s) mod Z; as a byte offset
+ *  from the thread's posterior r that is entry[e].x - (r >= entry[e].y ? Z * sizeof(T) : 0)
+ *  with x = (bc * Z + s) * sizeof(T) and y = Z - s: no division and no 16-bit unpacking. */
+struct gpu_table {
+    int2 entry[max_table_entries];
+    uint16_t layer_start[max_table_layers + 1]; // layer l: entries layer_start[l] .. [l + 1]
+};
+
 struct gpu_params {
     int n, z, mb, entries;
     int cw_per_block;   // C
+    int msg_stride;     // S: messages per thread (>= entries), S * sizeof(M) / 4 odd
     int frames;         // codewords in this launch
     int groups;         // ceil(frames / C)
     int max_iter;
@@ -56,32 +70,46 @@ struct gpu_params {
 
 __host__ __device__ inline size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
 
-//! dynamic shared memory of one block: table, gamma (T), messages (M, one per edge), flags
-template <typename T, typename M>
-__host__ __device__ inline size_t smem_bytes(int n, int z, int mb, int entries, int C)
+//! messages per thread S: at least `entries`, with S * sizeof(M) / 4 odd (conflict-free rows)
+template <typename M>
+__host__ __device__ inline int msg_stride(int entries)
 {
-    return align16(size_t(mb + 1) * 4 + size_t(entries) * 4) + align16(size_t(C) * n * sizeof(T)) +
-           align16(size_t(C) * entries * z * sizeof(M)) + align16(size_t(C) * 4 * 4);
+    int words = int((size_t(entries) * sizeof(M) + 3) / 4);
+    words += words % 2 == 0 ? 1 : 0;
+    return int(size_t(words) * 4 / sizeof(M));
+}
+
+//! dynamic shared memory of one block: gamma (T), messages (M, one row of S per thread), flags
+template <typename T, typename M>
+__host__ __device__ inline size_t smem_bytes(int n, int z, int entries, int C)
+{
+    return align16(size_t(C) * n * sizeof(T)) + align16(size_t(C) * z * msg_stride<M>(entries) * sizeof(M)) +
+           align16(size_t(C) * 4 * 4);
+}
+
+//! address of the bit of table entry `e` in the row of the thread whose own posterior is `grow`
+template <typename T>
+__device__ __forceinline__ T* bit_of(unsigned char* grow, int2 e, int row, int zbytes)
+{
+    return reinterpret_cast<T*>(grow + e.x - (row >= e.y ? zbytes : 0));
 }
 
 /*! One check row of degree D for one codeword (the thread's row of a layer): the layered
- *  min-sum update of ldpc_common.h. lam[j * z] is the row's message j, entry[j] the (block
- *  column, shift) of its bit j. rho and the bit positions stay in registers. */
+ *  min-sum update of ldpc_common.h. lrow[j] is the row's message j, ent[j] the table entry of
+ *  its bit j. rho, magnitudes and bit addresses stay in registers between the two passes. */
 template <typename T, typename M, int D>
 __device__ __forceinline__ void
-layered_row(T* gamma, M* lam, const uint32_t* entry, int row, int z, const ldpc_fixed& fx)
+layered_row(unsigned char* grow, M* lrow, const int2* ent, int row, int zbytes, const ldpc_fixed& fx)
 {
-    int rho[D], col[D], mag[D];
+    T* at[D];
+    int rho[D], mag[D];
     int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
     // pass 1: rho = gamma - old message, the two smallest magnitudes and the sign product
     // (sign bit of the XOR of all rho)
 #pragma unroll
     for (int j = 0; j < D; ++j) {
-        const uint32_t ent = entry[j]; // first bit of the block column << 16 | shift
-        int c = row + int(ent & 0xFFFF); // (row + shift) mod z, shift < z
-        c -= c >= z ? z : 0;
-        col[j] = int(ent >> 16) + c;
-        rho[j] = int(gamma[col[j]]) - int(lam[j * z]);
+        at[j] = bit_of<T>(grow, ent[j], row, zbytes);
+        rho[j] = int(*at[j]) - int(lrow[j]);
         mag[j] = abs(rho[j]);
         sx ^= rho[j];
         min2 = min(min2, max(min1, mag[j]));
@@ -96,42 +124,41 @@ layered_row(T* gamma, M* lam, const uint32_t* entry, int row, int z, const ldpc_
     for (int j = 0; j < D; ++j) {
         const int m = mag[j] == min1 ? n2 : n1;
         const int msg = (sx ^ rho[j]) < 0 ? -m : m;
-        lam[j * z] = M(msg);
-        gamma[col[j]] = T(rho[j] + msg);
+        lrow[j] = M(msg);
+        *at[j] = T(rho[j] + msg);
     }
 }
 
+/* Registers: rows of up to 8 bits (the rate-1/2 codes) fit 40 registers, which lets 1536
+ * threads (3 blocks of 512, or 6 of 256) share an SM; longer rows get what they need. */
 template <typename T, typename M, int MAXD>
-__global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
-                                    const uint32_t* __restrict__ table, // layer_start[mb+1], entries
-                                    const int8_t* __restrict__ soft,
-                                    uint8_t* __restrict__ out,  // packed hard bits
-                                    uint8_t* __restrict__ side, // results, then posteriors
-                                    int* __restrict__ queue)
+__global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
+    ldpc_layered_kernel(gpu_params p, const __grid_constant__ gpu_table tab,
+                        const int8_t* __restrict__ soft,
+                        uint8_t* __restrict__ out,  // packed hard bits
+                        uint8_t* __restrict__ side, // results, then posteriors
+                        int* __restrict__ queue)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    const int C = p.cw_per_block, z = p.z, n = p.n;
-    const int edges = p.entries * z; // per codeword
-    uint32_t* s_table = reinterpret_cast<uint32_t*>(smem);
-    unsigned char* cursor = smem + align16(size_t(p.mb + 1) * 4 + size_t(p.entries) * 4);
+    const int C = p.cw_per_block, z = p.z, n = p.n, S = p.msg_stride;
+    const int zbytes = z * int(sizeof(T));
+    unsigned char* cursor = smem;
     T* s_gamma = reinterpret_cast<T*>(cursor);
     cursor += align16(size_t(C) * n * sizeof(T));
-    // message of edge (entry e, row r) at [e * z + r]: a warp's rows read consecutive elements
+    // messages of thread t (codeword t / z, row t mod z): s_msg[t * S + e] for table entry e
     M* s_msg = reinterpret_cast<M*>(cursor);
-    cursor += align16(size_t(C) * edges * sizeof(M));
+    cursor += align16(size_t(C) * z * S * sizeof(M));
     int* s_bad = reinterpret_cast<int*>(cursor); // per codeword: a check failed
     int* s_done = s_bad + C;
     int* s_iters = s_done + C;
     int* s_group = s_iters + C;
 
-    for (int i = threadIdx.x; i < p.mb + 1 + p.entries; i += blockDim.x)
-        s_table[i] = table[i];
-    const uint32_t* layer_start = s_table;
-    const uint32_t* entry = s_table + p.mb + 1;
-
     const int local = threadIdx.x / z;      // codeword within the block
     const int row = threadIdx.x - local * z; // row within every layer
     const bool lane_used = local < C;
+    T* gamma = s_gamma + (lane_used ? local * n : 0);
+    unsigned char* grow = reinterpret_cast<unsigned char*>(gamma + row);
+    M* mrow = s_msg + (lane_used ? size_t(threadIdx.x) * S : 0);
 
     for (;;) {
         __syncthreads();
@@ -151,15 +178,13 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
             for (int v = threadIdx.x; v < n; v += blockDim.x)
                 s_gamma[c * n + v] = id < p.frames ? T(-int(src[v])) : T(0);
         }
-        for (int i = threadIdx.x; i < C * edges; i += blockDim.x)
+        for (int i = threadIdx.x; i < C * z * S; i += blockDim.x)
             s_msg[i] = M(0);
         if (threadIdx.x < C) {
             s_done[threadIdx.x] = group * C + threadIdx.x >= p.frames;
             s_iters[threadIdx.x] = 0;
         }
         __syncthreads();
-        T* gamma = s_gamma + (lane_used ? local * n : 0);
-        M* msgs = s_msg + (lane_used ? size_t(local) * edges : 0);
 
         int it = 0;
         bool all_done = false;
@@ -168,14 +193,14 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
             const bool work = active && !s_done[local];
             for (int l = 0; l < p.mb; ++l) {
                 if (work) {
-                    const int e0 = int(layer_start[l]), d = int(layer_start[l + 1]) - e0;
+                    const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
                     // one instantiation per row degree up to MAXD: loops without predicated-off
                     // steps (802.16e rate 1/2 has rows of 6 and 7 bits)
                     switch (d) {
 #define GPUFEC_LDPC_ROW(D)                                                                          \
     case D:                                                                                         \
         if constexpr (D <= MAXD)                                                                    \
-            layered_row<T, M, D>(gamma, msgs + e0 * z + row, entry + e0, row, z, p.fx);             \
+            layered_row<T, M, D>(grow, mrow + e0, tab.entry + e0, row, zbytes, p.fx);               \
         break;
                         GPUFEC_LDPC_ROW(2) GPUFEC_LDPC_ROW(3) GPUFEC_LDPC_ROW(4) GPUFEC_LDPC_ROW(5)
                         GPUFEC_LDPC_ROW(6) GPUFEC_LDPC_ROW(7) GPUFEC_LDPC_ROW(8) GPUFEC_LDPC_ROW(9)
@@ -200,12 +225,8 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
                     bool bad = false;
                     for (int l = 0; l < p.mb && !bad; ++l) {
                         uint32_t x = 0;
-                        for (int e = int(layer_start[l]); e < int(layer_start[l + 1]); ++e) {
-                            const uint32_t ent = entry[e];
-                            int c = row + int(ent & 0xFFFF);
-                            c -= c >= z ? z : 0;
-                            x ^= gamma[int(ent >> 16) + c] < 0;
-                        }
+                        for (int e = tab.layer_start[l]; e < tab.layer_start[l + 1]; ++e)
+                            x ^= *bit_of<T>(grow, tab.entry[e], row, zbytes) < 0;
                         bad = x != 0;
                     }
                     if (bad)
@@ -250,7 +271,7 @@ __global__ void __launch_bounds__(512) ldpc_layered_kernel(gpu_params p,
     }
 }
 
-typedef void (*kernel_fn)(gpu_params, const uint32_t*, const int8_t*, uint8_t*, uint8_t*, int*);
+typedef void (*kernel_fn)(gpu_params, const gpu_table, const int8_t*, uint8_t*, uint8_t*, int*);
 
 template <typename T, typename M>
 kernel_fn pick_by_degree(int max_degree)
@@ -283,28 +304,32 @@ public:
             throw std::invalid_argument("the CUDA LDPC decoder handles rows of up to 32 bits");
         if (code.z() > 512)
             throw std::invalid_argument("the CUDA LDPC decoder handles lifting sizes up to 512");
-        if (code.n() > 65535) // the base matrix table packs a block column's first bit in 16 bits
-            throw std::invalid_argument("the CUDA LDPC decoder handles codewords up to 65535 bits");
         device_guard guard(d_device);
         cudaDeviceProp prop;
         GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_device));
         d_name = "cuda:" + std::to_string(device) + " (" + prop.name + ")";
         d_sms = prop.multiProcessorCount;
+        if (code.mb() > max_table_layers)
+            throw std::invalid_argument("the CUDA LDPC decoder handles base matrices of up to " +
+                                        std::to_string(max_table_layers) + " rows");
         d_int8 = o.precision == ldpc_precision::int8; // int16 posteriors, else int32
-
-        // base matrix, layer by layer: (block column << 16 | shift), in column order
-        std::vector<uint32_t> table(size_t(code.mb()) + 1, 0);
+        // base matrix, layer by layer, in column order (gpu_table)
+        const int tsize = d_int8 ? 2 : 4;
+        d_table = std::make_unique<gpu_table>();
+        d_entries = 0;
         for (int l = 0; l < code.mb(); ++l) {
+            d_table->layer_start[l] = uint16_t(d_entries);
             for (int bc = 0; bc < code.nb(); ++bc) {
                 const int s = code.shifts()[size_t(l) * code.nb() + bc];
-                if (s >= 0)
-                    table.push_back(uint32_t(bc * code.z()) << 16 | uint32_t(s));
+                if (s < 0)
+                    continue;
+                if (d_entries == max_table_entries)
+                    throw std::invalid_argument("the CUDA LDPC decoder handles base matrices of up to " +
+                                                std::to_string(max_table_entries) + " non-zero entries");
+                d_table->entry[d_entries++] = make_int2((bc * code.z() + s) * tsize, code.z() - s);
             }
-            table[size_t(l) + 1] = uint32_t(table.size() - code.mb() - 1);
         }
-        d_entries = int(table.size()) - code.mb() - 1;
-        d_table.resize(table.size());
-        GPUFEC_CUDA_CHECK(cudaMemcpy(d_table.get(), table.data(), table.size() * 4, cudaMemcpyHostToDevice));
+        d_table->layer_start[code.mb()] = uint16_t(d_entries);
 
         // codewords per block C: the most codewords resident per SM, weighted by the share of
         // each block's threads that do work (C * Z of a whole number of warps); ties go to the
@@ -314,6 +339,10 @@ public:
         d_kernel = pick_kernel(d_int8, code.max_row_degree());
         GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(d_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                int(std::max(smem_limit, smem(1)))));
+        // all of the unified L1 / shared memory as shared memory: the kernel reads global
+        // memory once per codeword and needs no L1
+        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(d_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                               int(cudaSharedmemCarveoutMaxShared)));
         int best = 1;
         double best_score = -1.0;
         for (int c = 1; c * code.z() <= 512; ++c) {
@@ -438,8 +467,8 @@ public:
 private:
     size_t smem(int c) const
     {
-        return d_int8 ? smem_bytes<int16_t, int8_t>(d_code.n(), d_code.z(), d_code.mb(), d_entries, c)
-                      : smem_bytes<int32_t, int16_t>(d_code.n(), d_code.z(), d_code.mb(), d_entries, c);
+        return d_int8 ? smem_bytes<int16_t, int8_t>(d_code.n(), d_code.z(), d_entries, c)
+                      : smem_bytes<int32_t, int16_t>(d_code.n(), d_code.z(), d_entries, c);
     }
 
     gpu_params base_params(int frames, int out_bits, bool want_post) const
@@ -450,6 +479,7 @@ private:
         g.mb = d_code.mb();
         g.entries = d_entries;
         g.cw_per_block = d_c;
+        g.msg_stride = d_int8 ? msg_stride<int8_t>(d_entries) : msg_stride<int16_t>(d_entries);
         g.frames = frames;
         g.groups = (frames + d_c - 1) / d_c;
         g.max_iter = d_opts.max_iterations;
@@ -470,7 +500,7 @@ private:
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(queue, 0, sizeof(int), st));
         const unsigned grid = unsigned(std::min(g.groups, d_resident));
         const size_t bytes = smem(d_c);
-        d_kernel<<<grid, d_threads, bytes, st>>>(g, d_table.get(), in, out, side, queue);
+        d_kernel<<<grid, d_threads, bytes, st>>>(g, *d_table, in, out, side, queue);
         GPUFEC_CUDA_CHECK_LAUNCH("ldpc_layered_kernel");
     }
 
@@ -481,7 +511,7 @@ private:
     int d_sms = 1, d_entries = 0, d_c = 1, d_threads = 32, d_resident = 1, d_per_sm = 1;
     bool d_int8 = false;
     kernel_fn d_kernel = nullptr;
-    device_buffer<uint32_t> d_table;
+    std::unique_ptr<gpu_table> d_table; // passed by value at each launch
     std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<device_buffer<int>> d_queues;
     std::vector<device_buffer<uint8_t>> d_sides; // per pipeline slot: results, posteriors
