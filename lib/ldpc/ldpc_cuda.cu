@@ -44,10 +44,9 @@ namespace {
 constexpr int max_table_entries = 2048; // non-zero entries of the base matrix
 constexpr int max_table_layers = 1024;  // its rows
 
-/*! The base matrix, layer by layer, in the form the row update uses. For entry e (block column
- *  bc, shift s) and a thread's own row r, the bit is bc * Z + (r + s) mod Z; as a byte offset
- *  from the thread's posterior r that is entry[e].x - (r >= entry[e].y ? Z * sizeof(T) : 0)
- *  with x = (bc * Z + s) * sizeof(T) and y = Z - s: no division and no 16-bit unpacking. */
+/*! The base matrix, layer by layer, in the form the row update uses. Entry e (block column
+ *  bc, shift s) as byte counts: entry[e].x = s * sizeof(T), entry[e].y = bc * Z * sizeof(T).
+ *  The bit of row r is bc * Z + (r + s) mod Z (bit_of). */
 struct gpu_table {
     int2 entry[max_table_entries];
     uint16_t layer_start[max_table_layers + 1]; // layer l: entries layer_start[l] .. [l + 1]
@@ -87,19 +86,24 @@ __host__ __device__ inline size_t smem_bytes(int n, int z, int entries, int C)
            align16(size_t(C) * 4 * 4);
 }
 
-//! address of the bit of table entry `e` in the row of the thread whose own posterior is `grow`
+/*! Address of the bit of table entry `e` for the thread whose row starts rb bytes into a
+ *  block column of its codeword's posteriors `gcw` (rbz = rb - Z * sizeof(T)). (r + s) mod Z
+ *  in bytes is the unsigned minimum of rb + s and rbz + s, the latter wrapping round to a huge
+ *  value when it is negative: one add and one add-and-minimum (a single instruction on Hopper)
+ *  instead of a comparison, a select and an add on the integer ALU, the kernel's busiest pipe. */
 template <typename T>
-__device__ __forceinline__ T* bit_of(unsigned char* grow, int2 e, int row, int zbytes)
+__device__ __forceinline__ T* bit_of(unsigned char* gcw, int2 e, unsigned rb, unsigned rbz)
 {
-    return reinterpret_cast<T*>(grow + e.x - (row >= e.y ? zbytes : 0));
+    const unsigned off = __viaddmin_u32(rb, unsigned(e.x), rbz + unsigned(e.x));
+    return reinterpret_cast<T*>(gcw + e.y + off);
 }
 
 /*! One check row of degree D for one codeword (the thread's row of a layer): the layered
  *  min-sum update of ldpc_common.h. lrow[j] is the row's message j, ent[j] the table entry of
  *  its bit j. rho, magnitudes and bit addresses stay in registers between the two passes. */
 template <typename T, typename M, int D>
-__device__ __forceinline__ void
-layered_row(unsigned char* grow, M* lrow, const int2* ent, int row, int zbytes, const ldpc_fixed& fx)
+__device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const int2* ent, unsigned rb,
+                                            unsigned rbz, const ldpc_fixed& fx)
 {
     T* at[D];
     int rho[D], mag[D];
@@ -108,22 +112,27 @@ layered_row(unsigned char* grow, M* lrow, const int2* ent, int row, int zbytes, 
     // (sign bit of the XOR of all rho)
 #pragma unroll
     for (int j = 0; j < D; ++j) {
-        at[j] = bit_of<T>(grow, ent[j], row, zbytes);
+        at[j] = bit_of<T>(gcw, ent[j], rb, rbz);
         rho[j] = int(*at[j]) - int(lrow[j]);
         mag[j] = abs(rho[j]);
         sx ^= rho[j];
         min2 = min(min2, max(min1, mag[j]));
         min1 = min(min1, mag[j]);
     }
-    const int n1 = ldpc_norm(min1, fx), n2 = ldpc_norm(min2, fx);
+    // the sign of all rho folded into the two magnitudes once per row
+    int n1 = ldpc_norm(min1, fx), n2 = ldpc_norm(min2, fx);
+    n1 = sx < 0 ? -n1 : n1;
+    n2 = sx < 0 ? -n2 : n2;
+    const int step = n1 - n2;
     // pass 2: new messages and posteriors (this thread alone touches these bits in this
     // layer). The first j at min1 gets min2; any other j at min1 means min2 == min1, so
-    // |rho_j| == min1 selects the same magnitude. Message j is negative when the other signs
-    // multiply to -1: the sign of sx ^ rho_j.
+    // |rho_j| == min1 selects the same magnitude: n2 + min(|rho_j| - min1, 1) * (n1 - n2), a
+    // multiply-add rather than a comparison and a select. Message j carries the product of the
+    // other signs: that of all rho (in n1, n2) times rho_j's own.
 #pragma unroll
     for (int j = 0; j < D; ++j) {
-        const int m = mag[j] == min1 ? n2 : n1;
-        const int msg = (sx ^ rho[j]) < 0 ? -m : m;
+        const int m = n2 + __viaddmin_s32(mag[j], -min1, 1) * step;
+        const int msg = rho[j] < 0 ? -m : m;
         lrow[j] = M(msg);
         *at[j] = T(rho[j] + msg);
     }
@@ -157,7 +166,8 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
     const int row = threadIdx.x - local * z; // row within every layer
     const bool lane_used = local < C;
     T* gamma = s_gamma + (lane_used ? local * n : 0);
-    unsigned char* grow = reinterpret_cast<unsigned char*>(gamma + row);
+    unsigned char* gcw = reinterpret_cast<unsigned char*>(gamma);
+    const unsigned rb = unsigned(row) * sizeof(T), rbz = rb - unsigned(zbytes); // bit_of
     M* mrow = s_msg + (lane_used ? size_t(threadIdx.x) * S : 0);
 
     for (;;) {
@@ -200,7 +210,7 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
 #define GPUFEC_LDPC_ROW(D)                                                                          \
     case D:                                                                                         \
         if constexpr (D <= MAXD)                                                                    \
-            layered_row<T, M, D>(grow, mrow + e0, tab.entry + e0, row, zbytes, p.fx);               \
+            layered_row<T, M, D>(gcw, mrow + e0, tab.entry + e0, rb, rbz, p.fx);                    \
         break;
                         GPUFEC_LDPC_ROW(2) GPUFEC_LDPC_ROW(3) GPUFEC_LDPC_ROW(4) GPUFEC_LDPC_ROW(5)
                         GPUFEC_LDPC_ROW(6) GPUFEC_LDPC_ROW(7) GPUFEC_LDPC_ROW(8) GPUFEC_LDPC_ROW(9)
@@ -226,7 +236,7 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
                     for (int l = 0; l < p.mb && !bad; ++l) {
                         uint32_t x = 0;
                         for (int e = tab.layer_start[l]; e < tab.layer_start[l + 1]; ++e)
-                            x ^= *bit_of<T>(grow, tab.entry[e], row, zbytes) < 0;
+                            x ^= *bit_of<T>(gcw, tab.entry[e], rb, rbz) < 0;
                         bad = x != 0;
                     }
                     if (bad)
@@ -326,7 +336,7 @@ public:
                 if (d_entries == max_table_entries)
                     throw std::invalid_argument("the CUDA LDPC decoder handles base matrices of up to " +
                                                 std::to_string(max_table_entries) + " non-zero entries");
-                d_table->entry[d_entries++] = make_int2((bc * code.z() + s) * tsize, code.z() - s);
+                d_table->entry[d_entries++] = make_int2(s * tsize, bc * code.z() * tsize);
             }
         }
         d_table->layer_start[code.mb()] = uint16_t(d_entries);
