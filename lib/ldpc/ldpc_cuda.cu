@@ -35,6 +35,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace gpufec {
@@ -138,6 +139,54 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
     }
 }
 
+/*! Parity of one check row of degree D (the thread's row of a layer): negative when an odd
+ *  number of its bits decide 1 (the sign bit of the XOR of their posteriors). */
+template <typename T, int D>
+__device__ __forceinline__ int row_parity(unsigned char* gcw, const int2* ent, unsigned rb, unsigned rbz)
+{
+    int x = 0;
+#pragma unroll
+    for (int j = 0; j < D; ++j)
+        x ^= int(*bit_of<T>(gcw, ent[j], rb, rbz));
+    return x;
+}
+
+/*! f(std::integral_constant<int, d>) for a row degree d of 1..MAXD: one fully unrolled
+ *  instantiation per degree, so loops have no predicated-off steps (802.16e rate 1/2 has rows
+ *  of 6 and 7 bits). */
+template <int MAXD, class F>
+__device__ __forceinline__ void with_degree(int d, F&& f)
+{
+    switch (d) {
+#define GPUFEC_LDPC_DEGREE(D)                                                                       \
+    case D:                                                                                         \
+        if constexpr (D <= MAXD)                                                                    \
+            f(std::integral_constant<int, D>());                                                    \
+        break;
+        GPUFEC_LDPC_DEGREE(1) GPUFEC_LDPC_DEGREE(2) GPUFEC_LDPC_DEGREE(3) GPUFEC_LDPC_DEGREE(4)
+        GPUFEC_LDPC_DEGREE(5) GPUFEC_LDPC_DEGREE(6) GPUFEC_LDPC_DEGREE(7) GPUFEC_LDPC_DEGREE(8)
+        GPUFEC_LDPC_DEGREE(9) GPUFEC_LDPC_DEGREE(10) GPUFEC_LDPC_DEGREE(11) GPUFEC_LDPC_DEGREE(12)
+        GPUFEC_LDPC_DEGREE(13) GPUFEC_LDPC_DEGREE(14) GPUFEC_LDPC_DEGREE(15) GPUFEC_LDPC_DEGREE(16)
+        GPUFEC_LDPC_DEGREE(17) GPUFEC_LDPC_DEGREE(18) GPUFEC_LDPC_DEGREE(19) GPUFEC_LDPC_DEGREE(20)
+        GPUFEC_LDPC_DEGREE(21) GPUFEC_LDPC_DEGREE(22) GPUFEC_LDPC_DEGREE(23) GPUFEC_LDPC_DEGREE(24)
+        GPUFEC_LDPC_DEGREE(25) GPUFEC_LDPC_DEGREE(26) GPUFEC_LDPC_DEGREE(27) GPUFEC_LDPC_DEGREE(28)
+        GPUFEC_LDPC_DEGREE(29) GPUFEC_LDPC_DEGREE(30) GPUFEC_LDPC_DEGREE(31) GPUFEC_LDPC_DEGREE(32)
+#undef GPUFEC_LDPC_DEGREE
+    default:
+        break;
+    }
+}
+
+//! gamma = -soft for four bits (the internal sign convention)
+__device__ __forceinline__ void store_negated(int16_t* g, char4 s)
+{
+    *reinterpret_cast<short4*>(g) = make_short4(short(-s.x), short(-s.y), short(-s.z), short(-s.w));
+}
+__device__ __forceinline__ void store_negated(int32_t* g, char4 s)
+{
+    *reinterpret_cast<int4*>(g) = make_int4(-s.x, -s.y, -s.z, -s.w);
+}
+
 /* Registers: rows of up to 8 bits (the rate-1/2 codes) fit 40 registers, which lets 1536
  * threads (3 blocks of 512, or 6 of 256) share an SM; longer rows get what they need. */
 template <typename T, typename M, int MAXD>
@@ -181,15 +230,25 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
         const int cw = group * C + local;
         const bool active = lane_used && cw < p.frames;
 
-        // load: gamma = -soft (the internal sign convention); messages 0
+        // load: gamma = -soft (the internal sign convention), four bits at a time where the
+        // codewords keep 4-byte alignment; messages 0, 16 bytes at a time
         for (int c = 0; c < C; ++c) {
             const int id = group * C + c;
             const int8_t* src = soft + size_t(id) * n;
-            for (int v = threadIdx.x; v < n; v += blockDim.x)
-                s_gamma[c * n + v] = id < p.frames ? T(-int(src[v])) : T(0);
+            T* g = s_gamma + c * n;
+            if (id >= p.frames) {
+                for (int v = threadIdx.x; v < n; v += blockDim.x)
+                    g[v] = T(0);
+            } else if (n % 4 == 0) {
+                for (int v = threadIdx.x; v < n / 4; v += blockDim.x)
+                    store_negated(g + 4 * v, reinterpret_cast<const char4*>(src)[v]);
+            } else {
+                for (int v = threadIdx.x; v < n; v += blockDim.x)
+                    g[v] = T(-int(src[v]));
+            }
         }
-        for (int i = threadIdx.x; i < C * z * S; i += blockDim.x)
-            s_msg[i] = M(0);
+        for (int i = threadIdx.x; i < int(align16(size_t(C) * z * S * sizeof(M)) / 16); i += blockDim.x)
+            reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
         if (threadIdx.x < C) {
             s_done[threadIdx.x] = group * C + threadIdx.x >= p.frames;
             s_iters[threadIdx.x] = 0;
@@ -204,26 +263,9 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
             for (int l = 0; l < p.mb; ++l) {
                 if (work) {
                     const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
-                    // one instantiation per row degree up to MAXD: loops without predicated-off
-                    // steps (802.16e rate 1/2 has rows of 6 and 7 bits)
-                    switch (d) {
-#define GPUFEC_LDPC_ROW(D)                                                                          \
-    case D:                                                                                         \
-        if constexpr (D <= MAXD)                                                                    \
-            layered_row<T, M, D>(gcw, mrow + e0, tab.entry + e0, rb, rbz, p.fx);                    \
-        break;
-                        GPUFEC_LDPC_ROW(2) GPUFEC_LDPC_ROW(3) GPUFEC_LDPC_ROW(4) GPUFEC_LDPC_ROW(5)
-                        GPUFEC_LDPC_ROW(6) GPUFEC_LDPC_ROW(7) GPUFEC_LDPC_ROW(8) GPUFEC_LDPC_ROW(9)
-                        GPUFEC_LDPC_ROW(10) GPUFEC_LDPC_ROW(11) GPUFEC_LDPC_ROW(12) GPUFEC_LDPC_ROW(13)
-                        GPUFEC_LDPC_ROW(14) GPUFEC_LDPC_ROW(15) GPUFEC_LDPC_ROW(16) GPUFEC_LDPC_ROW(17)
-                        GPUFEC_LDPC_ROW(18) GPUFEC_LDPC_ROW(19) GPUFEC_LDPC_ROW(20) GPUFEC_LDPC_ROW(21)
-                        GPUFEC_LDPC_ROW(22) GPUFEC_LDPC_ROW(23) GPUFEC_LDPC_ROW(24) GPUFEC_LDPC_ROW(25)
-                        GPUFEC_LDPC_ROW(26) GPUFEC_LDPC_ROW(27) GPUFEC_LDPC_ROW(28) GPUFEC_LDPC_ROW(29)
-                        GPUFEC_LDPC_ROW(30) GPUFEC_LDPC_ROW(31) GPUFEC_LDPC_ROW(32)
-#undef GPUFEC_LDPC_ROW
-                    default:
-                        break;
-                    }
+                    with_degree<MAXD>(d, [&](auto deg) {
+                        layered_row<T, M, decltype(deg)::value>(gcw, mrow + e0, tab.entry + e0, rb, rbz, p.fx);
+                    });
                 }
                 __syncthreads();
             }
@@ -234,10 +276,10 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
                 if (work) {
                     bool bad = false;
                     for (int l = 0; l < p.mb && !bad; ++l) {
-                        uint32_t x = 0;
-                        for (int e = tab.layer_start[l]; e < tab.layer_start[l + 1]; ++e)
-                            x ^= *bit_of<T>(gcw, tab.entry[e], rb, rbz) < 0;
-                        bad = x != 0;
+                        const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
+                        with_degree<MAXD>(d, [&](auto deg) {
+                            bad = row_parity<T, decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz) < 0;
+                        });
                     }
                     if (bad)
                         atomicOr(&s_bad[local], 1);
@@ -406,13 +448,13 @@ public:
             return;
         device_guard guard(d_device);
         const size_t n = size_t(d_code.n()), nbytes = (size_t(out_bits) + 7) / 8;
-        // one wave of resident blocks per chunk: the next chunk's copy overlaps this one's
+        // half a wave of resident blocks per chunk: the next chunk's copy overlaps this one's
         // kernel, and the kernels of neighbouring chunks fill each other's tails. Measured on
-        // the H100 (802.16e 2304, 8192 codewords): 10 iterations 5.1 Gb/s host to host (5.2
-        // with half a wave, 4.7 with 4096-codeword chunks); early termination at 2.1 iterations
-        // 10.1 Gb/s (8.9 with half a wave, 8.7 with 4096)
-        const size_t per_chunk = d_opts.max_batch > 0 ? size_t(d_opts.max_batch)
-                                                      : size_t(d_resident) * size_t(d_c);
+        // the H100 (10 iterations, host to host, Gb/s): 802.11n 1944, 16384 codewords: half a
+        // wave 12.24, a wave 11.89, a third 11.60; 4096 codewords: 9.60, 8.85, 9.60. 802.16e
+        // 2304, 16384: 14.20, 13.75, 13.58; 4096: 11.15, 10.00, 11.33
+        const size_t half_wave = (size_t(d_resident) / 2 > 0 ? size_t(d_resident) / 2 : 1) * size_t(d_c);
+        const size_t per_chunk = d_opts.max_batch > 0 ? size_t(d_opts.max_batch) : half_wave;
         const int64_t nchunks = int64_t((frames + per_chunk - 1) / per_chunk);
         const bool want_post = post != nullptr;
         // the hard bits go straight to the caller's buffer (the pipeline's own copy); results
