@@ -36,7 +36,9 @@ if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_LDPC:-0}" != 1 ]; then
     for prec in int8 int16; do
       lrun --code $code --device cuda --frames 16384 --iterations 10 --no-et --precision $prec
     done
-    lrun --code $code --device cuda --frames 4096 --iterations 10 --no-et --precision int8
+    for frames in 4096 8192 65536; do
+      lrun --code $code --device cuda --frames $frames --iterations 10 --no-et --precision int8
+    done
     for eb in 3.0 4.0 5.0; do
       lrun --code $code --device cuda --frames 16384 --iterations 10 --ebn0 $eb --precision int8
     done
