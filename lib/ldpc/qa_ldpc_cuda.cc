@@ -151,3 +151,60 @@ TEST(ldpc_cuda, two_instances_run_concurrently)
     EXPECT_TRUE(ok_a);
     EXPECT_TRUE(ok_b);
 }
+
+TEST(ldpc_cuda, rows_of_one_bit_and_mixed_degrees_match_the_cpu)
+{
+    GPUFEC_REQUIRE_GPU();
+    // a user's QC code with a check on a single bit (it forces those bits to 0) beside rows of
+    // 5 and 6 bits; the all-zero codeword under noise
+    const ldpc_code c = ldpc_code::from_base_matrix(16, 3, 8,
+                                                    { -1, -1, -1, -1, -1, -1, -1, 3,  //
+                                                      0, 5, -1, 2, 9, -1, 1, 0,       //
+                                                      4, -1, 7, 11, -1, 0, 0, -1 },
+                                                    "degree-one row");
+    const int frames = 29;
+    const std::vector<uint8_t> zeros(size_t(c.n()) * frames, 0);
+    const auto soft = test::channel(zeros, 0.5, 1.0, 5);
+    for (auto p : { ldpc_precision::int8, ldpc_precision::int16 })
+        for (bool et : { true, false }) {
+            ldpc_options o;
+            o.precision = p;
+            o.early_termination = et;
+            o.max_iterations = 6;
+            const auto g = decode(c, o, "cuda", soft, frames);
+            const auto r = decode(c, o, "cpu", soft, frames);
+            const auto ref = [&] {
+                ldpc_options oo = o;
+                oo.cpu_reference = true;
+                return decode(c, oo, "cpu", soft, frames);
+            }();
+            const std::string what = to_string(p) + (et ? " ET" : "");
+            EXPECT_EQ(g.cw, r.cw) << what;
+            EXPECT_EQ(g.post, r.post) << what;
+            EXPECT_EQ(r.post, ref.post) << what;
+            for (int f = 0; f < frames; ++f) {
+                EXPECT_EQ(g.res[f].iterations, r.res[f].iterations) << what << " frame " << f;
+                EXPECT_EQ(g.res[f].syndrome_ok, r.res[f].syndrome_ok) << what << " frame " << f;
+            }
+        }
+}
+
+TEST(ldpc_cuda, base_matrix_beyond_the_launch_table_is_refused_or_decoded_on_the_cpu)
+{
+    GPUFEC_REQUIRE_GPU();
+    // 70 rows of 32 entries: 2240 non-zero entries, more than the kernel's table holds (2048)
+    const int mb = 70, nb = 100;
+    std::vector<int> shifts(size_t(mb) * nb, -1);
+    for (int r = 0; r < mb; ++r)
+        for (int j = 0; j < 32; ++j)
+            shifts[size_t(r) * nb + (r + 3 * j) % nb] = (r + j) % 2;
+    const ldpc_code c = ldpc_code::from_base_matrix(2, mb, nb, shifts, "dense");
+    try {
+        ldpc_decoder d(c, ldpc_options(), device_spec::parse("cuda"));
+        FAIL() << "device cuda accepted a table of 2240 entries";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("2048"), std::string::npos) << e.what();
+    }
+    ldpc_decoder d(c, ldpc_options(), device_spec::parse("auto"));
+    EXPECT_EQ(d.backend().rfind("cpu", 0), 0u) << d.backend();
+}

@@ -7,6 +7,7 @@
 #include <gnuradio/gpufec/core/ldpc_encoder.h>
 #include <gtest/gtest.h>
 
+#include "ldpc_common.h"
 #include "viterbi/test_util.h"
 #include <cmath>
 #include <cstdio>
@@ -350,4 +351,26 @@ TEST(ldpc_decoder, bad_options_fail_at_construction)
     std::vector<uint8_t> out(size_t(c.k()));
     EXPECT_THROW(spa.decode(soft.data(), 1, out.data()), std::invalid_argument);
     EXPECT_THROW(parse_ldpc_precision("int4"), std::invalid_argument);
+}
+
+TEST(ldpc_decoder, normalisation_in_32_bits_matches_the_wide_definition)
+{
+    // ldpc_norm clamps magnitudes at 2^22 to stay in 32 bits; every engine shares it, so it must
+    // give what the definition (ldpc_common.h) gives in wide arithmetic, up to int32 posteriors
+    std::vector<int> mags;
+    for (int m = 0; m < 70000; m += 7)
+        mags.push_back(m);
+    for (int m : { (1 << 22) - 1, 1 << 22, (1 << 22) + 1, 1 << 27, (1 << 30) + 12345, 2147483647 })
+        mags.push_back(m);
+    for (int mmax : { 127, 32767 })
+        for (int norm16 = 1; norm16 <= 16; ++norm16)
+            for (int offset : { 0, 1, 5, 127 }) {
+                const ldpc_fixed f{ mmax, norm16, offset };
+                for (int m : mags) {
+                    const long long v = ((static_cast<long long>(m) * norm16) >> 4) - offset;
+                    const long long want = v < 0 ? 0 : (v > mmax ? mmax : v);
+                    ASSERT_EQ(ldpc_norm(m, f), want) << "mag " << m << " norm16 " << norm16 << " offset "
+                                                     << offset << " mmax " << mmax;
+                }
+            }
 }
