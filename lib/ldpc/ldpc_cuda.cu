@@ -151,9 +151,9 @@ __device__ __forceinline__ int row_parity(unsigned char* gcw, const int2* ent, u
     return x;
 }
 
-/*! f(std::integral_constant<int, d>) for a row degree d of 1..MAXD: one fully unrolled
- *  instantiation per degree, so loops have no predicated-off steps (802.16e rate 1/2 has rows
- *  of 6 and 7 bits). */
+/*! f(std::integral_constant<int, d>) for a row degree d of 2..MAXD (ldpc_code refuses checks
+ *  of fewer than 2 bits): one fully unrolled instantiation per degree, so loops have no
+ *  predicated-off steps (802.16e rate 1/2 has rows of 6 and 7 bits). */
 template <int MAXD, class F>
 __device__ __forceinline__ void with_degree(int d, F&& f)
 {
@@ -163,14 +163,14 @@ __device__ __forceinline__ void with_degree(int d, F&& f)
         if constexpr (D <= MAXD)                                                                    \
             f(std::integral_constant<int, D>());                                                    \
         break;
-        GPUFEC_LDPC_DEGREE(1) GPUFEC_LDPC_DEGREE(2) GPUFEC_LDPC_DEGREE(3) GPUFEC_LDPC_DEGREE(4)
-        GPUFEC_LDPC_DEGREE(5) GPUFEC_LDPC_DEGREE(6) GPUFEC_LDPC_DEGREE(7) GPUFEC_LDPC_DEGREE(8)
-        GPUFEC_LDPC_DEGREE(9) GPUFEC_LDPC_DEGREE(10) GPUFEC_LDPC_DEGREE(11) GPUFEC_LDPC_DEGREE(12)
-        GPUFEC_LDPC_DEGREE(13) GPUFEC_LDPC_DEGREE(14) GPUFEC_LDPC_DEGREE(15) GPUFEC_LDPC_DEGREE(16)
-        GPUFEC_LDPC_DEGREE(17) GPUFEC_LDPC_DEGREE(18) GPUFEC_LDPC_DEGREE(19) GPUFEC_LDPC_DEGREE(20)
-        GPUFEC_LDPC_DEGREE(21) GPUFEC_LDPC_DEGREE(22) GPUFEC_LDPC_DEGREE(23) GPUFEC_LDPC_DEGREE(24)
-        GPUFEC_LDPC_DEGREE(25) GPUFEC_LDPC_DEGREE(26) GPUFEC_LDPC_DEGREE(27) GPUFEC_LDPC_DEGREE(28)
-        GPUFEC_LDPC_DEGREE(29) GPUFEC_LDPC_DEGREE(30) GPUFEC_LDPC_DEGREE(31) GPUFEC_LDPC_DEGREE(32)
+        GPUFEC_LDPC_DEGREE(2) GPUFEC_LDPC_DEGREE(3) GPUFEC_LDPC_DEGREE(4) GPUFEC_LDPC_DEGREE(5)
+        GPUFEC_LDPC_DEGREE(6) GPUFEC_LDPC_DEGREE(7) GPUFEC_LDPC_DEGREE(8) GPUFEC_LDPC_DEGREE(9)
+        GPUFEC_LDPC_DEGREE(10) GPUFEC_LDPC_DEGREE(11) GPUFEC_LDPC_DEGREE(12) GPUFEC_LDPC_DEGREE(13)
+        GPUFEC_LDPC_DEGREE(14) GPUFEC_LDPC_DEGREE(15) GPUFEC_LDPC_DEGREE(16) GPUFEC_LDPC_DEGREE(17)
+        GPUFEC_LDPC_DEGREE(18) GPUFEC_LDPC_DEGREE(19) GPUFEC_LDPC_DEGREE(20) GPUFEC_LDPC_DEGREE(21)
+        GPUFEC_LDPC_DEGREE(22) GPUFEC_LDPC_DEGREE(23) GPUFEC_LDPC_DEGREE(24) GPUFEC_LDPC_DEGREE(25)
+        GPUFEC_LDPC_DEGREE(26) GPUFEC_LDPC_DEGREE(27) GPUFEC_LDPC_DEGREE(28) GPUFEC_LDPC_DEGREE(29)
+        GPUFEC_LDPC_DEGREE(30) GPUFEC_LDPC_DEGREE(31) GPUFEC_LDPC_DEGREE(32)
 #undef GPUFEC_LDPC_DEGREE
     default:
         break;

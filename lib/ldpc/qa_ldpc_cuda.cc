@@ -152,16 +152,16 @@ TEST(ldpc_cuda, two_instances_run_concurrently)
     EXPECT_TRUE(ok_b);
 }
 
-TEST(ldpc_cuda, rows_of_one_bit_and_mixed_degrees_match_the_cpu)
+TEST(ldpc_cuda, rows_of_two_bits_and_mixed_degrees_match_the_cpu)
 {
     GPUFEC_REQUIRE_GPU();
-    // a user's QC code with a check on a single bit (it forces those bits to 0) beside rows of
-    // 5 and 6 bits; the all-zero codeword under noise
+    // a user's QC code with checks on two bits beside rows of 5 and 6 bits (degrees the
+    // standard codes do not have); the all-zero codeword under noise
     const ldpc_code c = ldpc_code::from_base_matrix(16, 3, 8,
-                                                    { -1, -1, -1, -1, -1, -1, -1, 3,  //
+                                                    { -1, -1, -1, -1, -1, -1, 12, 3,  //
                                                       0, 5, -1, 2, 9, -1, 1, 0,       //
                                                       4, -1, 7, 11, -1, 0, 0, -1 },
-                                                    "degree-one row");
+                                                    "degree-two row");
     const int frames = 29;
     const std::vector<uint8_t> zeros(size_t(c.n()) * frames, 0);
     const auto soft = test::channel(zeros, 0.5, 1.0, 5);
