@@ -54,7 +54,7 @@ struct gpu_table {
 };
 
 struct gpu_params {
-    int n, z, mb, entries;
+    int n, z, mb;
     int cw_per_block;   // C
     int msg_stride;     // S: messages per thread (>= entries), S * sizeof(M) / 4 odd
     int frames;         // codewords in this launch
@@ -453,7 +453,7 @@ public:
         // the H100 (10 iterations, host to host, Gb/s): 802.11n 1944, 16384 codewords: half a
         // wave 12.24, a wave 11.89, a third 11.60; 4096 codewords: 9.60, 8.85, 9.60. 802.16e
         // 2304, 16384: 14.20, 13.75, 13.58; 4096: 11.15, 10.00, 11.33
-        const size_t half_wave = (size_t(d_resident) / 2 > 0 ? size_t(d_resident) / 2 : 1) * size_t(d_c);
+        const size_t half_wave = std::max<size_t>(size_t(d_resident) / 2, 1) * size_t(d_c);
         const size_t per_chunk = d_opts.max_batch > 0 ? size_t(d_opts.max_batch) : half_wave;
         const int64_t nchunks = int64_t((frames + per_chunk - 1) / per_chunk);
         const bool want_post = post != nullptr;
@@ -529,7 +529,6 @@ private:
         g.n = d_code.n();
         g.z = d_code.z();
         g.mb = d_code.mb();
-        g.entries = d_entries;
         g.cw_per_block = d_c;
         g.msg_stride = d_int8 ? msg_stride<int8_t>(d_entries) : msg_stride<int16_t>(d_entries);
         g.frames = frames;
