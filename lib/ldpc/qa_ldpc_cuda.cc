@@ -10,7 +10,7 @@
 #include <gnuradio/gpufec/core/ldpc_encoder.h>
 #include <gtest/gtest.h>
 
-#include "viterbi/test_util.h"
+#include "testing/test_util.h"
 #include <thread>
 
 using namespace gpufec;

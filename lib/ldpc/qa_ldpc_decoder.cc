@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "ldpc_common.h"
-#include "viterbi/test_util.h"
+#include "testing/test_util.h"
 #include <cmath>
 #include <cstdio>
 #include <random>

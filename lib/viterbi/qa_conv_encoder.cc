@@ -5,7 +5,7 @@
 #include <gnuradio/gpufec/core/conv_encoder.h>
 #include <gtest/gtest.h>
 
-#include "viterbi/test_util.h"
+#include "testing/test_util.h"
 
 using namespace gpufec;
 

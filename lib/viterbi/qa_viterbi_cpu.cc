@@ -10,7 +10,7 @@
 
 #include <cstdlib>
 
-#include "viterbi/test_util.h"
+#include "testing/test_util.h"
 #include <limits>
 
 using namespace gpufec;

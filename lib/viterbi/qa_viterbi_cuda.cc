@@ -8,7 +8,7 @@
 #include <gnuradio/gpufec/core/viterbi.h>
 #include <gtest/gtest.h>
 
-#include "viterbi/test_util.h"
+#include "testing/test_util.h"
 #include <thread>
 
 using namespace gpufec;

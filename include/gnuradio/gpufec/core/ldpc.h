@@ -115,6 +115,15 @@ private:
     std::vector<ldpc_result> d_results;
 };
 
+class frame_decoder;
+/*! LDPC behind the frame_decoder interface (what the blocks and apps use); `batch` is the
+ *  number of codewords per call it is sized for (0: about 32 MB of input on a GPU). */
+std::unique_ptr<frame_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
+                                                       const ldpc_options& options,
+                                                       const device_spec& device,
+                                                       ldpc_output what = ldpc_output::info,
+                                                       int batch = 0);
+
 } // namespace gpufec
 
 #endif

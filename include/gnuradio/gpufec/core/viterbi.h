@@ -136,6 +136,12 @@ std::unique_ptr<vit_engine> make_viterbi_engine(const conv_code& code,
                                                 const device_spec& device);
 std::string engine_name(const vit_engine& engine);
 
+class frame_decoder;
+//! The frame modes behind the frame_decoder interface (what the blocks and apps use).
+std::unique_ptr<frame_decoder> make_viterbi_frame_decoder(const conv_code& code,
+                                                          const viterbi_options& options,
+                                                          const device_spec& device);
+
 } // namespace gpufec
 
 #endif

@@ -2,8 +2,8 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#ifndef INCLUDED_GPUFEC_VITERBI_TEST_UTIL_H
-#define INCLUDED_GPUFEC_VITERBI_TEST_UTIL_H
+#ifndef INCLUDED_GPUFEC_TESTING_TEST_UTIL_H
+#define INCLUDED_GPUFEC_TESTING_TEST_UTIL_H
 
 #include <gnuradio/gpufec/core/conv_code.h>
 #include <gnuradio/gpufec/core/device.h>

@@ -1,0 +1,103 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* Submit a batch, collect it later, in order: a frame_decoder run by a thread of its own over
+ * a ring of batch slots, so the caller fills batch i+1 (copying or quantising soft values into
+ * the slot) while batch i is decoded and batch i-1 read out. The slots are sized once, for
+ * `batch_frames` frames, in page-locked memory where a CUDA driver is present, so the GPU
+ * engines copy them without staging and nothing is allocated afterwards. */
+#ifndef INCLUDED_GPUFEC_CORE_ASYNC_DECODER_H
+#define INCLUDED_GPUFEC_CORE_ASYNC_DECODER_H
+
+#include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/frame_decoder.h>
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gpufec {
+
+class async_decoder
+{
+public:
+    //! one batch: the caller fills soft (and lengths), the decoder the outputs
+    struct slot {
+        int8_t* soft = nullptr;  //!< int8 input, batch_frames * input_per_frame (or ...)
+        float* soft_f = nullptr; //!< ... float input, where the decoder wants_float_input()
+        size_t* lengths = nullptr; //!< per-frame input lengths (variable-length families)
+        size_t frames = 0;       //!< frames filled
+        size_t used = 0;         //!< soft values filled
+        uint8_t* bits = nullptr; //!< output, output_bytes(packed) per frame
+        frame_status* status = nullptr;
+        float* soft_out = nullptr; //!< where asked for
+        size_t read = 0;         //!< frames the caller has read out (its own bookkeeping)
+    };
+
+    struct options {
+        size_t batch_frames = 0; //!< 0: the decoder's preferred_batch()
+        int depth = 3;           //!< slots: one filling, the others decoding or waiting to be read
+        bool packed = false;
+        bool soft_output = false;
+        bool variable_lengths = false; //!< the caller fills slot::lengths
+    };
+
+    /*! fallback: where given, a decode error (a GPU lost or out of memory) is logged, the
+     *  decoder is replaced by fallback() and the batch decoded again; without it the error is
+     *  rethrown by front(). */
+    async_decoder(std::unique_ptr<frame_decoder> decoder,
+                  const options& opts,
+                  std::function<std::unique_ptr<frame_decoder>()> fallback = nullptr);
+    ~async_decoder();
+    async_decoder(const async_decoder&) = delete;
+    async_decoder& operator=(const async_decoder&) = delete;
+
+    //! the slot to fill next (the same one until submitted), or null when none is free
+    slot* filling();
+    //! decode the filling slot (it must hold at least one frame)
+    void submit();
+    /*! the oldest submitted slot once decoded (wait: until it is), else null; rethrows what
+     *  the decode threw (when there is no fallback) */
+    slot* front(bool wait);
+    //! the caller has read the front slot: it becomes free
+    void release_front();
+
+    size_t batch_frames() const { return d_batch; }
+    size_t capacity() const { return d_capacity; } //!< soft values a slot holds
+    size_t in_flight() const;                       //!< submitted, not yet decoded
+    size_t unreleased() const;                      //!< submitted, not yet released
+    //! the decoder in use (after a fallback, the replacement; the replaced one stays alive)
+    const frame_decoder& decoder() const;
+    std::string backend() const;
+    const options& opts() const { return d_opts; }
+
+private:
+    enum class state { free, filling, submitted, decoded };
+    struct entry {
+        slot s;
+        state st = state::free;
+        std::exception_ptr error;
+    };
+    void run();
+
+    std::unique_ptr<frame_decoder> d_dec;
+    std::function<std::unique_ptr<frame_decoder>()> d_fallback;
+    options d_opts;
+    size_t d_batch = 0, d_capacity = 0;
+    std::vector<std::unique_ptr<host_buffer>> d_buffers;
+    std::vector<entry> d_slots;
+    size_t d_fill = 0, d_read = 0, d_next_decode = 0;
+    mutable std::mutex d_mutex;
+    std::condition_variable d_work, d_done;
+    bool d_stop = false;
+    std::thread d_thread;
+};
+
+} // namespace gpufec
+
+#endif

@@ -1,0 +1,101 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The one interface every frame family implements (LDPC, Viterbi's frame modes, repetition,
+ * and the turbo, SCPPM and insertion/deletion families to come). Blocks, apps and tests work on
+ * this interface only; a family adds its decoder, a factory and one registration line
+ * (frame_registry.h). */
+#ifndef INCLUDED_GPUFEC_CORE_FRAME_DECODER_H
+#define INCLUDED_GPUFEC_CORE_FRAME_DECODER_H
+
+#include <gnuradio/gpufec/core/soft.h>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpufec {
+
+/*! What a decoder says about one frame.
+ *  check: 1 = the code's own check passed (LDPC syndrome, a CRC), 0 = it failed, -1 = the
+ *  family has no check (Viterbi). erased: every soft value of the frame was 0 (no information:
+ *  a dead input, NaNs, a gap); such a frame is decoded as usual but never counts as passed. */
+struct frame_status {
+    int32_t iterations = 0; //!< iterations run (1 for families that do not iterate)
+    int8_t check = -1;
+    int8_t erased = 0;
+    bool ok() const { return check != 0 && !erased; }
+};
+
+//! One batch, host memory to host memory. Frames lie back to back.
+struct frame_batch {
+    size_t frames = 0;
+    const int8_t* soft = nullptr; //!< int8 soft values (positive = bit 1), or ...
+    const float* soft_f = nullptr; //!< ... float, only for decoders with wants_float_input()
+    /*! Variable-length families (variable_input()): the input length of each frame; null for
+     *  fixed frames (every frame input_per_frame() values). */
+    const size_t* input_lengths = nullptr;
+    uint8_t* bits = nullptr; //!< output_bits() per frame: one per byte, or packed MSB first
+    bool packed = false;     //!< packed: ceil(output_bits / 8) bytes per frame
+    frame_status* status = nullptr; //!< one per frame, or null
+    float* soft_out = nullptr; //!< soft_output_per_frame() per frame (where supported), or null
+};
+
+class frame_decoder
+{
+public:
+    virtual ~frame_decoder() = default;
+
+    virtual std::string family() const = 0;   //!< "ldpc", "viterbi", "repetition", ...
+    virtual std::string describe() const = 0; //!< the code, in words
+    virtual std::string backend() const = 0;  //!< "cpu (...)" or "cuda:0 (NVIDIA ...)"
+    bool on_gpu() const { return backend().rfind("cuda", 0) == 0; }
+
+    virtual size_t input_per_frame() const = 0; //!< soft values (the longest, if variable)
+    virtual size_t output_bits() const = 0;     //!< decoded bits per frame
+    virtual bool variable_input() const { return false; }
+    //! frames whose input is shorter / longer than these are refused (variable families)
+    virtual size_t min_input_per_frame() const { return input_per_frame(); }
+    virtual bool has_check() const { return false; }
+    virtual bool iterates() const { return false; }
+    virtual size_t soft_output_per_frame() const { return 0; } //!< 0: no soft output
+    //! LDPC with float messages wants the float values themselves, not int8
+    virtual bool wants_float_input() const { return false; }
+    //! frames per call the decoder was sized for (a good batch for the block's slots)
+    virtual size_t preferred_batch() const = 0;
+    //! frames per call that keep the engine efficient; smaller calls still work
+    virtual size_t min_efficient_batch() const { return 1; }
+
+    /*! Decodes a batch, blocking. Checks the batch (throws std::invalid_argument naming what
+     *  is wrong), then calls decode_checked(). Marks erased frames in the status. */
+    void decode(const frame_batch& batch);
+
+    /*! Float input: quantised here (quantize_soft, the one place), unless the decoder wants
+     *  float. Returns how many values were NaN (decoded as erasures). */
+    size_t decode_float(const float* soft, const frame_batch& rest, float scale = default_soft_scale);
+
+    //! soft values in a batch (input_lengths summed, or frames * input_per_frame)
+    size_t batch_input(const frame_batch& batch) const;
+    //! bytes of output per frame in the given form
+    size_t output_bytes(bool packed) const { return packed ? (output_bits() + 7) / 8 : output_bits(); }
+
+protected:
+    //! batch is checked; status is never null here (the base supplies scratch)
+    virtual void decode_checked(const frame_batch& batch) = 0;
+
+public:
+    frame_decoder() = default;
+    frame_decoder(const frame_decoder&) = delete;
+    frame_decoder& operator=(const frame_decoder&) = delete;
+
+private:
+    std::vector<frame_status> d_status; // when the caller passes none
+    std::vector<int8_t> d_q;            // float input, quantised
+    std::vector<float> d_f;             // float input, as given (wants_float_input)
+};
+
+} // namespace gpufec
+
+#endif

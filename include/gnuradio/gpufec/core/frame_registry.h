@@ -1,0 +1,103 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* Frame families by name. A family registers a factory once (one line, in its own folder);
+ * the generic block, the apps and the conformance tests then build its decoders from a name
+ * and "key=value" options, without knowing the family. */
+#ifndef INCLUDED_GPUFEC_CORE_FRAME_REGISTRY_H
+#define INCLUDED_GPUFEC_CORE_FRAME_REGISTRY_H
+
+#include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/frame_decoder.h>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace gpufec {
+
+using frame_options = std::map<std::string, std::string>;
+
+/*! "code=802.11n:648:1/2, max_iterations=20" -> {code: ..., max_iterations: 20}. Spaces around
+ *  keys, values and '=' are ignored; a key given twice or an item without '=' throws
+ *  std::invalid_argument. */
+frame_options parse_frame_options(const std::string& text);
+
+/*! Reads a family's options and names the option in every error. finish() throws for keys
+ *  the family did not read, listing the ones it knows. */
+class option_reader
+{
+public:
+    option_reader(const std::string& family, const frame_options& options);
+    std::string get(const std::string& key, const std::string& fallback);
+    long long get_int(const std::string& key, long long fallback, long long lo, long long hi);
+    double get_float(const std::string& key, double fallback, double lo, double hi);
+    bool get_bool(const std::string& key, bool fallback);
+    void finish() const;
+
+private:
+    std::string d_family;
+    frame_options d_opts;
+    std::set<std::string> d_known;
+};
+
+//! Options every family understands (the registry reads them before the factory runs).
+struct frame_common {
+    int max_batch = 0;   //!< frames per call the decoder is sized for; 0 = the family's choice
+    int cpu_threads = 0; //!< CPU path: worker threads, 0 = every core
+};
+
+using frame_factory = std::function<std::unique_ptr<frame_decoder>(
+    option_reader& options, const frame_common& common, const device_spec& device)>;
+
+//! The encoder of a family: info_bits() bits in, coded_bits() out, one bit per byte.
+class frame_encoder
+{
+public:
+    virtual ~frame_encoder() = default;
+    virtual size_t info_bits() const = 0;
+    virtual size_t coded_bits() const = 0;
+    virtual void encode(const uint8_t* bits, size_t frames, uint8_t* coded) = 0;
+};
+//! reads the options that define the code (the decoder-only ones are ignored)
+using frame_encoder_factory = std::function<std::unique_ptr<frame_encoder>(option_reader& options)>;
+
+struct frame_family {
+    std::string name;
+    std::string summary; //!< one line
+    std::string options; //!< "code=<id>, max_iterations=<1..1000> (10), ..."
+    frame_factory make;
+    frame_encoder_factory make_encoder;
+};
+
+//! Adds a family; returns true (so it can initialise a static). A second name throws.
+bool register_frame_family(frame_family family);
+std::vector<std::string> frame_families();
+const frame_family& frame_family_info(const std::string& name);
+
+/*! Builds a decoder of a registered family. Unknown families, unknown options and bad values
+ *  throw std::invalid_argument naming them; an explicit device that cannot be used throws
+ *  std::runtime_error (as resolve_backend). max_batch bounds: 1..max_batch_limit frames. */
+std::unique_ptr<frame_decoder> make_frame_decoder(const std::string& family,
+                                                  const frame_options& options,
+                                                  const device_spec& device = device_spec{});
+
+//! The encoder of the code that the same options describe (for tests, simulations, gr-fec).
+std::unique_ptr<frame_encoder> make_frame_encoder(const std::string& family,
+                                                  const frame_options& options);
+
+//! the largest max_batch any decoder accepts (frames per call; memory is sized for it)
+constexpr int max_batch_limit = 1 << 20;
+
+} // namespace gpufec
+
+//! One line in a family's own source file registers it.
+#define GPUFEC_REGISTER_FRAME_FAMILY(ident, ...)                                       \
+    static const bool gpufec_frame_family_registered_##ident =                          \
+        ::gpufec::register_frame_family(::gpufec::frame_family{ __VA_ARGS__ })
+
+#endif

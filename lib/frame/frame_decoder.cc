@@ -1,0 +1,110 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <gnuradio/gpufec/core/frame_decoder.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace gpufec {
+
+size_t frame_decoder::batch_input(const frame_batch& b) const
+{
+    if (!b.input_lengths)
+        return b.frames * input_per_frame();
+    size_t total = 0;
+    for (size_t f = 0; f < b.frames; ++f)
+        total += b.input_lengths[f];
+    return total;
+}
+
+void frame_decoder::decode(const frame_batch& batch)
+{
+    if (batch.frames == 0)
+        return;
+    if (batch.soft_f && !wants_float_input())
+        throw std::invalid_argument("decode: the " + family() +
+                                    " decoder takes int8 soft values (decode_float quantises float)");
+    if (!batch.soft && !batch.soft_f)
+        throw std::invalid_argument("decode: no soft input given");
+    if (!batch.bits)
+        throw std::invalid_argument("decode: no output buffer given");
+    if (batch.soft_out && soft_output_per_frame() == 0)
+        throw std::invalid_argument("decode: the " + family() + " decoder has no soft output");
+    if (batch.input_lengths) {
+        for (size_t f = 0; f < batch.frames; ++f) {
+            const size_t len = batch.input_lengths[f];
+            if (len < min_input_per_frame() || len > input_per_frame())
+                throw std::invalid_argument(
+                    "decode: frame " + std::to_string(f) + " has " + std::to_string(len) +
+                    " soft values; the " + family() + " decoder takes " +
+                    (variable_input() ? std::to_string(min_input_per_frame()) + ".." : std::string()) +
+                    std::to_string(input_per_frame()));
+        }
+    }
+    frame_batch b = batch;
+    if (!b.status) {
+        d_status.resize(b.frames);
+        b.status = d_status.data();
+    }
+    std::fill(b.status, b.status + b.frames, frame_status{});
+    decode_checked(b);
+
+    // a frame of zeros carries no information; whatever the decoder made of it (the all-zero
+    // word satisfies every parity check), it is reported as erased and never as passed. Float
+    // values count as zero when they are subnormal too (what a dead input looks like; int8
+    // quantisation makes them 0 anyway)
+    const int8_t* s8 = b.soft_f ? nullptr : b.soft;
+    const float* sf = b.soft_f;
+    for (size_t f = 0; f < b.frames; ++f) {
+        const size_t len = b.input_lengths ? b.input_lengths[f] : input_per_frame();
+        bool zero;
+        if (sf) {
+            zero = std::all_of(sf, sf + len, [](float v) { return std::fpclassify(v) == FP_ZERO || std::fpclassify(v) == FP_SUBNORMAL; });
+            sf += len;
+        } else {
+            zero = std::all_of(s8, s8 + len, [](int8_t v) { return v == 0; });
+            s8 += len;
+        }
+        if (zero) {
+            b.status[f].erased = 1;
+            if (b.status[f].check == 1)
+                b.status[f].check = 0;
+        }
+    }
+}
+
+size_t frame_decoder::decode_float(const float* soft, const frame_batch& rest, float scale)
+{
+    if (!(scale > 0.f) || !std::isfinite(scale))
+        throw std::invalid_argument("scale: must be a positive number");
+    frame_batch b = rest;
+    b.soft = nullptr;
+    b.soft_f = nullptr;
+    const size_t n = batch_input(rest);
+    size_t nans = 0;
+    if (wants_float_input()) {
+        // the values themselves: NaN is an erasure (0), infinities are clamped
+        std::vector<float>& f = d_f;
+        f.assign(soft, soft + n);
+        for (auto& v : f) {
+            if (std::isnan(v)) {
+                v = 0.f;
+                ++nans;
+            } else {
+                v = std::max(-1e30f, std::min(1e30f, v));
+            }
+        }
+        b.soft_f = f.data();
+    } else {
+        d_q.resize(n);
+        nans = quantize_soft(soft, d_q.data(), n, scale);
+        b.soft = d_q.data();
+    }
+    decode(b);
+    return nans;
+}
+
+} // namespace gpufec

@@ -1,0 +1,332 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The conformance suite every frame family runs (through the registry, knowing nothing of the
+ * family): clean frames decode to what was encoded, results do not depend on the batch size or
+ * on how batches are cut, packed and unpacked outputs agree, erased and NaN frames are reported,
+ * the asynchronous path gives what the synchronous one gives, in order, and CPU and CUDA agree.
+ * A new family adds one line to kConfigs. */
+#include <gnuradio/gpufec/core/async_decoder.h>
+#include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/frame_registry.h>
+
+#include "testing/test_util.h"
+#include <gtest/gtest.h>
+#include <cmath>
+#include <limits>
+
+namespace gpufec {
+namespace {
+
+struct config {
+    const char* family;
+    const char* options;
+};
+
+const config kConfigs[] = {
+    { "ldpc", "code=802.11n:648:1/2, max_iterations=10" },
+    { "ldpc", "code=802.16e:576:2/3A, precision=int8, early_termination=false" },
+    { "ldpc", "code=802.11n:648:3/4, algorithm=flooding, precision=float, max_iterations=20" },
+    { "viterbi", "code=ccsds, mode=terminated, frame_bits=200" },
+    { "viterbi", "code=80211-3/4, mode=tailbiting, frame_bits=120" },
+    { "viterbi", "code=lte, mode=truncated, frame_bits=64" },
+    { "repetition", "frame_bits=100, repeat=3" },
+};
+
+class conformance : public ::testing::TestWithParam<config>
+{
+protected:
+    void SetUp() override
+    {
+        opts = parse_frame_options(GetParam().options);
+        opts["cpu_threads"] = "2";
+        dec = make_frame_decoder(GetParam().family, opts, device_spec::parse("cpu"));
+        frame_options enc_opts = opts;
+        enc = make_frame_encoder(GetParam().family, enc_opts);
+        ASSERT_EQ(enc->info_bits(), dec->output_bits());
+        ASSERT_EQ(enc->coded_bits(), dec->input_per_frame());
+    }
+
+    //! frames of random bits, encoded, over a mild AWGN channel (int8)
+    void make_frames(size_t frames, double ebn0, uint32_t seed)
+    {
+        info = test::random_bits(frames * enc->info_bits(), seed);
+        std::vector<uint8_t> coded(frames * enc->coded_bits());
+        enc->encode(info.data(), frames, coded.data());
+        const double rate = double(enc->info_bits()) / double(enc->coded_bits());
+        soft = test::channel(coded, rate, ebn0, seed + 1);
+    }
+
+
+    struct result {
+        std::vector<uint8_t> bits;
+        std::vector<frame_status> status;
+    };
+    result run(frame_decoder& d, const int8_t* s, size_t frames, bool packed = false)
+    {
+        result r;
+        r.bits.resize(frames * d.output_bytes(packed));
+        r.status.resize(frames);
+        frame_batch b;
+        b.frames = frames;
+        b.soft = s;
+        b.bits = r.bits.data();
+        b.packed = packed;
+        b.status = r.status.data();
+        d.decode(b);
+        return r;
+    }
+
+    frame_options opts;
+    std::unique_ptr<frame_decoder> dec;
+    std::unique_ptr<frame_encoder> enc;
+    std::vector<uint8_t> info;
+    std::vector<int8_t> soft;
+};
+
+void expect_same_status(const std::vector<frame_status>& a, const std::vector<frame_status>& b)
+{
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t f = 0; f < a.size(); ++f) {
+        EXPECT_EQ(a[f].iterations, b[f].iterations) << "frame " << f;
+        EXPECT_EQ(a[f].check, b[f].check) << "frame " << f;
+        EXPECT_EQ(a[f].erased, b[f].erased) << "frame " << f;
+    }
+}
+
+TEST_P(conformance, clean_frames_decode_to_what_was_sent)
+{
+    make_frames(24, 10.0, 11);
+    const auto r = run(*dec, soft.data(), 24);
+    EXPECT_EQ(test::count_errors(r.bits.data(), info.data(), info.size()), 0u);
+    for (const auto& s : r.status) {
+        EXPECT_TRUE(s.ok());
+        EXPECT_EQ(s.erased, 0);
+        EXPECT_EQ(s.check, dec->has_check() ? 1 : -1);
+        EXPECT_GE(s.iterations, 1);
+    }
+}
+
+TEST_P(conformance, results_do_not_depend_on_batching)
+{
+    make_frames(37, 1.5, 21); // noisy: some frames fail, iterations vary
+    const auto whole = run(*dec, soft.data(), 37);
+    const size_t in = dec->input_per_frame(), out = dec->output_bits();
+    for (size_t cut : { size_t(1), size_t(5), size_t(16) }) {
+        result pieces;
+        for (size_t a = 0; a < 37; a += cut) {
+            const size_t n = std::min(cut, 37 - a);
+            auto r = run(*dec, soft.data() + a * in, n);
+            pieces.bits.insert(pieces.bits.end(), r.bits.begin(), r.bits.end());
+            pieces.status.insert(pieces.status.end(), r.status.begin(), r.status.end());
+        }
+        EXPECT_EQ(pieces.bits, whole.bits) << "batches of " << cut;
+        expect_same_status(pieces.status, whole.status);
+    }
+    // packed output is the unpacked output packed per frame
+    const auto packed = run(*dec, soft.data(), 37, true);
+    const size_t bytes = (out + 7) / 8;
+    std::vector<uint8_t> expect(37 * bytes);
+    for (size_t f = 0; f < 37; ++f)
+        pack_bits(whole.bits.data() + f * out, out, expect.data() + f * bytes);
+    EXPECT_EQ(packed.bits, expect);
+    expect_same_status(packed.status, whole.status);
+}
+
+TEST_P(conformance, zero_frames_and_bad_batches)
+{
+    frame_batch b; // zero frames: nothing happens, nothing is touched
+    dec->decode(b);
+    std::vector<int8_t> s(dec->input_per_frame() * 2, 10);
+    std::vector<uint8_t> o(dec->output_bits() * 2);
+    b.frames = 2;
+    b.bits = o.data();
+    EXPECT_THROW(dec->decode(b), std::invalid_argument); // no input
+    b.soft = s.data();
+    b.bits = nullptr;
+    EXPECT_THROW(dec->decode(b), std::invalid_argument); // no output
+    b.bits = o.data();
+    if (!dec->variable_input()) {
+        const size_t lens[2] = { dec->input_per_frame(), dec->input_per_frame() - 1 };
+        b.input_lengths = lens;
+        EXPECT_THROW(dec->decode(b), std::invalid_argument); // a short frame
+    }
+}
+
+TEST_P(conformance, erased_and_nan_frames_are_reported)
+{
+    make_frames(3, 10.0, 31);
+    const size_t in = dec->input_per_frame();
+    std::vector<float> f(3 * in);
+    for (size_t i = 0; i < f.size(); ++i)
+        f[i] = soft[i] / 32.0f;
+    // frame 1: every value NaN; frame 2: denormal values (a dead input; 0 after quantisation)
+    for (size_t i = in; i < 2 * in; ++i)
+        f[i] = std::numeric_limits<float>::quiet_NaN();
+    for (size_t i = 2 * in; i < 3 * in; ++i)
+        f[i] = (i % 2 ? 1 : -1) * std::numeric_limits<float>::denorm_min() * 7;
+    std::vector<uint8_t> o(3 * dec->output_bits());
+    std::vector<frame_status> st(3);
+    frame_batch b;
+    b.frames = 3;
+    b.bits = o.data();
+    b.status = st.data();
+    const size_t nans = dec->decode_float(f.data(), b);
+    EXPECT_EQ(nans, in);
+    EXPECT_TRUE(st[0].ok());
+    EXPECT_EQ(st[0].erased, 0);
+    EXPECT_EQ(test::count_errors(o.data(), info.data(), dec->output_bits()), 0u);
+    for (int k : { 1, 2 }) {
+        EXPECT_EQ(st[size_t(k)].erased, 1) << "frame " << k;
+        EXPECT_FALSE(st[size_t(k)].ok()) << "frame " << k;
+        EXPECT_NE(st[size_t(k)].check, 1) << "frame " << k;
+    }
+}
+
+TEST_P(conformance, async_path_gives_the_sync_output_in_order)
+{
+    make_frames(50, 1.5, 41);
+    const auto expect = run(*dec, soft.data(), 50);
+    async_decoder::options ao;
+    ao.batch_frames = 7;
+    ao.depth = 3;
+    async_decoder ad(make_frame_decoder(GetParam().family, opts, device_spec::parse("cpu")), ao);
+    const size_t in = dec->input_per_frame(), out = dec->output_bits();
+    std::vector<uint8_t> bits;
+    std::vector<frame_status> status;
+    auto read_front = [&](bool wait) {
+        auto* s = ad.front(wait);
+        if (!s)
+            return false;
+        bits.insert(bits.end(), s->bits, s->bits + s->frames * out);
+        status.insert(status.end(), s->status, s->status + s->frames);
+        ad.release_front();
+        return true;
+    };
+    // batches of irregular size (as a block sends them when its input stalls)
+    const size_t sizes[] = { 7, 1, 3, 7, 7, 2, 7, 5, 7, 4 };
+    size_t next = 0;
+    for (size_t n : sizes) {
+        async_decoder::slot* s;
+        while (!(s = ad.filling()))
+            ASSERT_TRUE(read_front(true));
+        std::copy(soft.begin() + long(next * in), soft.begin() + long((next + n) * in), s->soft);
+        s->frames = n;
+        s->used = n * in;
+        ad.submit();
+        next += n;
+    }
+    ASSERT_EQ(next, 50u);
+    while (read_front(true)) {
+    }
+    EXPECT_EQ(bits, expect.bits);
+    expect_same_status(status, expect.status);
+    EXPECT_EQ(ad.unreleased(), 0u);
+}
+
+TEST_P(conformance, cuda_gives_the_cpu_bits_and_status)
+{
+    GPUFEC_REQUIRE_GPU();
+    std::unique_ptr<frame_decoder> gpu;
+    try {
+        gpu = make_frame_decoder(GetParam().family, opts, device_spec::parse("cuda"));
+    } catch (const std::invalid_argument& e) {
+        GTEST_SKIP() << "this configuration runs on the CPU only: " << e.what();
+    }
+    make_frames(300, 1.5, 51);
+    const auto c = run(*dec, soft.data(), 300);
+    const auto g = run(*gpu, soft.data(), 300);
+    EXPECT_EQ(g.bits, c.bits);
+    expect_same_status(g.status, c.status);
+}
+
+INSTANTIATE_TEST_SUITE_P(families, conformance, ::testing::ValuesIn(kConfigs),
+                         [](const ::testing::TestParamInfo<config>& i) {
+                             return std::string(i.param.family) + "_" + std::to_string(i.index);
+                         });
+
+TEST(frame_registry, lists_the_families_and_names_bad_options)
+{
+    const auto fams = frame_families();
+    for (const char* f : { "ldpc", "viterbi", "repetition" })
+        EXPECT_NE(std::find(fams.begin(), fams.end(), f), fams.end()) << f;
+    EXPECT_THROW(make_frame_decoder("nope", {}), std::invalid_argument);
+    try {
+        make_frame_decoder("repetition", parse_frame_options("repeat=3, colour=blue"));
+        FAIL() << "an unknown option was accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("colour"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("repeat"), std::string::npos) << e.what();
+    }
+    try {
+        make_frame_decoder("ldpc", parse_frame_options("max_batch=99999999"));
+        FAIL() << "a huge max_batch was accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("max_batch"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(parse_frame_options("a=1, a=2"), std::invalid_argument);
+    EXPECT_THROW(parse_frame_options("justakey"), std::invalid_argument);
+    EXPECT_EQ(parse_frame_options(" a = 1 ,b=x y ").at("b"), "x y");
+}
+
+//! a decoder that fails (as a GPU that disappears would) after `good` batches
+class failing_decoder : public frame_decoder
+{
+public:
+    explicit failing_decoder(int good) : d_good(good) {}
+    std::string family() const override { return "test"; }
+    std::string describe() const override { return "test"; }
+    std::string backend() const override { return "cuda:9 (test)"; }
+    size_t input_per_frame() const override { return 4; }
+    size_t output_bits() const override { return 4; }
+    size_t preferred_batch() const override { return 2; }
+
+protected:
+    void decode_checked(const frame_batch& b) override
+    {
+        if (d_good-- <= 0)
+            throw std::runtime_error("device lost");
+        for (size_t i = 0; i < b.frames * 4; ++i)
+            b.bits[i] = b.soft[i] > 0;
+    }
+
+private:
+    int d_good;
+};
+
+TEST(async_decoder, falls_back_when_the_decoder_fails_and_reports_without_fallback)
+{
+    async_decoder::options ao;
+    auto fill = [](async_decoder& ad, int8_t v) {
+        auto* s = ad.filling();
+        ASSERT_NE(s, nullptr);
+        std::fill(s->soft, s->soft + 8, v);
+        s->frames = 2;
+        s->used = 8;
+        ad.submit();
+    };
+    {
+        async_decoder ad(std::make_unique<failing_decoder>(1), ao,
+                         [] { return std::make_unique<failing_decoder>(1000); });
+        fill(ad, 5);
+        fill(ad, -5); // the first decoder fails here; the fallback decodes it
+        auto* s = ad.front(true);
+        ASSERT_NE(s, nullptr);
+        EXPECT_EQ(s->bits[0], 1);
+        ad.release_front();
+        s = ad.front(true);
+        ASSERT_NE(s, nullptr);
+        EXPECT_EQ(s->bits[0], 0);
+        ad.release_front();
+    }
+    {
+        async_decoder ad(std::make_unique<failing_decoder>(0), ao);
+        fill(ad, 5);
+        EXPECT_THROW(ad.front(true), std::runtime_error);
+        EXPECT_EQ(ad.unreleased(), 0u); // the failed batch does not block the ring
+    }
+}
+
+} // namespace
+} // namespace gpufec

@@ -1,0 +1,181 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* Viterbi's frame modes (terminated, tail-biting, truncated) as a frame family: the
+ * viterbi_frame_decoder behind the frame_decoder interface, and its registration ("viterbi").
+ * Streaming is not a frame family: it has its own stream decoder and block. */
+#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/conv_encoder.h>
+#include <gnuradio/gpufec/core/viterbi.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <sstream>
+
+namespace gpufec {
+
+namespace {
+
+class viterbi_frames : public frame_decoder
+{
+public:
+    viterbi_frames(const conv_code& code, const viterbi_options& o, const device_spec& device)
+        : d_dec(code, o, device), d_mode(o.mode)
+    {
+        const size_t bits = size_t(o.frame_bits);
+        // the GPU runs one frame per thread: it needs thousands of frames per call
+        d_batch = o.max_batch > 0 ? size_t(o.max_batch)
+                  : on_gpu()      ? std::clamp<size_t>((size_t(1) << 24) / bits, 1, 65536)
+                                  : std::clamp<size_t>((size_t(1) << 16) / bits, 16, 4096);
+    }
+
+    std::string family() const override { return "viterbi"; }
+    std::string describe() const override
+    {
+        return d_dec.code().describe() + ", " + to_string(d_mode);
+    }
+    std::string backend() const override { return d_dec.backend(); }
+    size_t input_per_frame() const override { return d_dec.input_per_frame(); }
+    size_t output_bits() const override { return d_dec.output_per_frame(); }
+    size_t preferred_batch() const override { return d_batch; }
+    size_t min_efficient_batch() const override { return on_gpu() ? 4096 : 16; }
+
+protected:
+    void decode_checked(const frame_batch& b) override
+    {
+        if (b.packed && output_bits() % 8 != 0) {
+            // the engines pack per frame on byte boundaries: go through unpacked bits
+            d_tmp.resize(b.frames * output_bits());
+            d_dec.decode(b.soft, b.frames, d_tmp.data(), false);
+            pack_frames(b);
+        } else {
+            d_dec.decode(b.soft, b.frames, b.bits, b.packed);
+        }
+        for (size_t f = 0; f < b.frames; ++f)
+            b.status[f].iterations = 1;
+    }
+
+private:
+    void pack_frames(const frame_batch& b)
+    {
+        const size_t bits = output_bits(), bytes = (bits + 7) / 8;
+        for (size_t f = 0; f < b.frames; ++f) {
+            uint8_t* o = b.bits + f * bytes;
+            std::fill(o, o + bytes, 0);
+            for (size_t i = 0; i < bits; ++i)
+                o[i / 8] |= uint8_t(d_tmp[f * bits + i] << (7 - i % 8));
+        }
+    }
+
+    viterbi_frame_decoder d_dec;
+    conv_mode d_mode;
+    size_t d_batch = 1;
+    std::vector<uint8_t> d_tmp;
+};
+
+//! "79 -109" or "79:-109" -> {79, -109}
+std::vector<int> int_list(const std::string& key, const std::string& text)
+{
+    std::string t = text;
+    std::replace(t.begin(), t.end(), ':', ' ');
+    std::istringstream in(t);
+    std::vector<int> out;
+    std::string tok;
+    while (in >> tok) {
+        size_t used = 0;
+        long v = 0;
+        try {
+            v = std::stol(tok, &used, 0);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != tok.size() || v < -(1L << 30) || v > (1L << 30))
+            throw std::invalid_argument(key + ": '" + tok + "' is not an integer");
+        out.push_back(int(v));
+    }
+    return out;
+}
+
+conv_code code_from_options(option_reader& r)
+{
+    const std::string name = r.get("code", "ccsds");
+    conv_code code;
+    if (name != "custom") {
+        code = conv_code::preset(name);
+    } else {
+        code.k = int(r.get_int("k", 7, 3, 9));
+        code.polys = int_list("polys", r.get("polys", "79 -109"));
+        code.puncture.clear();
+        for (int v : int_list("puncture", r.get("puncture", "")))
+            code.puncture.push_back(uint8_t(v != 0));
+        code.validate();
+    }
+    return code;
+}
+
+conv_mode mode_from_options(option_reader& r)
+{
+    const conv_mode mode = parse_conv_mode(r.get("mode", "terminated"));
+    if (mode == conv_mode::streaming)
+        throw std::invalid_argument(
+            "mode: streaming is not a frame mode (use the viterbi_decoder block, or "
+            "terminated, tailbiting, truncated)");
+    return mode;
+}
+
+class viterbi_frame_encoder : public frame_encoder
+{
+public:
+    viterbi_frame_encoder(const conv_code& code, conv_mode mode, int bits) : d_enc(code, mode, bits) {}
+    size_t info_bits() const override { return size_t(d_enc.frame_bits()); }
+    size_t coded_bits() const override { return d_enc.output_per_frame(); }
+    void encode(const uint8_t* bits, size_t frames, uint8_t* coded) override
+    {
+        d_enc.encode_frames(bits, frames, coded);
+    }
+
+private:
+    conv_encoder d_enc;
+};
+
+std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
+{
+    const conv_code code = code_from_options(r);
+    const conv_mode mode = mode_from_options(r);
+    return std::make_unique<viterbi_frame_encoder>(code, mode,
+                                                   int(r.get_int("frame_bits", 1024, 1, 1 << 24)));
+}
+
+std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_common& common,
+                                                 const device_spec& device)
+{
+    const conv_code code = code_from_options(r);
+    viterbi_options o;
+    o.mode = mode_from_options(r);
+    o.frame_bits = int(r.get_int("frame_bits", 1024, 1, 1 << 24));
+    o.traceback = int(r.get_int("traceback", 0, 0, 4096));
+    o.max_batch = common.max_batch;
+    o.cpu_threads = common.cpu_threads;
+    return make_viterbi_frame_decoder(code, o, device);
+}
+
+} // namespace
+
+std::unique_ptr<frame_decoder> make_viterbi_frame_decoder(const conv_code& code,
+                                                          const viterbi_options& options,
+                                                          const device_spec& device)
+{
+    return std::make_unique<viterbi_frames>(code, options, device);
+}
+
+GPUFEC_REGISTER_FRAME_FAMILY(viterbi,
+                             "viterbi",
+                             "convolutional codes, K=3..9, terminated / tail-biting / truncated frames",
+                             "code=<ccsds|nasa-dsn|80211|lte|...|custom>, k, polys=<'79 -109'>, "
+                             "puncture=<'1 1 0 1'>, mode=<terminated|tailbiting|truncated> "
+                             "(terminated), frame_bits (1024), traceback (0 = 6K)",
+                             make_from_options,
+                             make_encoder_from_options);
+
+} // namespace gpufec
