@@ -211,7 +211,11 @@ TEST_P(conformance, async_path_gives_the_sync_output_in_order)
         async_decoder::slot* s;
         while (!(s = ad.filling()))
             ASSERT_TRUE(read_front(true));
-        std::copy(soft.begin() + long(next * in), soft.begin() + long((next + n) * in), s->soft);
+        // slots hold what the decoder takes: int8, or float for float-message decoders
+        if (s->soft_f)
+            std::copy(soft.begin() + long(next * in), soft.begin() + long((next + n) * in), s->soft_f);
+        else
+            std::copy(soft.begin() + long(next * in), soft.begin() + long((next + n) * in), s->soft);
         s->frames = n;
         s->used = n * in;
         ad.submit();
