@@ -5,6 +5,9 @@
 #include "viterbi_decoder_impl.h"
 
 #include "block_code.h"
+#include "frame_decoder_impl.h"
+#include <gnuradio/gpufec/core/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/soft.h>
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
@@ -14,6 +17,26 @@
 
 namespace gr {
 namespace gpufec {
+
+namespace {
+
+//! the frame modes: the generic frame block with Viterbi's parameters
+class viterbi_frames_impl : public viterbi_decoder, public frame_decoder_impl
+{
+public:
+    viterbi_frames_impl(std::unique_ptr<::gpufec::frame_decoder> dec, const frame_block_settings& s)
+        : gr::block("viterbi_decoder", frame_block_input(s.float_input), frame_block_output()),
+          frame_decoder_impl(std::move(dec), s)
+    {
+    }
+    std::string backend() const override { return frame_decoder_impl::backend(); }
+    std::string code_description() const override { return frame_decoder_impl::code_description(); }
+    int input_per_unit() const override { return input_per_frame(); }
+    int output_per_unit() const override { return output_per_frame(); }
+    uint64_t nan_count() const override { return frame_decoder_impl::nan_count(); }
+};
+
+} // namespace
 
 viterbi_decoder::sptr viterbi_decoder::make(const std::string& code,
                                             int k,
@@ -41,19 +64,33 @@ viterbi_decoder::sptr viterbi_decoder::make(const std::string& code,
         throw std::invalid_argument("input_type: '" + input_type +
                                     "' is not valid (allowed: float, int8)");
     if (!(scale > 0.f) || scale > 1e6f)
-        throw std::invalid_argument("scale: must be a positive number");
-    if (packed_output && o.mode != ::gpufec::conv_mode::streaming && frame_bits % 8 != 0)
-        throw std::invalid_argument("packed_output: frame_bits must be a multiple of 8");
-    return gnuradio::make_block_sptr<viterbi_decoder_impl>(
-        c, o, device, input_type == "float", packed_output, scale);
+        throw std::invalid_argument("scale: must be a positive number up to 1e6");
+    if (max_batch < 0 || max_batch > ::gpufec::max_batch_limit)
+        throw std::invalid_argument("max_batch: " + std::to_string(max_batch) +
+                                    " is not valid (allowed: 0 = automatic, or 1.." +
+                                    std::to_string(::gpufec::max_batch_limit) + ")");
+    if (o.mode == ::gpufec::conv_mode::streaming)
+        return gnuradio::make_block_sptr<viterbi_stream_impl>(c, o, device, input_type == "float",
+                                                              packed_output, scale);
+    const auto spec = ::gpufec::device_spec::parse(device);
+    frame_block_settings s;
+    s.float_input = input_type == "float";
+    s.packed = packed_output;
+    s.scale = scale;
+    s.max_batch = max_batch;
+    if (spec.type == ::gpufec::device_spec::kind::automatic)
+        s.fallback = [c, o] {
+            return ::gpufec::make_viterbi_frame_decoder(c, o, ::gpufec::device_spec::parse("cpu"));
+        };
+    return gnuradio::make_block_sptr<viterbi_frames_impl>(::gpufec::make_viterbi_frame_decoder(c, o, spec), s);
 }
 
-viterbi_decoder_impl::viterbi_decoder_impl(const ::gpufec::conv_code& code,
-                                           const ::gpufec::viterbi_options& options,
-                                           const std::string& device,
-                                           bool float_input,
-                                           bool packed_output,
-                                           float scale)
+viterbi_stream_impl::viterbi_stream_impl(const ::gpufec::conv_code& code,
+                                         const ::gpufec::viterbi_options& options,
+                                         const std::string& device,
+                                         bool float_input,
+                                         bool packed_output,
+                                         float scale)
     : gr::block("viterbi_decoder",
                 gr::io_signature::make(1, 1, float_input ? sizeof(float) : sizeof(int8_t)),
                 gr::io_signature::make(1, 1, sizeof(uint8_t))),
@@ -64,54 +101,64 @@ viterbi_decoder_impl::viterbi_decoder_impl(const ::gpufec::conv_code& code,
       d_scale(scale)
 {
     const auto spec = ::gpufec::device_spec::parse(device);
-    // Work per call. GNU Radio sizes the upstream buffer from this block's output multiple
-    // (about twice the input that one multiple needs), so a large multiple is how a block gets
-    // batches big enough for the GPU: thousands of jobs per call instead of the handful that
-    // the default 32 KiB buffers hold. The forecasts below ask for one unit only, so a call
-    // still happens with any amount of input (and nothing is stranded when a stream ends).
-    if (d_opts.mode == ::gpufec::conv_mode::streaming) {
-        d_stream = std::make_unique<::gpufec::viterbi_stream_decoder>(d_code, d_opts, spec);
-        const bool gpu = d_stream->backend().rfind("cuda", 0) == 0;
-        d_in_unit = static_cast<int>(d_stream->input_multiple());
-        d_out_unit = static_cast<int>(d_stream->stages_per_multiple());
-        const int64_t pbs = d_opts.max_batch > 0 ? d_opts.max_batch : (gpu ? 4096 : 512);
-        d_max_stream_input = static_cast<size_t>(d_code.kept_for_stages(pbs * d_opts.block_len));
-        d_max_stream_input -= d_max_stream_input % d_in_unit;
-        set_output_multiple(static_cast<int>(pbs * d_opts.block_len / (d_packed ? 8 : 1)));
-        set_relative_rate(uint64_t(d_out_unit), uint64_t(d_in_unit) * (d_packed ? 8 : 1));
-    } else {
-        d_frames = std::make_unique<::gpufec::viterbi_frame_decoder>(d_code, d_opts, spec);
-        const bool gpu = d_frames->backend().rfind("cuda", 0) == 0;
-        d_in_unit = static_cast<int>(d_frames->input_per_frame());
-        d_out_unit = d_packed ? d_opts.frame_bits / 8 : d_opts.frame_bits;
-        int frames = gpu ? std::min(16384, std::max(1, (1 << 21) / d_opts.frame_bits))
-                         : std::max(16, (1 << 16) / d_opts.frame_bits);
-        if (d_opts.max_batch > 0)
-            frames = d_opts.max_batch;
-        set_output_multiple(frames * d_out_unit);
-        set_relative_rate(uint64_t(d_out_unit), uint64_t(d_in_unit));
-    }
-    d_logger->info("{} {}, backend {}", d_code.describe(), ::gpufec::to_string(d_opts.mode),
-                   backend());
+    d_stream = std::make_unique<::gpufec::viterbi_stream_decoder>(d_code, d_opts, spec);
+    const bool gpu = d_stream->backend().rfind("cuda", 0) == 0;
+    d_in_unit = static_cast<int>(d_stream->input_multiple());
+    d_out_unit = static_cast<int>(d_stream->stages_per_multiple());
+    // the decoder's batch: parallel blocks per decode call (bounded by check_options)
+    const int64_t pbs = d_opts.max_batch > 0 ? d_opts.max_batch : (gpu ? 4096 : 512);
+    const int64_t stages = pbs * d_opts.block_len;
+    if (stages > (int64_t(1) << 28))
+        throw std::invalid_argument("max_batch: " + std::to_string(pbs) + " blocks of block_len " +
+                                    std::to_string(d_opts.block_len) +
+                                    " stages exceed 2^28 stages per batch; use a smaller max_batch");
+    d_max_stream_input = static_cast<size_t>(d_code.kept_for_stages(stages));
+    d_max_stream_input -= d_max_stream_input % d_in_unit;
+    // GNU Radio's buffers: the output multiple sizes them (the input buffer holds about two
+    // multiples' worth of input). Aim at about 4 MiB of input per multiple; this is independent
+    // of the decoder's batch, and check_topology() shrinks it to fit a user's buffer limit.
+    const double in_bytes_per_bit =
+        double(d_in_unit) / d_out_unit * (d_float ? sizeof(float) : sizeof(int8_t));
+    const int64_t bits = std::clamp<int64_t>(int64_t((4 << 20) / in_bytes_per_bit), 64, stages);
+    d_multiple_units = int(std::max<int64_t>(1, bits / 8)); // bytes of decoded bits
+    set_output_multiple(d_multiple_units * (d_packed ? 1 : 8));
+    set_relative_rate(uint64_t(d_out_unit), uint64_t(d_in_unit) * (d_packed ? 8 : 1));
+    d_logger->info("{} {}, backend {}", d_code.describe(), ::gpufec::to_string(d_opts.mode), backend());
 }
 
-std::string viterbi_decoder_impl::backend() const
+bool viterbi_stream_impl::check_topology(int, int)
 {
-    return d_stream ? d_stream->backend() : d_frames->backend();
-}
-
-void viterbi_decoder_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
-{
-    if (d_stream) {
-        // any whole puncturing period lets the decoder make progress
-        ninput_items_required[0] = d_in_unit;
-        return;
+    const int per_byte = d_packed ? 1 : 8;
+    int units = d_multiple_units;
+    const long max_buf = max_output_buffer(0);
+    if (max_buf > 0) {
+        const long fit = max_buf / 2 / per_byte;
+        if (fit < 1) {
+            d_logger->error("max_output_buffer: {} items is too small; set it to at least {}",
+                            max_buf, 2 * per_byte);
+            return false;
+        }
+        units = int(std::min<long>(units, fit));
     }
-    // one frame is enough to make progress; work() decodes as many as there are
-    ninput_items_required[0] = noutput_items >= d_out_unit ? d_in_unit : 0;
+    if (is_set_max_noutput_items())
+        units = std::max(1, std::min(units, max_noutput_items() / per_byte));
+    if (units != d_multiple_units) {
+        d_multiple_units = units;
+        set_output_multiple(units * per_byte);
+    }
+    return true;
 }
 
-const int8_t* viterbi_decoder_impl::to_int8(const void* in, size_t n)
+std::string viterbi_stream_impl::backend() const { return d_stream->backend(); }
+
+void viterbi_stream_impl::forecast(int, gr_vector_int& ninput_items_required)
+{
+    // decoded bits still inside must go out even when no input will ever come again: ask for
+    // none while there are any (the block is not finished while it holds them)
+    ninput_items_required[0] = d_stream->available() > 0 ? 0 : d_in_unit;
+}
+
+const int8_t* viterbi_stream_impl::to_int8(const void* in, size_t n)
 {
     if (!d_float)
         return static_cast<const int8_t*>(in);
@@ -126,58 +173,36 @@ const int8_t* viterbi_decoder_impl::to_int8(const void* in, size_t n)
     return d_q.data();
 }
 
-int viterbi_decoder_impl::work_stream(int noutput_items, int ninput, const void* in, uint8_t* out)
+int viterbi_stream_impl::general_work(int noutput_items,
+                                      gr_vector_int& ninput_items,
+                                      gr_vector_const_void_star& input_items,
+                                      gr_vector_void_star& output_items)
 {
+    auto* out = static_cast<uint8_t*>(output_items[0]);
     const int bits_per_item = d_packed ? 8 : 1;
-    // 1. hand out what is already decoded
+    // 1. hand out what is already decoded; nothing decoded is ever dropped, it waits here
     size_t produced = d_stream->read(out, size_t(noutput_items) * bits_per_item, d_packed) / bits_per_item;
     if (d_stream->available() > 0) {
         consume_each(0);
         return int(produced);
     }
-    // 2. decode new input, bounded so that the pending output stays small. Small pushes wait
-    //    for a batch of blocks (batch_hint); one period of input stays unconsumed meanwhile, so
-    //    that the scheduler calls again when the upstream finishes, and then everything is
-    //    decoded.
+    // 2. decode new input, bounded by the decoder's batch. Small pushes wait for a batch of
+    //    blocks (batch_hint); one period of input stays unconsumed meanwhile, so that the
+    //    scheduler calls again when the upstream finishes, and then everything is decoded.
+    const int ninput = ninput_items[0];
     size_t n = std::min<size_t>(size_t(ninput), d_max_stream_input);
     n -= n % d_in_unit;
     const bool upstream_done = detail()->input(0)->done();
     if (!upstream_done && n > 0)
         n -= d_in_unit;
     if (n > 0 || upstream_done) {
-        d_stream->push(n ? to_int8(in, n) : nullptr, n, !upstream_done);
-        produced += d_stream->read(out + produced,
-                                   size_t(noutput_items - produced) * bits_per_item, d_packed) /
+        d_stream->push(n ? to_int8(input_items[0], n) : nullptr, n, !upstream_done);
+        produced += d_stream->read(out + produced, size_t(noutput_items - int(produced)) * bits_per_item,
+                                   d_packed) /
                     bits_per_item;
     }
     consume_each(int(n));
     return int(produced);
-}
-
-int viterbi_decoder_impl::work_frames(int noutput_items, int ninput, const void* in, uint8_t* out)
-{
-    int frames = std::min(ninput / d_in_unit, noutput_items / d_out_unit);
-    if (d_opts.max_batch > 0)
-        frames = std::min(frames, d_opts.max_batch);
-    if (frames <= 0) {
-        consume_each(0);
-        return 0;
-    }
-    const size_t n = size_t(frames) * d_in_unit;
-    d_frames->decode(to_int8(in, n), size_t(frames), out, d_packed);
-    consume_each(int(n));
-    return frames * d_out_unit;
-}
-
-int viterbi_decoder_impl::general_work(int noutput_items,
-                                       gr_vector_int& ninput_items,
-                                       gr_vector_const_void_star& input_items,
-                                       gr_vector_void_star& output_items)
-{
-    auto* out = static_cast<uint8_t*>(output_items[0]);
-    if (d_stream)
-        return work_stream(noutput_items, ninput_items[0], input_items[0], out);
-    return work_frames(noutput_items, ninput_items[0], input_items[0], out);
 }
 
 } // namespace gpufec

@@ -2,6 +2,8 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+/* The Viterbi block in streaming mode (the frame modes are the generic frame block:
+ * viterbi_decoder.cc's make() picks). */
 #ifndef INCLUDED_GPUFEC_VITERBI_DECODER_IMPL_H
 #define INCLUDED_GPUFEC_VITERBI_DECODER_IMPL_H
 
@@ -13,16 +15,17 @@
 namespace gr {
 namespace gpufec {
 
-class viterbi_decoder_impl : public viterbi_decoder
+class viterbi_stream_impl : public viterbi_decoder
 {
 public:
-    viterbi_decoder_impl(const ::gpufec::conv_code& code,
+    viterbi_stream_impl(const ::gpufec::conv_code& code,
                          const ::gpufec::viterbi_options& options,
                          const std::string& device,
                          bool float_input,
                          bool packed_output,
                          float scale);
 
+    bool check_topology(int ninputs, int noutputs) override;
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     int general_work(int noutput_items,
                      gr_vector_int& ninput_items,
@@ -37,19 +40,17 @@ public:
 
 private:
     const int8_t* to_int8(const void* in, size_t n);
-    int work_stream(int noutput_items, int ninput, const void* in, uint8_t* out);
-    int work_frames(int noutput_items, int ninput, const void* in, uint8_t* out);
 
     ::gpufec::conv_code d_code;
     ::gpufec::viterbi_options d_opts;
     bool d_float, d_packed;
     float d_scale;
     int d_in_unit, d_out_unit; // items per frame (frames) or per puncturing period (stream)
-    std::unique_ptr<::gpufec::viterbi_frame_decoder> d_frames;
     std::unique_ptr<::gpufec::viterbi_stream_decoder> d_stream;
     std::vector<int8_t> d_q;
     uint64_t d_nans = 0;
     size_t d_max_stream_input;
+    int d_multiple_units = 1; // puncturing periods (unpacked) or bytes (packed) per output multiple
 };
 
 } // namespace gpufec

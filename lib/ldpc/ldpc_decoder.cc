@@ -64,8 +64,9 @@ void ldpc_options::validate() const
         throw std::invalid_argument("offset: must be in [0, 127]");
     if (algorithm == ldpc_algorithm::sum_product && precision != ldpc_precision::float32)
         throw std::invalid_argument("algorithm: sum-product needs precision float");
-    if (max_batch < 0)
-        throw std::invalid_argument("max_batch: must be >= 0 (0 = automatic)");
+    if (max_batch < 0 || max_batch > (1 << 20))
+        throw std::invalid_argument("max_batch: " + std::to_string(max_batch) +
+                                    " is not valid (allowed: 0 = automatic, or 1..1048576)");
     if (cpu_threads < 0)
         throw std::invalid_argument("cpu_threads: must be >= 0 (0 = every core)");
 }

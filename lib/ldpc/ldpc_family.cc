@@ -36,6 +36,7 @@ public:
     size_t input_per_frame() const override { return size_t(d_dec.code().n()); }
     size_t output_bits() const override { return d_dec.output_bits(d_what); }
     bool has_check() const override { return true; }
+    std::string check_name() const override { return "syndrome_ok"; }
     bool iterates() const override { return true; }
     size_t soft_output_per_frame() const override { return size_t(d_dec.code().n()); }
     bool wants_float_input() const override

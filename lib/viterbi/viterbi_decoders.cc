@@ -25,8 +25,9 @@ void check_options(const conv_code& code, const viterbi_options& o)
     if (o.traceback < 0 || o.traceback > 4096)
         throw std::invalid_argument("traceback: " + std::to_string(o.traceback) +
                                     " is not valid (allowed: 0 = 6*K, or 1..4096)");
-    if (o.max_batch < 0)
-        throw std::invalid_argument("max_batch: must be >= 0 (0 = automatic)");
+    if (o.max_batch < 0 || o.max_batch > (1 << 20))
+        throw std::invalid_argument("max_batch: " + std::to_string(o.max_batch) +
+                                    " is not valid (allowed: 0 = automatic, or 1..1048576)");
     if (o.cpu_threads < 0)
         throw std::invalid_argument("cpu_threads: must be >= 0 (0 = every core)");
 }

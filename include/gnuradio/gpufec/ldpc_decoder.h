@@ -6,8 +6,8 @@
 #ifndef INCLUDED_GPUFEC_LDPC_DECODER_H
 #define INCLUDED_GPUFEC_LDPC_DECODER_H
 
-#include <gnuradio/block.h>
 #include <gnuradio/gpufec/api.h>
+#include <gnuradio/gpufec/frame_decoder.h>
 #include <string>
 
 namespace gr {
@@ -37,7 +37,7 @@ namespace gpufec {
  * (0 = 1024 on a GPU, 64 on the CPU). Complete codewords only are decoded; nothing is
  * dropped or reordered.
  */
-class GPUFEC_API ldpc_decoder : virtual public gr::block
+class GPUFEC_API ldpc_decoder : virtual public frame_decoder
 {
 public:
     typedef std::shared_ptr<ldpc_decoder> sptr;
@@ -54,16 +54,14 @@ public:
                      const std::string& precision = "int16",
                      float normalization = 0.75f,
                      float offset = 0.0f,
-                     float scale = 32.0f);
+                     float scale = 32.0f,
+                     bool status_tags = true);
 
-    virtual std::string backend() const = 0;
-    virtual std::string code_description() const = 0;
     virtual int codeword_bits() const = 0; //!< n
     virtual int info_bits() const = 0;     //!< k
-    virtual uint64_t nan_count() const = 0;
-    virtual uint64_t codewords() const = 0;          //!< decoded so far
-    virtual uint64_t failed_codewords() const = 0;   //!< of which the syndrome was not zero
-    virtual double mean_iterations() const = 0;
+    //! frames(), failed_frames() under LDPC's names
+    uint64_t codewords() const { return frames(); }
+    uint64_t failed_codewords() const { return failed_frames(); }
 };
 
 } // namespace gpufec

@@ -5,16 +5,41 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <climits>
+#include <cstdint>
+#include <stdexcept>
+
 #include <gnuradio/gpufec/conv_encoder.h>
 #include <gnuradio/gpufec/core/conv_code.h>
 #include <gnuradio/gpufec/core/device.h>
 #include <gnuradio/gpufec/core/distance_spectrum.h>
+#include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/ldpc_code.h>
+#include <gnuradio/gpufec/frame_decoder.h>
 #include <gnuradio/gpufec/ldpc_decoder.h>
 #include <gnuradio/gpufec/ldpc_encoder.h>
 #include <gnuradio/gpufec/viterbi_decoder.h>
 
 namespace py = pybind11;
+
+namespace {
+// Python integers of any size reach these, so that out-of-range values get a message naming the
+// parameter (ValueError) instead of pybind's list of signatures
+int int_param(long long v, const char* name)
+{
+    if (v < INT32_MIN || v > INT32_MAX)
+        throw std::invalid_argument(std::string(name) + ": " + std::to_string(v) +
+                                    " is out of range");
+    return int(v);
+}
+std::vector<int> int_list_param(const std::vector<long long>& v, const char* name)
+{
+    std::vector<int> out;
+    for (long long x : v)
+        out.push_back(int_param(x, name));
+    return out;
+}
+} // namespace
 
 PYBIND11_MODULE(gpufec_python, m)
 {
@@ -30,11 +55,23 @@ puncture (used when code is "custom"), mode ("streaming", "terminated", "tailbit
 "truncated"), frame_bits, block_len (D), traceback (L, 0 = 6K), device ("auto", "cpu",
 "cuda", "cuda:N"), max_batch, input_type ("float" or "int8"), packed_output, scale
 (float -> int8 factor). See docs/viterbi.md.)doc")
-        .def(py::init(&viterbi_decoder::make),
+        .def(py::init([](const std::string& code, long long k, const std::vector<long long>& polys,
+                         const std::vector<long long>& puncture, const std::string& mode,
+                         long long frame_bits, long long block_len, long long traceback,
+                         const std::string& device, long long max_batch, const std::string& input_type,
+                         bool packed_output, float scale) {
+                 return viterbi_decoder::make(code, int_param(k, "k"), int_list_param(polys, "polys"),
+                                              int_list_param(puncture, "puncture"), mode,
+                                              int_param(frame_bits, "frame_bits"),
+                                              int_param(block_len, "block_len"),
+                                              int_param(traceback, "traceback"), device,
+                                              int_param(max_batch, "max_batch"), input_type,
+                                              packed_output, scale);
+             }),
              py::arg("code") = "ccsds",
              py::arg("k") = 7,
-             py::arg("polys") = std::vector<int>{ 79, -109 },
-             py::arg("puncture") = std::vector<int>(),
+             py::arg("polys") = std::vector<long long>{ 79, -109 },
+             py::arg("puncture") = std::vector<long long>(),
              py::arg("mode") = "streaming",
              py::arg("frame_bits") = 0,
              py::arg("block_len") = 512,
@@ -53,28 +90,79 @@ puncture (used when code is "custom"), mode ("streaming", "terminated", "tailbit
     using gr::gpufec::conv_encoder;
     py::class_<conv_encoder, gr::block, gr::basic_block, std::shared_ptr<conv_encoder>>(
         m, "conv_encoder", "Convolutional encoder for the codes viterbi_decoder decodes.")
-        .def(py::init(&conv_encoder::make),
+        .def(py::init([](const std::string& code, long long k, const std::vector<long long>& polys,
+                         const std::vector<long long>& puncture, const std::string& mode,
+                         long long frame_bits) {
+                 return conv_encoder::make(code, int_param(k, "k"), int_list_param(polys, "polys"),
+                                           int_list_param(puncture, "puncture"), mode,
+                                           int_param(frame_bits, "frame_bits"));
+             }),
              py::arg("code") = "ccsds",
              py::arg("k") = 7,
-             py::arg("polys") = std::vector<int>{ 79, -109 },
-             py::arg("puncture") = std::vector<int>(),
+             py::arg("polys") = std::vector<long long>{ 79, -109 },
+             py::arg("puncture") = std::vector<long long>(),
              py::arg("mode") = "streaming",
              py::arg("frame_bits") = 0)
         .def("code_description", &conv_encoder::code_description)
         .def("output_per_frame", &conv_encoder::output_per_frame);
 
+    using gr::gpufec::frame_decoder;
+    py::class_<frame_decoder, gr::block, gr::basic_block, std::shared_ptr<frame_decoder>>(
+        m, "frame_decoder", R"doc(Decoder of any frame family (LDPC, Viterbi frames, repetition, ...).
+
+Parameters: family (see frame_families()), options ("key=value, ..."; see
+frame_family_options(family)), device ("auto", "cpu", "cuda", "cuda:N"), max_batch (frames
+per batch, 0 = automatic), input_type ("float" or "int8"), packed_output, scale (float -> int8
+factor), status_tags (per-frame tags "<family>_iterations", "<family>_<check>",
+"<family>_erased"). Batches are decoded asynchronously; see docs/platform.md.)doc")
+        .def(py::init([](const std::string& family, const std::string& options, const std::string& device,
+                         long long max_batch, const std::string& input_type, bool packed_output,
+                         float scale, bool status_tags) {
+                 return frame_decoder::make(family, options, device, int_param(max_batch, "max_batch"),
+                                            input_type, packed_output, scale, status_tags);
+             }),
+             py::arg("family"),
+             py::arg("options") = "",
+             py::arg("device") = "auto",
+             py::arg("max_batch") = 0,
+             py::arg("input_type") = "float",
+             py::arg("packed_output") = false,
+             py::arg("scale") = 32.0f,
+             py::arg("status_tags") = true)
+        .def("backend", &frame_decoder::backend)
+        .def("code_description", &frame_decoder::code_description)
+        .def("input_per_frame", &frame_decoder::input_per_frame)
+        .def("output_per_frame", &frame_decoder::output_per_frame)
+        .def("batch_frames", &frame_decoder::batch_frames)
+        .def("frames", &frame_decoder::frames)
+        .def("failed_frames", &frame_decoder::failed_frames)
+        .def("erased_frames", &frame_decoder::erased_frames)
+        .def("mean_iterations", &frame_decoder::mean_iterations)
+        .def("nan_count", &frame_decoder::nan_count)
+        .def("dropped_items", &frame_decoder::dropped_items);
+
     using gr::gpufec::ldpc_decoder;
-    py::class_<ldpc_decoder, gr::block, gr::basic_block, std::shared_ptr<ldpc_decoder>>(
+    py::class_<ldpc_decoder, frame_decoder, std::shared_ptr<ldpc_decoder>>(
         m, "ldpc_decoder", R"doc(LDPC decoder, layered min-sum on a GPU or the CPU.
 
 Parameters: code (a standard id such as "802.11n:1944:1/2" or "802.16e:2304:2/3A", see
 ldpc_codes(), or an alist / base-matrix file), max_iterations, early_termination, algorithm
 ("layered", "flooding", "sum-product"), device ("auto", "cpu", "cuda", "cuda:N"), max_batch
-(codewords per call, 0 = automatic), input_type ("float" or "int8"), output ("info" or
+(codewords per batch, 0 = automatic), input_type ("float" or "int8"), output ("info" or
 "codeword"), packed_output, precision ("int8", "int16", "float"), normalization, offset,
-scale (float -> int8 factor). Tags "ldpc_iterations" and "ldpc_syndrome_ok" mark each output
-codeword. See docs/ldpc.md.)doc")
-        .def(py::init(&ldpc_decoder::make),
+scale (float -> int8 factor), status_tags. Tags "ldpc_iterations" and "ldpc_syndrome_ok" mark
+each output codeword ("ldpc_erased" those whose input was all zero or NaN). See docs/ldpc.md.)doc")
+        .def(py::init([](const std::string& code, long long max_iterations, bool early_termination,
+                         const std::string& algorithm, const std::string& device, long long max_batch,
+                         const std::string& input_type, const std::string& output, bool packed_output,
+                         const std::string& precision, float normalization, float offset, float scale,
+                         bool status_tags) {
+                 return ldpc_decoder::make(code, int_param(max_iterations, "max_iterations"),
+                                           early_termination, algorithm, device,
+                                           int_param(max_batch, "max_batch"), input_type, output,
+                                           packed_output, precision, normalization, offset, scale,
+                                           status_tags);
+             }),
              py::arg("code") = "802.11n:1944:1/2",
              py::arg("max_iterations") = 10,
              py::arg("early_termination") = true,
@@ -87,15 +175,19 @@ codeword. See docs/ldpc.md.)doc")
              py::arg("precision") = "int16",
              py::arg("normalization") = 0.75f,
              py::arg("offset") = 0.0f,
-             py::arg("scale") = 32.0f)
-        .def("backend", &ldpc_decoder::backend)
-        .def("code_description", &ldpc_decoder::code_description)
-        .def("codeword_bits", &ldpc_decoder::codeword_bits)
-        .def("info_bits", &ldpc_decoder::info_bits)
-        .def("nan_count", &ldpc_decoder::nan_count)
-        .def("codewords", &ldpc_decoder::codewords)
-        .def("failed_codewords", &ldpc_decoder::failed_codewords)
-        .def("mean_iterations", &ldpc_decoder::mean_iterations);
+             py::arg("scale") = 32.0f,
+             py::arg("status_tags") = true)
+        .def("codeword_bits", [](const ldpc_decoder& d) { return d.codeword_bits(); })
+        .def("info_bits", [](const ldpc_decoder& d) { return d.info_bits(); })
+        .def("codewords", [](const ldpc_decoder& d) { return d.codewords(); })
+        .def("failed_codewords", [](const ldpc_decoder& d) { return d.failed_codewords(); });
+
+    m.def("frame_families", &gpufec::frame_families, "Names of the registered frame families.");
+    m.def(
+        "frame_family_options",
+        [](const std::string& family) { return gpufec::frame_family_info(family).options; },
+        py::arg("family"),
+        "The options a frame family takes, with their defaults.");
 
     using gr::gpufec::ldpc_encoder;
     py::class_<ldpc_encoder, gr::block, gr::basic_block, std::shared_ptr<ldpc_encoder>>(
@@ -109,6 +201,7 @@ codeword. See docs/ldpc.md.)doc")
     m.def(
         "ldpc_code_alist",
         [](const std::string& id) { return gpufec::ldpc_code::standard(id).to_alist(); },
+        py::arg("code"),
         "The parity-check matrix of a standard code in alist format (for gr-fec, AFF3CT).");
 
     m.def("conv_presets", &gpufec::conv_code::preset_names, "Names of the code presets.");
@@ -119,6 +212,7 @@ codeword. See docs/ldpc.md.)doc")
             std::vector<int> p(c.puncture.begin(), c.puncture.end());
             return py::make_tuple(c.k, c.polys, p);
         },
+        py::arg("name"),
         "(k, polys, puncture) of a preset");
     m.def(
         "cuda_devices",
@@ -137,5 +231,7 @@ codeword. See docs/ldpc.md.)doc")
             return gpufec::union_bound_ber(gpufec::distance_spectrum(c, 8),
                                            double(c.period()) / c.kept_per_period(), ebn0_db);
         },
+        py::arg("preset"),
+        py::arg("ebn0_db"),
         "Union bound on the BER of an unpunctured preset code (BPSK, AWGN, soft ML).");
 }

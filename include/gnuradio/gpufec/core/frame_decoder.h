@@ -59,6 +59,8 @@ public:
     //! frames whose input is shorter / longer than these are refused (variable families)
     virtual size_t min_input_per_frame() const { return input_per_frame(); }
     virtual bool has_check() const { return false; }
+    //! what the check is called in tags and logs: "syndrome_ok", "crc_ok"
+    virtual std::string check_name() const { return "check_ok"; }
     virtual bool iterates() const { return false; }
     virtual size_t soft_output_per_frame() const { return 0; } //!< 0: no soft output
     //! LDPC with float messages wants the float values themselves, not int8

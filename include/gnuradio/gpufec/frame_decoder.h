@@ -1,0 +1,65 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPUFEC_FRAME_DECODER_H
+#define INCLUDED_GPUFEC_FRAME_DECODER_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/gpufec/api.h>
+#include <string>
+
+namespace gr {
+namespace gpufec {
+
+/*!
+ * \brief Decodes fixed-size frames of any frame family (LDPC, Viterbi frames, repetition,
+ * ...) on a GPU or the CPU, asynchronously in batches.
+ * \ingroup gpufec
+ *
+ * Soft values in (float, positive = bit 1, or int8), decoded bits out (one per byte, or
+ * packed). work() copies incoming frames into page-locked batch slots and hands full batches
+ * to the decoder's own thread, returning frames of earlier batches, so copies, transfers and
+ * kernels of consecutive batches overlap. When the input stalls the batch goes out as it is;
+ * at the end of a stream everything is decoded and delivered.
+ *
+ * Tags, at the first output item of each frame (with status_tags): "<family>_iterations"
+ * (families that iterate), "<family>_<check>" (families with a check: ldpc_syndrome_ok),
+ * "<family>_erased" (true, only on frames whose soft values were all zero or NaN). Input tags
+ * move to the start of the output of the frame they fell in.
+ *
+ * family: a registered family (frame_families()); options: "key=value, ..." as that family
+ * documents (frame_family_options(family)).
+ */
+class GPUFEC_API frame_decoder : virtual public gr::block
+{
+public:
+    typedef std::shared_ptr<frame_decoder> sptr;
+
+    static sptr make(const std::string& family,
+                     const std::string& options = "",
+                     const std::string& device = "auto",
+                     int max_batch = 0,
+                     const std::string& input_type = "float",
+                     bool packed_output = false,
+                     float scale = 32.0f,
+                     bool status_tags = true);
+
+    virtual std::string backend() const = 0;
+    virtual std::string code_description() const = 0;
+    virtual int input_per_frame() const = 0;  //!< input items per frame
+    virtual int output_per_frame() const = 0; //!< output items per frame
+    virtual int batch_frames() const = 0;     //!< frames per batch slot
+    virtual uint64_t frames() const = 0;          //!< decoded and delivered so far
+    virtual uint64_t failed_frames() const = 0;   //!< whose check failed (or erased, with a check)
+    virtual uint64_t erased_frames() const = 0;   //!< all soft values zero or NaN
+    virtual double mean_iterations() const = 0;
+    virtual uint64_t nan_count() const = 0;       //!< NaN soft values seen
+    virtual uint64_t dropped_items() const = 0;   //!< input items that made no whole frame
+};
+
+} // namespace gpufec
+} // namespace gr
+
+#endif

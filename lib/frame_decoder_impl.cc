@@ -1,0 +1,299 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "frame_decoder_impl.h"
+
+#include "block_code.h"
+#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_reader.h>
+#include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufec {
+
+gr::io_signature::sptr frame_block_input(bool float_input)
+{
+    return gr::io_signature::make(1, 1, float_input ? sizeof(float) : sizeof(int8_t));
+}
+
+gr::io_signature::sptr frame_block_output() { return gr::io_signature::make(1, 1, sizeof(uint8_t)); }
+
+frame_decoder::sptr frame_decoder::make(const std::string& family,
+                                        const std::string& options,
+                                        const std::string& device,
+                                        int max_batch,
+                                        const std::string& input_type,
+                                        bool packed_output,
+                                        float scale,
+                                        bool status_tags)
+{
+    install_gr_log_handler();
+    if (input_type != "float" && input_type != "int8")
+        throw std::invalid_argument("input_type: '" + input_type + "' is not valid (allowed: float, int8)");
+    if (!(scale > 0.f) || scale > 1e6f)
+        throw std::invalid_argument("scale: must be a positive number up to 1e6");
+    if (max_batch < 0 || max_batch > ::gpufec::max_batch_limit)
+        throw std::invalid_argument("max_batch: " + std::to_string(max_batch) +
+                                    " is not valid (allowed: 0 = automatic, or 1.." +
+                                    std::to_string(::gpufec::max_batch_limit) + ")");
+    auto opts = ::gpufec::parse_frame_options(options);
+    if (max_batch > 0)
+        opts["max_batch"] = std::to_string(max_batch);
+    const auto spec = ::gpufec::device_spec::parse(device);
+    frame_block_settings s;
+    s.float_input = input_type == "float";
+    s.packed = packed_output;
+    s.scale = scale;
+    s.status_tags = status_tags;
+    s.max_batch = max_batch;
+    if (spec.type == ::gpufec::device_spec::kind::automatic)
+        s.fallback = [family, opts] {
+            return ::gpufec::make_frame_decoder(family, opts, ::gpufec::device_spec::parse("cpu"));
+        };
+    auto dec = ::gpufec::make_frame_decoder(family, opts, spec);
+
+    return gnuradio::make_block_sptr<frame_decoder_impl>(std::move(dec), s);
+}
+
+frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> decoder,
+                                       const frame_block_settings& settings)
+    : gr::block("frame_decoder", frame_block_input(settings.float_input), frame_block_output()),
+      d_set(settings)
+{
+    const auto& dec = *decoder;
+    if (dec.variable_input())
+        throw std::invalid_argument("family: " + dec.family() +
+                                    " has frames of varying length; use the tagged-stream or PDU face");
+    d_family = dec.family();
+    d_describe = dec.describe();
+    d_iterates = dec.iterates();
+    d_has_check = dec.has_check();
+    if (dec.input_per_frame() > size_t(1) << 28 || dec.output_bytes(d_set.packed) > size_t(1) << 28)
+        throw std::invalid_argument("frame: frames of more than 2^28 items are not supported");
+    d_in_unit = int(dec.input_per_frame());
+    d_out_unit = int(dec.output_bytes(d_set.packed));
+    if (d_set.packed && dec.output_bits() % 8 != 0)
+        d_logger->info("packed_output: {} bits per frame, so each frame's last byte is padded with "
+                       "zero bits",
+                       dec.output_bits());
+    ::gpufec::async_decoder::options ao;
+    ao.batch_frames = d_set.max_batch > 0 ? size_t(d_set.max_batch) : 0;
+    ao.packed = d_set.packed;
+    ao.depth = 3;
+    d_async = std::make_unique<::gpufec::async_decoder>(std::move(decoder), ao, d_set.fallback);
+
+    d_iter_key = pmt::intern(d_family + "_iterations");
+    d_check_key = pmt::intern(d_family + "_" + d_async->decoder().check_name());
+    d_erased_key = pmt::intern(d_family + "_erased");
+    d_src = pmt::intern(alias());
+
+    // GNU Radio sizes our input buffer from the output multiple (about two multiples' worth of
+    // input), so the multiple is what gets large buffers without the user setting any: aim at
+    // about 4 MiB of input per multiple, never more than a batch. check_topology() shrinks it
+    // when the user limits the output buffer.
+    const size_t in_bytes = size_t(d_in_unit) * (d_set.float_input ? sizeof(float) : 1);
+    d_frames_multiple = std::clamp<size_t>((size_t(4) << 20) / in_bytes, 1, d_async->batch_frames());
+    set_output_multiple(int(d_frames_multiple) * d_out_unit);
+    set_relative_rate(uint64_t(d_out_unit), uint64_t(d_in_unit));
+    set_tag_propagation_policy(TPP_DONT); // tags move to the start of their frame (below)
+    d_logger->info("{}, backend {}, batches of {} frames", d_describe, d_async->backend(),
+                   d_async->batch_frames());
+}
+
+frame_decoder_impl::~frame_decoder_impl() = default;
+
+bool frame_decoder_impl::check_topology(int, int)
+{
+    // a small output buffer means a small multiple, not a flowgraph that never starts
+    size_t frames = d_frames_multiple;
+    const long max_buf = max_output_buffer(0);
+    if (max_buf > 0) {
+        const size_t fit = size_t(max_buf) / 2 / size_t(d_out_unit);
+        if (fit < 1) {
+            d_logger->error("max_output_buffer: {} items cannot hold two frames of {} items; "
+                            "set it to at least {}",
+                            max_buf, d_out_unit, 2 * d_out_unit);
+            return false;
+        }
+        frames = std::min(frames, fit);
+    }
+    if (is_set_max_noutput_items())
+        frames = std::min(frames, std::max<size_t>(1, size_t(max_noutput_items()) / size_t(d_out_unit)));
+    if (frames != d_frames_multiple) {
+        d_frames_multiple = frames;
+        set_output_multiple(int(frames) * d_out_unit);
+    }
+    return true;
+}
+
+bool frame_decoder_impl::stop()
+{
+    if (d_dropped)
+        d_logger->warn("{} input items at the end of the stream made no whole frame of {} and "
+                       "were not decoded",
+                       d_dropped, d_in_unit);
+    return true;
+}
+
+void frame_decoder_impl::forecast(int, gr_vector_int& required)
+{
+    // while frames are inside (filling, decoding, or decoded and not yet sent) the block must
+    // be called without new input, or a stream that ends would strand them
+    auto* s = d_async->filling();
+    if (d_async->unreleased() > 0 || (s && s->frames > 0)) {
+        required[0] = 0;
+        return;
+    }
+    // at the end of a stream, a remainder shorter than a frame is taken (and reported)
+    required[0] = detail()->input(0)->done() ? 1 : d_in_unit;
+}
+
+size_t frame_decoder_impl::fill(const void* in, size_t avail)
+{
+    const size_t in_unit = size_t(d_in_unit);
+    size_t taken = 0;
+    while (taken < avail) {
+        auto* s = d_async->filling();
+        if (!s)
+            break;
+        const size_t n = std::min(avail - taken, d_async->batch_frames() - s->frames);
+        const size_t values = n * in_unit, first = taken * in_unit;
+        if (d_set.float_input) {
+            const float* src = static_cast<const float*>(in) + first;
+            if (s->soft) {
+                d_nans += ::gpufec::quantize_soft(src, s->soft + s->used, values, d_set.scale);
+            } else {
+                float* dst = s->soft_f + s->used;
+                for (size_t i = 0; i < values; ++i) {
+                    d_nans += std::isnan(src[i]);
+                    dst[i] = src[i];
+                }
+            }
+        } else {
+            const int8_t* src = static_cast<const int8_t*>(in) + first;
+            if (s->soft)
+                std::memcpy(s->soft + s->used, src, values);
+            else
+                std::transform(src, src + values, s->soft_f + s->used, [](int8_t v) {
+                    return float(std::max<int8_t>(v, -127));
+                });
+        }
+        s->frames += n;
+        s->used += values;
+        taken += n;
+        if (s->frames == d_async->batch_frames())
+            d_async->submit();
+    }
+    if (taken) {
+        // input tags go with the frame they fell in
+        const uint64_t r0 = nitems_read(0);
+        get_tags_in_range(d_tag_scratch, 0, r0, r0 + taken * in_unit);
+        for (const auto& t : d_tag_scratch)
+            d_tags.emplace_back(t.offset / in_unit, t);
+        d_frames_in += taken;
+    }
+    return taken;
+}
+
+void frame_decoder_impl::flush_if_idle(bool input_done)
+{
+    // a batch goes out unfilled when the decoder would otherwise sit idle (light traffic: low
+    // latency) or when the stream has ended; under load it fills while the previous decodes
+    auto* s = d_async->filling();
+    if (s && s->frames > 0 && (input_done || d_async->in_flight() == 0))
+        d_async->submit();
+}
+
+size_t frame_decoder_impl::emit(uint8_t* out, size_t max_frames, bool wait)
+{
+    size_t done = 0;
+    while (done < max_frames) {
+        ::gpufec::async_decoder::slot* s;
+        try {
+            s = d_async->front(wait && done == 0);
+        } catch (const std::exception& e) {
+            throw std::runtime_error(std::string("frame_decoder: decoding failed: ") + e.what());
+        }
+        if (!s)
+            break;
+        const size_t n = std::min(s->frames - s->read, max_frames - done);
+        const size_t ou = size_t(d_out_unit);
+        std::memcpy(out + done * ou, s->bits + s->read * ou, n * ou);
+        const uint64_t w0 = nitems_written(0) + done * ou;
+        for (size_t f = 0; f < n; ++f) {
+            const ::gpufec::frame_status& st = s->status[s->read + f];
+            const uint64_t at = w0 + f * ou;
+            const uint64_t frame = d_frames_out + f;
+            d_iterations += uint64_t(st.iterations);
+            d_failed += st.check == 0;
+            d_erased += st.erased != 0;
+            if (d_set.status_tags) {
+                if (d_iterates)
+                    add_item_tag(0, at, d_iter_key, pmt::from_long(st.iterations), d_src);
+                if (d_has_check)
+                    add_item_tag(0, at, d_check_key, pmt::from_bool(st.check == 1), d_src);
+                if (st.erased)
+                    add_item_tag(0, at, d_erased_key, pmt::PMT_T, d_src);
+            }
+            while (!d_tags.empty() && d_tags.front().first <= frame) {
+                gr::tag_t t = d_tags.front().second;
+                t.offset = at;
+                add_item_tag(0, t);
+                d_tags.pop_front();
+            }
+        }
+        if (d_erased && !d_warned_erased) {
+            d_warned_erased = true;
+            d_logger->warn("frames whose soft values are all zero or NaN are decoded but reported as "
+                           "erased (tag {}, erased_frames())",
+                           pmt::symbol_to_string(d_erased_key));
+        }
+        d_frames_out += n;
+        s->read += n;
+        done += n;
+        if (s->read == s->frames)
+            d_async->release_front();
+    }
+    return done;
+}
+
+int frame_decoder_impl::general_work(int noutput_items,
+                                     gr_vector_int& ninput_items,
+                                     gr_vector_const_void_star& input_items,
+                                     gr_vector_void_star& output_items)
+{
+    auto* out = static_cast<uint8_t*>(output_items[0]);
+    const size_t room = size_t(noutput_items) / size_t(d_out_unit);
+    const bool input_done = detail()->input(0)->done();
+    const uint64_t nans_before = d_nans;
+
+    size_t produced = emit(out, room, false);
+    const size_t frames_in = size_t(ninput_items[0]) / size_t(d_in_unit);
+    const size_t taken = fill(input_items[0], frames_in);
+    flush_if_idle(input_done && taken == frames_in);
+    if (produced == 0 && taken == 0 && d_async->unreleased() > 0)
+        produced = emit(out, room, true); // nothing else to do: wait for the oldest batch
+
+    size_t consumed = taken * size_t(d_in_unit);
+    if (input_done && taken == frames_in && d_async->unreleased() == 0) {
+        // what is left can never make a frame: count it and let the stream end
+        const size_t rest = size_t(ninput_items[0]) - consumed;
+        d_dropped += rest;
+        consumed += rest;
+    }
+    if (nans_before == 0 && d_nans > 0)
+        d_logger->warn("NaN soft values in the input are decoded as erasures (0); nan_count() keeps "
+                       "the total");
+    consume_each(int(consumed));
+    return int(produced * size_t(d_out_unit));
+}
+
+} // namespace gpufec
+} // namespace gr

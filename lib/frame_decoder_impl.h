@@ -1,0 +1,86 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The one block behind every frame family: asynchronous batching over page-locked slots
+ * (core/async_decoder.h), tags, counters, buffer sizing and the end of a stream. Family blocks
+ * (ldpc_decoder, viterbi_decoder's frame modes) derive from it and only build the decoder. */
+#ifndef INCLUDED_GPUFEC_FRAME_DECODER_IMPL_H
+#define INCLUDED_GPUFEC_FRAME_DECODER_IMPL_H
+
+#include <gnuradio/gpufec/core/async_decoder.h>
+#include <gnuradio/gpufec/frame_decoder.h>
+#include <deque>
+#include <functional>
+#include <memory>
+
+namespace gr {
+namespace gpufec {
+
+struct frame_block_settings {
+    bool float_input = true;
+    bool packed = false;
+    float scale = 32.0f;
+    bool status_tags = true;
+    int max_batch = 0; //!< frames per batch slot; 0 = the decoder's preferred batch
+    //! with device "auto": builds the same decoder on the CPU when the GPU fails mid-stream
+    std::function<std::unique_ptr<::gpufec::frame_decoder>()> fallback;
+};
+
+//! io signatures of a frame block (every constructor of the hierarchy names them)
+gr::io_signature::sptr frame_block_input(bool float_input);
+gr::io_signature::sptr frame_block_output();
+
+class frame_decoder_impl : public virtual frame_decoder
+{
+public:
+    frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> decoder,
+                       const frame_block_settings& settings);
+    ~frame_decoder_impl() override;
+
+    bool check_topology(int ninputs, int noutputs) override;
+    bool stop() override;
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override;
+
+    std::string backend() const override { return d_async->backend(); }
+    std::string code_description() const override { return d_describe; }
+    int input_per_frame() const override { return d_in_unit; }
+    int output_per_frame() const override { return d_out_unit; }
+    int batch_frames() const override { return int(d_async->batch_frames()); }
+    uint64_t frames() const override { return d_frames_out; }
+    uint64_t failed_frames() const override { return d_failed; }
+    uint64_t erased_frames() const override { return d_erased; }
+    double mean_iterations() const override
+    {
+        return d_frames_out ? double(d_iterations) / double(d_frames_out) : 0.0;
+    }
+    uint64_t nan_count() const override { return d_nans; }
+    uint64_t dropped_items() const override { return d_dropped; }
+
+private:
+    size_t emit(uint8_t* out, size_t max_frames, bool wait);
+    size_t fill(const void* in, size_t frames);
+    void flush_if_idle(bool input_done);
+
+    std::unique_ptr<::gpufec::async_decoder> d_async;
+    frame_block_settings d_set;
+    std::string d_family, d_describe;
+    int d_in_unit = 0, d_out_unit = 0;
+    bool d_iterates = false, d_has_check = false;
+    size_t d_frames_multiple = 1; // frames per GNU Radio output multiple
+    pmt::pmt_t d_iter_key, d_check_key, d_erased_key, d_src;
+    std::deque<std::pair<uint64_t, gr::tag_t>> d_tags; // (frame, tag) waiting for their frame
+    std::vector<gr::tag_t> d_tag_scratch;
+    uint64_t d_frames_in = 0, d_frames_out = 0;
+    bool d_warned_erased = false;
+    uint64_t d_failed = 0, d_erased = 0, d_iterations = 0, d_nans = 0, d_dropped = 0;
+};
+
+} // namespace gpufec
+} // namespace gr
+
+#endif

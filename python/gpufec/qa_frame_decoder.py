@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""gpufec.frame_decoder, the block every frame family runs on, in flowgraphs: the repetition
+family end to end, batching and chunking do not change the output, nothing is lost at the end
+of a stream, small buffers and huge batches neither hang nor fail without naming the
+parameter, erased frames are reported, input tags reach the frame they belong to.
+Regression tests of the reliability defects found in the blocks live here too."""
+
+import numpy as np
+import pmt
+from gnuradio import gr, gr_unittest, blocks
+from gnuradio import gpufec
+
+from qa_util import run_decoder, run_with_timeout
+
+
+def repetition(bits, repeat):
+    return np.repeat(np.asarray(bits, dtype=np.uint8), repeat)
+
+
+def bpsk(coded, sigma=0.0, seed=1):
+    x = 2.0 * np.asarray(coded, dtype=np.float32) - 1.0
+    if sigma:
+        x = x + np.random.default_rng(seed).normal(0, sigma, len(x)).astype(np.float32)
+    return x
+
+
+class qa_frame_decoder(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.rng = np.random.default_rng(3)
+
+    def test_001_families_are_registered(self):
+        fams = gpufec.frame_families()
+        for f in ("ldpc", "viterbi", "repetition"):
+            self.assertIn(f, fams)
+        self.assertIn("repeat", gpufec.frame_family_options("repetition"))
+
+    def test_002_repetition_loopback_any_batch_and_chunk(self):
+        bits = self.rng.integers(0, 2, 100 * 40, dtype=np.uint8)
+        soft = bpsk(repetition(bits, 3), sigma=0.5)
+        ref = None
+        for max_batch, chunk in ((0, None), (1, None), (7, 97), (64, 1000), (3, 5)):
+            dec = gpufec.frame_decoder("repetition", "frame_bits=40, repeat=3", device="cpu",
+                                       max_batch=max_batch)
+            out, _ = run_decoder(dec, soft, chunk=chunk)
+            self.assertEqual(len(out), len(bits), msg=(max_batch, chunk))
+            if ref is None:
+                ref = out
+                # majority of 3 noisy copies: a handful of errors at most
+                self.assertLess(np.count_nonzero(out != bits), 20)
+            np.testing.assert_array_equal(out, ref, err_msg=str((max_batch, chunk)))
+            self.assertEqual(dec.frames(), 100)
+
+    def test_003_packed_int8_and_partial_frame_at_the_end(self):
+        bits = self.rng.integers(0, 2, 10 * 16, dtype=np.uint8)
+        q = (np.where(repetition(bits, 2) == 1, 30, -30)).astype(np.int8)
+        dec = gpufec.frame_decoder("repetition", "frame_bits=16, repeat=2", device="cpu",
+                                   input_type="int8", packed_output=True)
+        out, _ = run_decoder(dec, np.concatenate([q, q[:5]]), float_input=False)
+        np.testing.assert_array_equal(np.unpackbits(out), bits)
+        self.assertEqual(dec.dropped_items(), 5)
+
+    def test_004_small_output_buffer_and_huge_batches_do_not_hang(self):
+        bits = self.rng.integers(0, 2, 300 * 64, dtype=np.uint8)
+        soft = bpsk(repetition(bits, 3))
+        for kw, buf in (({"max_batch": 1 << 20}, None), ({}, 128), ({"max_batch": 4096}, 256)):
+            dec = gpufec.frame_decoder("repetition", "frame_bits=64, repeat=3", device="cpu", **kw)
+            out, _ = run_decoder(dec, soft, out_buffer=buf, timeout=60)
+            np.testing.assert_array_equal(out, bits, err_msg=str((kw, buf)))
+        for bad in (-1, 2**31 - 1, (1 << 20) + 1):
+            with self.assertRaisesRegex(ValueError, "max_batch"):
+                gpufec.frame_decoder("repetition", device="cpu", max_batch=bad)
+
+    def test_005_erased_frames_are_reported(self):
+        bits = self.rng.integers(0, 2, 3 * 32, dtype=np.uint8)
+        soft = bpsk(repetition(bits, 3))
+        soft[96:192] = np.nan       # frame 1: all NaN
+        soft[192:288] = 1e-42       # frame 2: denormal (a dead input)
+        dec = gpufec.frame_decoder("repetition", "frame_bits=32, repeat=3", device="cpu")
+        out, tags = run_decoder(dec, soft)
+        self.assertEqual(dec.erased_frames(), 2)
+        self.assertEqual(dec.nan_count(), 96)
+        erased = sorted(t.offset for t in tags if pmt.symbol_to_string(t.key) == "repetition_erased")
+        self.assertEqual(erased, [32, 64])
+        np.testing.assert_array_equal(out[:32], bits[:32])
+
+    def test_006_input_tags_go_to_their_frame(self):
+        bits = self.rng.integers(0, 2, 4 * 10, dtype=np.uint8)
+        soft = bpsk(repetition(bits, 3))
+        tag = gr.tag_t()
+        tag.offset = 65  # in frame 2 (30 soft values per frame)
+        tag.key = pmt.intern("burst")
+        tag.value = pmt.from_long(7)
+        dec = gpufec.frame_decoder("repetition", "frame_bits=10, repeat=3", device="cpu")
+        _, tags = run_decoder(dec, soft, tags=[tag])
+        burst = [t for t in tags if pmt.symbol_to_string(t.key) == "burst"]
+        self.assertEqual(len(burst), 1)
+        self.assertEqual(burst[0].offset, 20)
+        self.assertEqual(pmt.to_long(burst[0].value), 7)
+
+    def test_007_bad_parameters_name_themselves(self):
+        for kwargs, word in (({"family": "nope"}, "family"),
+                             ({"family": "repetition", "options": "repeat=0"}, "repeat"),
+                             ({"family": "repetition", "options": "colour=red"}, "colour"),
+                             ({"family": "repetition", "options": "repeat"}, "options"),
+                             ({"family": "repetition", "input_type": "complex"}, "input_type"),
+                             ({"family": "repetition", "device": "tpu"}, "device"),
+                             ({"family": "repetition", "scale": -1.0}, "scale")):
+            with self.assertRaisesRegex(ValueError, word, msg=str(kwargs)):
+                gpufec.frame_decoder(**kwargs)
+
+    # ---- regression tests of the reliability defects -------------------------------------
+
+    def test_101_streaming_viterbi_keeps_every_bit_with_a_small_output_buffer(self):
+        bits = self.rng.integers(0, 2, 30000, dtype=np.uint8)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(bits.tolist()), gpufec.conv_encoder("ccsds"), snk)
+        tb.run()
+        soft = bpsk(np.array(snk.data(), dtype=np.uint8))
+        d = gpufec.viterbi_decoder("ccsds", block_len=512, max_batch=3, device="cpu")
+        out, _ = run_decoder(d, soft, out_buffer=4096)
+        # all but the last window (at most D + L = 554 bits) come out, and they are right
+        self.assertGreaterEqual(len(out), len(bits) - 554)
+        self.assertEqual(len(out) % 512, 0)
+        np.testing.assert_array_equal(out, bits[:len(out)])
+
+    def test_102_large_max_batch_and_small_buffers_do_not_hang(self):
+        bits = self.rng.integers(0, 2, 8192, dtype=np.uint8)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(bits.tolist()), gpufec.conv_encoder("ccsds"), snk)
+        tb.run()
+        soft = bpsk(np.array(snk.data(), dtype=np.uint8))
+        for kw, buf in (({"max_batch": 100_000}, None), ({}, 262144), ({"packed_output": True}, 64)):
+            d = gpufec.viterbi_decoder("ccsds", device="cpu", **kw)
+            out, _ = run_decoder(d, soft, out_buffer=buf)
+            got = np.unpackbits(out) if kw.get("packed_output") else out
+            np.testing.assert_array_equal(got, bits[:len(got)], err_msg=str(kw))
+            self.assertGreater(len(got), 8192 - 600)
+        for bad in (4_000_000, 2**31 - 1, -1):
+            with self.assertRaisesRegex(ValueError, "max_batch"):
+                gpufec.viterbi_decoder("ccsds", device="cpu", max_batch=bad)
+            with self.assertRaisesRegex(ValueError, "max_batch"):
+                gpufec.ldpc_decoder("802.11n:648:1/2", device="cpu", max_batch=bad * 2 if bad > 0 else bad)
+
+    def test_103_ldpc_small_buffer_packed_and_erased_codewords(self):
+        code = "802.11n:648:1/2"
+        enc_bits = self.rng.integers(0, 2, 4 * 324, dtype=np.uint8)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(enc_bits.tolist()), gpufec.ldpc_encoder(code), snk)
+        tb.run()
+        soft = bpsk(np.array(snk.data(), dtype=np.uint8))
+        dec = gpufec.ldpc_decoder(code, packed_output=True, device="cpu")
+        out, _ = run_decoder(dec, soft, out_buffer=4096)
+        self.assertEqual(len(out), 4 * 41)  # 324 bits: 41 bytes per codeword, the last padded
+        got = np.concatenate([np.unpackbits(f)[:324] for f in out.reshape(4, 41)])
+        np.testing.assert_array_equal(got, enc_bits)
+        # all-NaN and all-denormal codewords: decoded, but never "syndrome ok"
+        dead = np.concatenate([np.full(648, np.nan, dtype=np.float32),
+                               np.full(648 * 3, 1e-42, dtype=np.float32)])
+        dec = gpufec.ldpc_decoder(code, device="cpu")
+        out, tags = run_decoder(dec, dead)
+        ok = [pmt.to_bool(t.value) for t in tags if pmt.symbol_to_string(t.key) == "ldpc_syndrome_ok"]
+        self.assertEqual(ok, [False] * 4)
+        self.assertEqual(dec.failed_codewords(), 4)
+        self.assertEqual(dec.erased_frames(), 4)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_frame_decoder)

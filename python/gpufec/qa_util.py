@@ -1,0 +1,47 @@
+#
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Helpers the QA files share: run soft values through a decoder block in a flowgraph, with a
+time limit so that a hang fails the test instead of stopping the suite."""
+
+import threading
+
+import numpy as np
+from gnuradio import gr, blocks
+
+
+def run_with_timeout(tb, seconds=60):
+    """runs tb; fails (AssertionError) if it does not finish within `seconds`"""
+    tb.start()
+    done = threading.Event()
+
+    def waiter():
+        tb.wait()
+        done.set()
+
+    threading.Thread(target=waiter, daemon=True).start()
+    if not done.wait(seconds):
+        tb.stop()
+        raise AssertionError("flowgraph did not finish within %d s (hang)" % seconds)
+
+
+def run_decoder(dec, soft, float_input=True, chunk=None, out_buffer=None, tags=None, timeout=60):
+    """soft values -> (copy limited to `chunk` items per call) -> dec -> sink.
+    out_buffer: set_max_output_buffer of the decoder. tags: stream tags on the input.
+    Returns (output as uint8 array, output tags)."""
+    tb = gr.top_block()
+    if float_input:
+        src = blocks.vector_source_f(np.asarray(soft, dtype=np.float32).tolist(), False, 1, tags or [])
+        cp = blocks.copy(gr.sizeof_float)
+    else:
+        src = blocks.vector_source_b([int(v) & 0xFF for v in soft], False, 1, tags or [])
+        cp = blocks.copy(gr.sizeof_char)
+    if chunk:
+        cp.set_max_noutput_items(chunk)
+    if out_buffer:
+        dec.set_max_output_buffer(out_buffer)
+    snk = blocks.vector_sink_b()
+    tb.connect(src, cp, dec, snk)
+    run_with_timeout(tb, timeout)
+    return np.array(snk.data(), dtype=np.uint8), snk.tags()
