@@ -18,8 +18,29 @@ cmake --build "$build" -j"$(nproc)" > "$out/build.log" 2>&1 || { tail -40 "$out/
 "$build/lib/gpufec_core_tests" --gtest_brief=1 > "$out/tests.log" 2>&1
 echo "tests exit code: $?" | tee -a "$out/report.txt"
 grep -E "PASSED|FAILED|SKIPPED|Failure" "$out/tests.log" | head -40 | tee -a "$out/report.txt"
+# SANITIZE=1: the CUDA tests once under compute-sanitizer (memcheck, then racecheck)
+if [ "${SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+  filt='*cuda*:*Cuda*:*gpu*:*GPU*'
+  for tool in memcheck racecheck; do
+    echo "\$ compute-sanitizer --tool $tool (CUDA tests)" | tee -a "$out/report.txt"
+    timeout ${SANITIZE_TIMEOUT:-150} compute-sanitizer --tool $tool --error-exitcode 9 "$build/lib/gpufec_core_tests" \
+        --gtest_filter="$filt" --gtest_brief=1 > "$out/sanitizer-$tool.log" 2>&1
+    echo "$tool exit code: $? ($(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitizer-$tool.log") clean summaries)" | tee -a "$out/report.txt"
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Failure|FAILED" "$out/sanitizer-$tool.log" | sort | uniq -c | head | tee -a "$out/report.txt"
+  done
+fi
 bench="$build/apps/gpufec_bench"
 run() { echo "\$ gpufec_bench $*" | tee -a "$out/report.txt"; "$bench" "$@" --csv "$out/bench.csv" 2>&1 | tee -a "$out/report.txt"; }
+if [ "${LIGHT_BENCH:-0}" = 1 ]; then
+  # the decoder-level figures that must not drop, in a few minutes
+  run --code ccsds --device cuda --bits 268435456 --block-len 512 --traceback 42
+  for code in 802.16e:2304:1/2 802.11n:1944:1/2; do
+    lbench="$build/apps/gpufec_ldpc_bench"
+    echo "\$ gpufec_ldpc_bench $code 16384 10 it" | tee -a "$out/report.txt"
+    "$lbench" --code $code --device cuda --frames 16384 --iterations 10 --no-et --precision int8 --csv "$out/ldpc_bench.csv" 2>&1 | tee -a "$out/report.txt"
+  done
+  SKIP_BENCH=1
+fi
 if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_VITERBI:-0}" != 1 ]; then
   run --code ccsds --device cuda --bits 268435456 --block-len 512 --traceback 42
   run --code ccsds --device cuda --bits 268435456 --block-len 1024 --traceback 42

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Decoder blocks in a flowgraph beside GNU Radio's own ceiling, measured in the same run.
+
+    file_source (soft values in RAM, repeating) -> head -> decoder -> null_sink     (decoder)
+    file_source (the same)                      -> head ->            null_sink     (ceiling)
+
+Both move the same number of soft values; the ceiling is stated in decoded bits per second
+(soft values per second times decoded bits per soft value), so the ratio says how much of what
+GNU Radio can carry the decoder delivers. The decoder blocks keep their default buffer
+settings; the source and head get 4 MiB buffers in both graphs. Prints one line per case and
+writes CSV rows with --csv."""
+
+import argparse
+import csv
+import os
+import tempfile
+import time
+
+import numpy as np
+from gnuradio import blocks, gr
+from gnuradio import gpufec
+
+BUF = 4 << 20
+
+
+def make_soft(kind, n_values, int8, rng):
+    """random codewords / stream of the decoder's code, BPSK at a comfortable SNR, as int8 or float"""
+    if kind == "viterbi":
+        bits = rng.integers(0, 2, n_values // 2, dtype=np.uint8)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(bits.tolist()), gpufec.conv_encoder("ccsds"), snk)
+        tb.run()
+        coded = np.array(snk.data(), dtype=np.float32)
+    else:
+        code, n, k = kind
+        frames = max(1, n_values // n)
+        bits = rng.integers(0, 2, frames * k, dtype=np.uint8)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(bits.tolist()), gpufec.ldpc_encoder(code), snk)
+        tb.run()
+        coded = np.array(snk.data(), dtype=np.float32)
+    x = 2 * coded - 1 + rng.normal(0, 0.5, len(coded)).astype(np.float32)
+    return np.clip(np.round(32 * x), -127, 127).astype(np.int8) if int8 else x.astype(np.float32)
+
+
+def run_graph(path, itemsize, total, block=None, out_itemsize=1):
+    tb = gr.top_block()
+    src = blocks.file_source(itemsize, path, True)
+    head = blocks.head(itemsize, total)
+    for b in (src, head):
+        b.set_min_output_buffer(BUF // itemsize)
+    if block is None:
+        snk = blocks.null_sink(itemsize)
+        tb.connect(src, head, snk)
+    else:
+        snk = blocks.null_sink(out_itemsize)
+        tb.connect(src, head, block, snk)
+    t0 = time.perf_counter()
+    tb.run()
+    return time.perf_counter() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--values", type=float, default=2e9, help="soft values per run (default 2e9)")
+    ap.add_argument("--device", default="auto")
+    ap.add_argument("--reps", type=int, default=2)
+    ap.add_argument("--cases", default="all", help="comma list: vit-int8,vit-int8-packed,vit-float,"
+                    "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-notags")
+    ap.add_argument("--csv")
+    args = ap.parse_args()
+    rng = np.random.default_rng(1)
+    ldpc = ("802.16e:2304:1/2", 2304, 1152)
+    cases = {
+        "vit-int8": ("viterbi", True, False, {}),
+        "vit-int8-packed": ("viterbi", True, True, {}),
+        "vit-float": ("viterbi", False, False, {}),
+        "ldpc-int8": (ldpc, True, False, {}),
+        "ldpc-int8-packed": (ldpc, True, True, {}),
+        "ldpc-int8-notags": (ldpc, True, False, {"status_tags": False}),
+        "ldpc-float": (ldpc, False, False, {}),
+    }
+    names = list(cases) if args.cases == "all" else args.cases.split(",")
+    tmp = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    files = {}
+    rows = []
+    for name in names:
+        kind, int8, packed, extra = cases[name]
+        key = (str(kind), int8)
+        if key not in files:
+            soft = make_soft(kind, 1 << 24, int8, rng)  # 16 Mi values, repeated by the source
+            path = os.path.join(tmp, "soft_%d.bin" % len(files))
+            soft.tofile(path)
+            files[key] = path
+        itemsize = 1 if int8 else 4
+        bits_per_value = 0.5  # both codes are rate 1/2
+        total = int(args.values)
+        if kind != "viterbi":
+            total -= total % kind[1]
+        ceil_t, dec_t = [], []
+        backend = ""
+        for _ in range(args.reps):
+            ceil_t.append(run_graph(files[key], itemsize, total))
+            if kind == "viterbi":
+                blk = gpufec.viterbi_decoder("ccsds", device=args.device, packed_output=packed,
+                                             input_type="int8" if int8 else "float")
+            else:
+                blk = gpufec.ldpc_decoder(kind[0], max_iterations=10, early_termination=False,
+                                          precision="int8", device=args.device, packed_output=packed,
+                                          input_type="int8" if int8 else "float", **extra)
+            backend = blk.backend()
+            dec_t.append(run_graph(files[key], itemsize, total, blk))
+        ceil = total * bits_per_value / min(ceil_t) / 1e9
+        dec = total * bits_per_value / min(dec_t) / 1e9
+        row = {"case": name, "device": backend, "soft_values": total, "ceiling_gbps": round(ceil, 3),
+               "decoder_gbps": round(dec, 3), "ratio": round(dec / ceil, 3),
+               "ceiling_GBps_input": round(total * itemsize / min(ceil_t) / 1e9, 2)}
+        rows.append(row)
+        print("%-18s ceiling %6.2f Gb/s (%5.2f GB/s of input)  decoder %6.2f Gb/s  = %3.0f%%   [%s]" %
+              (name, ceil, row["ceiling_GBps_input"], dec, 100 * dec / ceil, backend), flush=True)
+    if args.csv:
+        new = not os.path.exists(args.csv)
+        with open(args.csv, "a", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            if new:
+                w.writeheader()
+            w.writerows(rows)
+    for p in files.values():
+        os.unlink(p)
+    os.rmdir(tmp)
+
+
+if __name__ == "__main__":
+    main()
