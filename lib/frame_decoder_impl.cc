@@ -11,6 +11,8 @@
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -105,6 +107,8 @@ frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> 
     set_tag_propagation_policy(TPP_DONT); // tags move to the start of their frame (below)
     d_logger->info("{}, backend {}, batches of {} frames", d_describe, d_async->backend(),
                    d_async->batch_frames());
+    const char* prof = std::getenv("GPUFEC_PROFILE");
+    d_profile = prof && *prof && *prof != '0';
 }
 
 frame_decoder_impl::~frame_decoder_impl() = default;
@@ -135,6 +139,11 @@ bool frame_decoder_impl::check_topology(int, int)
 
 bool frame_decoder_impl::stop()
 {
+    if (d_profile)
+        d_logger->info("profile: {} work() calls, {:.3f} s in work (fill {:.3f}, emit {:.3f}, waiting "
+                       "for the decoder {:.3f}); {} batches of {:.0f} frames on average",
+                       d_calls, d_t_work, d_t_fill, d_t_emit, d_t_wait, d_batches,
+                       d_batches ? double(d_batch_frames_sum) / double(d_batches) : 0.0);
     if (d_dropped)
         d_logger->warn("{} input items at the end of the stream made no whole frame of {} and "
                        "were not decoded",
@@ -189,7 +198,7 @@ size_t frame_decoder_impl::fill(const void* in, size_t avail)
         s->used += values;
         taken += n;
         if (s->frames == d_async->batch_frames())
-            d_async->submit();
+            submit();
     }
     if (taken) {
         // input tags go with the frame they fell in
@@ -202,13 +211,20 @@ size_t frame_decoder_impl::fill(const void* in, size_t avail)
     return taken;
 }
 
+void frame_decoder_impl::submit()
+{
+    d_batches++;
+    d_batch_frames_sum += d_async->filling()->frames;
+    d_async->submit();
+}
+
 void frame_decoder_impl::flush_if_idle(bool input_done)
 {
     // a batch goes out unfilled when the decoder would otherwise sit idle (light traffic: low
     // latency) or when the stream has ended; under load it fills while the previous decodes
     auto* s = d_async->filling();
     if (s && s->frames > 0 && (input_done || d_async->in_flight() == 0))
-        d_async->submit();
+        submit();
 }
 
 size_t frame_decoder_impl::emit(uint8_t* out, size_t max_frames, bool wait)
@@ -269,17 +285,30 @@ int frame_decoder_impl::general_work(int noutput_items,
                                      gr_vector_const_void_star& input_items,
                                      gr_vector_void_star& output_items)
 {
-    auto* out = static_cast<uint8_t*>(output_items[0]);
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
+    auto out = static_cast<uint8_t*>(output_items[0]);
     const size_t room = size_t(noutput_items) / size_t(d_out_unit);
     const bool input_done = detail()->input(0)->done();
     const uint64_t nans_before = d_nans;
 
     size_t produced = emit(out, room, false);
+    const auto t1 = clock::now();
     const size_t frames_in = size_t(ninput_items[0]) / size_t(d_in_unit);
     const size_t taken = fill(input_items[0], frames_in);
     flush_if_idle(input_done && taken == frames_in);
+    const auto t2 = clock::now();
     if (produced == 0 && taken == 0 && d_async->unreleased() > 0)
         produced = emit(out, room, true); // nothing else to do: wait for the oldest batch
+    if (d_profile) {
+        const auto t3 = clock::now();
+        using sec = std::chrono::duration<double>;
+        d_calls++;
+        d_t_emit += sec(t1 - t0).count();
+        d_t_fill += sec(t2 - t1).count();
+        d_t_wait += sec(t3 - t2).count();
+        d_t_work += sec(t3 - t0).count();
+    }
 
     size_t consumed = taken * size_t(d_in_unit);
     if (input_done && taken == frames_in && d_async->unreleased() == 0) {

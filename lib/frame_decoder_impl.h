@@ -65,6 +65,7 @@ private:
     size_t emit(uint8_t* out, size_t max_frames, bool wait);
     size_t fill(const void* in, size_t frames);
     void flush_if_idle(bool input_done);
+    void submit();
 
     std::unique_ptr<::gpufec::async_decoder> d_async;
     frame_block_settings d_set;
@@ -76,6 +77,10 @@ private:
     std::deque<std::pair<uint64_t, gr::tag_t>> d_tags; // (frame, tag) waiting for their frame
     std::vector<gr::tag_t> d_tag_scratch;
     uint64_t d_frames_in = 0, d_frames_out = 0;
+    // GPUFEC_PROFILE=1: where the block's thread spends its time, logged at stop()
+    bool d_profile = false;
+    double d_t_work = 0, d_t_fill = 0, d_t_emit = 0, d_t_wait = 0;
+    uint64_t d_calls = 0, d_batches = 0, d_batch_frames_sum = 0;
     bool d_warned_erased = false;
     uint64_t d_failed = 0, d_erased = 0, d_iterations = 0, d_nans = 0, d_dropped = 0;
 };

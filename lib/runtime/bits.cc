@@ -4,7 +4,28 @@
  */
 #include <gnuradio/gpufec/core/bits.h>
 
+#include <array>
+#include <cstring>
+
 namespace gpufec {
+
+namespace {
+// byte -> its eight bits, MSB first, as the eight bytes of one word (little-endian order);
+// unpacking is then one table load and one 8-byte store per input byte (blocks hand out
+// unpacked bits at several Gb/s, which a loop over bits does not reach)
+std::array<uint64_t, 256> make_unpack_table()
+{
+    std::array<uint64_t, 256> t{};
+    for (unsigned b = 0; b < 256; ++b) {
+        uint8_t bytes[8];
+        for (int j = 0; j < 8; ++j)
+            bytes[j] = uint8_t((b >> (7 - j)) & 1);
+        std::memcpy(&t[b], bytes, 8);
+    }
+    return t;
+}
+const std::array<uint64_t, 256> unpack_table = make_unpack_table();
+} // namespace
 
 void pack_bits(const uint8_t* bits, size_t nbits, uint8_t* bytes)
 {
@@ -25,7 +46,10 @@ void pack_bits(const uint8_t* bits, size_t nbits, uint8_t* bytes)
 
 void unpack_bits(const uint8_t* bytes, size_t nbits, uint8_t* bits)
 {
-    for (size_t i = 0; i < nbits; ++i)
+    const size_t full = nbits / 8;
+    for (size_t i = 0; i < full; ++i)
+        std::memcpy(bits + 8 * i, &unpack_table[bytes[i]], 8);
+    for (size_t i = full * 8; i < nbits; ++i)
         bits[i] = (bytes[i / 8] >> (7 - i % 8)) & 1;
 }
 

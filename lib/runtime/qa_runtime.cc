@@ -90,3 +90,17 @@ TEST(runtime, soft_quantisation_bulk_matches_rule_at_every_length_and_offset)
         }
     EXPECT_GT(expected_nans, 0u);
 }
+
+TEST(runtime, unpack_matches_the_bit_definition_at_every_length)
+{
+    std::vector<uint8_t> bytes(40);
+    for (size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = uint8_t(i * 37 + 11);
+    for (size_t nbits = 0; nbits <= 8 * bytes.size(); ++nbits) {
+        std::vector<uint8_t> bits(nbits + 1, 0xEE);
+        unpack_bits(bytes.data(), nbits, bits.data());
+        for (size_t i = 0; i < nbits; ++i)
+            ASSERT_EQ(bits[i], (bytes[i / 8] >> (7 - i % 8)) & 1) << nbits << " " << i;
+        ASSERT_EQ(bits[nbits], 0xEE) << "wrote past the end at " << nbits;
+    }
+}
