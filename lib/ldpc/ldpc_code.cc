@@ -6,6 +6,7 @@
 
 #include "gf2_systematic.h"
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
@@ -18,7 +19,30 @@ std::invalid_argument code_error(const std::string& id, const std::string& what)
     return std::invalid_argument("LDPC code '" + id + "': " + what);
 }
 
+// a code of more edges than this is refused before it is expanded (memory in the gigabytes)
+constexpr long long max_edges = 1LL << 25;
+
+double& elimination_limit_ref()
+{
+    static double limit = [] {
+        const char* env = std::getenv("GPUFEC_LDPC_MAX_ELIMINATION");
+        char* end = nullptr;
+        const double v = env ? std::strtod(env, &end) : 0.0;
+        return env && end != env && v > 0 ? v : double(1LL << 36);
+    }();
+    return limit;
+}
+
 } // namespace
+
+void ldpc_code::set_elimination_limit(double word_operations)
+{
+    if (!(word_operations > 0))
+        throw std::invalid_argument("elimination limit: must be positive");
+    elimination_limit_ref() = word_operations;
+}
+
+double ldpc_code::elimination_limit() { return elimination_limit_ref(); }
 
 ldpc_code ldpc_code::from_base_matrix(int z,
                                       int mb,
@@ -40,6 +64,13 @@ ldpc_code ldpc_code::from_base_matrix(int z,
                                      std::to_string(i / nb) + ", column " +
                                      std::to_string(i % nb) + " is not in -1..Z-1 (Z=" +
                                      std::to_string(z) + ")");
+    long long entries = 0;
+    for (int v : shifts)
+        entries += v >= 0;
+    if (entries * z > max_edges)
+        throw code_error(id, std::to_string(entries) + " non-zero entries lifted by Z=" + std::to_string(z) +
+                                 " make " + std::to_string(entries * z) + " edges; codes of more than " +
+                                 std::to_string(max_edges) + " edges are refused");
     ldpc_code c;
     c.d_id = id;
     c.d_z = z;
@@ -70,6 +101,12 @@ ldpc_code ldpc_code::from_rows(int n, const std::vector<std::vector<int>>& rows,
     if (rows.empty() || rows.size() >= size_t(n))
         throw code_error(id, "needs between 1 and n-1 parity checks, got " +
                                  std::to_string(rows.size()));
+    long long edges = 0;
+    for (const auto& row : rows)
+        edges += (long long)row.size();
+    if (edges > max_edges)
+        throw code_error(id, std::to_string(edges) + " edges; codes of more than " +
+                                 std::to_string(max_edges) + " edges are refused");
     ldpc_code c;
     c.d_id = id;
     c.d_n = n;
@@ -130,6 +167,22 @@ void ldpc_code::finish()
         for (int c = 0; c < d_k; ++c)
             d_info_cols.push_back(c);
     } else {
+        // dense elimination: m rows of n/64 words, each pivot clearing up to m rows. A small
+        // file can describe a code whose elimination takes hours: estimate first, refuse above
+        // the limit (the message says how to raise it)
+        const double words = double((d_n + 63) / 64);
+        const double ops = double(d_m) * double(d_m) * words;
+        const double bytes = double(d_m) * words * 8.0;
+        if (ops > elimination_limit() || bytes > double(4LL << 30)) {
+            std::ostringstream msg;
+            msg << "H (" << d_m << " x " << d_n
+                << ") has no dual-diagonal parity part, so it needs Gaussian elimination: about "
+                << ops << " word operations and " << (bytes / (1 << 20))
+                << " MiB, over the limit of " << elimination_limit()
+                << " operations (raise it with GPUFEC_LDPC_MAX_ELIMINATION or "
+                   "ldpc_code::set_elimination_limit; 4 GiB of memory at most)";
+            throw code_error(d_id, msg.str());
+        }
         d_form = std::make_shared<const gf2_systematic>(gf2_make_systematic(d_n, d_row_start, d_row_cols));
         d_k = d_n - d_form->rank;
         d_info_cols = d_form->info_cols;

@@ -9,6 +9,7 @@
 #include "ldpc/ldpc_standard_text.h"
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -18,9 +19,30 @@ namespace gpufec {
 
 namespace {
 
+//! bytes a message may quote as they are; others become \xNN (files can hold anything, and a
+//! message that is not valid UTF-8 cannot even reach Python)
+std::string printable(const std::string& text, size_t max_len = 40)
+{
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (size_t i = 0; i < text.size() && i < max_len; ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c < 0x7f) {
+            out += char(c);
+        } else {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    if (text.size() > max_len)
+        out += "...";
+    return out;
+}
+
 std::invalid_argument format_error(const std::string& id, int line, const std::string& what)
 {
-    return std::invalid_argument("LDPC code '" + id + "'" +
+    return std::invalid_argument("LDPC code '" + printable(id, 200) + "'" +
                                  (line > 0 ? ", line " + std::to_string(line) : std::string()) +
                                  ": " + what);
 }
@@ -41,11 +63,29 @@ bool parse_int(const std::string& tok, int& v)
     return true;
 }
 
+//! "Z = 27" -> "Z=27": spaces around '=' are allowed in headers
+std::string join_equals(const std::string& text)
+{
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '=') {
+            while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back())))
+                out.pop_back();
+            out += '=';
+            while (i + 1 < text.size() && std::isspace(static_cast<unsigned char>(text[i + 1])))
+                ++i;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
 //! key=value pairs of a "[n=648 rate=1/2 Z=27]" header
 std::map<std::string, std::string> header_keys(const std::string& line)
 {
     std::map<std::string, std::string> keys;
-    std::istringstream in(line.substr(1, line.find(']') - 1));
+    std::istringstream in(join_equals(line.substr(1, line.find(']') - 1)));
     std::string kv;
     while (in >> kv) {
         const auto eq = kv.find('=');
@@ -88,7 +128,7 @@ std::vector<section> parse_sections(const std::string& text, const std::string& 
             out.push_back({ header_keys(line), {}, lineno });
             continue;
         }
-        if (line[0] == 'Z' || line[0] == 'z') {
+        if ((line[0] == 'Z' || line[0] == 'z') && join_equals(line).size() > 1 && join_equals(line)[1] == '=') {
             out.push_back({ header_keys("[" + line + "]"), {}, lineno });
             continue;
         }
@@ -100,12 +140,12 @@ std::vector<section> parse_sections(const std::string& text, const std::string& 
         while (toks >> tok) {
             int v;
             if (!parse_int(tok, v))
-                throw format_error(id, lineno, "'" + tok + "' is not an integer shift");
+                throw format_error(id, lineno, "base matrix: '" + printable(tok) + "' is not an integer shift");
             row.push_back(v);
         }
         if (!out.back().rows.empty() && row.size() != out.back().rows.front().size())
             throw format_error(id, lineno,
-                               "row has " + std::to_string(row.size()) + " entries, the first had " +
+                               "base matrix: row has " + std::to_string(row.size()) + " entries, the first had " +
                                    std::to_string(out.back().rows.front().size()));
         out.back().rows.push_back(row);
     }
@@ -116,7 +156,7 @@ ldpc_code code_from_section(const section& s, int z, const std::string& id,
                             int (*scale)(int shift, int z))
 {
     if (s.rows.empty())
-        throw format_error(id, s.first_line, "base matrix has no rows");
+        throw format_error(id, s.first_line, "base matrix: no rows");
     const int mb = static_cast<int>(s.rows.size());
     const int nb = static_cast<int>(s.rows.front().size());
     std::vector<int> shifts;
@@ -195,34 +235,42 @@ ldpc_code ldpc_code::from_base_matrix_text(const std::string& text, const std::s
 {
     const auto sections = parse_sections(text, id);
     if (sections.size() != 1)
-        throw format_error(id, 0, sections.empty() ? "no base matrix found"
-                                                   : "more than one base matrix in one file");
+        throw format_error(id, 0, sections.empty() ? "base matrix: none found"
+                                                   : "base matrix: more than one in one file");
     const auto& s = sections.front();
     const auto z_it = s.keys.count("Z") ? s.keys.find("Z") : s.keys.find("z");
     int z = 0;
     if (z_it == s.keys.end() || !parse_int(z_it->second, z))
-        throw format_error(id, s.first_line, "no lifting size: add a line \"Z=<size>\"");
+        throw format_error(id, s.first_line, "base matrix: no lifting size: add a line \"Z=<size>\"");
     return code_from_section(s, z, id, nullptr);
 }
 
 ldpc_code ldpc_code::from_alist(const std::string& text, const std::string& id)
 {
-    std::istringstream in(text);
+    std::istringstream lines(text);
     std::vector<long> v;
-    std::string tok;
-    while (in >> tok) {
-        int x;
-        if (!parse_int(tok, x))
-            throw format_error(id, 0, "alist: '" + tok + "' is not an integer");
-        v.push_back(x);
+    std::vector<int> line_of; // line of each number, for messages
+    std::string line, tok;
+    int lineno = 0;
+    while (std::getline(lines, line)) {
+        ++lineno;
+        std::istringstream in(line);
+        while (in >> tok) {
+            int x;
+            if (!parse_int(tok, x))
+                throw format_error(id, lineno, "alist: '" + printable(tok) + "' is not an integer");
+            v.push_back(x);
+            line_of.push_back(lineno);
+        }
     }
     size_t p = 0;
     auto next = [&](const char* what) {
         if (p >= v.size())
-            throw format_error(id, 0, std::string("alist: file ends before ") + what);
+            throw format_error(id, lineno, std::string("alist: file ends before ") + what);
         return static_cast<int>(v[p++]);
     };
-    const int n = next("the column count"), m = next("the row count");
+    const int n = next("the column count");
+    const int m = next("the row count");
     if (n < 2 || n > (1 << 22) || m < 1 || m >= n)
         throw format_error(id, 0, "alist: sizes n=" + std::to_string(n) + ", m=" +
                                       std::to_string(m) + " are not valid (need 1 <= m < n)");
@@ -295,22 +343,76 @@ ldpc_code ldpc_code::named(const std::string& name)
 {
     if (name.rfind("802.", 0) == 0)
         return standard(name);
+    for (const char* fmt : { "alist:", "base-matrix:" })
+        if (name.rfind(fmt, 0) == 0)
+            return load(name.substr(std::string(fmt).size()), std::string(fmt).substr(0, std::string(fmt).size() - 1));
     if (!std::ifstream(name))
         throw unknown_code(name);
     return load(name);
 }
 
-ldpc_code ldpc_code::load(const std::string& path)
+std::string ldpc_code::detect_format(const std::string& text)
 {
-    std::ifstream f(path);
+    // the first line that is not blank or a comment tells: "[...]" or "Z=<z>" starts a base
+    // matrix; two integers ("n m") start an alist
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto hash = line.find('#');
+        if (hash != std::string::npos)
+            line.resize(hash);
+        std::istringstream toks(join_equals(line));
+        std::vector<std::string> t;
+        std::string w;
+        while (toks >> w)
+            t.push_back(w);
+        if (t.empty())
+            continue;
+        if (t[0][0] == '[' || ((t[0][0] == 'Z' || t[0][0] == 'z') && t[0].size() > 1 && t[0][1] == '='))
+            return "base-matrix";
+        int a, b;
+        if (t.size() == 2 && parse_int(t[0], a) && parse_int(t[1], b))
+            return "alist";
+        return "";
+    }
+    return "";
+}
+
+ldpc_code ldpc_code::load(const std::string& path, const std::string& format)
+{
+    if (format != "auto" && format != "alist" && format != "base-matrix")
+        throw std::invalid_argument("format: '" + printable(format) +
+                                    "' is not valid (allowed: auto, alist, base-matrix)");
+    std::error_code ec;
+    const auto st = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(st))
+        throw std::invalid_argument("code: cannot open '" + printable(path, 200) + "'");
+    if (!std::filesystem::is_regular_file(st))
+        throw std::invalid_argument("code: '" + printable(path, 200) +
+                                    "' is not a regular file (a directory or a device)");
+    const auto size = std::filesystem::file_size(path, ec);
+    constexpr std::uintmax_t max_size = std::uintmax_t(64) << 20;
+    if (!ec && size > max_size)
+        throw std::invalid_argument("code: '" + printable(path, 200) + "' has " + std::to_string(size) +
+                                    " bytes; code files of more than 64 MiB are refused");
+    std::ifstream f(path, std::ios::binary);
     if (!f)
-        throw std::invalid_argument("code: cannot open '" + path + "'");
+        throw std::invalid_argument("code: cannot open '" + printable(path, 200) + "'");
     std::stringstream ss;
     ss << f.rdbuf();
     const std::string text = ss.str();
-    // an alist holds integers only; a base-matrix file has a Z= line or a [..] header
-    const bool base = text.find('Z') != std::string::npos || text.find('z') != std::string::npos;
-    return base ? from_base_matrix_text(text, path) : from_alist(text, path);
+    std::string fmt = format;
+    if (fmt == "auto") {
+        fmt = detect_format(text);
+        if (fmt.empty())
+            throw format_error(path, 0,
+                               text.find_first_not_of(" \t\r\n") == std::string::npos
+                                   ? "the file is empty"
+                                   : "cannot tell the format: an alist starts with a line \"n m\", "
+                                     "a base matrix with \"Z=<size>\" or a \"[... Z=<size>]\" header "
+                                     "(or name it: alist:<path>, base-matrix:<path>)");
+    }
+    return fmt == "alist" ? from_alist(text, path) : from_base_matrix_text(text, path);
 }
 
 std::string ldpc_code::to_alist() const

@@ -5,6 +5,9 @@
 #include <gnuradio/gpufec/core/ldpc_code.h>
 #include <gnuradio/gpufec/core/ldpc_encoder.h>
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <chrono>
+#include <sstream>
 
 #include "testing/test_util.h"
 #include <cstdio>
@@ -208,4 +211,106 @@ TEST(ldpc_code, malformed_inputs_fail_with_a_message)
     fails_with([] { ldpc_code::from_alist("4 x\n"); }, "'x'");
     fails_with([] { ldpc_code::from_alist("2 5\n"); }, "not valid");
     fails_with([&] { ldpc_code::from_alist(good + "7\n"); }, "after the end");
+}
+
+namespace {
+std::string write_temp(const std::string& name, const std::string& text)
+{
+    const std::string path = ::testing::TempDir() + name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+}
+std::string load_error(const std::string& path, const std::string& format = "auto")
+{
+    try {
+        ldpc_code::load(path, format);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "";
+}
+bool printable_ascii(const std::string& s)
+{
+    return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+}
+} // namespace
+
+TEST(ldpc_code, file_format_comes_from_the_header_and_messages_are_printable)
+{
+    // a base matrix without its Z= line: the format is not guessed from a stray letter
+    const std::string no_z = write_temp("gpufec_noz.txt", "# comment\n0 1 -1 0 -1\n2 -1 0 0 0\n");
+    std::string e = load_error(no_z);
+    EXPECT_NE(e.find("cannot tell the format"), std::string::npos) << e;
+    EXPECT_NE(e.find("gpufec_noz.txt"), std::string::npos) << e;
+    // spaces around '=' and a lower-case z are fine
+    const std::string spaced = write_temp("gpufec_spaced.txt", "# comment z\nZ = 3\n0 1 -1 0 -1\n2 -1 0 0 0\n");
+    EXPECT_EQ(ldpc_code::load(spaced).z(), 3);
+    EXPECT_EQ(ldpc_code::named("base-matrix:" + spaced).n(), 15);
+    // an alist with a stray letter: an alist error with its line, not a base-matrix one
+    const std::string alist = write_temp("gpufec_z.alist",
+                                         "4 2\n2 3\n1 1 2 2\n3 3\n1 0\n2 0\n1 z\n1 2\n1 3 4\n2 3 4\n");
+    e = load_error(alist);
+    EXPECT_NE(e.find("alist"), std::string::npos) << e;
+    EXPECT_NE(e.find("line 7"), std::string::npos) << e;
+    // bytes that are not text are quoted as \xNN, so the message is always printable
+    const std::string bin = write_temp("gpufec_bin.alist", std::string("4 2\n2 \xff\xfe 3\n"));
+    e = load_error(bin);
+    EXPECT_TRUE(printable_ascii(e)) << e;
+    EXPECT_NE(e.find("\\xff"), std::string::npos) << e;
+    EXPECT_NE(e.find("line 2"), std::string::npos) << e;
+    // directories, devices and empty files
+    EXPECT_NE(load_error(::testing::TempDir()).find("not a regular file"), std::string::npos);
+    EXPECT_NE(load_error("/dev/null").find("not a regular file"), std::string::npos);
+    EXPECT_NE(load_error(write_temp("gpufec_empty.txt", "\n\n")).find("empty"), std::string::npos);
+    EXPECT_NE(load_error(spaced, "xml").find("format"), std::string::npos);
+    for (const auto& p : { no_z, spaced, alist, bin })
+        std::remove(p.c_str());
+}
+
+TEST(ldpc_code, small_files_that_mean_huge_work_are_refused_quickly)
+{
+    // 802.11n-like: 12 x 24 base matrix, Z=4096, one extra shift that breaks the
+    // dual-diagonal shortcut -> dense elimination of 49152 x 98304 (hours): refused at once
+    std::ostringstream text;
+    text << "Z=4096\n";
+    for (int r = 0; r < 12; ++r) {
+        for (int c = 0; c < 24; ++c) {
+            int v = -1;
+            if (c < 12)
+                v = (r * 7 + c * 13) % 4096;
+            else if (c == 12)
+                v = (r == 0 || r == 11) ? 5 : (r == 6 ? 0 : -1);
+            else if (c - 13 == r || c - 13 == r - 1)
+                v = 0;
+            if (r == 3 && c == 20)
+                v = 9; // the extra shift
+            text << v << (c == 23 ? "\n" : " ");
+        }
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        ldpc_code::from_base_matrix_text(text.str(), "big");
+        ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("GPUFEC_LDPC_MAX_ELIMINATION"), std::string::npos) << e.what();
+    }
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+    // the limit can be raised (and lowered: a small code over a tiny limit is refused)
+    const double old = ldpc_code::elimination_limit();
+    ldpc_code::set_elimination_limit(10);
+    EXPECT_THROW(ldpc_code::from_base_matrix_text("Z=3\n0 1 -1 0 -1\n2 -1 0 0 0\n"), std::invalid_argument);
+    ldpc_code::set_elimination_limit(old);
+    EXPECT_EQ(ldpc_code::from_base_matrix_text("Z=3\n0 1 -1 0 -1\n2 -1 0 0 0\n").n(), 15);
+    // a base matrix whose lifted code has billions of edges is refused, not a bad_alloc
+    std::ostringstream dense;
+    dense << "Z=4096\n";
+    for (int r = 0; r < 200; ++r)
+        for (int c = 0; c < 400; ++c)
+            dense << (r + c) % 4096 << (c == 399 ? "\n" : " ");
+    try {
+        ldpc_code::from_base_matrix_text(dense.str(), "dense");
+        ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("edges"), std::string::npos) << e.what();
+    }
 }

@@ -35,10 +35,22 @@ public:
 
     /*! A code from a file: an alist file (as gr-fec and AFF3CT write them), or a base-matrix
      *  text file: '#' comments, a line "Z=<lifting size>" (or a "[... Z=<z> ...]" header),
-     *  then the rows of shifts. Malformed files throw std::invalid_argument naming the line. */
-    static ldpc_code load(const std::string& path);
-    //! What users type: a standard id ("802.11n:1944:1/2") or the path of a code file.
+     *  then the rows of shifts. format "auto" tells them apart by the first line that is not a
+     *  comment ("n m": alist; "Z=" or "[": base matrix). Malformed files throw
+     *  std::invalid_argument naming the file, the line and the format; files over 64 MiB,
+     *  directories and devices are refused. */
+    static ldpc_code load(const std::string& path, const std::string& format = "auto");
+    //! "alist", "base-matrix", or "" when the text starts like neither
+    static std::string detect_format(const std::string& text);
+    /*! What users type: a standard id ("802.11n:1944:1/2"), the path of a code file, or
+     *  "alist:<path>" / "base-matrix:<path>" to name the format. */
     static ldpc_code named(const std::string& name);
+    /*! Codes without the standards' dual-diagonal structure need Gaussian elimination of H
+     *  (dense, about m * m * n / 64 word operations at worst). Larger codes are refused with a
+     *  message naming this limit; GPUFEC_LDPC_MAX_ELIMINATION (word operations) or this call
+     *  raises it. Default 2^36 (some seconds on one core). */
+    static void set_elimination_limit(double word_operations);
+    static double elimination_limit();
     static ldpc_code from_alist(const std::string& text, const std::string& id = "alist");
     static ldpc_code from_base_matrix_text(const std::string& text,
                                            const std::string& id = "base-matrix");
