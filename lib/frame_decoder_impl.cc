@@ -5,12 +5,15 @@
 #include "frame_decoder_impl.h"
 
 #include "block_code.h"
+#include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/soft.h>
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <chrono>
 #include <cstdlib>
 #include <cmath>
@@ -87,7 +90,11 @@ frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> 
                        dec.output_bits());
     ::gpufec::async_decoder::options ao;
     ao.batch_frames = d_set.max_batch > 0 ? size_t(d_set.max_batch) : 0;
-    ao.packed = d_set.packed;
+    // slots always hold packed bits: the engines write them directly, and emit() unpacks
+    // straight into GNU Radio's buffer when the user wants one bit per byte (one pass)
+    ao.packed = true;
+    d_slot_bytes = dec.output_bytes(true);
+    d_out_bits = dec.output_bits();
     ao.depth = 3;
     d_async = std::make_unique<::gpufec::async_decoder>(std::move(decoder), ao, d_set.fallback);
 
@@ -107,6 +114,9 @@ frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> 
     set_tag_propagation_policy(TPP_DONT); // tags move to the start of their frame (below)
     d_logger->info("{}, backend {}, batches of {} frames", d_describe, d_async->backend(),
                    d_async->batch_frames());
+    const unsigned hw = std::thread::hardware_concurrency();
+    if (hw > 2)
+        d_copy_pool = std::make_unique<::gpufec::worker_pool>(int(std::min(4u, hw / 2)));
     const char* prof = std::getenv("GPUFEC_PROFILE");
     d_profile = prof && *prof && *prof != '0';
 }
@@ -164,6 +174,22 @@ void frame_decoder_impl::forecast(int, gr_vector_int& required)
     required[0] = detail()->input(0)->done() ? 1 : d_in_unit;
 }
 
+size_t frame_decoder_impl::parallel_chunks(size_t n, const std::function<size_t(size_t, size_t)>& fn)
+{
+    // copying soft values into the slots is most of this thread's work: large copies are
+    // split over a few helper threads (one thread's memcpy does not reach the memory's speed)
+    constexpr size_t piece = size_t(1) << 20;
+    if (n < 2 * piece || !d_copy_pool)
+        return fn(0, n);
+    const int64_t pieces = int64_t((n + piece - 1) / piece);
+    std::atomic<size_t> total{ 0 };
+    d_copy_pool->parallel_for(pieces, [&](int64_t i, int) {
+        const size_t a = size_t(i) * piece, b = std::min(n, a + piece);
+        total += fn(a, b);
+    });
+    return total.load();
+}
+
 size_t frame_decoder_impl::fill(const void* in, size_t avail)
 {
     const size_t in_unit = size_t(d_in_unit);
@@ -177,7 +203,10 @@ size_t frame_decoder_impl::fill(const void* in, size_t avail)
         if (d_set.float_input) {
             const float* src = static_cast<const float*>(in) + first;
             if (s->soft) {
-                d_nans += ::gpufec::quantize_soft(src, s->soft + s->used, values, d_set.scale);
+                int8_t* dst = s->soft + s->used;
+                d_nans += parallel_chunks(values, [&](size_t a, size_t b) {
+                    return ::gpufec::quantize_soft(src + a, dst + a, b - a, d_set.scale);
+                });
             } else {
                 float* dst = s->soft_f + s->used;
                 for (size_t i = 0; i < values; ++i) {
@@ -187,9 +216,13 @@ size_t frame_decoder_impl::fill(const void* in, size_t avail)
             }
         } else {
             const int8_t* src = static_cast<const int8_t*>(in) + first;
-            if (s->soft)
-                std::memcpy(s->soft + s->used, src, values);
-            else
+            if (s->soft) {
+                int8_t* dst = s->soft + s->used;
+                parallel_chunks(values, [&](size_t a, size_t b) {
+                    std::memcpy(dst + a, src + a, b - a);
+                    return size_t(0);
+                });
+            } else
                 std::transform(src, src + values, s->soft_f + s->used, [](int8_t v) {
                     return float(std::max<int8_t>(v, -127));
                 });
@@ -209,6 +242,17 @@ size_t frame_decoder_impl::fill(const void* in, size_t avail)
         d_frames_in += taken;
     }
     return taken;
+}
+
+pmt::pmt_t frame_decoder_impl::iterations_pmt(int iterations)
+{
+    // one pmt per count, made once: tags are added for every frame
+    if (iterations < 0 || iterations > 4096)
+        return pmt::from_long(iterations);
+    if (size_t(iterations) >= d_iter_pmts.size())
+        for (size_t i = d_iter_pmts.size(); i <= size_t(iterations); ++i)
+            d_iter_pmts.push_back(pmt::from_long(long(i)));
+    return d_iter_pmts[size_t(iterations)];
 }
 
 void frame_decoder_impl::submit()
@@ -241,7 +285,11 @@ size_t frame_decoder_impl::emit(uint8_t* out, size_t max_frames, bool wait)
             break;
         const size_t n = std::min(s->frames - s->read, max_frames - done);
         const size_t ou = size_t(d_out_unit);
-        std::memcpy(out + done * ou, s->bits + s->read * ou, n * ou);
+        if (d_set.packed)
+            std::memcpy(out + done * ou, s->bits + s->read * ou, n * ou);
+        else
+            for (size_t f = 0; f < n; ++f)
+                ::gpufec::unpack_bits(s->bits + (s->read + f) * d_slot_bytes, d_out_bits, out + (done + f) * ou);
         const uint64_t w0 = nitems_written(0) + done * ou;
         for (size_t f = 0; f < n; ++f) {
             const ::gpufec::frame_status& st = s->status[s->read + f];
@@ -252,7 +300,7 @@ size_t frame_decoder_impl::emit(uint8_t* out, size_t max_frames, bool wait)
             d_erased += st.erased != 0;
             if (d_set.status_tags) {
                 if (d_iterates)
-                    add_item_tag(0, at, d_iter_key, pmt::from_long(st.iterations), d_src);
+                    add_item_tag(0, at, d_iter_key, iterations_pmt(st.iterations), d_src);
                 if (d_has_check)
                     add_item_tag(0, at, d_check_key, pmt::from_bool(st.check == 1), d_src);
                 if (st.erased)

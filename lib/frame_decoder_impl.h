@@ -10,6 +10,7 @@
 
 #include <gnuradio/gpufec/core/async_decoder.h>
 #include <gnuradio/gpufec/frame_decoder.h>
+#include "runtime/worker_pool.h"
 #include <deque>
 #include <functional>
 #include <memory>
@@ -66,11 +67,16 @@ private:
     size_t fill(const void* in, size_t frames);
     void flush_if_idle(bool input_done);
     void submit();
+    pmt::pmt_t iterations_pmt(int iterations);
+    size_t parallel_chunks(size_t n, const std::function<size_t(size_t, size_t)>& fn);
 
     std::unique_ptr<::gpufec::async_decoder> d_async;
     frame_block_settings d_set;
     std::string d_family, d_describe;
     int d_in_unit = 0, d_out_unit = 0;
+    size_t d_slot_bytes = 0, d_out_bits = 0; // packed bytes per frame in a slot; bits per frame
+    std::unique_ptr<::gpufec::worker_pool> d_copy_pool;
+    std::vector<pmt::pmt_t> d_iter_pmts;
     bool d_iterates = false, d_has_check = false;
     size_t d_frames_multiple = 1; // frames per GNU Radio output multiple
     pmt::pmt_t d_iter_key, d_check_key, d_erased_key, d_src;

@@ -101,19 +101,12 @@ viterbi_stream_impl::viterbi_stream_impl(const ::gpufec::conv_code& code,
       d_scale(scale)
 {
     const auto spec = ::gpufec::device_spec::parse(device);
-    d_stream = std::make_unique<::gpufec::viterbi_stream_decoder>(d_code, d_opts, spec);
-    const bool gpu = d_stream->backend().rfind("cuda", 0) == 0;
+    // decoding runs on the stream decoder's own thread, over page-locked slots of max_batch
+    // parallel blocks (0: 4096 on a GPU, 512 on the CPU); work() copies input in and bits out
+    d_stream = std::make_unique<::gpufec::viterbi_async_stream>(d_code, d_opts, spec, d_opts.max_batch, 3);
     d_in_unit = static_cast<int>(d_stream->input_multiple());
     d_out_unit = static_cast<int>(d_stream->stages_per_multiple());
-    // the decoder's batch: parallel blocks per decode call (bounded by check_options)
-    const int64_t pbs = d_opts.max_batch > 0 ? d_opts.max_batch : (gpu ? 4096 : 512);
-    const int64_t stages = pbs * d_opts.block_len;
-    if (stages > (int64_t(1) << 28))
-        throw std::invalid_argument("max_batch: " + std::to_string(pbs) + " blocks of block_len " +
-                                    std::to_string(d_opts.block_len) +
-                                    " stages exceed 2^28 stages per batch; use a smaller max_batch");
-    d_max_stream_input = static_cast<size_t>(d_code.kept_for_stages(stages));
-    d_max_stream_input -= d_max_stream_input % d_in_unit;
+    const int64_t stages = int64_t(d_stream->batch()) * d_opts.block_len;
     // GNU Radio's buffers: the output multiple sizes them (the input buffer holds about two
     // multiples' worth of input). Aim at about 4 MiB of input per multiple; this is independent
     // of the decoder's batch, and check_topology() shrinks it to fit a user's buffer limit.
@@ -123,7 +116,8 @@ viterbi_stream_impl::viterbi_stream_impl(const ::gpufec::conv_code& code,
     d_multiple_units = int(std::max<int64_t>(1, bits / 8)); // bytes of decoded bits
     set_output_multiple(d_multiple_units * (d_packed ? 1 : 8));
     set_relative_rate(uint64_t(d_out_unit), uint64_t(d_in_unit) * (d_packed ? 8 : 1));
-    d_logger->info("{} {}, backend {}", d_code.describe(), ::gpufec::to_string(d_opts.mode), backend());
+    d_logger->info("{} {}, backend {}, batches of {} blocks of {}", d_code.describe(),
+                   ::gpufec::to_string(d_opts.mode), backend(), d_stream->batch(), d_opts.block_len);
 }
 
 bool viterbi_stream_impl::check_topology(int, int)
@@ -153,24 +147,10 @@ std::string viterbi_stream_impl::backend() const { return d_stream->backend(); }
 
 void viterbi_stream_impl::forecast(int, gr_vector_int& ninput_items_required)
 {
-    // decoded bits still inside must go out even when no input will ever come again: ask for
-    // none while there are any (the block is not finished while it holds them)
-    ninput_items_required[0] = d_stream->available() > 0 ? 0 : d_in_unit;
-}
-
-const int8_t* viterbi_stream_impl::to_int8(const void* in, size_t n)
-{
-    if (!d_float)
-        return static_cast<const int8_t*>(in);
-    d_q.resize(std::max(d_q.size(), n));
-    const size_t nans = ::gpufec::quantize_soft(static_cast<const float*>(in), d_q.data(), n, d_scale);
-    if (nans) {
-        if (d_nans == 0)
-            d_logger->warn("NaN soft values in the input are decoded as erasures (0); "
-                           "nan_count() keeps the total");
-        d_nans += nans;
-    }
-    return d_q.data();
+    // bits still inside (decoding, decoded, or complete blocks waiting for a batch) must go out
+    // even when no input will ever come again: ask for none while there are any, so the block
+    // is not finished while it holds them
+    ninput_items_required[0] = d_stream->holds_output() ? 0 : d_in_unit;
 }
 
 int viterbi_stream_impl::general_work(int noutput_items,
@@ -179,30 +159,39 @@ int viterbi_stream_impl::general_work(int noutput_items,
                                       gr_vector_void_star& output_items)
 {
     auto* out = static_cast<uint8_t*>(output_items[0]);
-    const int bits_per_item = d_packed ? 8 : 1;
-    // 1. hand out what is already decoded; nothing decoded is ever dropped, it waits here
-    size_t produced = d_stream->read(out, size_t(noutput_items) * bits_per_item, d_packed) / bits_per_item;
-    if (d_stream->available() > 0) {
-        consume_each(0);
-        return int(produced);
+    const size_t per_item = d_packed ? 8 : 1;
+    const size_t room = size_t(noutput_items) * per_item; // bits
+    // 1. bits decoded earlier; nothing decoded is ever dropped, it waits for room
+    size_t produced = d_stream->read(out, room, d_packed);
+    // 2. new input into the slots (as much as free slots take)
+    size_t n = size_t(ninput_items[0]);
+    n -= n % size_t(d_in_unit);
+    size_t taken = 0;
+    if (n) {
+        if (d_float) {
+            size_t nans = 0;
+            taken = d_stream->push(static_cast<const float*>(input_items[0]), n, d_scale, &nans);
+            if (nans && d_nans == 0)
+                d_logger->warn("NaN soft values in the input are decoded as erasures (0); "
+                               "nan_count() keeps the total");
+            d_nans += nans;
+        } else {
+            taken = d_stream->push(static_cast<const int8_t*>(input_items[0]), n);
+        }
     }
-    // 2. decode new input, bounded by the decoder's batch. Small pushes wait for a batch of
-    //    blocks (batch_hint); one period of input stays unconsumed meanwhile, so that the
-    //    scheduler calls again when the upstream finishes, and then everything is decoded.
-    const int ninput = ninput_items[0];
-    size_t n = std::min<size_t>(size_t(ninput), d_max_stream_input);
-    n -= n % d_in_unit;
+    // 3. complete blocks go out unbatched when the decoder would otherwise idle (light traffic)
+    //    or the stream has ended
     const bool upstream_done = detail()->input(0)->done();
-    if (!upstream_done && n > 0)
-        n -= d_in_unit;
-    if (n > 0 || upstream_done) {
-        d_stream->push(n ? to_int8(input_items[0], n) : nullptr, n, !upstream_done);
-        produced += d_stream->read(out + produced, size_t(noutput_items - int(produced)) * bits_per_item,
-                                   d_packed) /
-                    bits_per_item;
+    if (d_stream->in_flight() == 0 || (upstream_done && taken == n))
+        d_stream->flush();
+    // 4. nothing else to do: wait for the oldest batch
+    if (produced == 0 && taken == 0 && d_stream->holds_output()) {
+        d_stream->flush();
+        d_stream->wait();
+        produced = d_stream->read(out, room, d_packed);
     }
-    consume_each(int(n));
-    return int(produced);
+    consume_each(int(taken));
+    return int(produced / per_item);
 }
 
 } // namespace gpufec

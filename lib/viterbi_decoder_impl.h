@@ -8,6 +8,7 @@
 #define INCLUDED_GPUFEC_VITERBI_DECODER_IMPL_H
 
 #include <gnuradio/gpufec/core/viterbi.h>
+#include <gnuradio/gpufec/core/viterbi_async_stream.h>
 #include <gnuradio/gpufec/viterbi_decoder.h>
 #include <memory>
 #include <vector>
@@ -39,17 +40,14 @@ public:
     uint64_t nan_count() const override { return d_nans; }
 
 private:
-    const int8_t* to_int8(const void* in, size_t n);
 
     ::gpufec::conv_code d_code;
     ::gpufec::viterbi_options d_opts;
     bool d_float, d_packed;
     float d_scale;
     int d_in_unit, d_out_unit; // items per frame (frames) or per puncturing period (stream)
-    std::unique_ptr<::gpufec::viterbi_stream_decoder> d_stream;
-    std::vector<int8_t> d_q;
+    std::unique_ptr<::gpufec::viterbi_async_stream> d_stream;
     uint64_t d_nans = 0;
-    size_t d_max_stream_input;
     int d_multiple_units = 1; // puncturing periods (unpacked) or bytes (packed) per output multiple
 };
 

@@ -2,6 +2,7 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/conv_encoder.h>
 #include <gnuradio/gpufec/core/viterbi.h>
 #include <gtest/gtest.h>
@@ -117,4 +118,86 @@ TEST(viterbi_stream, push_rejects_partial_periods)
     std::vector<int8_t> soft(5, 0);
     EXPECT_THROW(dec.push(soft.data(), 5), std::invalid_argument);
     EXPECT_NO_THROW(dec.push(soft.data(), 4));
+}
+
+#include <gnuradio/gpufec/core/viterbi_async_stream.h>
+
+namespace {
+
+//! pushes in random pieces, reads in random pieces, flushes now and then (as a block does when
+//! its input stalls), and drains at the end; returns every bit read
+std::vector<uint8_t> run_async(viterbi_async_stream& dec, const std::vector<int8_t>& soft, uint32_t seed,
+                               bool packed)
+{
+    std::mt19937 rng(seed);
+    std::vector<uint8_t> out;
+    const size_t m = dec.input_multiple();
+    size_t pos = 0;
+    auto read_some = [&](size_t max_bits) {
+        std::vector<uint8_t> buf(max_bits);
+        const size_t got = dec.read(buf.data(), max_bits, packed);
+        if (packed) {
+            std::vector<uint8_t> bits(got);
+            unpack_bits(buf.data(), got, bits.data());
+            out.insert(out.end(), bits.begin(), bits.end());
+        } else {
+            out.insert(out.end(), buf.begin(), buf.begin() + long(got));
+        }
+        return got;
+    };
+    while (pos < soft.size()) {
+        size_t len = std::min((rng() % 500 + 1) * m, soft.size() - pos);
+        const size_t took = dec.push(soft.data() + pos, len);
+        pos += took;
+        if (rng() % 4 == 0)
+            dec.flush();
+        const size_t got = read_some((rng() % 3000 + 8) & ~size_t(7));
+        if (took == 0 && got == 0) {
+            dec.flush();
+            dec.wait();
+        }
+    }
+    dec.flush();
+    while (dec.holds_output()) {
+        dec.flush();
+        dec.wait();
+        read_some(1 << 16);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(viterbi_async_stream, same_bits_as_the_synchronous_decoder_however_it_is_driven)
+{
+    for (const char* name : { "ccsds", "80211-3/4", "dvbs-7/8", "lte" }) {
+        const conv_code c = conv_code::preset(name);
+        viterbi_options o;
+        o.block_len = 64;
+        o.traceback = 30;
+        const auto s = make_stream(c, 7 * 5 * 900, 2.5, true, 5);
+        viterbi_stream_decoder sync(c, o, device_spec::parse("cpu"));
+        sync.push(s.soft.data(), s.soft.size());
+        std::vector<uint8_t> expect(sync.available());
+        expect.resize(sync.read(expect.data(), expect.size()));
+        for (int batch : { 1, 3, 40 }) {
+            for (int depth : { 2, 3 }) {
+                viterbi_async_stream a(c, o, device_spec::parse("cpu"), batch, depth);
+                const auto got = run_async(a, s.soft, uint32_t(batch * 10 + depth), depth == 3);
+                ASSERT_EQ(got.size(), expect.size()) << name << " batch " << batch << " depth " << depth;
+                EXPECT_TRUE(got == expect) << name << " batch " << batch << " depth " << depth;
+            }
+        }
+    }
+}
+
+TEST(viterbi_async_stream, gpu_gives_the_cpu_bits)
+{
+    GPUFEC_REQUIRE_GPU();
+    const conv_code c = conv_code::preset("ccsds");
+    viterbi_options o;
+    const auto s = make_stream(c, 512 * 3000 + 77, 3.0, true, 9);
+    viterbi_async_stream cpu(c, o, device_spec::parse("cpu"), 100);
+    viterbi_async_stream gpu(c, o, device_spec::parse("cuda"), 700);
+    EXPECT_EQ(run_async(gpu, s.soft, 1, false), run_async(cpu, s.soft, 2, true));
 }
