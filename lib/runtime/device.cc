@@ -43,11 +43,11 @@ void log(log_level level, const std::string& message)
 device_spec device_spec::parse(const std::string& text)
 {
     device_spec s;
-    if (text == "auto" || text.empty()) {
+    if (text == "auto") {
         s.type = kind::automatic;
     } else if (text == "cpu") {
         s.type = kind::cpu;
-    } else if (text == "cuda" || text == "gpu") {
+    } else if (text == "cuda") {
         s.type = kind::cuda;
         s.index = 0;
     } else if (text.rfind("cuda:", 0) == 0) {
@@ -156,8 +156,9 @@ backend_choice resolve_backend(const device_spec& spec)
     const auto gpus = cuda_devices();
     if (spec.type == device_spec::kind::cuda) {
         if (!cuda_compiled())
-            throw std::runtime_error("device: '" + spec.str() +
-                                     "' requested, but gr-gpufec was built without CUDA");
+            throw std::invalid_argument("device: '" + spec.str() +
+                                        "' requested, but gr-gpufec was built without CUDA "
+                                        "(allowed here: auto, cpu)");
         for (const auto& g : gpus)
             if (g.index == spec.index) {
                 c.cuda = true;
@@ -165,8 +166,8 @@ backend_choice resolve_backend(const device_spec& spec)
                 c.description = describe_gpu(g);
                 return c;
             }
-        throw std::runtime_error("device: '" + spec.str() + "' requested, but " +
-                                 std::to_string(gpus.size()) + " usable CUDA device(s) found");
+        throw std::invalid_argument("device: '" + spec.str() + "' requested, but " +
+                                    std::to_string(gpus.size()) + " usable CUDA device(s) found");
     }
     static std::once_flag logged;
     if (!gpus.empty()) {

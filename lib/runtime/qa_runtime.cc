@@ -20,7 +20,7 @@ TEST(runtime, device_spec_parses_and_rejects)
     EXPECT_EQ(device_spec::parse("cuda").index, 0);
     EXPECT_EQ(device_spec::parse("cuda:3").index, 3);
     EXPECT_EQ(device_spec::parse("cuda:3").str(), "cuda:3");
-    for (const char* bad : { "cuda:", "cuda:-1", "cuda:1x", "tpu", "CPU" })
+    for (const char* bad : { "cuda:", "cuda:-1", "cuda:1x", "tpu", "CPU", "", "gpu" })
         EXPECT_THROW(device_spec::parse(bad), std::invalid_argument) << bad;
 }
 
@@ -31,10 +31,11 @@ TEST(runtime, backend_resolution)
     const backend_choice a = resolve_backend(device_spec::parse("auto"));
     EXPECT_EQ(a.cuda, !gpus.empty());
     // a GPU that is not there is an error, not a silent fallback
+    // (a parameter error: ValueError in Python, as the docs say)
     EXPECT_THROW(resolve_backend(device_spec::parse("cuda:" + std::to_string(gpus.size() + 5))),
-                 std::runtime_error);
+                 std::invalid_argument);
     if (gpus.empty())
-        EXPECT_THROW(resolve_backend(device_spec::parse("cuda")), std::runtime_error);
+        EXPECT_THROW(resolve_backend(device_spec::parse("cuda")), std::invalid_argument);
 }
 
 TEST(runtime, pack_and_unpack_are_inverse_msb_first)

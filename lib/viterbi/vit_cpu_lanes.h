@@ -101,7 +101,7 @@ __attribute__((always_inline)) inline void decode_lanes_body(const vit_params& p
                 const V neg = raw < 0;
                 V mag = neg ? -raw : raw;
                 mag = mag > 127 ? V{} + int16_t(127) : mag;
-                mag >>= p.shift;
+                mag >>= V{} + int16_t(p.shift); // vector by vector: GCC's shift sanitizer rejects vector by int
                 sv[r] = neg ? -mag : mag;
             }
         } else {

@@ -209,6 +209,8 @@ void viterbi_stream_decoder::push(const int8_t* soft, size_t count, bool defer)
 size_t viterbi_stream_decoder::read(uint8_t* out, size_t max_bits, bool packed)
 {
     size_t bytes = std::min(max_bits / 8, d_out.size() - d_out_read);
+    if (bytes == 0)
+        return 0; // (nothing decoded yet: d_out.data() may be null)
     if (packed)
         std::memcpy(out, d_out.data() + d_out_read, bytes);
     else

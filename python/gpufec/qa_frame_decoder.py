@@ -171,6 +171,26 @@ class qa_frame_decoder(gr_unittest.TestCase):
         self.assertEqual(dec.failed_codewords(), 4)
         self.assertEqual(dec.erased_frames(), 4)
 
+    def test_104_code_files_and_parameters_give_readable_errors(self):
+        import os
+        import tempfile
+        with tempfile.NamedTemporaryFile("wb", suffix=".alist", delete=False) as f:
+            f.write(b"4 2\n2 \xff\xfe 3\n")
+            path = f.name
+        try:
+            with self.assertRaisesRegex(ValueError, r"line 2.*\\xff") as ctx:
+                gpufec.ldpc_decoder(path, device="cpu")
+            self.assertIn(os.path.basename(path), str(ctx.exception))
+        finally:
+            os.unlink(path)
+        with self.assertRaisesRegex(ValueError, "not a regular file"):
+            gpufec.ldpc_decoder(tempfile.gettempdir(), device="cpu")
+        with self.assertRaisesRegex(ValueError, "polys"):
+            gpufec.viterbi_decoder("custom", 7, [2**31, 79])
+        for dev in ("", "gpu", "cuda:7"):
+            with self.assertRaisesRegex(ValueError, "device"):
+                gpufec.viterbi_decoder("ccsds", device=dev)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_frame_decoder)

@@ -45,7 +45,8 @@ struct backend_choice {
     std::string description; // "cpu" or "cuda:0 (NVIDIA H100 ...)"
 };
 /*! Resolves a spec. "auto" picks GPU 0 when usable, else the CPU, and logs the choice once per
- *  process. An explicit "cuda[:N]" that cannot be honoured throws std::runtime_error. */
+ *  process. An explicit "cuda[:N]" that this machine cannot provide (no such GPU, or built
+ *  without CUDA) throws std::invalid_argument (ValueError in Python). */
 backend_choice resolve_backend(const device_spec& spec);
 
 /*! Host memory for batches: page-locked where a CUDA driver is present (so copies to and
