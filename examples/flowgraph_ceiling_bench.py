@@ -72,7 +72,7 @@ def main():
     ap.add_argument("--device", default="auto")
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--cases", default="all", help="comma list: vit-int8,vit-int8-packed,vit-float,"
-                    "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-notags")
+                    "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags")
     ap.add_argument("--csv")
     args = ap.parse_args()
     rng = np.random.default_rng(1)
@@ -83,7 +83,7 @@ def main():
         "vit-float": ("viterbi", False, False, {}),
         "ldpc-int8": (ldpc, True, False, {}),
         "ldpc-int8-packed": (ldpc, True, True, {}),
-        "ldpc-int8-notags": (ldpc, True, False, {"status_tags": False}),
+        "ldpc-int8-alltags": (ldpc, True, False, {"status_tags": "all"}),
         "ldpc-float": (ldpc, False, False, {}),
     }
     names = list(cases) if args.cases == "all" else args.cases.split(",")

@@ -30,6 +30,17 @@ gr::io_signature::sptr frame_block_input(bool float_input)
 
 gr::io_signature::sptr frame_block_output() { return gr::io_signature::make(1, 1, sizeof(uint8_t)); }
 
+frame_block_settings::tags parse_status_tags(const std::string& text)
+{
+    if (text == "all")
+        return frame_block_settings::tags::all;
+    if (text == "failures")
+        return frame_block_settings::tags::failures;
+    if (text == "none")
+        return frame_block_settings::tags::none;
+    throw std::invalid_argument("status_tags: '" + text + "' is not valid (allowed: all, failures, none)");
+}
+
 frame_decoder::sptr frame_decoder::make(const std::string& family,
                                         const std::string& options,
                                         const std::string& device,
@@ -37,7 +48,7 @@ frame_decoder::sptr frame_decoder::make(const std::string& family,
                                         const std::string& input_type,
                                         bool packed_output,
                                         float scale,
-                                        bool status_tags)
+                                        const std::string& status_tags)
 {
     install_gr_log_handler();
     if (input_type != "float" && input_type != "int8")
@@ -56,7 +67,7 @@ frame_decoder::sptr frame_decoder::make(const std::string& family,
     s.float_input = input_type == "float";
     s.packed = packed_output;
     s.scale = scale;
-    s.status_tags = status_tags;
+    s.status_tags = parse_status_tags(status_tags);
     s.max_batch = max_batch;
     if (spec.type == ::gpufec::device_spec::kind::automatic)
         s.fallback = [family, opts] {
@@ -178,7 +189,7 @@ size_t frame_decoder_impl::parallel_chunks(size_t n, const std::function<size_t(
 {
     // copying soft values into the slots is most of this thread's work: large copies are
     // split over a few helper threads (one thread's memcpy does not reach the memory's speed)
-    constexpr size_t piece = size_t(1) << 20;
+    constexpr size_t piece = size_t(1) << 18;
     if (n < 2 * piece || !d_copy_pool)
         return fn(0, n);
     const int64_t pieces = int64_t((n + piece - 1) / piece);
@@ -298,7 +309,12 @@ size_t frame_decoder_impl::emit(uint8_t* out, size_t max_frames, bool wait)
             d_iterations += uint64_t(st.iterations);
             d_failed += st.check == 0;
             d_erased += st.erased != 0;
-            if (d_set.status_tags) {
+            // tags cost GNU Radio about a microsecond each: at millions of frames a second,
+            // "failures" (the default) tags only what a receiver has to act on
+            const bool tag = d_set.status_tags == frame_block_settings::tags::all ||
+                             (d_set.status_tags == frame_block_settings::tags::failures &&
+                              (st.check == 0 || st.erased));
+            if (tag) {
                 if (d_iterates)
                     add_item_tag(0, at, d_iter_key, iterations_pmt(st.iterations), d_src);
                 if (d_has_check)

@@ -22,7 +22,8 @@ struct frame_block_settings {
     bool float_input = true;
     bool packed = false;
     float scale = 32.0f;
-    bool status_tags = true;
+    //! which frames get status tags: every frame, only those that failed or were erased, none
+    enum class tags { all, failures, none } status_tags = tags::failures;
     int max_batch = 0; //!< frames per batch slot; 0 = the decoder's preferred batch
     //! with device "auto": builds the same decoder on the CPU when the GPU fails mid-stream
     std::function<std::unique_ptr<::gpufec::frame_decoder>()> fallback;
@@ -31,6 +32,8 @@ struct frame_block_settings {
 //! io signatures of a frame block (every constructor of the hierarchy names them)
 gr::io_signature::sptr frame_block_input(bool float_input);
 gr::io_signature::sptr frame_block_output();
+//! "all", "failures", "none" (the status_tags parameter); throws naming the parameter
+frame_block_settings::tags parse_status_tags(const std::string& text);
 
 class frame_decoder_impl : public virtual frame_decoder
 {

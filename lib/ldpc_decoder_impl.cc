@@ -51,7 +51,7 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                       float normalization,
                                       float offset,
                                       float scale,
-                                      bool status_tags)
+                                      const std::string& status_tags)
 {
     install_gr_log_handler();
     ::gpufec::ldpc_options o;
@@ -81,7 +81,7 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
     s.float_input = input_type == "float";
     s.packed = packed_output;
     s.scale = scale;
-    s.status_tags = status_tags;
+    s.status_tags = parse_status_tags(status_tags);
     s.max_batch = max_batch;
     if (spec.type == ::gpufec::device_spec::kind::automatic)
         s.fallback = [c, o, what] {

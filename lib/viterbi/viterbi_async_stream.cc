@@ -6,7 +6,10 @@
 #include <gnuradio/gpufec/core/soft.h>
 #include <gnuradio/gpufec/core/viterbi_async_stream.h>
 
+#include "runtime/worker_pool.h"
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <cstring>
 #include <stdexcept>
 
@@ -47,6 +50,11 @@ viterbi_async_stream::viterbi_async_stream(const conv_code& code,
         s.in = std::make_unique<host_buffer>(d_capacity);
         s.out = std::make_unique<host_buffer>(out_bytes);
     }
+    // the caller's copy into the slots is most of its work; one thread's copy does not reach
+    // the memory's speed, so large copies are split over a few helpers
+    const unsigned hw = std::thread::hardware_concurrency();
+    if (hw > 2)
+        d_copy_pool = std::make_unique<worker_pool>(int(std::min(4u, hw / 2)));
     d_thread = std::thread([this] { run(); });
 }
 
@@ -128,7 +136,17 @@ size_t viterbi_async_stream::push_any(size_t count, Copy&& copy)
         const int64_t end = s->stage0 + int64_t(s->held / K) * P;
         const size_t room = size_t((target - end) / P) * K;
         const size_t n = std::min(count - taken, room);
-        copy(taken, n, reinterpret_cast<int8_t*>(s->in->data()) + s->held);
+        int8_t* dst = reinterpret_cast<int8_t*>(s->in->data()) + s->held;
+        const size_t piece = (size_t(1) << 18) / K * K; // whole periods
+        if (d_copy_pool && n >= 2 * piece) {
+            const int64_t pieces = int64_t((n + piece - 1) / piece);
+            d_copy_pool->parallel_for(pieces, [&](int64_t i, int) {
+                const size_t a = size_t(i) * piece, b = std::min(n, a + piece);
+                copy(taken + a, b - a, dst + a);
+            });
+        } else {
+            copy(taken, n, dst);
+        }
         s->held += n;
         taken += n;
         if (complete_blocks(*s) >= d_batch)
@@ -144,12 +162,12 @@ size_t viterbi_async_stream::push(const int8_t* soft, size_t count)
 
 size_t viterbi_async_stream::push(const float* soft, size_t count, float scale, size_t* nans)
 {
-    size_t bad = 0;
+    std::atomic<size_t> bad{ 0 }; // the copies may run on several threads
     const size_t taken = push_any(count, [&](size_t from, size_t n, int8_t* dst) {
         bad += quantize_soft(soft + from, dst, n, scale);
     });
     if (nans)
-        *nans += bad;
+        *nans += bad.load();
     return taken;
 }
 

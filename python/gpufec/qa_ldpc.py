@@ -64,7 +64,7 @@ class qa_ldpc(gr_unittest.TestCase):
             cw = encode(code, bits)
             self.assertEqual(len(cw), 5 * n)
             np.testing.assert_array_equal(cw.reshape(5, n)[:, :k].ravel(), bits)  # systematic
-            dec = gpufec.ldpc_decoder(code)
+            dec = gpufec.ldpc_decoder(code, status_tags="all")
             out, tags = decode(dec, bpsk(cw), chunk=333)
             np.testing.assert_array_equal(out, bits)
             its = [t for t in tags if pmt.symbol_to_string(t.key) == "ldpc_iterations"]
@@ -74,6 +74,12 @@ class qa_ldpc(gr_unittest.TestCase):
             self.assertTrue(all(pmt.to_bool(t.value) for t in oks))
             self.assertEqual(dec.codewords(), 5)
             self.assertEqual(dec.failed_codewords(), 0)
+            # by default only codewords that fail are tagged; "none" tags nothing
+            for mode in ("failures", "none"):
+                _, tags = decode(gpufec.ldpc_decoder(code, status_tags=mode), bpsk(cw))
+                self.assertEqual([t for t in tags if pmt.symbol_to_string(t.key).startswith("ldpc_")], [])
+        with self.assertRaisesRegex(ValueError, "status_tags"):
+            gpufec.ldpc_decoder(status_tags="some")
 
     def test_003_noisy_frames_are_corrected(self):
         code = "802.11n:1944:1/2"

@@ -24,10 +24,12 @@ namespace gpufec {
  * kernels of consecutive batches overlap. When the input stalls the batch goes out as it is;
  * at the end of a stream everything is decoded and delivered.
  *
- * Tags, at the first output item of each frame (with status_tags): "<family>_iterations"
- * (families that iterate), "<family>_<check>" (families with a check: ldpc_syndrome_ok),
- * "<family>_erased" (true, only on frames whose soft values were all zero or NaN). Input tags
- * move to the start of the output of the frame they fell in.
+ * Tags, at the first output item of a frame: "<family>_iterations" (families that iterate),
+ * "<family>_<check>" (families with a check: ldpc_syndrome_ok), "<family>_erased" (true, only
+ * on frames whose soft values were all zero or NaN). status_tags says which frames get them:
+ * "failures" (default: frames whose check failed or that were erased), "all", or "none"; the
+ * counters (frames(), failed_frames(), erased_frames(), mean_iterations()) count every frame.
+ * Input tags move to the start of the output of the frame they fell in.
  *
  * family: a registered family (frame_families()); options: "key=value, ..." as that family
  * documents (frame_family_options(family)).
@@ -44,7 +46,7 @@ public:
                      const std::string& input_type = "float",
                      bool packed_output = false,
                      float scale = 32.0f,
-                     bool status_tags = true);
+                     const std::string& status_tags = "failures");
 
     virtual std::string backend() const = 0;
     virtual std::string code_description() const = 0;

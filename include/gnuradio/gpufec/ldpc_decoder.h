@@ -55,7 +55,7 @@ public:
                      float normalization = 0.75f,
                      float offset = 0.0f,
                      float scale = 32.0f,
-                     bool status_tags = true);
+                     const std::string& status_tags = "failures");
 
     virtual int codeword_bits() const = 0; //!< n
     virtual int info_bits() const = 0;     //!< k

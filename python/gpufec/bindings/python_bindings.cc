@@ -113,11 +113,11 @@ puncture (used when code is "custom"), mode ("streaming", "terminated", "tailbit
 Parameters: family (see frame_families()), options ("key=value, ..."; see
 frame_family_options(family)), device ("auto", "cpu", "cuda", "cuda:N"), max_batch (frames
 per batch, 0 = automatic), input_type ("float" or "int8"), packed_output, scale (float -> int8
-factor), status_tags (per-frame tags "<family>_iterations", "<family>_<check>",
-"<family>_erased"). Batches are decoded asynchronously; see docs/platform.md.)doc")
+factor), status_tags ("failures": tags "<family>_iterations", "<family>_<check>",
+"<family>_erased" on frames that failed their check or were erased; "all"; "none"). Batches are decoded asynchronously; see docs/platform.md.)doc")
         .def(py::init([](const std::string& family, const std::string& options, const std::string& device,
                          long long max_batch, const std::string& input_type, bool packed_output,
-                         float scale, bool status_tags) {
+                         float scale, const std::string& status_tags) {
                  return frame_decoder::make(family, options, device, int_param(max_batch, "max_batch"),
                                             input_type, packed_output, scale, status_tags);
              }),
@@ -128,7 +128,7 @@ factor), status_tags (per-frame tags "<family>_iterations", "<family>_<check>",
              py::arg("input_type") = "float",
              py::arg("packed_output") = false,
              py::arg("scale") = 32.0f,
-             py::arg("status_tags") = true)
+             py::arg("status_tags") = "failures")
         .def("backend", &frame_decoder::backend)
         .def("code_description", &frame_decoder::code_description)
         .def("input_per_frame", &frame_decoder::input_per_frame)
@@ -150,13 +150,14 @@ ldpc_codes(), or an alist / base-matrix file), max_iterations, early_termination
 ("layered", "flooding", "sum-product"), device ("auto", "cpu", "cuda", "cuda:N"), max_batch
 (codewords per batch, 0 = automatic), input_type ("float" or "int8"), output ("info" or
 "codeword"), packed_output, precision ("int8", "int16", "float"), normalization, offset,
-scale (float -> int8 factor), status_tags. Tags "ldpc_iterations" and "ldpc_syndrome_ok" mark
-each output codeword ("ldpc_erased" those whose input was all zero or NaN). See docs/ldpc.md.)doc")
+scale (float -> int8 factor), status_tags ("failures", "all", "none"). Tags "ldpc_iterations"
+and "ldpc_syndrome_ok" mark the codewords status_tags names ("ldpc_erased" those whose input was
+all zero or NaN); by default only codewords whose syndrome is not zero. See docs/ldpc.md.)doc")
         .def(py::init([](const std::string& code, long long max_iterations, bool early_termination,
                          const std::string& algorithm, const std::string& device, long long max_batch,
                          const std::string& input_type, const std::string& output, bool packed_output,
                          const std::string& precision, float normalization, float offset, float scale,
-                         bool status_tags) {
+                         const std::string& status_tags) {
                  return ldpc_decoder::make(code, int_param(max_iterations, "max_iterations"),
                                            early_termination, algorithm, device,
                                            int_param(max_batch, "max_batch"), input_type, output,
@@ -176,7 +177,7 @@ each output codeword ("ldpc_erased" those whose input was all zero or NaN). See 
              py::arg("normalization") = 0.75f,
              py::arg("offset") = 0.0f,
              py::arg("scale") = 32.0f,
-             py::arg("status_tags") = true)
+             py::arg("status_tags") = "failures")
         .def("codeword_bits", [](const ldpc_decoder& d) { return d.codeword_bits(); })
         .def("info_bits", [](const ldpc_decoder& d) { return d.info_bits(); })
         .def("codewords", [](const ldpc_decoder& d) { return d.codewords(); })

@@ -22,6 +22,8 @@
 
 namespace gpufec {
 
+class worker_pool;
+
 class viterbi_async_stream
 {
 public:
@@ -84,6 +86,7 @@ private:
     int d_D, d_L, d_batch;
     size_t d_capacity; // soft values per slot
     std::unique_ptr<viterbi_stream_decoder> d_dec; // its decode_blocks(), on the worker thread
+    std::unique_ptr<worker_pool> d_copy_pool;       // splits large copies into the slots
     std::vector<slot> d_slots;
     std::vector<int8_t> d_carry; // the overlap the next slot starts with
     int64_t d_carry_stage0 = 0, d_next_pb = 0;
