@@ -260,6 +260,7 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
         while (it < p.max_iter && !all_done) {
             ++it;
             const bool work = active && !s_done[local];
+            bool mine_done;
             for (int l = 0; l < p.mb; ++l) {
                 if (work) {
                     const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
@@ -285,16 +286,22 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
                         atomicOr(&s_bad[local], 1);
                 }
                 __syncthreads();
+                // every row of a codeword reads s_bad after the barrier and so knows whether its
+                // codeword is done; row 0 alone records it. (Reading s_done here instead raced
+                // with row 0's write: compute-sanitizer racecheck.)
+                const bool passed = lane_used && !s_bad[local];
                 if (work && row == 0) {
                     s_iters[local] = it;
-                    if (p.early_termination && !s_bad[local])
+                    if (p.early_termination && passed)
                         s_done[local] = 1;
                 }
-            } else if (work && row == 0) {
-                s_iters[local] = it;
+                mine_done = !work || (p.early_termination && passed);
+            } else {
+                if (work && row == 0)
+                    s_iters[local] = it;
+                mine_done = !work;
             }
-            const bool mine_done = !active || s_done[local];
-            all_done = __syncthreads_and(mine_done);
+            all_done = __syncthreads_and(!active || mine_done);
         }
         __syncthreads();
 
