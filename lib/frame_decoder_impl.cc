@@ -48,7 +48,8 @@ frame_decoder::sptr frame_decoder::make(const std::string& family,
                                         const std::string& input_type,
                                         bool packed_output,
                                         float scale,
-                                        const std::string& status_tags)
+                                        const std::string& status_tags,
+                                        const std::string& length_tag_key)
 {
     install_gr_log_handler();
     if (input_type != "float" && input_type != "int8")
@@ -68,6 +69,7 @@ frame_decoder::sptr frame_decoder::make(const std::string& family,
     s.packed = packed_output;
     s.scale = scale;
     s.status_tags = parse_status_tags(status_tags);
+    s.length_tag_key = length_tag_key;
     s.max_batch = max_batch;
     if (spec.type == ::gpufec::device_spec::kind::automatic)
         s.fallback = [family, opts] {
@@ -113,6 +115,8 @@ frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> 
     d_check_key = pmt::intern(d_family + "_" + d_async->decoder().check_name());
     d_erased_key = pmt::intern(d_family + "_erased");
     d_src = pmt::intern(alias());
+    if (!d_set.length_tag_key.empty())
+        d_len_key = pmt::intern(d_set.length_tag_key);
 
     // GNU Radio sizes our input buffer from the output multiple (about two multiples' worth of
     // input), so the multiple is what gets large buffers without the user setting any: aim at
@@ -160,6 +164,10 @@ bool frame_decoder_impl::check_topology(int, int)
 
 bool frame_decoder_impl::stop()
 {
+    if (d_bad_packets)
+        d_logger->warn("{} packets were dropped (length not a whole number of frames of {}, or cut "
+                       "short by the end of the stream)",
+                       d_bad_packets, d_in_unit);
     if (d_profile)
         d_logger->info("profile: {} work() calls, {:.3f} s in work (fill {:.3f}, emit {:.3f}, waiting "
                        "for the decoder {:.3f}); {} batches of {:.0f} frames on average",
@@ -179,6 +187,11 @@ void frame_decoder_impl::forecast(int, gr_vector_int& required)
     auto* s = d_async->filling();
     if (d_async->unreleased() > 0 || (s && s->frames > 0)) {
         required[0] = 0;
+        return;
+    }
+    if (d_len_key) {
+        // a packet's frames, or one item to read the next packet's length (or to skip it)
+        required[0] = (d_pkt_decode && d_pkt_left > 0) ? d_in_unit : 1;
         return;
     }
     // at the end of a stream, a remainder shorter than a frame is taken (and reported)
@@ -201,9 +214,12 @@ size_t frame_decoder_impl::parallel_chunks(size_t n, const std::function<size_t(
     return total.load();
 }
 
-size_t frame_decoder_impl::fill(const void* in, size_t avail)
+size_t frame_decoder_impl::fill(const void* in_window, size_t first_item, size_t avail)
 {
     const size_t in_unit = size_t(d_in_unit);
+    const void* in = d_set.float_input
+                         ? static_cast<const void*>(static_cast<const float*>(in_window) + first_item)
+                         : static_cast<const void*>(static_cast<const int8_t*>(in_window) + first_item);
     size_t taken = 0;
     while (taken < avail) {
         auto* s = d_async->filling();
@@ -246,13 +262,103 @@ size_t frame_decoder_impl::fill(const void* in, size_t avail)
     }
     if (taken) {
         // input tags go with the frame they fell in
-        const uint64_t r0 = nitems_read(0);
+        const uint64_t r0 = nitems_read(0) + first_item;
         get_tags_in_range(d_tag_scratch, 0, r0, r0 + taken * in_unit);
         for (const auto& t : d_tag_scratch)
-            d_tags.emplace_back(t.offset / in_unit, t);
+            if (!d_len_key || !pmt::eq(t.key, d_len_key)) // packet lengths are rewritten
+                d_tags.emplace_back(d_frames_in + (t.offset - r0) / in_unit, t);
         d_frames_in += taken;
     }
     return taken;
+}
+
+size_t frame_decoder_impl::take_stream(const void* in, size_t ninput, bool input_done)
+{
+    const size_t frames = ninput / size_t(d_in_unit);
+    const size_t taken = fill(in, 0, frames);
+    size_t consumed = taken * size_t(d_in_unit);
+    if (input_done && taken == frames && d_async->unreleased() == 0) {
+        // what is left can never make a frame: count it and let the stream end
+        d_dropped += ninput - consumed;
+        consumed = ninput;
+    }
+    return consumed;
+}
+
+size_t frame_decoder_impl::take_packets(const void* in, size_t ninput, bool input_done)
+{
+    const size_t in_unit = size_t(d_in_unit);
+    const uint64_t r0 = nitems_read(0);
+    get_tags_in_range(d_len_tags, 0, r0, r0 + ninput, d_len_key);
+    size_t pos = 0;
+    while (pos < ninput) {
+        if (d_pkt_left == 0) {
+            // a packet starts here, or the items up to the next packet are dropped
+            const gr::tag_t* here = nullptr;
+            uint64_t next = r0 + ninput;
+            for (const auto& t : d_len_tags) {
+                // (an empty packet shares its offset with the next one: the next one counts)
+                if (t.offset == r0 + pos && t.offset != d_tag_seen &&
+                    (!here || (pmt::is_integer(t.value) && pmt::to_long(t.value) != 0)))
+                    here = &t;
+                else if (t.offset > r0 + pos)
+                    next = std::min(next, t.offset);
+            }
+            if (!here) {
+                const size_t skip = size_t(next - (r0 + pos));
+                d_dropped += skip;
+                pos += skip;
+                if (!d_warned_unframed) {
+                    d_warned_unframed = true;
+                    d_logger->warn("items outside any '{}' packet are dropped (dropped_items() counts them)",
+                                   d_set.length_tag_key);
+                }
+                continue;
+            }
+            d_tag_seen = here->offset;
+            const long len = pmt::is_integer(here->value) ? pmt::to_long(here->value) : -1;
+            if (len == 0)
+                continue; // an empty packet: nothing to decode, nothing to send
+            if (len < 0 || size_t(len) % in_unit != 0) {
+                d_bad_packets++;
+                d_logger->warn("packet of {} items at item {}: not a whole number of frames of {}; dropped",
+                               len, here->offset, in_unit);
+                d_pkt_decode = false;
+                d_pkt_left = uint64_t(std::max(0L, len));
+                continue;
+            }
+            d_pkt_decode = true;
+            d_pkt_left = uint64_t(len);
+            gr::tag_t t;
+            t.key = d_len_key;
+            t.value = pmt::from_long(long(size_t(len) / in_unit * size_t(d_out_unit)));
+            t.srcid = d_src;
+            d_tags.emplace_back(d_frames_in, t);
+        }
+        const size_t n = size_t(std::min<uint64_t>(d_pkt_left, ninput - pos));
+        if (!d_pkt_decode) {
+            pos += n;
+            d_pkt_left -= n;
+            d_dropped += n;
+            continue;
+        }
+        const size_t frames = n / in_unit;
+        if (frames == 0) {
+            if (input_done) { // the stream ended inside a frame: the packet is cut short
+                d_bad_packets++;
+                d_dropped += ninput - pos;
+                d_pkt_left = 0;
+                pos = ninput;
+            }
+            break;
+        }
+        const size_t took = fill(in, pos, frames);
+        pos += took * in_unit;
+        d_pkt_left -= took * in_unit;
+        if (took < frames)
+            break; // every slot is busy
+    }
+    return pos;
 }
 
 pmt::pmt_t frame_decoder_impl::iterations_pmt(int iterations)
@@ -358,9 +464,11 @@ int frame_decoder_impl::general_work(int noutput_items,
 
     size_t produced = emit(out, room, false);
     const auto t1 = clock::now();
-    const size_t frames_in = size_t(ninput_items[0]) / size_t(d_in_unit);
-    const size_t taken = fill(input_items[0], frames_in);
-    flush_if_idle(input_done && taken == frames_in);
+    const size_t ninput = size_t(ninput_items[0]);
+    const size_t consumed = d_len_key ? take_packets(input_items[0], ninput, input_done)
+                                      : take_stream(input_items[0], ninput, input_done);
+    flush_if_idle(input_done && consumed == ninput);
+    const size_t taken = consumed;
     const auto t2 = clock::now();
     if (produced == 0 && taken == 0 && d_async->unreleased() > 0)
         produced = emit(out, room, true); // nothing else to do: wait for the oldest batch
@@ -374,13 +482,6 @@ int frame_decoder_impl::general_work(int noutput_items,
         d_t_work += sec(t3 - t0).count();
     }
 
-    size_t consumed = taken * size_t(d_in_unit);
-    if (input_done && taken == frames_in && d_async->unreleased() == 0) {
-        // what is left can never make a frame: count it and let the stream end
-        const size_t rest = size_t(ninput_items[0]) - consumed;
-        d_dropped += rest;
-        consumed += rest;
-    }
     if (nans_before == 0 && d_nans > 0)
         d_logger->warn("NaN soft values in the input are decoded as erasures (0); nan_count() keeps "
                        "the total");

@@ -25,6 +25,9 @@ struct frame_block_settings {
     //! which frames get status tags: every frame, only those that failed or were erased, none
     enum class tags { all, failures, none } status_tags = tags::failures;
     int max_batch = 0; //!< frames per batch slot; 0 = the decoder's preferred batch
+    //! tagged-stream face: packets marked by this length tag, each a whole number of frames
+    //! (empty: the stream face)
+    std::string length_tag_key;
     //! with device "auto": builds the same decoder on the CPU when the GPU fails mid-stream
     std::function<std::unique_ptr<::gpufec::frame_decoder>()> fallback;
 };
@@ -64,10 +67,13 @@ public:
     }
     uint64_t nan_count() const override { return d_nans; }
     uint64_t dropped_items() const override { return d_dropped; }
+    uint64_t dropped_packets() const override { return d_bad_packets; }
 
 private:
     size_t emit(uint8_t* out, size_t max_frames, bool wait);
-    size_t fill(const void* in, size_t frames);
+    size_t fill(const void* in, size_t first_item, size_t frames);
+    size_t take_stream(const void* in, size_t ninput, bool input_done);
+    size_t take_packets(const void* in, size_t ninput, bool input_done);
     void flush_if_idle(bool input_done);
     void submit();
     pmt::pmt_t iterations_pmt(int iterations);
@@ -91,6 +97,14 @@ private:
     double d_t_work = 0, d_t_fill = 0, d_t_emit = 0, d_t_wait = 0;
     uint64_t d_calls = 0, d_batches = 0, d_batch_frames_sum = 0;
     bool d_warned_erased = false;
+    // tagged-stream face
+    pmt::pmt_t d_len_key;             // null: stream face
+    uint64_t d_pkt_left = 0;          // items of the current packet still to take
+    bool d_pkt_decode = false;        // the current packet is decoded (else skipped)
+    uint64_t d_tag_seen = ~uint64_t(0); // offset of the length tag last handled
+    uint64_t d_bad_packets = 0;
+    bool d_warned_unframed = false;
+    std::vector<gr::tag_t> d_len_tags;
     uint64_t d_failed = 0, d_erased = 0, d_iterations = 0, d_nans = 0, d_dropped = 0;
 };
 

@@ -51,7 +51,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                       float normalization,
                                       float offset,
                                       float scale,
-                                      const std::string& status_tags)
+                                      const std::string& status_tags,
+                                      const std::string& length_tag_key)
 {
     install_gr_log_handler();
     ::gpufec::ldpc_options o;
@@ -82,6 +83,7 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
     s.packed = packed_output;
     s.scale = scale;
     s.status_tags = parse_status_tags(status_tags);
+    s.length_tag_key = length_tag_key;
     s.max_batch = max_batch;
     if (spec.type == ::gpufec::device_spec::kind::automatic)
         s.fallback = [c, o, what] {

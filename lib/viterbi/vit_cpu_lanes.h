@@ -135,7 +135,10 @@ __attribute__((always_inline)) inline void decode_lanes_body(const vit_params& p
                 next[2 * j] = t0 ? b0 : a0;
                 next[2 * j + 1] = t1 ? b1 : a1;
                 const int bit = (2 * j) % 16;
-                acc |= (t0 & int16_t(1 << bit)) | (t1 & int16_t(1 << (bit + 1)));
+                // named int16_t masks: GCC's shift sanitizer turns an inline cast back into int,
+                // which a vector operand refuses
+                const int16_t m0 = int16_t(1 << bit), m1 = int16_t(1 << (bit + 1));
+                acc |= (t0 & m0) | (t1 & m1);
             }
             dec[w] = acc;
         }

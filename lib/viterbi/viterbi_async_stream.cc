@@ -93,7 +93,8 @@ viterbi_async_stream::slot* viterbi_async_stream::filling_slot()
         s.held = d_carry.size();
         s.read = 0;
         s.n_pbs = 0;
-        std::memcpy(s.in->data(), d_carry.data(), d_carry.size());
+        if (!d_carry.empty()) // (an empty vector's data() may be null)
+            std::memcpy(s.in->data(), d_carry.data(), d_carry.size());
     }
     return s.st == state::filling ? &s : nullptr;
 }

@@ -102,6 +102,35 @@ class qa_frame_decoder(gr_unittest.TestCase):
         self.assertEqual(burst[0].offset, 20)
         self.assertEqual(pmt.to_long(burst[0].value), 7)
 
+    def test_008_tagged_stream_face(self):
+        fb, rep = 8, 3
+        n = fb * rep
+        bits = self.rng.integers(0, 2, 5 * fb, dtype=np.uint8)
+        frames = bpsk(repetition(bits, rep)).reshape(5, n)
+
+        def tag(offset, length):
+            t = gr.tag_t()
+            t.offset = offset
+            t.key = pmt.intern("packet_len")
+            t.value = pmt.from_long(length)
+            return t
+        # 5 stray items, a packet of 2 frames, a packet of 1.5 frames (bad), a packet of 1 frame,
+        # an empty packet, and a packet of 2 frames cut short by the end of the stream
+        stray = np.ones(5, dtype=np.float32)
+        bad = np.concatenate([frames[2], frames[3][:n // 2]])
+        soft = np.concatenate([stray, frames[0], frames[1], bad, frames[4], frames[2][:7]])
+        at = 5
+        tags = [tag(at, 2 * n), tag(at + 2 * n, len(bad)), tag(at + 2 * n + len(bad), n),
+                tag(at + 3 * n + len(bad), 0), tag(at + 3 * n + len(bad), 2 * n)]
+        dec = gpufec.frame_decoder("repetition", "frame_bits=%d, repeat=%d" % (fb, rep), device="cpu",
+                                   length_tag_key="packet_len", max_batch=2)
+        out, out_tags = run_decoder(dec, soft, tags=tags, chunk=7)
+        np.testing.assert_array_equal(out, np.concatenate([bits[:2 * fb], bits[4 * fb:5 * fb]]))
+        lens = [(t.offset, pmt.to_long(t.value)) for t in out_tags if pmt.symbol_to_string(t.key) == "packet_len"]
+        self.assertEqual(lens, [(0, 2 * fb), (2 * fb, fb)])
+        self.assertEqual(dec.dropped_packets(), 2)  # 1.5 frames, cut short (the empty one is no loss)
+        self.assertEqual(dec.dropped_items(), 5 + len(bad) + 7)
+
     def test_007_bad_parameters_name_themselves(self):
         for kwargs, word in (({"family": "nope"}, "family"),
                              ({"family": "repetition", "options": "repeat=0"}, "repeat"),

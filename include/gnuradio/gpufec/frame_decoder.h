@@ -31,6 +31,12 @@ namespace gpufec {
  * counters (frames(), failed_frames(), erased_frames(), mean_iterations()) count every frame.
  * Input tags move to the start of the output of the frame they fell in.
  *
+ * Tagged-stream face (length_tag_key, e.g. "packet_len"): input packets marked by that tag, each
+ * a whole number of frames, come out as packets of their decoded frames, with the tag's value
+ * set to the output length. A packet whose length is not a whole number of frames, and items
+ * outside any packet, are dropped, counted (dropped_packets(), dropped_items()) and logged;
+ * empty packets give no output.
+ *
  * family: a registered family (frame_families()); options: "key=value, ..." as that family
  * documents (frame_family_options(family)).
  */
@@ -46,7 +52,8 @@ public:
                      const std::string& input_type = "float",
                      bool packed_output = false,
                      float scale = 32.0f,
-                     const std::string& status_tags = "failures");
+                     const std::string& status_tags = "failures",
+                     const std::string& length_tag_key = "");
 
     virtual std::string backend() const = 0;
     virtual std::string code_description() const = 0;
@@ -59,6 +66,8 @@ public:
     virtual double mean_iterations() const = 0;
     virtual uint64_t nan_count() const = 0;       //!< NaN soft values seen
     virtual uint64_t dropped_items() const = 0;   //!< input items that made no whole frame
+    //! tagged-stream face: packets dropped (length not a whole number of frames, or cut short)
+    virtual uint64_t dropped_packets() const = 0;
 };
 
 } // namespace gpufec

@@ -55,7 +55,8 @@ public:
                      float normalization = 0.75f,
                      float offset = 0.0f,
                      float scale = 32.0f,
-                     const std::string& status_tags = "failures");
+                     const std::string& status_tags = "failures",
+                     const std::string& length_tag_key = "");
 
     virtual int codeword_bits() const = 0; //!< n
     virtual int info_bits() const = 0;     //!< k

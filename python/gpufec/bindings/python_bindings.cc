@@ -114,12 +114,14 @@ Parameters: family (see frame_families()), options ("key=value, ..."; see
 frame_family_options(family)), device ("auto", "cpu", "cuda", "cuda:N"), max_batch (frames
 per batch, 0 = automatic), input_type ("float" or "int8"), packed_output, scale (float -> int8
 factor), status_tags ("failures": tags "<family>_iterations", "<family>_<check>",
-"<family>_erased" on frames that failed their check or were erased; "all"; "none"). Batches are decoded asynchronously; see docs/platform.md.)doc")
+"<family>_erased" on frames that failed their check or were erased; "all"; "none"),
+length_tag_key (tagged-stream face: "packet_len" packets of whole frames in, packets of their
+decoded frames out; empty: the stream face). Batches are decoded asynchronously; see docs/platform.md.)doc")
         .def(py::init([](const std::string& family, const std::string& options, const std::string& device,
                          long long max_batch, const std::string& input_type, bool packed_output,
-                         float scale, const std::string& status_tags) {
+                         float scale, const std::string& status_tags, const std::string& length_tag_key) {
                  return frame_decoder::make(family, options, device, int_param(max_batch, "max_batch"),
-                                            input_type, packed_output, scale, status_tags);
+                                            input_type, packed_output, scale, status_tags, length_tag_key);
              }),
              py::arg("family"),
              py::arg("options") = "",
@@ -128,7 +130,8 @@ factor), status_tags ("failures": tags "<family>_iterations", "<family>_<check>"
              py::arg("input_type") = "float",
              py::arg("packed_output") = false,
              py::arg("scale") = 32.0f,
-             py::arg("status_tags") = "failures")
+             py::arg("status_tags") = "failures",
+             py::arg("length_tag_key") = "")
         .def("backend", &frame_decoder::backend)
         .def("code_description", &frame_decoder::code_description)
         .def("input_per_frame", &frame_decoder::input_per_frame)
@@ -139,7 +142,8 @@ factor), status_tags ("failures": tags "<family>_iterations", "<family>_<check>"
         .def("erased_frames", &frame_decoder::erased_frames)
         .def("mean_iterations", &frame_decoder::mean_iterations)
         .def("nan_count", &frame_decoder::nan_count)
-        .def("dropped_items", &frame_decoder::dropped_items);
+        .def("dropped_items", &frame_decoder::dropped_items)
+        .def("dropped_packets", &frame_decoder::dropped_packets);
 
     using gr::gpufec::ldpc_decoder;
     py::class_<ldpc_decoder, frame_decoder, std::shared_ptr<ldpc_decoder>>(
@@ -157,12 +161,12 @@ all zero or NaN); by default only codewords whose syndrome is not zero. See docs
                          const std::string& algorithm, const std::string& device, long long max_batch,
                          const std::string& input_type, const std::string& output, bool packed_output,
                          const std::string& precision, float normalization, float offset, float scale,
-                         const std::string& status_tags) {
+                         const std::string& status_tags, const std::string& length_tag_key) {
                  return ldpc_decoder::make(code, int_param(max_iterations, "max_iterations"),
                                            early_termination, algorithm, device,
                                            int_param(max_batch, "max_batch"), input_type, output,
                                            packed_output, precision, normalization, offset, scale,
-                                           status_tags);
+                                           status_tags, length_tag_key);
              }),
              py::arg("code") = "802.11n:1944:1/2",
              py::arg("max_iterations") = 10,
@@ -177,7 +181,8 @@ all zero or NaN); by default only codewords whose syndrome is not zero. See docs
              py::arg("normalization") = 0.75f,
              py::arg("offset") = 0.0f,
              py::arg("scale") = 32.0f,
-             py::arg("status_tags") = "failures")
+             py::arg("status_tags") = "failures",
+             py::arg("length_tag_key") = "")
         .def("codeword_bits", [](const ldpc_decoder& d) { return d.codeword_bits(); })
         .def("info_bits", [](const ldpc_decoder& d) { return d.info_bits(); })
         .def("codewords", [](const ldpc_decoder& d) { return d.codewords(); })
