@@ -66,7 +66,9 @@ async_decoder::async_decoder(std::unique_ptr<frame_decoder> decoder,
         if (so_bytes)
             e.s.soft_out = reinterpret_cast<float*>(p);
     }
-    d_thread = std::thread([this] { run(); });
+    d_inline = !d_dec->on_gpu();
+    if (!d_inline)
+        d_thread = std::thread([this] { run(); });
 }
 
 async_decoder::~async_decoder()
@@ -76,7 +78,8 @@ async_decoder::~async_decoder()
         d_stop = true;
     }
     d_work.notify_all();
-    d_thread.join();
+    if (d_thread.joinable())
+        d_thread.join();
 }
 
 const frame_decoder& async_decoder::decoder() const
@@ -114,7 +117,10 @@ void async_decoder::submit()
         e.st = state::submitted;
         d_fill = (d_fill + 1) % d_slots.size();
     }
-    d_work.notify_one();
+    if (d_inline)
+        process(d_slots[d_next_decode]);
+    else
+        d_work.notify_one();
 }
 
 async_decoder::slot* async_decoder::front(bool wait)
@@ -168,7 +174,6 @@ size_t async_decoder::unreleased() const
 
 void async_decoder::run()
 {
-    std::vector<std::unique_ptr<frame_decoder>> retired; // replaced decoders stay alive
     for (;;) {
         entry* e;
         {
@@ -178,49 +183,55 @@ void async_decoder::run()
                 return;
             e = &d_slots[d_next_decode];
         }
-        auto decode_with = [&](frame_decoder& dec) {
-            frame_batch b;
-            b.frames = e->s.frames;
-            b.soft = e->s.soft;
-            b.soft_f = e->s.soft_f;
-            b.input_lengths = d_opts.variable_lengths ? e->s.lengths : nullptr;
-            b.bits = e->s.bits;
-            b.packed = d_opts.packed;
-            b.status = e->s.status;
-            b.soft_out = d_opts.soft_output ? e->s.soft_out : nullptr;
-            dec.decode(b);
-        };
-        std::exception_ptr error;
-        try {
-            decode_with(*d_dec);
-        } catch (const std::exception& ex) {
-            if (d_fallback) {
-                try {
-                    auto replacement = d_fallback();
-                    log(log_level::error, "decoder " + d_dec->backend() + " failed (" + ex.what() +
-                                              "); continuing on " + replacement->backend());
-                    decode_with(*replacement);
-                    std::lock_guard<std::mutex> lock(d_mutex);
-                    retired.push_back(std::move(d_dec));
-                    d_dec = std::move(replacement);
-                    d_fallback = nullptr;
-                } catch (...) {
-                    error = std::current_exception();
-                }
-            } else {
+        process(*e);
+    }
+}
+
+void async_decoder::process(entry& en)
+{
+    entry* e = &en;
+    auto decode_with = [&](frame_decoder& dec) {
+        frame_batch b;
+        b.frames = e->s.frames;
+        b.soft = e->s.soft;
+        b.soft_f = e->s.soft_f;
+        b.input_lengths = d_opts.variable_lengths ? e->s.lengths : nullptr;
+        b.bits = e->s.bits;
+        b.packed = d_opts.packed;
+        b.status = e->s.status;
+        b.soft_out = d_opts.soft_output ? e->s.soft_out : nullptr;
+        dec.decode(b);
+    };
+    std::exception_ptr error;
+    try {
+        decode_with(*d_dec);
+    } catch (const std::exception& ex) {
+        if (d_fallback) {
+            try {
+                auto replacement = d_fallback();
+                log(log_level::error, "decoder " + d_dec->backend() + " failed (" + ex.what() +
+                                          "); continuing on " + replacement->backend());
+                decode_with(*replacement);
+                std::lock_guard<std::mutex> lock(d_mutex);
+                d_retired.push_back(std::move(d_dec));
+                d_dec = std::move(replacement);
+                d_fallback = nullptr;
+            } catch (...) {
                 error = std::current_exception();
             }
-        } catch (...) {
+        } else {
             error = std::current_exception();
         }
-        {
-            std::lock_guard<std::mutex> lock(d_mutex);
-            e->error = error;
-            e->st = state::decoded;
-            d_next_decode = (d_next_decode + 1) % d_slots.size();
-        }
-        d_done.notify_all();
+    } catch (...) {
+        error = std::current_exception();
     }
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        e->error = error;
+        e->st = state::decoded;
+        d_next_decode = (d_next_decode + 1) % d_slots.size();
+    }
+    d_done.notify_all();
 }
 
 } // namespace gpufec

@@ -55,7 +55,9 @@ viterbi_async_stream::viterbi_async_stream(const conv_code& code,
     const unsigned hw = std::thread::hardware_concurrency();
     if (hw > 2)
         d_copy_pool = std::make_unique<worker_pool>(int(std::min(4u, hw / 2)));
-    d_thread = std::thread([this] { run(); });
+    d_inline = !gpu;
+    if (!d_inline)
+        d_thread = std::thread([this] { run(); });
 }
 
 viterbi_async_stream::~viterbi_async_stream()
@@ -65,7 +67,8 @@ viterbi_async_stream::~viterbi_async_stream()
         d_stop = true;
     }
     d_work.notify_all();
-    d_thread.join();
+    if (d_thread.joinable())
+        d_thread.join();
 }
 
 std::string viterbi_async_stream::backend() const
@@ -116,7 +119,10 @@ void viterbi_async_stream::submit(slot& s, int64_t n)
         s.st = state::submitted;
         d_fill = (d_fill + 1) % d_slots.size();
     }
-    d_work.notify_one();
+    if (d_inline)
+        process(s);
+    else
+        d_work.notify_one();
 }
 
 template <class Copy>
@@ -269,7 +275,6 @@ size_t viterbi_async_stream::read(uint8_t* out, size_t max_bits, bool packed)
 
 void viterbi_async_stream::run()
 {
-    std::vector<std::unique_ptr<viterbi_stream_decoder>> retired;
     for (;;) {
         slot* s;
         {
@@ -279,40 +284,46 @@ void viterbi_async_stream::run()
                 return;
             s = &d_slots[d_decode];
         }
-        auto decode_with = [&](viterbi_stream_decoder& dec) {
-            dec.decode_blocks(reinterpret_cast<const int8_t*>(s->in->data()), s->held, s->stage0,
-                              s->first_pb, s->n_pbs, s->out->data());
-        };
-        std::exception_ptr error;
-        try {
-            decode_with(*d_dec);
-        } catch (const std::exception& ex) {
-            if (d_device.type == device_spec::kind::automatic && d_dec->backend().rfind("cuda", 0) == 0) {
-                try {
-                    auto cpu = std::make_unique<viterbi_stream_decoder>(d_code, d_opts, device_spec::parse("cpu"));
-                    log(log_level::error, "Viterbi decoder " + d_dec->backend() + " failed (" + ex.what() +
-                                              "); continuing on " + cpu->backend());
-                    decode_with(*cpu);
-                    std::lock_guard<std::mutex> lock(d_mutex);
-                    retired.push_back(std::move(d_dec));
-                    d_dec = std::move(cpu);
-                } catch (...) {
-                    error = std::current_exception();
-                }
-            } else {
+        process(*s);
+    }
+}
+
+void viterbi_async_stream::process(slot& sl)
+{
+    slot* s = &sl;
+    auto decode_with = [&](viterbi_stream_decoder& dec) {
+        dec.decode_blocks(reinterpret_cast<const int8_t*>(s->in->data()), s->held, s->stage0, s->first_pb,
+                          s->n_pbs, s->out->data());
+    };
+    std::exception_ptr error;
+    try {
+        decode_with(*d_dec);
+    } catch (const std::exception& ex) {
+        if (d_device.type == device_spec::kind::automatic && d_dec->backend().rfind("cuda", 0) == 0) {
+            try {
+                auto cpu = std::make_unique<viterbi_stream_decoder>(d_code, d_opts, device_spec::parse("cpu"));
+                log(log_level::error, "Viterbi decoder " + d_dec->backend() + " failed (" + ex.what() +
+                                          "); continuing on " + cpu->backend());
+                decode_with(*cpu);
+                std::lock_guard<std::mutex> lock(d_mutex);
+                d_retired.push_back(std::move(d_dec));
+                d_dec = std::move(cpu);
+            } catch (...) {
                 error = std::current_exception();
             }
-        } catch (...) {
+        } else {
             error = std::current_exception();
         }
-        {
-            std::lock_guard<std::mutex> lock(d_mutex);
-            s->error = error;
-            s->st = state::decoded;
-            d_decode = (d_decode + 1) % d_slots.size();
-        }
-        d_done.notify_all();
+    } catch (...) {
+        error = std::current_exception();
     }
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        s->error = error;
+        s->st = state::decoded;
+        d_decode = (d_decode + 1) % d_slots.size();
+    }
+    d_done.notify_all();
 }
 
 } // namespace gpufec

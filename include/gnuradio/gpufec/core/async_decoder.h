@@ -84,6 +84,7 @@ private:
         std::exception_ptr error;
     };
     void run();
+    void process(entry& e); // decodes a submitted slot (fallback included), marks it decoded
 
     std::unique_ptr<frame_decoder> d_dec;
     std::function<std::unique_ptr<frame_decoder>()> d_fallback;
@@ -95,6 +96,11 @@ private:
     mutable std::mutex d_mutex;
     std::condition_variable d_work, d_done;
     bool d_stop = false;
+    /* CPU decoders decode in submit(), on the caller's thread: their own worker pool already
+     * uses every core (with the caller as one of its threads), and a separate decode thread
+     * would only oversubscribe small machines. GPU decoders get a thread of their own. */
+    bool d_inline = false;
+    std::vector<std::unique_ptr<frame_decoder>> d_retired; // replaced decoders stay alive
     std::thread d_thread;
 };
 

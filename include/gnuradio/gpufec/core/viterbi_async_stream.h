@@ -79,6 +79,7 @@ private:
     int64_t complete_blocks(const slot& s) const;
     void submit(slot& s, int64_t n);
     void run();
+    void process(slot& s); // decodes a submitted slot (fallback included), marks it decoded
 
     conv_code d_code;
     viterbi_options d_opts;
@@ -94,6 +95,8 @@ private:
     mutable std::mutex d_mutex;
     std::condition_variable d_work, d_done;
     bool d_stop = false;
+    bool d_inline = false; // CPU: decode in the caller's thread (see async_decoder.h)
+    std::vector<std::unique_ptr<viterbi_stream_decoder>> d_retired;
     std::thread d_thread;
 };
 
