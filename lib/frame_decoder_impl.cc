@@ -130,7 +130,7 @@ frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> 
     d_logger->info("{}, backend {}, batches of {} frames", d_describe, d_async->backend(),
                    d_async->batch_frames());
     const unsigned hw = std::thread::hardware_concurrency();
-    if (hw > 2)
+    if (hw > 2 && d_async->decoder().on_gpu()) // (CPU decoders use every core themselves)
         d_copy_pool = std::make_unique<::gpufec::worker_pool>(int(std::min(4u, hw / 2)));
     const char* prof = std::getenv("GPUFEC_PROFILE");
     d_profile = prof && *prof && *prof != '0';
@@ -191,7 +191,8 @@ void frame_decoder_impl::forecast(int, gr_vector_int& required)
     }
     if (d_len_key) {
         // a packet's frames, or one item to read the next packet's length (or to skip it)
-        required[0] = (d_pkt_decode && d_pkt_left > 0) ? d_in_unit : 1;
+        // (at the end of a stream, whatever is left is taken, so a packet cut short is counted)
+        required[0] = (d_pkt_decode && d_pkt_left > 0 && !detail()->input(0)->done()) ? d_in_unit : 1;
         return;
     }
     // at the end of a stream, a remainder shorter than a frame is taken (and reported)

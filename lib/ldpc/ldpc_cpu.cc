@@ -9,7 +9,7 @@
 #include "ldpc_cpu_lanes.h"
 #include "ldpc_engine.h"
 #include "../runtime/simd_isa.h"
-#include "../runtime/worker_pool.h"
+#include "../runtime/cpu_pool.h"
 
 #include <algorithm>
 #include <cmath>
@@ -79,9 +79,8 @@ class cpu_engine : public ldpc_engine
 public:
     cpu_engine(const ldpc_code& code, const ldpc_options& o)
         : d_code(code),
-          d_threads(o.cpu_threads > 0 ? o.cpu_threads
-                                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
-          d_pool(d_threads),
+          d_pool(get_cpu_pool(o.cpu_threads)),
+          d_threads(d_pool->size()),
           d_scratch(size_t(d_threads)),
           d_isa(detect_simd_isa())
     {
@@ -100,7 +99,7 @@ public:
 
     std::string name() const override
     {
-        return "cpu (" + std::to_string(d_threads) + " threads, " + std::to_string(d_kernel.lanes) +
+        return "cpu (" + std::to_string(d_threads) + " threads " + d_pool->kind() + ", " + std::to_string(d_kernel.lanes) +
                " codewords per vector, " + simd_isa_name(d_isa) + ")";
     }
 
@@ -111,7 +110,7 @@ public:
         const int64_t groups = int64_t((frames + size_t(lanes) - 1) / size_t(lanes));
         const size_t n = size_t(d_code.n()), nbytes = (size_t(out_bits) + 7) / 8;
         const size_t bytes = (n + size_t(d_code.edges())) * size_t(d_kernel.vector_bytes) + 64;
-        d_pool.parallel_for(groups, [&](int64_t g, int worker) {
+        d_pool->parallel_for(groups, [&](int64_t g, int worker) {
             auto& raw = d_scratch[size_t(worker)];
             if (raw.size() < bytes)
                 raw.resize(bytes);
@@ -130,8 +129,8 @@ public:
 
 private:
     ldpc_code d_code; // owns the rows d_c points into
+    std::shared_ptr<cpu_pool> d_pool;
     int d_threads;
-    worker_pool d_pool;
     std::vector<std::vector<uint8_t>> d_scratch;
     simd_isa d_isa;
     bool d_int8 = false;

@@ -10,7 +10,7 @@
 
 #include "ldpc_common.h"
 #include "ldpc_engine.h"
-#include "../runtime/worker_pool.h"
+#include "../runtime/cpu_pool.h"
 
 #include <algorithm>
 #include <cmath>
@@ -89,8 +89,7 @@ public:
     reference_engine(const ldpc_code& code, const ldpc_options& o)
         : d_code(code),
           d_opts(o),
-          d_pool(o.cpu_threads > 0 ? o.cpu_threads
-                                   : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())))
+          d_pool(get_cpu_pool(o.cpu_threads))
     {
         d_fixed.mmax = o.precision == ldpc_precision::int8 ? 127 : 32767;
         d_fixed.norm16 = std::min(16, std::max(1, int(std::lround(o.normalization * 16))));
@@ -99,7 +98,7 @@ public:
 
     std::string name() const override
     {
-        return "cpu reference (" + std::to_string(d_pool.size()) + " threads)";
+        return "cpu reference (" + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
     }
 
     void run(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res,
@@ -121,7 +120,7 @@ private:
     void run_any(const S* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res, float* post)
     {
         const size_t n = size_t(d_code.n()), nbytes = (size_t(out_bits) + 7) / 8;
-        d_pool.parallel_for(int64_t(frames), [&](int64_t f, int) {
+        d_pool->parallel_for(int64_t(frames), [&](int64_t f, int) {
             auto& llr = scratch<float>(input_slot);
             auto& hard = scratch<uint8_t>(input_slot);
             llr.resize(n);
@@ -266,7 +265,7 @@ private:
     ldpc_code d_code;
     ldpc_options d_opts;
     ldpc_fixed d_fixed;
-    mutable worker_pool d_pool;
+    std::shared_ptr<cpu_pool> d_pool;
 };
 
 } // namespace

@@ -10,7 +10,7 @@
 #include "vit_cpu_lanes.h"
 #include "vit_engine.h"
 #include "../runtime/simd_isa.h"
-#include "../runtime/worker_pool.h"
+#include "../runtime/cpu_pool.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -77,9 +77,8 @@ class cpu_engine : public vit_engine
 public:
     cpu_engine(const conv_code& code, int threads)
         : d_ref(make_reference_engine(code)),
-          d_threads(threads > 0 ? threads
-                                : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
-          d_pool(d_threads),
+          d_pool(get_cpu_pool(threads)),
+          d_threads(d_pool->size()),
           d_scratch(size_t(d_threads))
     {
         const uint32_t states = code.states();
@@ -93,7 +92,7 @@ public:
 
     std::string name() const override
     {
-        return "cpu (" + std::to_string(d_threads) + " threads, " + std::to_string(d_lanes) +
+        return "cpu (" + std::to_string(d_threads) + " threads " + d_pool->kind() + ", " + std::to_string(d_lanes) +
                " lanes " + simd_isa_name(d_isa) + ")";
     }
 
@@ -106,7 +105,7 @@ public:
     {
         const int64_t lanes = d_lanes;
         const int64_t groups = (njobs + lanes - 1) / lanes;
-        d_pool.parallel_for(groups, [&](int64_t g, int worker) {
+        d_pool->parallel_for(groups, [&](int64_t g, int worker) {
             decode_group(p, soft, soft_len, g * lanes, std::min<int64_t>(njobs, (g + 1) * lanes),
                          out, out_len, d_scratch[size_t(worker)]);
         });
@@ -183,8 +182,8 @@ private:
     }
 
     std::unique_ptr<vit_engine> d_ref;
+    std::shared_ptr<cpu_pool> d_pool;
     int d_threads;
-    worker_pool d_pool;
     std::vector<group_scratch> d_scratch; // one per worker
     std::vector<uint32_t> d_out; // output pattern of the branch (state, input): 2 * state + input
     simd_isa d_isa;

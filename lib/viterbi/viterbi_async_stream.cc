@@ -53,7 +53,7 @@ viterbi_async_stream::viterbi_async_stream(const conv_code& code,
     // the caller's copy into the slots is most of its work; one thread's copy does not reach
     // the memory's speed, so large copies are split over a few helpers
     const unsigned hw = std::thread::hardware_concurrency();
-    if (hw > 2)
+    if (hw > 2 && gpu) // (CPU decoders use every core themselves)
         d_copy_pool = std::make_unique<worker_pool>(int(std::min(4u, hw / 2)));
     d_inline = !gpu;
     if (!d_inline)

@@ -4,7 +4,13 @@
 #
 """gr-gpufec: GPU (CUDA) channel decoders for GNU Radio, with a CPU path giving the same bits.
 
-Blocks: viterbi_decoder, conv_encoder. Helpers: conv_presets(), conv_preset(name),
-cuda_devices(), cuda_compiled(), union_bound_ber(preset, ebn0_db).
+Decoder blocks: viterbi_decoder (convolutional codes: streaming and frame modes),
+ldpc_decoder (802.11n, 802.16e, alist / base-matrix files), frame_decoder (any frame family by
+name: ldpc, viterbi, repetition, ...). They decode in batches, asynchronously, with a stream
+face and a tagged-stream face (length_tag_key).
+Encoder blocks: conv_encoder, ldpc_encoder.
+Helpers: frame_families(), frame_family_options(family), ldpc_codes(), ldpc_code_alist(code),
+conv_presets(), conv_preset(name), cuda_devices(), cuda_compiled(),
+union_bound_ber(preset, ebn0_db).
 """
 from .gpufec_python import *  # noqa: F401,F403

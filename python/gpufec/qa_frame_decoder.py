@@ -142,6 +142,35 @@ class qa_frame_decoder(gr_unittest.TestCase):
             with self.assertRaisesRegex(ValueError, word, msg=str(kwargs)):
                 gpufec.frame_decoder(**kwargs)
 
+    def test_009_concurrent_decoders_match_solo_runs_and_share_the_cpu_pool(self):
+        code = "802.11n:648:1/2"
+        bits = self.rng.integers(0, 2, 40 * 324, dtype=np.uint8)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(bits.tolist()), gpufec.ldpc_encoder(code), snk)
+        tb.run()
+        soft = bpsk(np.array(snk.data(), dtype=np.uint8), sigma=0.8, seed=4)
+        solo, _ = run_decoder(gpufec.ldpc_decoder(code, device="cpu"), soft)
+        tb = gr.top_block()
+        src = blocks.vector_source_f(soft.tolist())
+        sinks = []
+        for i in range(4):
+            dec = gpufec.ldpc_decoder(code, device="cpu", max_batch=3 + i)
+            sinks.append(blocks.vector_sink_b())
+            tb.connect(src, dec, sinks[-1])
+        run_with_timeout(tb, 120)
+        for s in sinks:
+            np.testing.assert_array_equal(np.array(s.data(), dtype=np.uint8), solo)
+        old = gpufec.cpu_threads()
+        try:
+            gpufec.set_cpu_threads(1)
+            self.assertEqual(gpufec.cpu_threads(), 1)
+            self.assertIn("(1 threads", gpufec.ldpc_decoder(code, device="cpu").backend())
+            with self.assertRaisesRegex(ValueError, "cpu_threads"):
+                gpufec.set_cpu_threads(-1)
+        finally:
+            gpufec.set_cpu_threads(0 if old == 0 else old)
+
     # ---- regression tests of the reliability defects -------------------------------------
 
     def test_101_streaming_viterbi_keeps_every_bit_with_a_small_output_buffer(self):

@@ -34,7 +34,7 @@ public:
                      const std::vector<int>& polys = std::vector<int>{ 79, -109 },
                      const std::vector<int>& puncture = std::vector<int>(),
                      const std::string& mode = "streaming",
-                     int frame_bits = 0);
+                     int frame_bits = 1024);
 
     virtual std::string code_description() const = 0;
     //! coded bits per frame (frame modes)

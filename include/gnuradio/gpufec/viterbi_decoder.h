@@ -49,7 +49,7 @@ public:
                      const std::vector<int>& polys = std::vector<int>{ 79, -109 },
                      const std::vector<int>& puncture = std::vector<int>(),
                      const std::string& mode = "streaming",
-                     int frame_bits = 0,
+                     int frame_bits = 1024,
                      int block_len = 512,
                      int traceback = 0,
                      const std::string& device = "auto",

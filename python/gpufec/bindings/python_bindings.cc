@@ -73,7 +73,7 @@ puncture (used when code is "custom"), mode ("streaming", "terminated", "tailbit
              py::arg("polys") = std::vector<long long>{ 79, -109 },
              py::arg("puncture") = std::vector<long long>(),
              py::arg("mode") = "streaming",
-             py::arg("frame_bits") = 0,
+             py::arg("frame_bits") = 1024,
              py::arg("block_len") = 512,
              py::arg("traceback") = 0,
              py::arg("device") = "auto",
@@ -102,7 +102,7 @@ puncture (used when code is "custom"), mode ("streaming", "terminated", "tailbit
              py::arg("polys") = std::vector<long long>{ 79, -109 },
              py::arg("puncture") = std::vector<long long>(),
              py::arg("mode") = "streaming",
-             py::arg("frame_bits") = 0)
+             py::arg("frame_bits") = 1024)
         .def("code_description", &conv_encoder::code_description)
         .def("output_per_frame", &conv_encoder::output_per_frame);
 
@@ -230,6 +230,10 @@ all zero or NaN); by default only codewords whose syndrome is not zero. See docs
         },
         "The usable CUDA devices (empty without a GPU or without CUDA support).");
     m.def("cuda_compiled", &gpufec::cuda_compiled);
+    m.def("set_cpu_threads", &gpufec::set_cpu_threads, py::arg("threads"),
+          "Size of the CPU thread pool that decoders share (0 = every core); applies to decoders "
+          "made afterwards.");
+    m.def("cpu_threads", &gpufec::cpu_threads, "Size of the shared CPU thread pool.");
     m.def(
         "union_bound_ber",
         [](const std::string& preset, double ebn0_db) {

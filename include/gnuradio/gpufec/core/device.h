@@ -68,6 +68,12 @@ private:
     bool d_pinned = false;
 };
 
+/*! The CPU threads that decoders share: every CPU decoder made without its own thread count
+ *  (cpu_threads = 0) runs on one process-wide pool of this size (0: every core, or the
+ *  environment's GPUFEC_CPU_THREADS). Takes effect for decoders made afterwards. */
+void set_cpu_threads(int threads);
+int cpu_threads(); //!< the size the shared pool has (or will have)
+
 //! Log sink for the library (GNU Radio blocks route it to GNU Radio's logger).
 enum class log_level { debug, info, warn, error };
 using log_handler = std::function<void(log_level, const std::string&)>;

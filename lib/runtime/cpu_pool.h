@@ -1,0 +1,37 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The CPU parallelism every CPU engine uses. By default all decoders of a process share one
+ * pool (set_cpu_threads() sizes it), so several decoder blocks do not each start a thread per
+ * core; a decoder given its own thread count gets a private pool. With oneTBB the pool is a
+ * task arena (work stealing, shared with anything else in the process that uses TBB); without
+ * it, the built-in worker_pool. */
+#ifndef INCLUDED_GPUFEC_RUNTIME_CPU_POOL_H
+#define INCLUDED_GPUFEC_RUNTIME_CPU_POOL_H
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace gpufec {
+
+class cpu_pool
+{
+public:
+    virtual ~cpu_pool() = default;
+    //! threads that may run fn at once; fn's worker index is in [0, size())
+    virtual int size() const = 0;
+    //! fn(index, worker) for every index in [0, n), on the pool and the calling thread; returns
+    //! when all are done; rethrows the first exception
+    virtual void parallel_for(int64_t n, const std::function<void(int64_t, int)>& fn) = 0;
+    virtual std::string kind() const = 0; //!< "tbb" or "built-in"
+};
+
+//! threads > 0: a private pool of that many threads; 0: the process-wide pool
+std::shared_ptr<cpu_pool> get_cpu_pool(int threads);
+
+} // namespace gpufec
+
+#endif
