@@ -16,6 +16,7 @@
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/ldpc_code.h>
 #include <gnuradio/gpufec/frame_decoder.h>
+#include <gnuradio/gpufec/pdu_decoder.h>
 #include <gnuradio/gpufec/ldpc_decoder.h>
 #include <gnuradio/gpufec/ldpc_encoder.h>
 #include <gnuradio/gpufec/viterbi_decoder.h>
@@ -187,6 +188,29 @@ all zero or NaN); by default only codewords whose syndrome is not zero. See docs
         .def("info_bits", [](const ldpc_decoder& d) { return d.info_bits(); })
         .def("codewords", [](const ldpc_decoder& d) { return d.codewords(); })
         .def("failed_codewords", [](const ldpc_decoder& d) { return d.failed_codewords(); });
+
+    using gr::gpufec::pdu_decoder;
+    py::class_<pdu_decoder, gr::block, gr::basic_block, std::shared_ptr<pdu_decoder>>(
+        m, "pdu_decoder", R"doc(The PDU face of every frame family: message port "pdus" in (metadata,
+f32vector / s8vector / u8vector of whole frames of soft values), "pdus" out (metadata plus
+"frames", "iterations", "passed", "erased"; u8vector of decoded bits). Parameters: family,
+options, device, max_batch, packed_output, scale. See docs/platform.md.)doc")
+        .def(py::init([](const std::string& family, const std::string& options, const std::string& device,
+                         long long max_batch, bool packed_output, float scale) {
+                 return pdu_decoder::make(family, options, device, int_param(max_batch, "max_batch"),
+                                          packed_output, scale);
+             }),
+             py::arg("family"),
+             py::arg("options") = "",
+             py::arg("device") = "auto",
+             py::arg("max_batch") = 0,
+             py::arg("packed_output") = false,
+             py::arg("scale") = 32.0f)
+        .def("backend", &pdu_decoder::backend)
+        .def("input_per_frame", &pdu_decoder::input_per_frame)
+        .def("pdus", &pdu_decoder::pdus)
+        .def("dropped_pdus", &pdu_decoder::dropped_pdus)
+        .def("failed_frames", &pdu_decoder::failed_frames);
 
     m.def("frame_families", &gpufec::frame_families, "Names of the registered frame families.");
     m.def(

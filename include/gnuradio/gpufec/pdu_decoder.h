@@ -1,0 +1,52 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef INCLUDED_GPUFEC_PDU_DECODER_H
+#define INCLUDED_GPUFEC_PDU_DECODER_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/gpufec/api.h>
+#include <string>
+
+namespace gr {
+namespace gpufec {
+
+/*!
+ * \brief The PDU face of every frame family: PDUs of soft values in, PDUs of decoded bits out.
+ * \ingroup gpufec
+ *
+ * Message port "pdus" in: (metadata, vector) with a whole number of frames of soft values:
+ * f32vector (positive = bit 1, quantised with `scale`) or s8vector / u8vector (int8 soft
+ * values). Message port "pdus" out: the input metadata plus "frames" (long), "iterations"
+ * (s32vector, one per frame), "passed" (u8vector: the code's check, where the family has one)
+ * and "erased" (u8vector), with the decoded bits as a u8vector (one bit per byte, or packed).
+ * PDUs of several frames, and PDUs that arrive close together, are decoded in one batch,
+ * asynchronously; output PDUs leave in the order their inputs came. An empty PDU, a length that
+ * is not a whole number of frames, or a PDU that is not (dict, vector of those types) is dropped,
+ * logged and counted (dropped_pdus()).
+ */
+class GPUFEC_API pdu_decoder : virtual public gr::block
+{
+public:
+    typedef std::shared_ptr<pdu_decoder> sptr;
+
+    static sptr make(const std::string& family,
+                     const std::string& options = "",
+                     const std::string& device = "auto",
+                     int max_batch = 0,
+                     bool packed_output = false,
+                     float scale = 32.0f);
+
+    virtual std::string backend() const = 0;
+    virtual int input_per_frame() const = 0;
+    virtual uint64_t pdus() const = 0;         //!< PDUs decoded and sent
+    virtual uint64_t dropped_pdus() const = 0; //!< PDUs refused (see above)
+    virtual uint64_t failed_frames() const = 0;
+};
+
+} // namespace gpufec
+} // namespace gr
+
+#endif

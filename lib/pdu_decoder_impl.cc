@@ -1,0 +1,296 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The PDU face: message handler -> batch slots (core/async_decoder.h) -> a collector thread
+ * that assembles and publishes the output PDUs in order. */
+#include <gnuradio/gpufec/pdu_decoder.h>
+
+#include "block_code.h"
+#include <gnuradio/gpufec/core/async_decoder.h>
+#include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/io_signature.h>
+#include <pmt/pmt.h>
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace gr {
+namespace gpufec {
+
+namespace {
+
+class pdu_decoder_impl : public pdu_decoder
+{
+public:
+    pdu_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> dec,
+                     std::function<std::unique_ptr<::gpufec::frame_decoder>()> fallback,
+                     int max_batch,
+                     bool packed,
+                     float scale)
+        : gr::block("pdu_decoder", gr::io_signature::make(0, 0, 0), gr::io_signature::make(0, 0, 0)),
+          d_packed(packed),
+          d_scale(scale),
+          d_port(pmt::mp("pdus"))
+    {
+        if (dec->variable_input())
+            throw std::invalid_argument("family: variable-length families are not supported here yet");
+        d_in = dec->input_per_frame();
+        d_bits = dec->output_bits();
+        d_bytes = dec->output_bytes(true);
+        d_has_check = dec->has_check();
+        ::gpufec::async_decoder::options ao;
+        ao.batch_frames = max_batch > 0 ? size_t(max_batch) : 0;
+        ao.packed = true;
+        d_async = std::make_unique<::gpufec::async_decoder>(std::move(dec), ao, std::move(fallback));
+        message_port_register_in(d_port);
+        message_port_register_out(d_port);
+        set_msg_handler(d_port, [this](const pmt::pmt_t& msg) { handle(msg); });
+        d_logger->info("{}, backend {}, batches of {} frames", d_async->decoder().describe(), d_async->backend(),
+                       d_async->batch_frames());
+    }
+
+    ~pdu_decoder_impl() override { stop_collector(); }
+
+    bool start() override
+    {
+        d_stop = false;
+        d_collector = std::thread([this] { collect(); });
+        return true;
+    }
+    bool stop() override
+    {
+        stop_collector();
+        return true;
+    }
+
+    std::string backend() const override { return d_async->backend(); }
+    int input_per_frame() const override { return int(d_in); }
+    uint64_t pdus() const override { return d_sent; }
+    uint64_t dropped_pdus() const override { return d_dropped; }
+    uint64_t failed_frames() const override { return d_failed; }
+
+private:
+    struct pending {
+        pmt::pmt_t meta;
+        size_t frames = 0, done = 0;
+        std::vector<uint8_t> bits;
+        std::vector<int32_t> iterations;
+        std::vector<uint8_t> passed, erased;
+    };
+
+    void drop(const std::string& why)
+    {
+        d_dropped++;
+        d_logger->warn("PDU dropped: {}", why);
+    }
+
+    void handle(const pmt::pmt_t& msg)
+    {
+        if (!pmt::is_pair(msg) || !pmt::is_uniform_vector(pmt::cdr(msg))) {
+            drop("not a PDU (a pair of metadata and a uniform vector)");
+            return;
+        }
+        pmt::pmt_t meta = pmt::car(msg), vec = pmt::cdr(msg);
+        if (!pmt::is_dict(meta) && !pmt::is_null(meta)) {
+            drop("its metadata is not a dictionary");
+            return;
+        }
+        const bool f32 = pmt::is_f32vector(vec);
+        if (!f32 && !pmt::is_s8vector(vec) && !pmt::is_u8vector(vec)) {
+            drop("soft values must be an f32vector, s8vector or u8vector");
+            return;
+        }
+        const size_t len = pmt::length(vec);
+        if (len == 0 || len % d_in != 0) {
+            drop("length " + std::to_string(len) + " is not a whole number of frames of " + std::to_string(d_in));
+            return;
+        }
+        size_t off = 0;
+        const void* base = f32 ? static_cast<const void*>(pmt::f32vector_elements(vec, off))
+                               : static_cast<const void*>(pmt::uniform_vector_elements(vec, off));
+        auto p = std::make_shared<pending>();
+        p->meta = pmt::is_null(meta) ? pmt::make_dict() : meta;
+        p->frames = len / d_in;
+        p->bits.resize(p->frames * (d_packed ? d_bytes : d_bits));
+        p->iterations.resize(p->frames);
+        p->passed.resize(p->frames);
+        p->erased.resize(p->frames);
+        std::unique_lock<std::mutex> lock(d_mutex);
+        d_pending.push_back(p);
+        size_t frame = 0;
+        while (frame < p->frames) {
+            auto* s = d_async->filling();
+            while (!s) { // every slot busy: wait for the collector to free one
+                d_freed.wait(lock);
+                s = d_async->filling();
+            }
+            const size_t n = std::min(p->frames - frame, d_async->batch_frames() - s->frames);
+            const size_t values = n * d_in, first = frame * d_in;
+            if (f32) {
+                const float* src = static_cast<const float*>(base) + first;
+                if (s->soft) {
+                    d_nans += ::gpufec::quantize_soft(src, s->soft + s->used, values, d_scale);
+                } else {
+                    for (size_t i = 0; i < values; ++i)
+                        s->soft_f[s->used + i] = std::isnan(src[i]) ? 0.f : src[i];
+                }
+            } else {
+                const int8_t* src = static_cast<const int8_t*>(base) + first;
+                if (s->soft)
+                    std::memcpy(s->soft + s->used, src, values);
+                else
+                    for (size_t i = 0; i < values; ++i)
+                        s->soft_f[s->used + i] = float(std::max<int8_t>(src[i], -127));
+            }
+            s->frames += n;
+            s->used += values;
+            frame += n;
+            if (s->frames == d_async->batch_frames())
+                d_async->submit();
+        }
+        // a batch goes out now when the decoder idles; otherwise the collector sends it
+        flush_if_idle();
+        lock.unlock();
+        d_work.notify_one();
+    }
+
+    void flush_if_idle() // with d_mutex held
+    {
+        auto* s = d_async->filling();
+        if (s && s->frames > 0 && d_async->in_flight() == 0)
+            d_async->submit();
+    }
+
+    void collect()
+    {
+        std::unique_lock<std::mutex> lock(d_mutex);
+        for (;;) {
+            d_work.wait(lock, [&] { return d_stop || d_async->unreleased() > 0; });
+            if (d_async->unreleased() == 0 && d_stop)
+                return;
+            lock.unlock();
+            ::gpufec::async_decoder::slot* s = nullptr;
+            try {
+                s = d_async->front(true);
+            } catch (const std::exception& e) {
+                d_logger->error("decoding failed: {}", e.what());
+            }
+            lock.lock();
+            if (!s) {
+                // the batch was lost: its PDUs cannot be completed
+                continue;
+            }
+            std::vector<std::shared_ptr<pending>> ready;
+            size_t f = 0;
+            while (f < s->frames && !d_pending.empty()) {
+                auto& p = *d_pending.front();
+                const size_t n = std::min(s->frames - f, p.frames - p.done);
+                for (size_t i = 0; i < n; ++i) {
+                    const auto& st = s->status[f + i];
+                    const uint8_t* src = s->bits + (f + i) * d_bytes;
+                    if (d_packed)
+                        std::memcpy(p.bits.data() + (p.done + i) * d_bytes, src, d_bytes);
+                    else
+                        ::gpufec::unpack_bits(src, d_bits, p.bits.data() + (p.done + i) * d_bits);
+                    p.iterations[p.done + i] = st.iterations;
+                    p.passed[p.done + i] = st.check == 1;
+                    p.erased[p.done + i] = st.erased != 0;
+                    d_failed += st.check == 0;
+                }
+                p.done += n;
+                f += n;
+                if (p.done == p.frames) {
+                    ready.push_back(d_pending.front());
+                    d_pending.pop_front();
+                }
+            }
+            d_async->release_front();
+            flush_if_idle();
+            lock.unlock();
+            d_freed.notify_all();
+            for (const auto& p : ready)
+                publish(*p);
+            lock.lock();
+        }
+    }
+
+    void publish(const pending& p)
+    {
+        pmt::pmt_t meta = p.meta;
+        meta = pmt::dict_add(meta, pmt::mp("frames"), pmt::from_long(long(p.frames)));
+        meta = pmt::dict_add(meta, pmt::mp("iterations"), pmt::init_s32vector(p.iterations.size(), p.iterations));
+        if (d_has_check)
+            meta = pmt::dict_add(meta, pmt::mp("passed"), pmt::init_u8vector(p.passed.size(), p.passed));
+        meta = pmt::dict_add(meta, pmt::mp("erased"), pmt::init_u8vector(p.erased.size(), p.erased));
+        message_port_pub(d_port, pmt::cons(meta, pmt::init_u8vector(p.bits.size(), p.bits)));
+        d_sent++;
+    }
+
+    void stop_collector()
+    {
+        {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            // what is still filling goes out before the collector stops
+            auto* s = d_async->filling();
+            if (s && s->frames > 0)
+                d_async->submit();
+            d_stop = true;
+        }
+        d_work.notify_all();
+        if (d_collector.joinable())
+            d_collector.join();
+    }
+
+    std::unique_ptr<::gpufec::async_decoder> d_async;
+    bool d_packed;
+    float d_scale;
+    pmt::pmt_t d_port;
+    size_t d_in = 0, d_bits = 0, d_bytes = 0;
+    bool d_has_check = false;
+    std::mutex d_mutex; // the slot being filled, the pending PDUs
+    std::condition_variable d_work, d_freed;
+    std::deque<std::shared_ptr<pending>> d_pending;
+    bool d_stop = false;
+    std::thread d_collector;
+    std::atomic<uint64_t> d_sent{ 0 }, d_dropped{ 0 }, d_failed{ 0 }, d_nans{ 0 };
+};
+
+} // namespace
+
+pdu_decoder::sptr pdu_decoder::make(const std::string& family,
+                                    const std::string& options,
+                                    const std::string& device,
+                                    int max_batch,
+                                    bool packed_output,
+                                    float scale)
+{
+    install_gr_log_handler();
+    if (!(scale > 0.f) || scale > 1e6f)
+        throw std::invalid_argument("scale: must be a positive number up to 1e6");
+    if (max_batch < 0 || max_batch > ::gpufec::max_batch_limit)
+        throw std::invalid_argument("max_batch: " + std::to_string(max_batch) +
+                                    " is not valid (allowed: 0 = automatic, or 1.." +
+                                    std::to_string(::gpufec::max_batch_limit) + ")");
+    auto opts = ::gpufec::parse_frame_options(options);
+    if (max_batch > 0)
+        opts["max_batch"] = std::to_string(max_batch);
+    const auto spec = ::gpufec::device_spec::parse(device);
+    std::function<std::unique_ptr<::gpufec::frame_decoder>()> fallback;
+    if (spec.type == ::gpufec::device_spec::kind::automatic)
+        fallback = [family, opts] {
+            return ::gpufec::make_frame_decoder(family, opts, ::gpufec::device_spec::parse("cpu"));
+        };
+    return gnuradio::make_block_sptr<pdu_decoder_impl>(::gpufec::make_frame_decoder(family, opts, spec),
+                                                       std::move(fallback), max_batch, packed_output, scale);
+}
+
+} // namespace gpufec
+} // namespace gr

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""gpufec.pdu_decoder, the PDU face of every frame family: PDUs of one or several frames in,
+PDUs of decoded bits with per-frame status out, in order; bad PDUs dropped and counted while the
+flowgraph goes on."""
+
+import time
+
+import numpy as np
+import pmt
+from gnuradio import gr, gr_unittest, blocks
+from gnuradio import gpufec
+
+
+def run_pdus(dec, msgs, expect, timeout=30):
+    """posts msgs to dec, collects its output PDUs until `expect` arrived"""
+    tb = gr.top_block()
+    dbg = blocks.message_debug()
+    tb.msg_connect((dec, "pdus"), (dbg, "store"))
+    tb.start()
+    for m in msgs:
+        dec.to_basic_block()._post(pmt.intern("pdus"), m)
+    t0 = time.time()
+    while dbg.num_messages() < expect and time.time() - t0 < timeout:
+        time.sleep(0.01)
+    time.sleep(0.05)  # anything more that should not come
+    tb.stop()
+    tb.wait()
+    return [dbg.get_message(i) for i in range(dbg.num_messages())]
+
+
+class qa_pdu_decoder(gr_unittest.TestCase):
+
+    def test_001_repetition_pdus_in_order_with_status(self):
+        fb, rep = 16, 3
+        rng = np.random.default_rng(1)
+        bits, msgs = [], []
+        for i, frames in enumerate((1, 3, 2, 1, 5)):
+            b = rng.integers(0, 2, frames * fb, dtype=np.uint8)
+            soft = (2.0 * np.repeat(b, rep) - 1.0).astype(np.float32)
+            if i == 3:
+                soft[:] = np.nan  # an erased frame
+            meta = pmt.dict_add(pmt.make_dict(), pmt.intern("seq"), pmt.from_long(i))
+            msgs.append(pmt.cons(meta, pmt.init_f32vector(len(soft), soft.tolist())))
+            bits.append(b)
+        dec = gpufec.pdu_decoder("repetition", "frame_bits=%d, repeat=%d" % (fb, rep), device="cpu",
+                                 max_batch=4)
+        out = run_pdus(dec, msgs, 5)
+        self.assertEqual(len(out), 5)
+        for i, m in enumerate(out):
+            meta, vec = pmt.car(m), pmt.cdr(m)
+            self.assertEqual(pmt.to_long(pmt.dict_ref(meta, pmt.intern("seq"), pmt.PMT_NIL)), i)
+            frames = pmt.to_long(pmt.dict_ref(meta, pmt.intern("frames"), pmt.PMT_NIL))
+            self.assertEqual(frames, len(bits[i]) // fb)
+            erased = list(pmt.u8vector_elements(pmt.dict_ref(meta, pmt.intern("erased"), pmt.PMT_NIL)))
+            self.assertEqual(erased, [1 if i == 3 else 0] * frames)
+            if i != 3:
+                np.testing.assert_array_equal(np.array(pmt.u8vector_elements(vec), dtype=np.uint8), bits[i])
+        self.assertEqual(dec.pdus(), 5)
+
+    def test_002_ldpc_packed_int8_and_bad_pdus(self):
+        code = "802.11n:648:1/2"
+        rng = np.random.default_rng(2)
+        info = rng.integers(0, 2, 2 * 324, dtype=np.uint8)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(info.tolist()), gpufec.ldpc_encoder(code), snk)
+        tb.run()
+        cw = np.array(snk.data(), dtype=np.uint8)
+        q = np.where(cw == 1, 40, -40).astype(np.int8)
+        good = pmt.cons(pmt.make_dict(), pmt.init_s8vector(len(q), q.tolist()))
+        bad = [pmt.cons(pmt.make_dict(), pmt.init_s8vector(0, [])),                 # empty
+               pmt.cons(pmt.make_dict(), pmt.init_s8vector(100, [1] * 100)),         # not a frame
+               pmt.cons(pmt.make_dict(), pmt.init_s32vector(648, [1] * 648)),        # wrong type
+               pmt.intern("hello")]                                                  # not a PDU
+        dec = gpufec.pdu_decoder("ldpc", "code=%s" % code, device="auto", packed_output=True)
+        out = run_pdus(dec, bad + [good], 1)
+        self.assertEqual(len(out), 1)
+        meta, vec = pmt.car(out[0]), pmt.cdr(out[0])
+        bytes_ = np.array(pmt.u8vector_elements(vec), dtype=np.uint8).reshape(2, 41)
+        got = np.concatenate([np.unpackbits(f)[:324] for f in bytes_])
+        np.testing.assert_array_equal(got, info)
+        self.assertEqual(list(pmt.u8vector_elements(pmt.dict_ref(meta, pmt.intern("passed"), pmt.PMT_NIL))), [1, 1])
+        self.assertEqual(dec.dropped_pdus(), 4)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_pdu_decoder)
