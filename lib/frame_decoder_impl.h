@@ -73,6 +73,7 @@ private:
     size_t emit(uint8_t* out, size_t max_frames, bool wait);
     size_t fill(const void* in, size_t first_item, size_t frames);
     size_t take_stream(const void* in, size_t ninput, bool input_done);
+    bool stream_ended(size_t ninput);
     size_t take_packets(const void* in, size_t ninput, bool input_done);
     void flush_if_idle(bool input_done);
     void submit();
