@@ -17,6 +17,7 @@
 #include <gnuradio/gpufec/core/ldpc_code.h>
 #include <gnuradio/gpufec/frame_decoder.h>
 #include <gnuradio/gpufec/pdu_decoder.h>
+#include <gnuradio/gpufec/fec_objects.h>
 #include <gnuradio/gpufec/ldpc_decoder.h>
 #include <gnuradio/gpufec/ldpc_encoder.h>
 #include <gnuradio/gpufec/viterbi_decoder.h>
@@ -46,6 +47,7 @@ PYBIND11_MODULE(gpufec_python, m)
 {
     m.doc() = "gr-gpufec: GPU (CUDA) channel decoders for GNU Radio";
     py::module::import("gnuradio.gr");
+    py::module::import("gnuradio.fec"); // generic_decoder / generic_encoder, our objects' bases
 
     using gr::gpufec::viterbi_decoder;
     py::class_<viterbi_decoder, gr::block, gr::basic_block, std::shared_ptr<viterbi_decoder>>(
@@ -211,6 +213,16 @@ options, device, max_batch, packed_output, scale. See docs/platform.md.)doc")
         .def("pdus", &pdu_decoder::pdus)
         .def("dropped_pdus", &pdu_decoder::dropped_pdus)
         .def("failed_frames", &pdu_decoder::failed_frames);
+
+    // gr-fec FECAPI objects: make() returns gr-fec's own generic_decoder / generic_encoder
+    // handles, which fec.extended_decoder, fec.async_decoder, fec.tagged_decoder and the BER
+    // curve generator take
+    m.def("fec_decoder", &gr::gpufec::fec_decoder::make, py::arg("family"), py::arg("options") = "",
+          py::arg("device") = "cpu", py::arg("scale") = 32.0f,
+          R"doc(A frame family's decoder as a gr-fec generic_decoder (one frame per call: for gr-fec's
+blocks; gr-gpufec's own blocks batch and use the GPU). Float soft input (positive = bit 1).)doc");
+    m.def("fec_encoder", &gr::gpufec::fec_encoder::make, py::arg("family"), py::arg("options") = "",
+          "A frame family's encoder as a gr-fec generic_encoder.");
 
     m.def("frame_families", &gpufec::frame_families, "Names of the registered frame families.");
     m.def(
