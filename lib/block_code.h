@@ -6,6 +6,8 @@
 #define INCLUDED_GPUFEC_BLOCK_CODE_H
 
 #include <gnuradio/gpufec/core/conv_code.h>
+#include <gnuradio/gpufec/core/device.h>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,20 @@ inline ::gpufec::conv_code block_code(const std::string& code,
 
 //! Routes the library's log lines to GNU Radio's logger (once per process).
 void install_gr_log_handler();
+
+/*! Checks the parameters every decoder block shares, naming them in the error: max_batch
+ *  (0..2^20), scale (positive, up to 1e6) and, when given, input_type (float, int8). */
+void check_decoder_params(int max_batch, float scale, const std::string* input_type = nullptr);
+
+//! With device "auto", the same decoder made on the CPU, for when a GPU fails mid-stream (else
+//! an empty function: an explicit device's failure is reported, not hidden).
+template <class Make>
+auto cpu_fallback(const ::gpufec::device_spec& spec, Make make) -> std::function<decltype(make(spec))()>
+{
+    if (spec.type != ::gpufec::device_spec::kind::automatic)
+        return {};
+    return [make] { return make(::gpufec::device_spec::parse("cpu")); };
+}
 
 } // namespace gpufec
 } // namespace gr

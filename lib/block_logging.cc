@@ -7,6 +7,7 @@
 #include <gnuradio/gpufec/core/device.h>
 #include <gnuradio/logger.h>
 #include <mutex>
+#include <stdexcept>
 
 namespace gr {
 namespace gpufec {
@@ -33,6 +34,18 @@ void install_gr_log_handler()
             }
         });
     });
+}
+
+void check_decoder_params(int max_batch, float scale, const std::string* input_type)
+{
+    constexpr int limit = 1 << 20; // ::gpufec::max_batch_limit
+    if (max_batch < 0 || max_batch > limit)
+        throw std::invalid_argument("max_batch: " + std::to_string(max_batch) +
+                                    " is not valid (allowed: 0 = automatic, or 1.." + std::to_string(limit) + ")");
+    if (!(scale > 0.f) || scale > 1e6f)
+        throw std::invalid_argument("scale: must be a positive number up to 1e6");
+    if (input_type && *input_type != "float" && *input_type != "int8")
+        throw std::invalid_argument("input_type: '" + *input_type + "' is not valid (allowed: float, int8)");
 }
 
 } // namespace gpufec

@@ -41,6 +41,24 @@ frame_block_settings::tags parse_status_tags(const std::string& text)
     throw std::invalid_argument("status_tags: '" + text + "' is not valid (allowed: all, failures, none)");
 }
 
+frame_block_settings make_block_settings(const std::string& input_type,
+                                         bool packed_output,
+                                         float scale,
+                                         const std::string& status_tags,
+                                         const std::string& length_tag_key,
+                                         int max_batch)
+{
+    check_decoder_params(max_batch, scale, &input_type);
+    frame_block_settings s;
+    s.float_input = input_type == "float";
+    s.packed = packed_output;
+    s.scale = scale;
+    s.status_tags = parse_status_tags(status_tags);
+    s.length_tag_key = length_tag_key;
+    s.max_batch = max_batch;
+    return s;
+}
+
 frame_decoder::sptr frame_decoder::make(const std::string& family,
                                         const std::string& options,
                                         const std::string& device,
@@ -52,30 +70,17 @@ frame_decoder::sptr frame_decoder::make(const std::string& family,
                                         const std::string& length_tag_key)
 {
     install_gr_log_handler();
-    if (input_type != "float" && input_type != "int8")
-        throw std::invalid_argument("input_type: '" + input_type + "' is not valid (allowed: float, int8)");
-    if (!(scale > 0.f) || scale > 1e6f)
-        throw std::invalid_argument("scale: must be a positive number up to 1e6");
-    if (max_batch < 0 || max_batch > ::gpufec::max_batch_limit)
-        throw std::invalid_argument("max_batch: " + std::to_string(max_batch) +
-                                    " is not valid (allowed: 0 = automatic, or 1.." +
-                                    std::to_string(::gpufec::max_batch_limit) + ")");
+    frame_block_settings s =
+        make_block_settings(input_type, packed_output, scale, status_tags, length_tag_key, max_batch);
     auto opts = ::gpufec::parse_frame_options(options);
     if (max_batch > 0)
         opts["max_batch"] = std::to_string(max_batch);
     const auto spec = ::gpufec::device_spec::parse(device);
-    frame_block_settings s;
-    s.float_input = input_type == "float";
-    s.packed = packed_output;
-    s.scale = scale;
-    s.status_tags = parse_status_tags(status_tags);
-    s.length_tag_key = length_tag_key;
-    s.max_batch = max_batch;
-    if (spec.type == ::gpufec::device_spec::kind::automatic)
-        s.fallback = [family, opts] {
-            return ::gpufec::make_frame_decoder(family, opts, ::gpufec::device_spec::parse("cpu"));
-        };
-    auto dec = ::gpufec::make_frame_decoder(family, opts, spec);
+    const auto make = [family, opts](const ::gpufec::device_spec& d) {
+        return ::gpufec::make_frame_decoder(family, opts, d);
+    };
+    s.fallback = cpu_fallback(spec, make);
+    auto dec = make(spec);
 
     return gnuradio::make_block_sptr<frame_decoder_impl>(std::move(dec), s);
 }

@@ -32,6 +32,14 @@ struct frame_block_settings {
     std::function<std::unique_ptr<::gpufec::frame_decoder>()> fallback;
 };
 
+//! the settings of the parameters the frame blocks share (checked; throw naming them)
+frame_block_settings make_block_settings(const std::string& input_type,
+                                         bool packed_output,
+                                         float scale,
+                                         const std::string& status_tags,
+                                         const std::string& length_tag_key,
+                                         int max_batch);
+
 //! io signatures of a frame block (every constructor of the hierarchy names them)
 gr::io_signature::sptr frame_block_input(bool float_input);
 gr::io_signature::sptr frame_block_output();

@@ -63,33 +63,21 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
     o.normalization = normalization;
     o.offset = offset;
     o.validate();
-    if (max_batch < 0 || max_batch > ::gpufec::max_batch_limit)
-        throw std::invalid_argument("max_batch: " + std::to_string(max_batch) +
-                                    " is not valid (allowed: 0 = automatic, or 1.." +
-                                    std::to_string(::gpufec::max_batch_limit) + " codewords)");
-    if (input_type != "float" && input_type != "int8")
-        throw std::invalid_argument("input_type: '" + input_type + "' is not valid (allowed: float, int8)");
+    check_decoder_params(max_batch, scale, &input_type);
     if (output != "info" && output != "codeword")
         throw std::invalid_argument("output: '" + output + "' is not valid (allowed: info, codeword)");
-    if (!(scale > 0.f) || scale > 1e6f)
-        throw std::invalid_argument("scale: must be a positive number up to 1e6");
     if (input_type == "int8" && o.algorithm == ::gpufec::ldpc_algorithm::sum_product)
         throw std::invalid_argument("input_type: sum-product needs true LLRs; use float input");
     const auto c = ::gpufec::ldpc_code::named(code);
     const auto what = output == "codeword" ? ::gpufec::ldpc_output::codeword : ::gpufec::ldpc_output::info;
     const auto spec = ::gpufec::device_spec::parse(device);
-    frame_block_settings s;
-    s.float_input = input_type == "float";
-    s.packed = packed_output;
-    s.scale = scale;
-    s.status_tags = parse_status_tags(status_tags);
-    s.length_tag_key = length_tag_key;
-    s.max_batch = max_batch;
-    if (spec.type == ::gpufec::device_spec::kind::automatic)
-        s.fallback = [c, o, what] {
-            return ::gpufec::make_ldpc_frame_decoder(c, o, ::gpufec::device_spec::parse("cpu"), what);
-        };
-    auto dec = ::gpufec::make_ldpc_frame_decoder(c, o, spec, what, max_batch);
+    frame_block_settings s =
+        make_block_settings(input_type, packed_output, scale, status_tags, length_tag_key, max_batch);
+    const auto make = [c, o, what, max_batch](const ::gpufec::device_spec& d) {
+        return ::gpufec::make_ldpc_frame_decoder(c, o, d, what, max_batch);
+    };
+    s.fallback = cpu_fallback(spec, make);
+    auto dec = make(spec);
     return gnuradio::make_block_sptr<ldpc_decoder_impl>(std::move(dec), s, c.n(), c.k());
 }
 

@@ -273,23 +273,16 @@ pdu_decoder::sptr pdu_decoder::make(const std::string& family,
                                     float scale)
 {
     install_gr_log_handler();
-    if (!(scale > 0.f) || scale > 1e6f)
-        throw std::invalid_argument("scale: must be a positive number up to 1e6");
-    if (max_batch < 0 || max_batch > ::gpufec::max_batch_limit)
-        throw std::invalid_argument("max_batch: " + std::to_string(max_batch) +
-                                    " is not valid (allowed: 0 = automatic, or 1.." +
-                                    std::to_string(::gpufec::max_batch_limit) + ")");
+    check_decoder_params(max_batch, scale);
     auto opts = ::gpufec::parse_frame_options(options);
     if (max_batch > 0)
         opts["max_batch"] = std::to_string(max_batch);
     const auto spec = ::gpufec::device_spec::parse(device);
-    std::function<std::unique_ptr<::gpufec::frame_decoder>()> fallback;
-    if (spec.type == ::gpufec::device_spec::kind::automatic)
-        fallback = [family, opts] {
-            return ::gpufec::make_frame_decoder(family, opts, ::gpufec::device_spec::parse("cpu"));
-        };
-    return gnuradio::make_block_sptr<pdu_decoder_impl>(::gpufec::make_frame_decoder(family, opts, spec),
-                                                       std::move(fallback), max_batch, packed_output, scale);
+    const auto make = [family, opts](const ::gpufec::device_spec& d) {
+        return ::gpufec::make_frame_decoder(family, opts, d);
+    };
+    return gnuradio::make_block_sptr<pdu_decoder_impl>(make(spec), cpu_fallback(spec, make), max_batch,
+                                                       packed_output, scale);
 }
 
 } // namespace gpufec

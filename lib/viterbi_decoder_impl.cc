@@ -60,29 +60,15 @@ viterbi_decoder::sptr viterbi_decoder::make(const std::string& code,
     o.block_len = block_len;
     o.traceback = traceback;
     o.max_batch = max_batch;
-    if (input_type != "float" && input_type != "int8")
-        throw std::invalid_argument("input_type: '" + input_type +
-                                    "' is not valid (allowed: float, int8)");
-    if (!(scale > 0.f) || scale > 1e6f)
-        throw std::invalid_argument("scale: must be a positive number up to 1e6");
-    if (max_batch < 0 || max_batch > ::gpufec::max_batch_limit)
-        throw std::invalid_argument("max_batch: " + std::to_string(max_batch) +
-                                    " is not valid (allowed: 0 = automatic, or 1.." +
-                                    std::to_string(::gpufec::max_batch_limit) + ")");
+    check_decoder_params(max_batch, scale, &input_type);
     if (o.mode == ::gpufec::conv_mode::streaming)
         return gnuradio::make_block_sptr<viterbi_stream_impl>(c, o, device, input_type == "float",
                                                               packed_output, scale);
     const auto spec = ::gpufec::device_spec::parse(device);
-    frame_block_settings s;
-    s.float_input = input_type == "float";
-    s.packed = packed_output;
-    s.scale = scale;
-    s.max_batch = max_batch;
-    if (spec.type == ::gpufec::device_spec::kind::automatic)
-        s.fallback = [c, o] {
-            return ::gpufec::make_viterbi_frame_decoder(c, o, ::gpufec::device_spec::parse("cpu"));
-        };
-    return gnuradio::make_block_sptr<viterbi_frames_impl>(::gpufec::make_viterbi_frame_decoder(c, o, spec), s);
+    frame_block_settings s = make_block_settings(input_type, packed_output, scale, "failures", "", max_batch);
+    const auto make = [c, o](const ::gpufec::device_spec& d) { return ::gpufec::make_viterbi_frame_decoder(c, o, d); };
+    s.fallback = cpu_fallback(spec, make);
+    return gnuradio::make_block_sptr<viterbi_frames_impl>(make(spec), s);
 }
 
 viterbi_stream_impl::viterbi_stream_impl(const ::gpufec::conv_code& code,

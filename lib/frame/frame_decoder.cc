@@ -87,17 +87,9 @@ size_t frame_decoder::decode_float(const float* soft, const frame_batch& rest, f
     size_t nans = 0;
     if (wants_float_input()) {
         // the values themselves: NaN is an erasure (0), infinities are clamped
-        std::vector<float>& f = d_f;
-        f.assign(soft, soft + n);
-        for (auto& v : f) {
-            if (std::isnan(v)) {
-                v = 0.f;
-                ++nans;
-            } else {
-                v = std::max(-1e30f, std::min(1e30f, v));
-            }
-        }
-        b.soft_f = f.data();
+        d_f.resize(n);
+        nans = sanitize_soft(soft, d_f.data(), n);
+        b.soft_f = d_f.data();
     } else {
         d_q.resize(n);
         nans = quantize_soft(soft, d_q.data(), n, scale);

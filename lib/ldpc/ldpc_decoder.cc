@@ -214,15 +214,8 @@ size_t ldpc_decoder::decode(const float* soft, size_t frames, uint8_t* out, ldpc
         return nans;
     }
     // float precision: the values as given (NaN as an erasure, infinities clamped)
-    d_f.assign(soft, soft + len);
-    for (auto& v : d_f) {
-        if (std::isnan(v)) {
-            v = 0.f;
-            ++nans;
-        } else {
-            v = std::max(-1e30f, std::min(1e30f, v));
-        }
-    }
+    d_f.resize(len);
+    nans = sanitize_soft(soft, d_f.data(), len);
     run_engine(nullptr, d_f.data(), frames, out, what, packed, results, posteriors);
     return nans;
 }

@@ -5,6 +5,7 @@
 #include <gnuradio/gpufec/core/soft.h>
 
 #include <algorithm>
+#include <cmath>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -76,6 +77,21 @@ size_t quantize_soft(const float* in, int8_t* out, size_t n, float scale)
     size_t nans = 0;
     for (size_t i = quantize_bulk(in, out, n, scale, nans); i < n; ++i)
         out[i] = quantize_one(in[i], scale, nans);
+    return nans;
+}
+
+size_t sanitize_soft(const float* in, float* out, size_t n)
+{
+    size_t nans = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const float v = in[i];
+        if (std::isnan(v)) {
+            out[i] = 0.f;
+            ++nans;
+        } else {
+            out[i] = std::max(-1e30f, std::min(1e30f, v));
+        }
+    }
     return nans;
 }
 

@@ -21,6 +21,10 @@ namespace gpufec {
 constexpr float default_soft_scale = 32.0f;
 size_t quantize_soft(const float* in, int8_t* out, size_t n, float scale = default_soft_scale);
 
+/*! For decoders that take float values as they are (LLRs): copies in to out with NaN as an
+ *  erasure (0) and infinities clamped to +-1e30. Returns how many inputs were NaN. */
+size_t sanitize_soft(const float* in, float* out, size_t n);
+
 } // namespace gpufec
 
 #endif
