@@ -41,7 +41,7 @@ async_decoder::async_decoder(std::unique_ptr<frame_decoder> decoder,
     // sizes are bounded above (batch <= 2^20 frames of bounded length); say what failed if
     // memory runs out rather than a bare bad_alloc
     d_slots.resize(size_t(d_opts.depth));
-    for (auto& e : d_slots) {
+    for (auto& sl : d_slots) {
         try {
             d_buffers.push_back(std::make_unique<host_buffer>(total));
         } catch (const std::bad_alloc&) {
@@ -52,186 +52,96 @@ async_decoder::async_decoder(std::unique_ptr<frame_decoder> decoder,
         }
         uint8_t* p = d_buffers.back()->data();
         if (elem == sizeof(float))
-            e.s.soft_f = reinterpret_cast<float*>(p);
+            sl.soft_f = reinterpret_cast<float*>(p);
         else
-            e.s.soft = reinterpret_cast<int8_t*>(p);
+            sl.soft = reinterpret_cast<int8_t*>(p);
         p += in_bytes;
         if (len_bytes)
-            e.s.lengths = reinterpret_cast<size_t*>(p);
+            sl.lengths = reinterpret_cast<size_t*>(p);
         p += len_bytes;
-        e.s.bits = p;
+        sl.bits = p;
         p += out_bytes;
-        e.s.status = reinterpret_cast<frame_status*>(p);
+        sl.status = reinterpret_cast<frame_status*>(p);
         p += st_bytes;
         if (so_bytes)
-            e.s.soft_out = reinterpret_cast<float*>(p);
+            sl.soft_out = reinterpret_cast<float*>(p);
     }
-    d_inline = !d_dec->on_gpu();
-    if (!d_inline)
-        d_thread = std::thread([this] { run(); });
+    d_ring = std::make_unique<slot_ring>(d_slots.size(), !d_dec->on_gpu(),
+                                         [this](size_t i) { decode_slot(i); });
 }
 
-async_decoder::~async_decoder()
-{
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_stop = true;
-    }
-    d_work.notify_all();
-    if (d_thread.joinable())
-        d_thread.join();
-}
+async_decoder::~async_decoder() = default;
 
 const frame_decoder& async_decoder::decoder() const
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
+    std::lock_guard<std::mutex> lock(d_dec_mutex);
     return *d_dec;
 }
 
 std::string async_decoder::backend() const
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
+    std::lock_guard<std::mutex> lock(d_dec_mutex);
     return d_dec->backend();
 }
 
 async_decoder::slot* async_decoder::filling()
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
-    entry& e = d_slots[d_fill];
-    if (e.st == state::free) {
-        e.st = state::filling;
-        e.s.frames = e.s.used = e.s.read = 0;
-    }
-    return e.st == state::filling ? &e.s : nullptr;
+    const size_t i = d_ring->filling([this](size_t j) {
+        slot& s = d_slots[j];
+        s.frames = s.used = s.read = 0;
+    });
+    return i == slot_ring::none ? nullptr : &d_slots[i];
 }
 
 void async_decoder::submit()
 {
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        entry& e = d_slots[d_fill];
-        if (e.st != state::filling || e.s.frames == 0)
-            throw std::logic_error("async_decoder::submit: no filled slot");
-        if (e.s.frames > d_batch || e.s.used > d_capacity)
-            throw std::logic_error("async_decoder::submit: slot overfilled");
-        e.st = state::submitted;
-        d_fill = (d_fill + 1) % d_slots.size();
-    }
-    if (d_inline)
-        process(d_slots[d_next_decode]);
-    else
-        d_work.notify_one();
+    const size_t i = d_ring->filling();
+    if (i == slot_ring::none || d_slots[i].frames == 0)
+        throw std::logic_error("async_decoder::submit: no filled slot");
+    if (d_slots[i].frames > d_batch || d_slots[i].used > d_capacity)
+        throw std::logic_error("async_decoder::submit: slot overfilled");
+    d_ring->submit();
 }
 
 async_decoder::slot* async_decoder::front(bool wait)
 {
-    std::unique_lock<std::mutex> lock(d_mutex);
-    entry& e = d_slots[d_read];
-    if (e.st != state::submitted && e.st != state::decoded)
-        return nullptr;
-    if (e.st == state::submitted) {
-        if (!wait)
-            return nullptr;
-        d_done.wait(lock, [&] { return e.st == state::decoded; });
-    }
-    if (e.error) {
-        std::exception_ptr err = e.error;
-        e.error = nullptr;
-        e.st = state::free; // the batch is lost; the caller reports it
-        d_read = (d_read + 1) % d_slots.size();
-        std::rethrow_exception(err);
-    }
-    return &e.s;
+    const size_t i = d_ring->front(wait);
+    return i == slot_ring::none ? nullptr : &d_slots[i];
 }
 
-void async_decoder::release_front()
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    entry& e = d_slots[d_read];
-    if (e.st != state::decoded)
-        throw std::logic_error("async_decoder::release_front: the front slot is not decoded");
-    e.st = state::free;
-    d_read = (d_read + 1) % d_slots.size();
-}
+void async_decoder::release_front() { d_ring->release_front(); }
+size_t async_decoder::in_flight() const { return d_ring->in_flight(); }
+size_t async_decoder::unreleased() const { return d_ring->unreleased(); }
 
-size_t async_decoder::in_flight() const
+void async_decoder::decode_slot(size_t i)
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
-    size_t n = 0;
-    for (const auto& e : d_slots)
-        n += e.st == state::submitted;
-    return n;
-}
-
-size_t async_decoder::unreleased() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    size_t n = 0;
-    for (const auto& e : d_slots)
-        n += e.st == state::submitted || e.st == state::decoded;
-    return n;
-}
-
-void async_decoder::run()
-{
-    for (;;) {
-        entry* e;
-        {
-            std::unique_lock<std::mutex> lock(d_mutex);
-            d_work.wait(lock, [&] { return d_stop || d_slots[d_next_decode].st == state::submitted; });
-            if (d_stop)
-                return;
-            e = &d_slots[d_next_decode];
-        }
-        process(*e);
-    }
-}
-
-void async_decoder::process(entry& en)
-{
-    entry* e = &en;
+    const slot& sl = d_slots[i];
     auto decode_with = [&](frame_decoder& dec) {
         frame_batch b;
-        b.frames = e->s.frames;
-        b.soft = e->s.soft;
-        b.soft_f = e->s.soft_f;
-        b.input_lengths = d_opts.variable_lengths ? e->s.lengths : nullptr;
-        b.bits = e->s.bits;
+        b.frames = sl.frames;
+        b.soft = sl.soft;
+        b.soft_f = sl.soft_f;
+        b.input_lengths = d_opts.variable_lengths ? sl.lengths : nullptr;
+        b.bits = sl.bits;
         b.packed = d_opts.packed;
-        b.status = e->s.status;
-        b.soft_out = d_opts.soft_output ? e->s.soft_out : nullptr;
+        b.status = sl.status;
+        b.soft_out = d_opts.soft_output ? sl.soft_out : nullptr;
         dec.decode(b);
     };
-    std::exception_ptr error;
     try {
         decode_with(*d_dec);
     } catch (const std::exception& ex) {
-        if (d_fallback) {
-            try {
-                auto replacement = d_fallback();
-                log(log_level::error, "decoder " + d_dec->backend() + " failed (" + ex.what() +
-                                          "); continuing on " + replacement->backend());
-                decode_with(*replacement);
-                std::lock_guard<std::mutex> lock(d_mutex);
-                d_retired.push_back(std::move(d_dec));
-                d_dec = std::move(replacement);
-                d_fallback = nullptr;
-            } catch (...) {
-                error = std::current_exception();
-            }
-        } else {
-            error = std::current_exception();
-        }
-    } catch (...) {
-        error = std::current_exception();
+        if (!d_fallback)
+            throw;
+        auto replacement = d_fallback();
+        log(log_level::error, "decoder " + d_dec->backend() + " failed (" + ex.what() + "); continuing on " +
+                                  replacement->backend());
+        decode_with(*replacement);
+        std::lock_guard<std::mutex> lock(d_dec_mutex);
+        d_retired.push_back(std::move(d_dec));
+        d_dec = std::move(replacement);
+        d_fallback = nullptr;
     }
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        e->error = error;
-        e->st = state::decoded;
-        d_next_decode = (d_next_decode + 1) % d_slots.size();
-    }
-    d_done.notify_all();
 }
 
 } // namespace gpufec

@@ -55,25 +55,15 @@ viterbi_async_stream::viterbi_async_stream(const conv_code& code,
     const unsigned hw = std::thread::hardware_concurrency();
     if (hw > 2 && gpu) // (CPU decoders use every core themselves)
         d_copy_pool = std::make_unique<worker_pool>(int(std::min(4u, hw / 2)));
-    d_inline = !gpu;
-    if (!d_inline)
-        d_thread = std::thread([this] { run(); });
+    // CPU: decode in the caller's thread (the engine's pool uses every core); GPU: a thread
+    d_ring = std::make_unique<slot_ring>(d_slots.size(), !gpu, [this](size_t i) { decode_slot(i); });
 }
 
-viterbi_async_stream::~viterbi_async_stream()
-{
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_stop = true;
-    }
-    d_work.notify_all();
-    if (d_thread.joinable())
-        d_thread.join();
-}
+viterbi_async_stream::~viterbi_async_stream() = default;
 
 std::string viterbi_async_stream::backend() const
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
+    std::lock_guard<std::mutex> lock(d_dec_mutex);
     return d_dec->backend();
 }
 
@@ -87,10 +77,8 @@ int64_t viterbi_async_stream::complete_blocks(const slot& s) const
 
 viterbi_async_stream::slot* viterbi_async_stream::filling_slot()
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
-    slot& s = d_slots[d_fill];
-    if (s.st == state::free) {
-        s.st = state::filling;
+    d_filling = d_ring->filling([this](size_t i) {
+        slot& s = d_slots[i];
         s.stage0 = d_carry_stage0;
         s.first_pb = d_next_pb;
         s.held = d_carry.size();
@@ -98,8 +86,8 @@ viterbi_async_stream::slot* viterbi_async_stream::filling_slot()
         s.n_pbs = 0;
         if (!d_carry.empty()) // (an empty vector's data() may be null)
             std::memcpy(s.in->data(), d_carry.data(), d_carry.size());
-    }
-    return s.st == state::filling ? &s : nullptr;
+    });
+    return d_filling == slot_ring::none ? nullptr : &d_slots[d_filling];
 }
 
 void viterbi_async_stream::submit(slot& s, int64_t n)
@@ -113,16 +101,9 @@ void viterbi_async_stream::submit(slot& s, int64_t n)
                    reinterpret_cast<const int8_t*>(s.in->data()) + s.held);
     d_carry_stage0 = new0;
     d_next_pb = next_pb;
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        s.n_pbs = n;
-        s.st = state::submitted;
-        d_fill = (d_fill + 1) % d_slots.size();
-    }
-    if (d_inline)
-        process(s);
-    else
-        d_work.notify_one();
+    s.n_pbs = n;
+    d_filling = slot_ring::none;
+    d_ring->submit();
 }
 
 template <class Copy>
@@ -190,28 +171,19 @@ void viterbi_async_stream::flush()
 
 size_t viterbi_async_stream::available() const
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
     size_t bits = 0;
-    for (size_t i = 0, k = d_read; i < d_slots.size(); ++i, k = (k + 1) % d_slots.size()) {
-        const slot& s = d_slots[k];
-        if (s.st != state::decoded || s.error)
-            break;
-        bits += (size_t(s.n_pbs) * size_t(d_D) / 8 - s.read) * 8;
-    }
+    d_ring->for_each_ready([&](size_t i) {
+        bits += (size_t(d_slots[i].n_pbs) * size_t(d_D) / 8 - d_slots[i].read) * 8;
+    });
     return bits;
 }
 
 bool viterbi_async_stream::holds_output() const
 {
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        for (const auto& s : d_slots)
-            if (s.st == state::submitted || s.st == state::decoded)
-                return true;
-        const slot& f = d_slots[d_fill];
-        if (f.st == state::filling)
-            return complete_blocks(f) > 0;
-    }
+    if (d_ring->unreleased() > 0)
+        return true;
+    if (d_filling != slot_ring::none)
+        return complete_blocks(d_slots[d_filling]) > 0;
     // only the carry: complete blocks in it (they go out with the next slot)
     slot probe;
     probe.stage0 = d_carry_stage0;
@@ -220,110 +192,53 @@ bool viterbi_async_stream::holds_output() const
     return complete_blocks(probe) > 0;
 }
 
-size_t viterbi_async_stream::in_flight() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    size_t n = 0;
-    for (const auto& s : d_slots)
-        n += s.st == state::submitted;
-    return n;
-}
+size_t viterbi_async_stream::in_flight() const { return d_ring->in_flight(); }
 
-void viterbi_async_stream::wait()
-{
-    std::unique_lock<std::mutex> lock(d_mutex);
-    slot& s = d_slots[d_read];
-    if (s.st == state::submitted)
-        d_done.wait(lock, [&] { return s.st == state::decoded; });
-}
+void viterbi_async_stream::wait() { d_ring->front(true); }
 
 size_t viterbi_async_stream::read(uint8_t* out, size_t max_bits, bool packed)
 {
     size_t bits = 0;
     while (bits + 8 <= max_bits) {
-        slot* s;
-        {
-            std::lock_guard<std::mutex> lock(d_mutex);
-            s = &d_slots[d_read];
-            if (s->st != state::decoded)
-                break;
-            if (s->error) {
-                std::exception_ptr e = s->error;
-                s->error = nullptr;
-                s->st = state::free;
-                d_read = (d_read + 1) % d_slots.size();
-                std::rethrow_exception(e);
-            }
-        }
-        const size_t total = size_t(s->n_pbs) * size_t(d_D) / 8;
-        const size_t bytes = std::min(total - s->read, (max_bits - bits) / 8);
-        const uint8_t* src = s->out->data() + s->read;
+        const size_t i = d_ring->front(false);
+        if (i == slot_ring::none)
+            break;
+        slot& s = d_slots[i];
+        const size_t total = size_t(s.n_pbs) * size_t(d_D) / 8;
+        const size_t bytes = std::min(total - s.read, (max_bits - bits) / 8);
+        const uint8_t* src = s.out->data() + s.read;
         if (packed)
             std::memcpy(out + bits / 8, src, bytes);
         else
             unpack_bits(src, bytes * 8, out + bits);
-        s->read += bytes;
+        s.read += bytes;
         bits += bytes * 8;
-        if (s->read == total) {
-            std::lock_guard<std::mutex> lock(d_mutex);
-            s->st = state::free;
-            d_read = (d_read + 1) % d_slots.size();
-        }
+        if (s.read == total)
+            d_ring->release_front();
     }
     return bits;
 }
 
-void viterbi_async_stream::run()
+void viterbi_async_stream::decode_slot(size_t i)
 {
-    for (;;) {
-        slot* s;
-        {
-            std::unique_lock<std::mutex> lock(d_mutex);
-            d_work.wait(lock, [&] { return d_stop || d_slots[d_decode].st == state::submitted; });
-            if (d_stop)
-                return;
-            s = &d_slots[d_decode];
-        }
-        process(*s);
-    }
-}
-
-void viterbi_async_stream::process(slot& sl)
-{
-    slot* s = &sl;
+    const slot& s = d_slots[i];
     auto decode_with = [&](viterbi_stream_decoder& dec) {
-        dec.decode_blocks(reinterpret_cast<const int8_t*>(s->in->data()), s->held, s->stage0, s->first_pb,
-                          s->n_pbs, s->out->data());
+        dec.decode_blocks(reinterpret_cast<const int8_t*>(s.in->data()), s.held, s.stage0, s.first_pb, s.n_pbs,
+                          s.out->data());
     };
-    std::exception_ptr error;
     try {
         decode_with(*d_dec);
     } catch (const std::exception& ex) {
-        if (d_device.type == device_spec::kind::automatic && d_dec->backend().rfind("cuda", 0) == 0) {
-            try {
-                auto cpu = std::make_unique<viterbi_stream_decoder>(d_code, d_opts, device_spec::parse("cpu"));
-                log(log_level::error, "Viterbi decoder " + d_dec->backend() + " failed (" + ex.what() +
-                                          "); continuing on " + cpu->backend());
-                decode_with(*cpu);
-                std::lock_guard<std::mutex> lock(d_mutex);
-                d_retired.push_back(std::move(d_dec));
-                d_dec = std::move(cpu);
-            } catch (...) {
-                error = std::current_exception();
-            }
-        } else {
-            error = std::current_exception();
-        }
-    } catch (...) {
-        error = std::current_exception();
+        if (d_device.type != device_spec::kind::automatic || d_dec->backend().rfind("cuda", 0) != 0)
+            throw;
+        auto cpu = std::make_unique<viterbi_stream_decoder>(d_code, d_opts, device_spec::parse("cpu"));
+        log(log_level::error,
+            "Viterbi decoder " + d_dec->backend() + " failed (" + ex.what() + "); continuing on " + cpu->backend());
+        decode_with(*cpu);
+        std::lock_guard<std::mutex> lock(d_dec_mutex);
+        d_retired.push_back(std::move(d_dec));
+        d_dec = std::move(cpu);
     }
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        s->error = error;
-        s->st = state::decoded;
-        d_decode = (d_decode + 1) % d_slots.size();
-    }
-    d_done.notify_all();
 }
 
 } // namespace gpufec

@@ -13,12 +13,10 @@
 
 #include <gnuradio/gpufec/core/device.h>
 #include <gnuradio/gpufec/core/frame_decoder.h>
-#include <condition_variable>
-#include <exception>
+#include <gnuradio/gpufec/core/slot_ring.h>
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 namespace gpufec {
@@ -77,31 +75,20 @@ public:
     const options& opts() const { return d_opts; }
 
 private:
-    enum class state { free, filling, submitted, decoded };
-    struct entry {
-        slot s;
-        state st = state::free;
-        std::exception_ptr error;
-    };
-    void run();
-    void process(entry& e); // decodes a submitted slot (fallback included), marks it decoded
+    void decode_slot(size_t i); // on the ring's thread (or in submit() for CPU decoders)
 
     std::unique_ptr<frame_decoder> d_dec;
     std::function<std::unique_ptr<frame_decoder>()> d_fallback;
     options d_opts;
     size_t d_batch = 0, d_capacity = 0;
     std::vector<std::unique_ptr<host_buffer>> d_buffers;
-    std::vector<entry> d_slots;
-    size_t d_fill = 0, d_read = 0, d_next_decode = 0;
-    mutable std::mutex d_mutex;
-    std::condition_variable d_work, d_done;
-    bool d_stop = false;
+    std::vector<slot> d_slots;
+    std::vector<std::unique_ptr<frame_decoder>> d_retired; // replaced decoders stay alive
+    mutable std::mutex d_dec_mutex;                        // d_dec may be replaced
     /* CPU decoders decode in submit(), on the caller's thread: their own worker pool already
      * uses every core (with the caller as one of its threads), and a separate decode thread
      * would only oversubscribe small machines. GPU decoders get a thread of their own. */
-    bool d_inline = false;
-    std::vector<std::unique_ptr<frame_decoder>> d_retired; // replaced decoders stay alive
-    std::thread d_thread;
+    std::unique_ptr<slot_ring> d_ring; // last: its thread stops before the slots go
 };
 
 } // namespace gpufec

@@ -11,13 +11,10 @@
 #ifndef INCLUDED_GPUFEC_CORE_VITERBI_ASYNC_STREAM_H
 #define INCLUDED_GPUFEC_CORE_VITERBI_ASYNC_STREAM_H
 
+#include <gnuradio/gpufec/core/slot_ring.h>
 #include <gnuradio/gpufec/core/viterbi.h>
-#include <condition_variable>
-#include <exception>
-#include <functional>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 namespace gpufec {
@@ -62,42 +59,35 @@ public:
     int batch() const { return d_batch; }
 
 private:
-    enum class state { free, filling, submitted, decoded };
     struct slot {
         std::unique_ptr<host_buffer> in, out;
-        size_t held = 0;         // soft values in `in`, from stage0
-        int64_t stage0 = 0;      // first stage held (a period boundary)
-        int64_t first_pb = 0;    // first block this slot decodes
-        int64_t n_pbs = 0;       // blocks it decodes (set at submit)
-        size_t read = 0;         // output bytes already read
-        state st = state::free;
-        std::exception_ptr error;
+        size_t held = 0;      // soft values in `in`, from stage0
+        int64_t stage0 = 0;   // first stage held (a period boundary)
+        int64_t first_pb = 0; // first block this slot decodes
+        int64_t n_pbs = 0;    // blocks it decodes (set at submit)
+        size_t read = 0;      // output bytes already read
     };
     template <class Copy>
     size_t push_any(size_t count, Copy&& copy);
-    slot* filling_slot(); // locks internally; null when none is free
+    slot* filling_slot(); // null when none is free
     int64_t complete_blocks(const slot& s) const;
     void submit(slot& s, int64_t n);
-    void run();
-    void process(slot& s); // decodes a submitted slot (fallback included), marks it decoded
+    void decode_slot(size_t i); // on the ring's thread (or in submit() on the CPU)
 
     conv_code d_code;
     viterbi_options d_opts;
     device_spec d_device;
     int d_D, d_L, d_batch;
     size_t d_capacity; // soft values per slot
-    std::unique_ptr<viterbi_stream_decoder> d_dec; // its decode_blocks(), on the worker thread
+    std::unique_ptr<viterbi_stream_decoder> d_dec; // its decode_blocks(), on the ring's thread
+    std::vector<std::unique_ptr<viterbi_stream_decoder>> d_retired;
+    mutable std::mutex d_dec_mutex;                 // d_dec may be replaced (fallback)
     std::unique_ptr<worker_pool> d_copy_pool;       // splits large copies into the slots
     std::vector<slot> d_slots;
+    size_t d_filling = slot_ring::none;             // the slot being filled, if any
     std::vector<int8_t> d_carry; // the overlap the next slot starts with
     int64_t d_carry_stage0 = 0, d_next_pb = 0;
-    size_t d_fill = 0, d_read = 0, d_decode = 0;
-    mutable std::mutex d_mutex;
-    std::condition_variable d_work, d_done;
-    bool d_stop = false;
-    bool d_inline = false; // CPU: decode in the caller's thread (see async_decoder.h)
-    std::vector<std::unique_ptr<viterbi_stream_decoder>> d_retired;
-    std::thread d_thread;
+    std::unique_ptr<slot_ring> d_ring; // last: its thread stops before the slots go
 };
 
 } // namespace gpufec
