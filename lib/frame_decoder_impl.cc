@@ -417,11 +417,25 @@ size_t frame_decoder_impl::emit(uint8_t* out, size_t max_frames, bool wait)
             break;
         const size_t n = std::min(s->frames - s->read, max_frames - done);
         const size_t ou = size_t(d_out_unit);
-        if (d_set.packed)
+        if (d_set.packed) {
             std::memcpy(out + done * ou, s->bits + s->read * ou, n * ou);
-        else
-            for (size_t f = 0; f < n; ++f)
-                ::gpufec::unpack_bits(s->bits + (s->read + f) * d_slot_bytes, d_out_bits, out + (done + f) * ou);
+        } else {
+            // one byte per bit out: as much memory traffic as the input, so split like it
+            const uint8_t* src = s->bits + s->read * d_slot_bytes;
+            uint8_t* dst = out + done * ou;
+            const size_t per_piece = std::max<size_t>(1, (size_t(1) << 18) / ou);
+            if (d_copy_pool && n >= 2 * per_piece) {
+                const int64_t pieces = int64_t((n + per_piece - 1) / per_piece);
+                d_copy_pool->parallel_for(pieces, [&](int64_t p, int) {
+                    const size_t a = size_t(p) * per_piece, b = std::min(n, a + per_piece);
+                    for (size_t f = a; f < b; ++f)
+                        ::gpufec::unpack_bits(src + f * d_slot_bytes, d_out_bits, dst + f * ou);
+                });
+            } else {
+                for (size_t f = 0; f < n; ++f)
+                    ::gpufec::unpack_bits(src + f * d_slot_bytes, d_out_bits, dst + f * ou);
+            }
+        }
         const uint64_t w0 = nitems_written(0) + done * ou;
         for (size_t f = 0; f < n; ++f) {
             const ::gpufec::frame_status& st = s->status[s->read + f];

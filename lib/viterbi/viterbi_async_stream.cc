@@ -207,10 +207,20 @@ size_t viterbi_async_stream::read(uint8_t* out, size_t max_bits, bool packed)
         const size_t total = size_t(s.n_pbs) * size_t(d_D) / 8;
         const size_t bytes = std::min(total - s.read, (max_bits - bits) / 8);
         const uint8_t* src = s.out->data() + s.read;
-        if (packed)
+        if (packed) {
             std::memcpy(out + bits / 8, src, bytes);
-        else
+        } else if (d_copy_pool && bytes >= (size_t(1) << 16)) {
+            // one byte per bit out: split over the helpers like the copies in
+            constexpr size_t piece = size_t(1) << 15; // bytes in, 8x out
+            const int64_t pieces = int64_t((bytes + piece - 1) / piece);
+            uint8_t* dst = out + bits;
+            d_copy_pool->parallel_for(pieces, [&](int64_t p, int) {
+                const size_t a = size_t(p) * piece, b = std::min(bytes, a + piece);
+                unpack_bits(src + a, (b - a) * 8, dst + a * 8);
+            });
+        } else {
             unpack_bits(src, bytes * 8, out + bits);
+        }
         s.read += bytes;
         bits += bytes * 8;
         if (s.read == total)
