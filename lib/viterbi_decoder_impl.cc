@@ -13,6 +13,8 @@
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace gr {
@@ -88,7 +90,7 @@ viterbi_stream_impl::viterbi_stream_impl(const ::gpufec::conv_code& code,
 {
     const auto spec = ::gpufec::device_spec::parse(device);
     // decoding runs on the stream decoder's own thread, over page-locked slots of max_batch
-    // parallel blocks (0: 4096 on a GPU, 512 on the CPU); work() copies input in and bits out
+    // parallel blocks (0: 32768 on a GPU, 512 on the CPU); work() copies input in and bits out
     d_stream = std::make_unique<::gpufec::viterbi_async_stream>(d_code, d_opts, spec, d_opts.max_batch, 3);
     d_in_unit = static_cast<int>(d_stream->input_multiple());
     d_out_unit = static_cast<int>(d_stream->stages_per_multiple());
@@ -104,6 +106,17 @@ viterbi_stream_impl::viterbi_stream_impl(const ::gpufec::conv_code& code,
     set_relative_rate(uint64_t(d_out_unit), uint64_t(d_in_unit) * (d_packed ? 8 : 1));
     d_logger->info("{} {}, backend {}, batches of {} blocks of {}", d_code.describe(),
                    ::gpufec::to_string(d_opts.mode), backend(), d_stream->batch(), d_opts.block_len);
+    const char* prof = std::getenv("GPUFEC_PROFILE");
+    d_profile = prof && *prof && *prof != '0';
+}
+
+bool viterbi_stream_impl::stop()
+{
+    if (d_profile)
+        d_logger->info("profile: {} work() calls, read {:.3f} s, push {:.3f} s, waiting {:.3f} s ({} waits), "
+                       "{} flushes",
+                       d_calls, d_t_read, d_t_push, d_t_wait, d_waits, d_flushes);
+    return true;
 }
 
 bool viterbi_stream_impl::check_topology(int, int)
@@ -144,11 +157,14 @@ int viterbi_stream_impl::general_work(int noutput_items,
                                       gr_vector_const_void_star& input_items,
                                       gr_vector_void_star& output_items)
 {
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
     auto* out = static_cast<uint8_t*>(output_items[0]);
     const size_t per_item = d_packed ? 8 : 1;
     const size_t room = size_t(noutput_items) * per_item; // bits
     // 1. bits decoded earlier; nothing decoded is ever dropped, it waits for room
     size_t produced = d_stream->read(out, room, d_packed);
+    const auto t1 = clock::now();
     // 2. new input into the slots (as much as free slots take)
     size_t n = size_t(ninput_items[0]);
     n -= n % size_t(d_in_unit);
@@ -168,13 +184,24 @@ int viterbi_stream_impl::general_work(int noutput_items,
     // 3. complete blocks go out unbatched when the decoder would otherwise idle (light traffic)
     //    or the stream has ended
     const bool upstream_done = detail()->input(0)->done();
-    if (d_stream->in_flight() == 0 || (upstream_done && taken == n))
+    if (d_stream->in_flight() == 0 || (upstream_done && taken == n)) {
         d_stream->flush();
+        d_flushes++;
+    }
+    const auto t2 = clock::now();
     // 4. nothing else to do: wait for the oldest batch
     if (produced == 0 && taken == 0 && d_stream->holds_output()) {
         d_stream->flush();
         d_stream->wait();
         produced = d_stream->read(out, room, d_packed);
+        d_waits++;
+    }
+    if (d_profile) {
+        using sec = std::chrono::duration<double>;
+        d_calls++;
+        d_t_read += sec(t1 - t0).count();
+        d_t_push += sec(t2 - t1).count();
+        d_t_wait += sec(clock::now() - t2).count();
     }
     consume_each(int(taken));
     return int(produced / per_item);

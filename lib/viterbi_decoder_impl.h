@@ -27,6 +27,7 @@ public:
                          float scale);
 
     bool check_topology(int ninputs, int noutputs) override;
+    bool stop() override;
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     int general_work(int noutput_items,
                      gr_vector_int& ninput_items,
@@ -48,6 +49,10 @@ private:
     int d_in_unit, d_out_unit; // items per frame (frames) or per puncturing period (stream)
     std::unique_ptr<::gpufec::viterbi_async_stream> d_stream;
     uint64_t d_nans = 0;
+    // GPUFEC_PROFILE=1: where the block's thread spends its time, logged at stop()
+    bool d_profile = false;
+    double d_t_read = 0, d_t_push = 0, d_t_wait = 0;
+    uint64_t d_calls = 0, d_waits = 0, d_flushes = 0;
     int d_multiple_units = 1; // puncturing periods (unpacked) or bytes (packed) per output multiple
 };
 

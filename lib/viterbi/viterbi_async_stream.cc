@@ -33,7 +33,10 @@ viterbi_async_stream::viterbi_async_stream(const conv_code& code,
     d_D = d_dec->block_len();
     d_L = d_dec->traceback();
     const bool gpu = d_dec->backend().rfind("cuda", 0) == 0;
-    d_batch = batch > 0 ? batch : (gpu ? 4096 : 512);
+    // GPU: one thread per parallel block, so a slot needs tens of thousands of blocks to keep
+    // the kernel from being latency-bound (4096 capped a flowgraph at about 3.3 Gb/s); under
+    // light traffic slots go out partly filled anyway
+    d_batch = batch > 0 ? batch : (gpu ? 32768 : 512);
     if (d_batch > (1 << 20) || int64_t(d_batch) * d_D > (int64_t(1) << 28))
         throw std::invalid_argument("max_batch: " + std::to_string(d_batch) + " blocks of block_len " +
                                     std::to_string(d_D) +
