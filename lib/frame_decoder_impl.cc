@@ -497,9 +497,8 @@ int frame_decoder_impl::general_work(int noutput_items,
     const size_t consumed = d_len_key ? take_packets(input_items[0], ninput, input_done)
                                       : take_stream(input_items[0], ninput, input_done);
     flush_if_idle(input_done && consumed == ninput);
-    const size_t taken = consumed;
     const auto t2 = clock::now();
-    if (produced == 0 && taken == 0 && d_async->unreleased() > 0)
+    if (produced == 0 && consumed == 0 && d_async->unreleased() > 0)
         produced = emit(out, room, true); // nothing else to do: wait for the oldest batch
     if (d_profile) {
         const auto t3 = clock::now();
