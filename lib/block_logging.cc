@@ -5,6 +5,7 @@
 #include "block_code.h"
 
 #include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/logger.h>
 #include <mutex>
 #include <stdexcept>
@@ -38,7 +39,7 @@ void install_gr_log_handler()
 
 void check_decoder_params(int max_batch, float scale, const std::string* input_type)
 {
-    constexpr int limit = 1 << 20; // ::gpufec::max_batch_limit
+    constexpr int limit = ::gpufec::max_batch_limit;
     if (max_batch < 0 || max_batch > limit)
         throw std::invalid_argument("max_batch: " + std::to_string(max_batch) +
                                     " is not valid (allowed: 0 = automatic, or 1.." + std::to_string(limit) + ")");

@@ -59,6 +59,15 @@ frame_block_settings make_block_settings(const std::string& input_type,
     return s;
 }
 
+std::function<std::unique_ptr<::gpufec::frame_decoder>(const ::gpufec::device_spec&)>
+family_maker(const std::string& family, const std::string& options, int max_batch)
+{
+    auto opts = ::gpufec::parse_frame_options(options);
+    if (max_batch > 0)
+        opts["max_batch"] = std::to_string(max_batch);
+    return [family, opts](const ::gpufec::device_spec& d) { return ::gpufec::make_frame_decoder(family, opts, d); };
+}
+
 frame_decoder::sptr frame_decoder::make(const std::string& family,
                                         const std::string& options,
                                         const std::string& device,
@@ -72,13 +81,8 @@ frame_decoder::sptr frame_decoder::make(const std::string& family,
     install_gr_log_handler();
     frame_block_settings s =
         make_block_settings(input_type, packed_output, scale, status_tags, length_tag_key, max_batch);
-    auto opts = ::gpufec::parse_frame_options(options);
-    if (max_batch > 0)
-        opts["max_batch"] = std::to_string(max_batch);
+    const auto make = family_maker(family, options, max_batch);
     const auto spec = ::gpufec::device_spec::parse(device);
-    const auto make = [family, opts](const ::gpufec::device_spec& d) {
-        return ::gpufec::make_frame_decoder(family, opts, d);
-    };
     s.fallback = cpu_fallback(spec, make);
     auto dec = make(spec);
 
@@ -232,36 +236,14 @@ size_t frame_decoder_impl::fill(const void* in_window, size_t first_item, size_t
         if (!s)
             break;
         const size_t n = std::min(avail - taken, d_async->batch_frames() - s->frames);
-        const size_t values = n * in_unit, first = taken * in_unit;
-        if (d_set.float_input) {
-            const float* src = static_cast<const float*>(in) + first;
-            if (s->soft) {
-                int8_t* dst = s->soft + s->used;
-                d_nans += parallel_chunks(values, [&](size_t a, size_t b) {
-                    return ::gpufec::quantize_soft(src + a, dst + a, b - a, d_set.scale);
-                });
-            } else {
-                float* dst = s->soft_f + s->used;
-                for (size_t i = 0; i < values; ++i) {
-                    d_nans += std::isnan(src[i]);
-                    dst[i] = src[i];
-                }
-            }
-        } else {
-            const int8_t* src = static_cast<const int8_t*>(in) + first;
-            if (s->soft) {
-                int8_t* dst = s->soft + s->used;
-                parallel_chunks(values, [&](size_t a, size_t b) {
-                    std::memcpy(dst + a, src + a, b - a);
-                    return size_t(0);
-                });
-            } else
-                std::transform(src, src + values, s->soft_f + s->used, [](int8_t v) {
-                    return float(std::max<int8_t>(v, -127));
-                });
-        }
-        s->frames += n;
-        s->used += values;
+        const size_t first = taken * in_unit;
+        const auto split = [this](size_t values, const std::function<size_t(size_t, size_t)>& piece) {
+            return parallel_chunks(values, piece);
+        };
+        if (d_set.float_input)
+            d_nans += d_async->append(static_cast<const float*>(in) + first, n, d_set.scale, split);
+        else
+            d_async->append(static_cast<const int8_t*>(in) + first, n, split);
         taken += n;
         if (s->frames == d_async->batch_frames())
             submit();

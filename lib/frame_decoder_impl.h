@@ -40,6 +40,10 @@ frame_block_settings make_block_settings(const std::string& input_type,
                                          const std::string& length_tag_key,
                                          int max_batch);
 
+//! a family's decoder by name ("key=value" options, the block's max_batch), made for a device
+std::function<std::unique_ptr<::gpufec::frame_decoder>(const ::gpufec::device_spec&)>
+family_maker(const std::string& family, const std::string& options, int max_batch);
+
 //! io signatures of a frame block (every constructor of the hierarchy names them)
 gr::io_signature::sptr frame_block_input(bool float_input);
 gr::io_signature::sptr frame_block_output();

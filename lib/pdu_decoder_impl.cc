@@ -7,6 +7,7 @@
 #include <gnuradio/gpufec/pdu_decoder.h>
 
 #include "block_code.h"
+#include "frame_decoder_impl.h"
 #include <gnuradio/gpufec/core/async_decoder.h>
 #include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
@@ -76,6 +77,7 @@ public:
     uint64_t pdus() const override { return d_sent; }
     uint64_t dropped_pdus() const override { return d_dropped; }
     uint64_t failed_frames() const override { return d_failed; }
+    uint64_t nan_count() const override { return d_nans; }
 
 private:
     struct pending {
@@ -133,25 +135,10 @@ private:
                 s = d_async->filling();
             }
             const size_t n = std::min(p->frames - frame, d_async->batch_frames() - s->frames);
-            const size_t values = n * d_in, first = frame * d_in;
-            if (f32) {
-                const float* src = static_cast<const float*>(base) + first;
-                if (s->soft) {
-                    d_nans += ::gpufec::quantize_soft(src, s->soft + s->used, values, d_scale);
-                } else {
-                    for (size_t i = 0; i < values; ++i)
-                        s->soft_f[s->used + i] = std::isnan(src[i]) ? 0.f : src[i];
-                }
-            } else {
-                const int8_t* src = static_cast<const int8_t*>(base) + first;
-                if (s->soft)
-                    std::memcpy(s->soft + s->used, src, values);
-                else
-                    for (size_t i = 0; i < values; ++i)
-                        s->soft_f[s->used + i] = float(std::max<int8_t>(src[i], -127));
-            }
-            s->frames += n;
-            s->used += values;
+            if (f32)
+                d_nans += d_async->append(static_cast<const float*>(base) + frame * d_in, n, d_scale);
+            else
+                d_async->append(static_cast<const int8_t*>(base) + frame * d_in, n);
             frame += n;
             if (s->frames == d_async->batch_frames())
                 d_async->submit();
@@ -274,13 +261,8 @@ pdu_decoder::sptr pdu_decoder::make(const std::string& family,
 {
     install_gr_log_handler();
     check_decoder_params(max_batch, scale);
-    auto opts = ::gpufec::parse_frame_options(options);
-    if (max_batch > 0)
-        opts["max_batch"] = std::to_string(max_batch);
+    const auto make = family_maker(family, options, max_batch);
     const auto spec = ::gpufec::device_spec::parse(device);
-    const auto make = [family, opts](const ::gpufec::device_spec& d) {
-        return ::gpufec::make_frame_decoder(family, opts, d);
-    };
     return gnuradio::make_block_sptr<pdu_decoder_impl>(make(spec), cpu_fallback(spec, make), max_batch,
                                                        packed_output, scale);
 }

@@ -4,6 +4,9 @@
  */
 #include <gnuradio/gpufec/core/async_decoder.h>
 
+#include <gnuradio/gpufec/core/soft.h>
+
+#include <cstring>
 #include <stdexcept>
 
 namespace gpufec {
@@ -91,6 +94,45 @@ async_decoder::slot* async_decoder::filling()
         s.frames = s.used = s.read = 0;
     });
     return i == slot_ring::none ? nullptr : &d_slots[i];
+}
+
+async_decoder::slot& async_decoder::room_for(size_t frames)
+{
+    const size_t i = d_ring->filling();
+    if (i == slot_ring::none || d_slots[i].frames + frames > d_batch)
+        throw std::logic_error("async_decoder::append: no filling slot with room for the frames");
+    return d_slots[i];
+}
+
+size_t async_decoder::append(const int8_t* soft, size_t frames, const splitter& split)
+{
+    slot& s = room_for(frames);
+    const size_t values = frames * d_dec->input_per_frame();
+    auto piece = [&](size_t a, size_t b) {
+        if (s.soft)
+            std::memcpy(s.soft + s.used + a, soft + a, b - a);
+        else
+            widen_soft(soft + a, s.soft_f + s.used + a, b - a);
+        return size_t(0);
+    };
+    split ? split(values, piece) : piece(0, values);
+    s.frames += frames;
+    s.used += values;
+    return 0;
+}
+
+size_t async_decoder::append(const float* soft, size_t frames, float scale, const splitter& split)
+{
+    slot& s = room_for(frames);
+    const size_t values = frames * d_dec->input_per_frame();
+    auto piece = [&](size_t a, size_t b) {
+        return s.soft ? quantize_soft(soft + a, s.soft + s.used + a, b - a, scale)
+                      : sanitize_soft(soft + a, s.soft_f + s.used + a, b - a);
+    };
+    const size_t nans = split ? split(values, piece) : piece(0, values);
+    s.frames += frames;
+    s.used += values;
+    return nans;
 }
 
 void async_decoder::submit()

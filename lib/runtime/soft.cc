@@ -80,6 +80,12 @@ size_t quantize_soft(const float* in, int8_t* out, size_t n, float scale)
     return nans;
 }
 
+void widen_soft(const int8_t* in, float* out, size_t n)
+{
+    for (size_t i = 0; i < n; ++i)
+        out[i] = float(std::max<int8_t>(in[i], -127));
+}
+
 size_t sanitize_soft(const float* in, float* out, size_t n)
 {
     size_t nans = 0;

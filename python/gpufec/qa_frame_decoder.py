@@ -14,7 +14,7 @@ import pmt
 from gnuradio import gr, gr_unittest, blocks
 from gnuradio import gpufec
 
-from qa_util import run_decoder, run_with_timeout
+from qa_util import encode_with, run_decoder, run_with_timeout
 
 
 def repetition(bits, repeat):
@@ -145,11 +145,7 @@ class qa_frame_decoder(gr_unittest.TestCase):
     def test_009_concurrent_decoders_match_solo_runs_and_share_the_cpu_pool(self):
         code = "802.11n:648:1/2"
         bits = self.rng.integers(0, 2, 40 * 324, dtype=np.uint8)
-        tb = gr.top_block()
-        snk = blocks.vector_sink_b()
-        tb.connect(blocks.vector_source_b(bits.tolist()), gpufec.ldpc_encoder(code), snk)
-        tb.run()
-        soft = bpsk(np.array(snk.data(), dtype=np.uint8), sigma=0.8, seed=4)
+        soft = bpsk(encode_with(gpufec.ldpc_encoder(code), bits), sigma=0.8, seed=4)
         solo, _ = run_decoder(gpufec.ldpc_decoder(code, device="cpu"), soft)
         tb = gr.top_block()
         src = blocks.vector_source_f(soft.tolist())
@@ -175,11 +171,7 @@ class qa_frame_decoder(gr_unittest.TestCase):
 
     def test_101_streaming_viterbi_keeps_every_bit_with_a_small_output_buffer(self):
         bits = self.rng.integers(0, 2, 30000, dtype=np.uint8)
-        tb = gr.top_block()
-        snk = blocks.vector_sink_b()
-        tb.connect(blocks.vector_source_b(bits.tolist()), gpufec.conv_encoder("ccsds"), snk)
-        tb.run()
-        soft = bpsk(np.array(snk.data(), dtype=np.uint8))
+        soft = bpsk(encode_with(gpufec.conv_encoder("ccsds"), bits))
         d = gpufec.viterbi_decoder("ccsds", block_len=512, max_batch=3, device="cpu")
         out, _ = run_decoder(d, soft, out_buffer=4096)
         # all but the last window (at most D + L = 554 bits) come out, and they are right
@@ -189,11 +181,7 @@ class qa_frame_decoder(gr_unittest.TestCase):
 
     def test_102_large_max_batch_and_small_buffers_do_not_hang(self):
         bits = self.rng.integers(0, 2, 8192, dtype=np.uint8)
-        tb = gr.top_block()
-        snk = blocks.vector_sink_b()
-        tb.connect(blocks.vector_source_b(bits.tolist()), gpufec.conv_encoder("ccsds"), snk)
-        tb.run()
-        soft = bpsk(np.array(snk.data(), dtype=np.uint8))
+        soft = bpsk(encode_with(gpufec.conv_encoder("ccsds"), bits))
         for kw, buf in (({"max_batch": 100_000}, None), ({}, 262144), ({"packed_output": True}, 64)):
             d = gpufec.viterbi_decoder("ccsds", device="cpu", **kw)
             out, _ = run_decoder(d, soft, out_buffer=buf)
@@ -209,11 +197,7 @@ class qa_frame_decoder(gr_unittest.TestCase):
     def test_103_ldpc_small_buffer_packed_and_erased_codewords(self):
         code = "802.11n:648:1/2"
         enc_bits = self.rng.integers(0, 2, 4 * 324, dtype=np.uint8)
-        tb = gr.top_block()
-        snk = blocks.vector_sink_b()
-        tb.connect(blocks.vector_source_b(enc_bits.tolist()), gpufec.ldpc_encoder(code), snk)
-        tb.run()
-        soft = bpsk(np.array(snk.data(), dtype=np.uint8))
+        soft = bpsk(encode_with(gpufec.ldpc_encoder(code), enc_bits))
         dec = gpufec.ldpc_decoder(code, packed_output=True, device="cpu")
         out, _ = run_decoder(dec, soft, out_buffer=4096)
         self.assertEqual(len(out), 4 * 41)  # 324 bits: 41 bytes per codeword, the last padded

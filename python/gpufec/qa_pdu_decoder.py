@@ -60,6 +60,7 @@ class qa_pdu_decoder(gr_unittest.TestCase):
             if i != 3:
                 np.testing.assert_array_equal(np.array(pmt.u8vector_elements(vec), dtype=np.uint8), bits[i])
         self.assertEqual(dec.pdus(), 5)
+        self.assertEqual(dec.nan_count(), fb * rep)
 
     def test_002_ldpc_packed_int8_and_bad_pdus(self):
         code = "802.11n:648:1/2"

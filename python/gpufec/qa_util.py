@@ -45,3 +45,12 @@ def run_decoder(dec, soft, float_input=True, chunk=None, out_buffer=None, tags=N
     tb.connect(src, cp, dec, snk)
     run_with_timeout(tb, timeout)
     return np.array(snk.data(), dtype=np.uint8), snk.tags()
+
+
+def encode_with(encoder, bits):
+    """bits (0/1) through an encoder block; returns the coded bits as a uint8 array"""
+    tb = gr.top_block()
+    snk = blocks.vector_sink_b()
+    tb.connect(blocks.vector_source_b(np.asarray(bits, dtype=np.uint8).tolist()), encoder, snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8)

@@ -44,6 +44,7 @@ public:
     virtual uint64_t pdus() const = 0;         //!< PDUs decoded and sent
     virtual uint64_t dropped_pdus() const = 0; //!< PDUs refused (see above)
     virtual uint64_t failed_frames() const = 0;
+    virtual uint64_t nan_count() const = 0;    //!< NaN soft values seen (decoded as erasures)
 };
 
 } // namespace gpufec

@@ -212,7 +212,8 @@ options, device, max_batch, packed_output, scale. See docs/platform.md.)doc")
         .def("input_per_frame", &pdu_decoder::input_per_frame)
         .def("pdus", &pdu_decoder::pdus)
         .def("dropped_pdus", &pdu_decoder::dropped_pdus)
-        .def("failed_frames", &pdu_decoder::failed_frames);
+        .def("failed_frames", &pdu_decoder::failed_frames)
+        .def("nan_count", &pdu_decoder::nan_count);
 
     // gr-fec FECAPI objects: make() returns gr-fec's own generic_decoder / generic_encoder
     // handles, which fec.extended_decoder, fec.async_decoder, fec.tagged_decoder and the BER

@@ -57,6 +57,14 @@ public:
 
     //! the slot to fill next (the same one until submitted), or null when none is free
     slot* filling();
+    /*! fn(n, piece) runs piece(a, b) over [0, n) (in parts, perhaps on several threads) and
+     *  returns the sum of what the pieces return: how the caller splits large copies */
+    using splitter = std::function<size_t(size_t, const std::function<size_t(size_t, size_t)>&)>;
+    /*! Appends `frames` frames to the filling slot (there must be one, with room), in the type
+     *  the slot holds: int8 copied, or widened for float decoders; float quantised with `scale`
+     *  (quantize_soft), or kept for float decoders (sanitize_soft). Returns the NaNs seen. */
+    size_t append(const int8_t* soft, size_t frames, const splitter& split = nullptr);
+    size_t append(const float* soft, size_t frames, float scale, const splitter& split = nullptr);
     //! decode the filling slot (it must hold at least one frame)
     void submit();
     /*! the oldest submitted slot once decoded (wait: until it is), else null; rethrows what
@@ -75,6 +83,7 @@ public:
     const options& opts() const { return d_opts; }
 
 private:
+    slot& room_for(size_t frames); // the filling slot, checked to hold `frames` more
     void decode_slot(size_t i); // on the ring's thread (or in submit() for CPU decoders)
 
     std::unique_ptr<frame_decoder> d_dec;

@@ -25,6 +25,9 @@ size_t quantize_soft(const float* in, int8_t* out, size_t n, float scale = defau
  *  erasure (0) and infinities clamped to +-1e30. Returns how many inputs were NaN. */
 size_t sanitize_soft(const float* in, float* out, size_t n);
 
+//! int8 soft values as float for decoders that take float (-128 acts as -127, as everywhere)
+void widen_soft(const int8_t* in, float* out, size_t n);
+
 } // namespace gpufec
 
 #endif
