@@ -140,7 +140,7 @@ frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> 
                    d_async->batch_frames());
     const unsigned hw = std::thread::hardware_concurrency();
     if (hw > 2 && d_async->decoder().on_gpu()) // (CPU decoders use every core themselves)
-        d_copy_pool = std::make_unique<::gpufec::worker_pool>(int(std::min(4u, hw / 2)));
+        d_copy_pool = ::gpufec::get_cpu_pool(int(std::min(4u, hw / 2))); // a small private pool
     const char* prof = std::getenv("GPUFEC_PROFILE");
     d_profile = prof && *prof && *prof != '0';
 }

@@ -10,7 +10,7 @@
 
 #include <gnuradio/gpufec/core/async_decoder.h>
 #include <gnuradio/gpufec/frame_decoder.h>
-#include "runtime/worker_pool.h"
+#include "runtime/cpu_pool.h"
 #include <deque>
 #include <functional>
 #include <memory>
@@ -97,7 +97,7 @@ private:
     std::string d_family, d_describe;
     int d_in_unit = 0, d_out_unit = 0;
     size_t d_slot_bytes = 0, d_out_bits = 0; // packed bytes per frame in a slot; bits per frame
-    std::unique_ptr<::gpufec::worker_pool> d_copy_pool;
+    std::shared_ptr<::gpufec::cpu_pool> d_copy_pool;
     std::vector<pmt::pmt_t> d_iter_pmts;
     bool d_iterates = false, d_has_check = false;
     size_t d_frames_multiple = 1; // frames per GNU Radio output multiple

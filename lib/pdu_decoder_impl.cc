@@ -35,7 +35,8 @@ public:
                      std::function<std::unique_ptr<::gpufec::frame_decoder>()> fallback,
                      int max_batch,
                      bool packed,
-                     float scale)
+                     float scale,
+                     bool soft_output)
         : gr::block("pdu_decoder", gr::io_signature::make(0, 0, 0), gr::io_signature::make(0, 0, 0)),
           d_packed(packed),
           d_scale(scale),
@@ -47,7 +48,11 @@ public:
         d_bits = dec->output_bits();
         d_bytes = dec->output_bytes(true);
         d_has_check = dec->has_check();
+        d_soft_len = soft_output ? dec->soft_output_per_frame() : 0;
+        if (soft_output && d_soft_len == 0)
+            throw std::invalid_argument("soft_output: the " + dec->family() + " family has no soft output");
         ::gpufec::async_decoder::options ao;
+        ao.soft_output = soft_output;
         ao.batch_frames = max_batch > 0 ? size_t(max_batch) : 0;
         ao.packed = true;
         d_async = std::make_unique<::gpufec::async_decoder>(std::move(dec), ao, std::move(fallback));
@@ -86,6 +91,7 @@ private:
         std::vector<uint8_t> bits;
         std::vector<int32_t> iterations;
         std::vector<uint8_t> passed, erased;
+        std::vector<float> soft; // soft output, where asked for
     };
 
     void drop(const std::string& why)
@@ -125,6 +131,7 @@ private:
         p->iterations.resize(p->frames);
         p->passed.resize(p->frames);
         p->erased.resize(p->frames);
+        p->soft.resize(p->frames * d_soft_len);
         std::unique_lock<std::mutex> lock(d_mutex);
         d_pending.push_back(p);
         size_t frame = 0;
@@ -192,6 +199,9 @@ private:
                     p.erased[p.done + i] = st.erased != 0;
                     d_failed += st.check == 0;
                 }
+                if (d_soft_len)
+                    std::memcpy(p.soft.data() + p.done * d_soft_len, s->soft_out + f * d_soft_len,
+                                n * d_soft_len * sizeof(float));
                 p.done += n;
                 f += n;
                 if (p.done == p.frames) {
@@ -217,6 +227,8 @@ private:
         if (d_has_check)
             meta = pmt::dict_add(meta, pmt::mp("passed"), pmt::init_u8vector(p.passed.size(), p.passed));
         meta = pmt::dict_add(meta, pmt::mp("erased"), pmt::init_u8vector(p.erased.size(), p.erased));
+        if (d_soft_len)
+            meta = pmt::dict_add(meta, pmt::mp("soft_out"), pmt::init_f32vector(p.soft.size(), p.soft));
         message_port_pub(d_port, pmt::cons(meta, pmt::init_u8vector(p.bits.size(), p.bits)));
         d_sent++;
     }
@@ -240,7 +252,7 @@ private:
     bool d_packed;
     float d_scale;
     pmt::pmt_t d_port;
-    size_t d_in = 0, d_bits = 0, d_bytes = 0;
+    size_t d_in = 0, d_bits = 0, d_bytes = 0, d_soft_len = 0;
     bool d_has_check = false;
     std::mutex d_mutex; // the slot being filled, the pending PDUs
     std::condition_variable d_work, d_freed;
@@ -257,14 +269,15 @@ pdu_decoder::sptr pdu_decoder::make(const std::string& family,
                                     const std::string& device,
                                     int max_batch,
                                     bool packed_output,
-                                    float scale)
+                                    float scale,
+                                    bool soft_output)
 {
     install_gr_log_handler();
     check_decoder_params(max_batch, scale);
     const auto make = family_maker(family, options, max_batch);
     const auto spec = ::gpufec::device_spec::parse(device);
     return gnuradio::make_block_sptr<pdu_decoder_impl>(make(spec), cpu_fallback(spec, make), max_batch,
-                                                       packed_output, scale);
+                                                       packed_output, scale, soft_output);
 }
 
 } // namespace gpufec

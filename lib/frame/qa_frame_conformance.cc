@@ -250,6 +250,35 @@ INSTANTIATE_TEST_SUITE_P(families, conformance, ::testing::ValuesIn(kConfigs),
                              return std::string(i.param.family) + "_" + std::to_string(i.index);
                          });
 
+TEST_P(conformance, gpu_batches_allocate_nothing)
+{
+    GPUFEC_REQUIRE_GPU();
+    std::unique_ptr<frame_decoder> gpu;
+    try {
+        gpu = make_frame_decoder(GetParam().family, opts, device_spec::parse("cuda"));
+    } catch (const std::invalid_argument& e) {
+        GTEST_SKIP() << "this configuration runs on the CPU only: " << e.what();
+    }
+    // the block's path: page-locked slots of 64 frames, batches of varying size; only the
+    // first batch may allocate (staging for a family's own pageable side arrays)
+    make_frames(64, 2.0, 61);
+    async_decoder::options ao;
+    ao.batch_frames = 64;
+    async_decoder ad(std::move(gpu), ao);
+    uint64_t after_first = 0;
+    const size_t sizes[] = { 64, 64, 3, 64, 17, 64, 1 };
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); ++k) {
+        ASSERT_NE(ad.filling(), nullptr);
+        ad.append(soft.data(), sizes[k]);
+        ad.submit();
+        ASSERT_NE(ad.front(true), nullptr);
+        ad.release_front();
+        if (k == 0)
+            after_first = gpu_allocations();
+    }
+    EXPECT_EQ(gpu_allocations(), after_first) << "a batch allocated device or page-locked memory";
+}
+
 TEST(frame_registry, lists_the_families_and_names_bad_options)
 {
     const auto fams = frame_families();

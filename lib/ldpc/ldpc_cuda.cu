@@ -23,8 +23,8 @@
  * (constant bank): every thread of the block reads the same entry at the same time, which the
  * uniform datapath serves without shared-memory traffic. Channel values are read once from
  * global memory, int8; the output is the packed leading hard bits (codeword, or information
- * bits of a systematic-first code) straight into the caller's buffer, and the per-codeword
- * results and optional posteriors through a side buffer. */
+ * bits of a systematic-first code), the per-codeword results and the optional posteriors
+ * (float) each into their own buffer, copied back to the caller by the batch pipeline. */
 #include "ldpc_common.h"
 #include "ldpc_engine.h"
 #include "runtime/batch_pipeline.h"
@@ -65,7 +65,6 @@ struct gpu_params {
     ldpc_fixed fx;
     int out_bits;        // leading hard bits written per codeword (n, or k)
     int nbytes;          // packed bytes per codeword: ceil(out_bits / 8)
-    size_t post_offset;  // bytes into side where the posteriors (int32) start, after the results
 };
 
 __host__ __device__ inline size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
@@ -193,8 +192,9 @@ template <typename T, typename M, int MAXD>
 __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
     ldpc_layered_kernel(gpu_params p, const __grid_constant__ gpu_table tab,
                         const int8_t* __restrict__ soft,
-                        uint8_t* __restrict__ out,  // packed hard bits
-                        uint8_t* __restrict__ side, // results, then posteriors
+                        uint8_t* __restrict__ out,         // packed hard bits
+                        ldpc_result* __restrict__ results, // one per codeword
+                        float* __restrict__ posteriors,    // n per codeword, where wanted
                         int* __restrict__ queue)
 {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -317,20 +317,20 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
                 o[b] = uint8_t(byte);
             }
             if (row == 0) {
-                ldpc_result* res = reinterpret_cast<ldpc_result*>(side) + cw;
+                ldpc_result* res = results + cw;
                 res->iterations = s_iters[local];
                 res->syndrome_ok = !s_bad[local];
             }
             if (p.want_post) {
-                int32_t* post = reinterpret_cast<int32_t*>(side + p.post_offset) + size_t(cw) * n;
+                float* post = posteriors + size_t(cw) * n;
                 for (int v = row; v < n; v += z)
-                    post[v] = -int(gamma[v]);
+                    post[v] = float(-int(gamma[v]));
             }
         }
     }
 }
 
-typedef void (*kernel_fn)(gpu_params, const gpu_table, const int8_t*, uint8_t*, uint8_t*, int*);
+typedef void (*kernel_fn)(gpu_params, const gpu_table, const int8_t*, uint8_t*, ldpc_result*, float*, int*);
 
 template <typename T, typename M>
 kernel_fn pick_by_degree(int max_degree)
@@ -435,11 +435,22 @@ public:
         GPUFEC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d_kernel, d_threads, bytes));
         d_per_sm = std::max(1, per_sm);
         d_resident = d_per_sm * d_sms;
-        d_pipe = std::make_unique<batch_pipeline>(3);
-        d_queues.resize(size_t(d_pipe->slots()));
-        d_sides.resize(size_t(d_pipe->slots()));
-        for (auto& q : d_queues)
-            q.resize(1);
+        // half a wave of resident blocks per chunk: the next chunk's copy overlaps this one's
+        // kernel, and the kernels of neighbouring chunks fill each other's tails. Measured on
+        // the H100 (10 iterations, host to host, Gb/s): 802.11n 1944, 16384 codewords: half a
+        // wave 12.24, a wave 11.89, a third 11.60; 4096 codewords: 9.60, 8.85, 9.60. 802.16e
+        // 2304, 16384: 14.20, 13.75, 13.58; 4096: 11.15, 10.00, 11.33
+        const size_t half_wave = std::max<size_t>(size_t(d_resident) / 2, 1) * size_t(d_c);
+        d_per_chunk = d_opts.max_batch > 0 ? size_t(d_opts.max_batch) : half_wave;
+        // ports: in 0 channel values; out 0 packed hard bits, out 1 results, out 2 posteriors
+        // (made on the first batch that asks for them); scratch 0 the block queue. Every
+        // buffer is sized for a full chunk, once.
+        const size_t n = size_t(code.n()), cw = d_per_chunk;
+        pipeline_layout l;
+        l.in = { cw * n };
+        l.out = { cw * ((n + 7) / 8), cw * sizeof(ldpc_result) };
+        l.scratch = { sizeof(int) };
+        d_pipe = std::make_unique<batch_pipeline>(3, l);
     }
 
     std::string name() const override
@@ -455,59 +466,34 @@ public:
             return;
         device_guard guard(d_device);
         const size_t n = size_t(d_code.n()), nbytes = (size_t(out_bits) + 7) / 8;
-        // half a wave of resident blocks per chunk: the next chunk's copy overlaps this one's
-        // kernel, and the kernels of neighbouring chunks fill each other's tails. Measured on
-        // the H100 (10 iterations, host to host, Gb/s): 802.11n 1944, 16384 codewords: half a
-        // wave 12.24, a wave 11.89, a third 11.60; 4096 codewords: 9.60, 8.85, 9.60. 802.16e
-        // 2304, 16384: 14.20, 13.75, 13.58; 4096: 11.15, 10.00, 11.33
-        const size_t half_wave = std::max<size_t>(size_t(d_resident) / 2, 1) * size_t(d_c);
-        const size_t per_chunk = d_opts.max_batch > 0 ? size_t(d_opts.max_batch) : half_wave;
+        const size_t per_chunk = d_per_chunk;
         const int64_t nchunks = int64_t((frames + per_chunk - 1) / per_chunk);
         const bool want_post = post != nullptr;
-        // the hard bits go straight to the caller's buffer (the pipeline's own copy); results
-        // and posteriors come back through a page-locked side area, one region per chunk
-        const size_t side_per_cw = sizeof(ldpc_result) + (want_post ? n * 4 : 0);
-        const size_t stage_bytes = frames * side_per_cw + 64 * size_t(nchunks);
-        if (!d_stage || d_stage->size() < stage_bytes)
-            d_stage = std::make_unique<host_buffer>(stage_bytes);
-        std::vector<size_t> stage_at(static_cast<size_t>(nchunks));
+        if (want_post && d_pipe->layout().out.size() < 3)
+            d_pipe->grow({ {}, { 0, 0, per_chunk * n * sizeof(float) }, {} });
         std::vector<gpu_params> params(static_cast<size_t>(nchunks));
         d_pipe->run(
             nchunks,
             [&](int64_t c) {
                 const size_t a = size_t(c) * per_chunk, b = std::min(frames, a + per_chunk);
-                gpu_params& g = params[size_t(c)];
-                g = base_params(int(b - a), out_bits, want_post);
-                stage_at[size_t(c)] = a * side_per_cw + 64 * size_t(c);
+                params[size_t(c)] = base_params(int(b - a), out_bits, want_post);
                 chunk_io io;
-                io.in = reinterpret_cast<const uint8_t*>(soft) + a * n;
-                io.in_bytes = (b - a) * n;
-                io.out = packed + a * nbytes;
-                io.out_bytes = (b - a) * nbytes;
+                io.in[0] = soft + a * n;
+                io.in_bytes[0] = (b - a) * n;
+                io.out[0] = packed + a * nbytes;
+                io.out_bytes[0] = (b - a) * nbytes;
+                io.out[1] = res + a;
+                io.out_bytes[1] = (b - a) * sizeof(ldpc_result);
+                if (want_post) {
+                    io.out[2] = post + a * n;
+                    io.out_bytes[2] = (b - a) * n * sizeof(float);
+                }
                 return io;
             },
-            [&](int64_t c, int slot, uint8_t* d_in, uint8_t* d_out, cudaStream_t st) {
-                const gpu_params& g = params[size_t(c)];
-                const size_t side_bytes = g.post_offset + (want_post ? size_t(g.frames) * n * 4 : 0);
-                auto& side = d_sides[size_t(slot)];
-                side.resize(side_bytes);
-                launch(g, reinterpret_cast<const int8_t*>(d_in), d_out, side.get(), d_queues[size_t(slot)].get(),
-                       st);
-                GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_stage->data() + stage_at[size_t(c)], side.get(), side_bytes,
-                                                  cudaMemcpyDeviceToHost, st));
+            [&](int64_t c, const slot_view& v) {
+                launch(params[size_t(c)], v.input<const int8_t>(0), v.output<uint8_t>(0),
+                       v.output<ldpc_result>(1), v.output<float>(2), v.scratch_as<int>(0), v.stream);
             });
-        // results and posteriors from the side area (the pipeline has synchronised every chunk)
-        for (int64_t c = 0; c < nchunks; ++c) {
-            const size_t a = size_t(c) * per_chunk;
-            const gpu_params& g = params[size_t(c)];
-            const uint8_t* s = d_stage->data() + stage_at[size_t(c)];
-            std::memcpy(res + a, s, size_t(g.frames) * sizeof(ldpc_result));
-            if (want_post) {
-                const int32_t* pp = reinterpret_cast<const int32_t*>(s + g.post_offset);
-                for (size_t i = 0; i < size_t(g.frames) * n; ++i)
-                    post[a * n + i] = float(pp[i]);
-            }
-        }
     }
 
     double time_kernels(const int8_t* soft, size_t frames, int reps) override
@@ -515,12 +501,13 @@ public:
         device_guard guard(d_device);
         const gpu_params g = base_params(int(frames), d_code.k(), false);
         device_buffer<int8_t> in(frames * size_t(d_code.n()));
-        device_buffer<uint8_t> out(frames * size_t(g.nbytes)), side(g.post_offset);
+        device_buffer<uint8_t> out(frames * size_t(g.nbytes));
+        device_buffer<ldpc_result> results(frames);
         device_buffer<int> queue(1);
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(in.get(), soft, frames * size_t(d_code.n()), cudaMemcpyHostToDevice, st.get()));
         return time_on_stream(st.get(), reps,
-                              [&] { launch(g, in.get(), out.get(), side.get(), queue.get(), st.get()); });
+                              [&] { launch(g, in.get(), out.get(), results.get(), nullptr, queue.get(), st.get()); });
     }
 
 private:
@@ -548,17 +535,16 @@ private:
         g.fx.offset = int(std::lround(d_opts.offset));
         g.out_bits = out_bits;
         g.nbytes = (out_bits + 7) / 8;
-        g.post_offset = align16(size_t(frames) * sizeof(ldpc_result));
         return g;
     }
 
-    void launch(const gpu_params& g, const int8_t* in, uint8_t* out, uint8_t* side, int* queue,
-                cudaStream_t st) const
+    void launch(const gpu_params& g, const int8_t* in, uint8_t* out, ldpc_result* results, float* post,
+                int* queue, cudaStream_t st) const
     {
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(queue, 0, sizeof(int), st));
         const unsigned grid = unsigned(std::min(g.groups, d_resident));
         const size_t bytes = smem(d_c);
-        d_kernel<<<grid, d_threads, bytes, st>>>(g, *d_table, in, out, side, queue);
+        d_kernel<<<grid, d_threads, bytes, st>>>(g, *d_table, in, out, results, post, queue);
         GPUFEC_CUDA_CHECK_LAUNCH("ldpc_layered_kernel");
     }
 
@@ -570,10 +556,8 @@ private:
     bool d_int8 = false;
     kernel_fn d_kernel = nullptr;
     std::unique_ptr<gpu_table> d_table; // passed by value at each launch
+    size_t d_per_chunk = 1;
     std::unique_ptr<batch_pipeline> d_pipe;
-    std::vector<device_buffer<int>> d_queues;
-    std::vector<device_buffer<uint8_t>> d_sides; // per pipeline slot: results, posteriors
-    std::unique_ptr<host_buffer> d_stage;
 };
 
 } // namespace

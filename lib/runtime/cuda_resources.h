@@ -7,11 +7,21 @@
 #define INCLUDED_GPUFEC_RUNTIME_CUDA_RESOURCES_H
 
 #include "cuda_check.h"
+#include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstddef>
 #include <utility>
 
 namespace gpufec {
+
+/*! Device and page-locked allocations made by this process's buffers so far: the tests check
+ *  that decoders allocate at construction (or on first use) and never again per batch. */
+inline std::atomic<uint64_t>& cuda_allocations()
+{
+    static std::atomic<uint64_t> count{ 0 };
+    return count;
+}
 
 //! Makes `device` current for the lifetime of the guard (decoders may live on any GPU).
 class device_guard
@@ -112,6 +122,7 @@ public:
         release();
         GPUFEC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_p), count * sizeof(T)));
         d_n = count;
+        ++cuda_allocations();
     }
     T* get() const { return d_p; }
     size_t size() const { return d_n; }
@@ -159,6 +170,7 @@ public:
             d_pinned = false;
         }
         d_n = count;
+        ++cuda_allocations();
     }
     T* get() const { return d_p; }
     size_t size() const { return d_n; }

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #ifdef GPUFEC_HAVE_CUDA
+#include "cuda_resources.h"
 #include <cuda_runtime.h>
 #endif
 
@@ -84,6 +85,15 @@ std::string device_spec::str() const
     return "?";
 }
 
+uint64_t gpu_allocations()
+{
+#ifdef GPUFEC_HAVE_CUDA
+    return cuda_allocations().load();
+#else
+    return 0;
+#endif
+}
+
 bool cuda_compiled()
 {
 #ifdef GPUFEC_HAVE_CUDA
@@ -121,6 +131,7 @@ host_buffer::host_buffer(size_t bytes) : d_n(bytes)
     if (!cuda_devices().empty() &&
         cudaMallocHost(reinterpret_cast<void**>(&d_p), bytes) == cudaSuccess) {
         d_pinned = true;
+        ++cuda_allocations();
         return;
     }
     cudaGetLastError();

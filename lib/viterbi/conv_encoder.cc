@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <gnuradio/gpufec/core/conv_encoder.h>
+#include <gnuradio/gpufec/core/trellis.h>
 
 #include "frame_checks.h"
 #include <stdexcept>
@@ -14,11 +15,13 @@ conv_encoder::conv_encoder(const conv_code& code, conv_mode mode, int frame_bits
 {
     d_code.validate();
     check_frame_bits(d_code, mode, frame_bits);
+    // branches from the codes layer's trellis (shift-register states: bit 0 = newest input)
+    const trellis tr = trellis::feed_forward(d_code);
     const uint32_t states = d_code.states();
     d_out.resize(2 * states);
     for (uint32_t s = 0; s < states; ++s)
         for (uint32_t x = 0; x < 2; ++x)
-            d_out[2 * s + x] = d_code.output(s, x);
+            d_out[2 * s + x] = tr.output(s, x);
 }
 
 int conv_encoder::frame_stages() const

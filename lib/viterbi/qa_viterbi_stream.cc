@@ -201,3 +201,17 @@ TEST(viterbi_async_stream, gpu_gives_the_cpu_bits)
     viterbi_async_stream gpu(c, o, device_spec::parse("cuda"), 700);
     EXPECT_EQ(run_async(gpu, s.soft, 1, false), run_async(cpu, s.soft, 2, true));
 }
+
+TEST(viterbi_async_stream, gpu_batches_allocate_nothing)
+{
+    GPUFEC_REQUIRE_GPU();
+    const conv_code c = conv_code::preset("ccsds");
+    viterbi_options o;
+    const auto s = make_stream(c, 512 * 3000 + 77, 3.0, true, 9);
+    viterbi_async_stream gpu(c, o, device_spec::parse("cuda"), 700);
+    // every device buffer and slot is made at construction: driving the decoder with batches
+    // full and partial (flushes) allocates nothing
+    const uint64_t before = gpu_allocations();
+    run_async(gpu, s.soft, 3, true);
+    EXPECT_EQ(gpu_allocations(), before);
+}

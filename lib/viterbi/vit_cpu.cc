@@ -9,6 +9,7 @@
  * (8 lanes: SSE2, or NEON on ARM); all give the same output. */
 #include "vit_cpu_lanes.h"
 #include "vit_engine.h"
+#include <gnuradio/gpufec/core/trellis.h>
 #include "../runtime/simd_isa.h"
 #include "../runtime/cpu_pool.h"
 
@@ -81,11 +82,13 @@ public:
           d_threads(d_pool->size()),
           d_scratch(size_t(d_threads))
     {
+        // branches from the codes layer's trellis (shift-register states: bit 0 = newest input)
+        const trellis tr = trellis::feed_forward(code);
         const uint32_t states = code.states();
         d_out.resize(2 * states);
         for (uint32_t s = 0; s < states; ++s)
             for (uint32_t x = 0; x < 2; ++x)
-                d_out[2 * s + x] = code.output(s, x);
+                d_out[2 * s + x] = tr.output(s, x);
         d_isa = detect_simd_isa();
         d_lanes = isa_lanes(d_isa);
     }

@@ -25,6 +25,7 @@
 #include "vit_engine.h"
 
 #include "runtime/batch_pipeline.h"
+#include <gnuradio/gpufec/core/trellis.h>
 #include "runtime/cuda_resources.h"
 #include <algorithm>
 #include <string>
@@ -287,16 +288,21 @@ public:
         d_name = "cuda:" + std::to_string(device) + " (" + prop.name + ")";
         d_sms = prop.multiProcessorCount;
         const int N = code.states();
+        const trellis tr = trellis::feed_forward(code); // branch outputs from the codes layer
         for (int j = 0; j < N / 2; ++j) {
-            const uint32_t a0 = code.output(j, 0), a1 = code.output(j, 1);
-            const uint32_t b0 = code.output(j + N / 2, 0), b1 = code.output(j + N / 2, 1);
+            const uint32_t a0 = tr.output(j, 0), a1 = tr.output(j, 1);
+            const uint32_t b0 = tr.output(j + N / 2, 0), b1 = tr.output(j + N / 2, 1);
             d_tr.sel_a[j] = lane_selector(a0 & 7, a1 & 7);
             d_tr.sel_b[j] = lane_selector(b0 & 7, b1 & 7);
             d_tr.sel_a2[j] = pool_selector(a0, a1);
             d_tr.sel_b2[j] = pool_selector(b0, b1);
         }
-        d_pipe = std::make_unique<batch_pipeline>(3);
-        d_slots.resize(d_pipe->slots());
+    }
+
+    void reserve(const vit_params& p, int64_t max_jobs) override
+    {
+        device_guard guard(d_device);
+        ensure_layout(p, max_jobs);
     }
 
     std::string name() const override { return d_name; }
@@ -314,35 +320,33 @@ public:
         const int64_t per_chunk = jobs_per_chunk(p);
         const int64_t nchunks = (njobs + per_chunk - 1) / per_chunk;
         const forward_fn fwd = p.n == 4 ? pick_forward<true>(p.K) : pick_forward<false>(p.K);
-        const int N = 1 << (p.K - 1);
-        const int W = (N + 31) / 32;
-        const int32_t max_len = max_job_length(p);
         std::vector<vit_chunk> chunks(nchunks);
 
+        ensure_layout(p, njobs);
         d_pipe->run(
             nchunks,
             [&](int64_t c) {
                 const int64_t a = c * per_chunk, b = std::min(njobs, a + per_chunk);
                 chunks[c] = make_chunk(d_code, p, a, b);
                 chunk_io io;
-                io.in = reinterpret_cast<const uint8_t*>(soft) + chunks[c].soft_lo;
-                io.in_bytes = size_t(chunks[c].soft_hi - chunks[c].soft_lo);
-                io.out = out + chunks[c].out_lo;
-                io.out_bytes = size_t(chunks[c].out_hi - chunks[c].out_lo);
+                io.in[0] = soft + chunks[c].soft_lo;
+                io.in_bytes[0] = size_t(chunks[c].soft_hi - chunks[c].soft_lo);
+                io.out[0] = out + chunks[c].out_lo;
+                io.out_bytes[0] = size_t(chunks[c].out_hi - chunks[c].out_lo);
                 return io;
             },
-            [&](int64_t c, int slot, uint8_t* d_in, uint8_t* d_out, cudaStream_t st) {
+            // ports: in 0 soft values, out 0 packed bits, scratch 0 survivors, scratch 1 the
+            // traceback start state of every job
+            [&](int64_t c, const slot_view& v) {
                 const int64_t jobs = std::min(njobs, (c + 1) * per_chunk) - c * per_chunk;
-                slot_buffers& sb = d_slots[slot];
-                sb.sp.resize(size_t(max_len) * W * jobs);
-                sb.start.resize(size_t(jobs));
                 const unsigned grid = unsigned((jobs + threads_per_block - 1) / threads_per_block);
-                fwd<<<grid, threads_per_block, 0, st>>>(chunks[c].params, d_tr,
-                                                        reinterpret_cast<const int8_t*>(d_in),
-                                                        sb.sp.get(), sb.start.get(), jobs);
+                uint32_t* sp = v.scratch_as<uint32_t>(0);
+                int32_t* start = v.scratch_as<int32_t>(1);
+                fwd<<<grid, threads_per_block, 0, v.stream>>>(chunks[c].params, d_tr,
+                                                              v.input<const int8_t>(0), sp, start, jobs);
                 GPUFEC_CUDA_CHECK_LAUNCH("vit_forward");
-                vit_traceback<<<grid, threads_per_block, 0, st>>>(
-                    chunks[c].params, sb.sp.get(), sb.start.get(), d_out, jobs);
+                vit_traceback<<<grid, threads_per_block, 0, v.stream>>>(
+                    chunks[c].params, sp, start, v.output<uint8_t>(0), jobs);
                 GPUFEC_CUDA_CHECK_LAUNCH("vit_traceback");
             });
     }
@@ -392,10 +396,27 @@ private:
         return std::min<int64_t>(int64_t(d_sms) * 512, by_memory);
     }
 
-    struct slot_buffers {
-        device_buffer<uint32_t> sp;
-        device_buffer<int32_t> start;
-    };
+    /* The pipeline is sized for the largest chunk of these params: decoders call reserve()
+     * at construction with the params they will run, so no batch allocates. Params with larger
+     * chunks (a benchmark trying several shapes) grow it. */
+    void ensure_layout(const vit_params& p, int64_t max_jobs)
+    {
+        const int64_t jobs = max_jobs > 0 ? std::min(max_jobs, jobs_per_chunk(p)) : jobs_per_chunk(p);
+        const int W = ((1 << (p.K - 1)) + 31) / 32;
+        pipeline_layout l;
+        if (p.kind == vit_stream) {
+            l.in = { size_t(d_code.kept_for_stages(jobs * p.D + 2 * p.L + 2 * p.period)) };
+            l.out = { size_t(jobs) * size_t(p.D / 8) };
+        } else {
+            l.in = { size_t(jobs) * size_t(p.in_per_frame) };
+            l.out = { size_t(jobs) * size_t(p.out_bytes_per_frame) };
+        }
+        l.scratch = { size_t(max_job_length(p)) * size_t(W) * size_t(jobs) * 4, size_t(jobs) * 4 };
+        if (d_pipe)
+            d_pipe->grow(l); // (allocates only where a port is too small)
+        else
+            d_pipe = std::make_unique<batch_pipeline>(3, l);
+    }
 
     conv_code d_code;
     int d_device;
@@ -404,7 +425,6 @@ private:
     std::string d_name;
     gpu_trellis d_tr{};
     std::unique_ptr<batch_pipeline> d_pipe;
-    std::vector<slot_buffers> d_slots;
 };
 
 } // namespace

@@ -37,6 +37,10 @@ public:
                      uint8_t* out,
                      size_t out_len) = 0;
     virtual std::string name() const = 0;
+    /*! sizes the engine's buffers for runs of these params of up to max_jobs jobs (0: the
+     *  engine's own chunk size); decoders call it once, at construction, so that no batch
+     *  allocates. Runs of other params or more jobs still work (they allocate). */
+    virtual void reserve(const vit_params&, int64_t /*max_jobs*/) {}
     //! Benchmarks only: seconds per run of the device kernels alone, data already on the
     //! device; negative where the engine has no device kernels.
     virtual double time_kernels(const vit_params&, const int8_t*, size_t, int64_t, int)

@@ -5,6 +5,7 @@
 /* The reference Viterbi engine: one job at a time, 32-bit metrics, one decision byte per state
  * and stage, written to be read. Every other engine must match it bit for bit. */
 #include "vit_engine.h"
+#include <gnuradio/gpufec/core/trellis.h>
 
 #include <vector>
 
@@ -17,11 +18,13 @@ class reference_engine : public vit_engine
 public:
     explicit reference_engine(const conv_code& code) : d_code(code)
     {
+        // branches from the codes layer's trellis (shift-register states: bit 0 = newest input)
+        const trellis tr = trellis::feed_forward(code);
         const uint32_t states = code.states();
         d_out.resize(2 * states);
         for (uint32_t s = 0; s < states; ++s)
             for (uint32_t x = 0; x < 2; ++x)
-                d_out[2 * s + x] = code.output(s, x);
+                d_out[2 * s + x] = tr.output(s, x);
     }
 
     std::string name() const override { return "cpu-reference"; }

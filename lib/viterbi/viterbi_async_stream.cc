@@ -6,7 +6,7 @@
 #include <gnuradio/gpufec/core/soft.h>
 #include <gnuradio/gpufec/core/viterbi_async_stream.h>
 
-#include "runtime/worker_pool.h"
+#include "runtime/cpu_pool.h"
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -43,6 +43,7 @@ viterbi_async_stream::viterbi_async_stream(const conv_code& code,
                                     " stages exceed 2^28 stages per batch; use a smaller max_batch");
     if (depth < 2 || depth > 16)
         throw std::invalid_argument("depth: must be 2..16");
+    d_dec->reserve(d_batch);
     const int64_t P = code.period();
     int64_t span = int64_t(d_batch) * d_D + 2 * d_L + 2 * P;
     span += (P - span % P) % P;
@@ -57,7 +58,7 @@ viterbi_async_stream::viterbi_async_stream(const conv_code& code,
     // the memory's speed, so large copies are split over a few helpers
     const unsigned hw = std::thread::hardware_concurrency();
     if (hw > 2 && gpu) // (CPU decoders use every core themselves)
-        d_copy_pool = std::make_unique<worker_pool>(int(std::min(4u, hw / 2)));
+        d_copy_pool = get_cpu_pool(int(std::min(4u, hw / 2))); // a small private pool
     // CPU: decode in the caller's thread (the engine's pool uses every core); GPU: a thread
     d_ring = std::make_unique<slot_ring>(d_slots.size(), !gpu, [this](size_t i) { decode_slot(i); });
 }

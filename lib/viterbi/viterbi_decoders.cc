@@ -75,16 +75,15 @@ viterbi_frame_decoder::viterbi_frame_decoder(const conv_code& code,
     d_engine = make_viterbi_engine(code, options, device);
 }
 
+void viterbi_frame_decoder::reserve(size_t frames)
+{
+    d_engine->reserve(frame_params(), int64_t(frames));
+}
+
 viterbi_frame_decoder::~viterbi_frame_decoder() = default;
 
-std::string viterbi_frame_decoder::backend() const { return d_engine->name(); }
-
-void viterbi_frame_decoder::decode(const int8_t* soft, size_t frames, uint8_t* out, bool packed)
+vit_params viterbi_frame_decoder::frame_params() const
 {
-    if (frames == 0)
-        return;
-    if (packed && d_opts.frame_bits % 8 != 0)
-        throw std::invalid_argument("packed_output: frame_bits must be a multiple of 8");
     vit_params p = make_code_params(d_code);
     p.kind = d_opts.mode == conv_mode::terminated  ? vit_terminated
              : d_opts.mode == conv_mode::truncated ? vit_truncated
@@ -95,6 +94,18 @@ void viterbi_frame_decoder::decode(const int8_t* soft, size_t frames, uint8_t* o
     p.frame_stages = d_opts.frame_bits + (p.kind == vit_terminated ? d_code.k - 1 : 0);
     p.in_per_frame = static_cast<int64_t>(d_in_per_frame);
     p.out_bytes_per_frame = d_out_bytes;
+    return p;
+}
+
+std::string viterbi_frame_decoder::backend() const { return d_engine->name(); }
+
+void viterbi_frame_decoder::decode(const int8_t* soft, size_t frames, uint8_t* out, bool packed)
+{
+    if (frames == 0)
+        return;
+    if (packed && d_opts.frame_bits % 8 != 0)
+        throw std::invalid_argument("packed_output: frame_bits must be a multiple of 8");
+    const vit_params p = frame_params();
     const size_t out_len = frames * static_cast<size_t>(d_out_bytes);
     if (packed) {
         d_engine->run(p, soft, frames * d_in_per_frame, static_cast<int64_t>(frames), out, out_len);
@@ -120,6 +131,11 @@ viterbi_stream_decoder::viterbi_stream_decoder(const conv_code& code,
     check_options(code, options);
     d_L = options.traceback_for(code);
     d_engine = make_viterbi_engine(code, options, device);
+}
+
+void viterbi_stream_decoder::reserve(int64_t max_blocks)
+{
+    d_engine->reserve(stream_params(), max_blocks);
 }
 
 viterbi_stream_decoder::~viterbi_stream_decoder() = default;
@@ -153,10 +169,7 @@ void viterbi_stream_decoder::decode_blocks(const int8_t* soft,
     if (need_lo < stage0 ||
         static_cast<int64_t>(soft_len) < d_code.kept_for_stages(need_hi - stage0))
         throw std::invalid_argument("decode_blocks: the soft values do not cover the blocks");
-    vit_params p = make_code_params(d_code);
-    p.kind = vit_stream;
-    p.D = static_cast<int32_t>(D);
-    p.L = d_L;
+    vit_params p = stream_params();
     p.stage0 = stage0;
     p.first_pb = first_pb;
     d_engine->run(p, soft, soft_len, n_pbs, out_packed, static_cast<size_t>(n_pbs * D / 8));
@@ -167,13 +180,18 @@ double viterbi_stream_decoder::time_kernels_only(const int8_t* soft,
                                                  int64_t n_pbs,
                                                  int reps)
 {
+    return d_engine->time_kernels(stream_params(), soft, soft_len, n_pbs, reps);
+}
+
+vit_params viterbi_stream_decoder::stream_params() const
+{
     vit_params p = make_code_params(d_code);
     p.kind = vit_stream;
     p.D = d_opts.block_len;
     p.L = d_L;
     p.stage0 = 0;
     p.first_pb = 0;
-    return d_engine->time_kernels(p, soft, soft_len, n_pbs, reps);
+    return p;
 }
 
 void viterbi_stream_decoder::push(const int8_t* soft, size_t count, bool defer)

@@ -28,6 +28,7 @@ public:
         d_batch = o.max_batch > 0 ? size_t(o.max_batch)
                   : on_gpu()      ? std::clamp<size_t>((size_t(1) << 24) / bits, 1, 65536)
                                   : std::clamp<size_t>((size_t(1) << 16) / bits, 16, 4096);
+        d_dec.reserve(d_batch);
     }
 
     std::string family() const override { return "viterbi"; }

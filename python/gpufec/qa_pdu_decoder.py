@@ -87,6 +87,34 @@ class qa_pdu_decoder(gr_unittest.TestCase):
         self.assertEqual(list(pmt.u8vector_elements(pmt.dict_ref(meta, pmt.intern("passed"), pmt.PMT_NIL))), [1, 1])
         self.assertEqual(dec.dropped_pdus(), 4)
 
+    def test_003_ldpc_soft_output_in_the_metadata(self):
+        code = "802.11n:648:1/2"
+        rng = np.random.default_rng(3)
+        info = rng.integers(0, 2, 3 * 324, dtype=np.uint8)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(info.tolist()), gpufec.ldpc_encoder(code), snk)
+        tb.run()
+        cw = np.array(snk.data(), dtype=np.uint8)
+        # BPSK over a noisy channel: the posteriors must agree with the codeword in sign and
+        # be more confident than the channel values they came from
+        llr = (2.0 * cw - 1.0) * 2.0 + rng.normal(0, 1.2, len(cw))
+        msg = pmt.cons(pmt.make_dict(), pmt.init_f32vector(len(llr), llr.astype(np.float32).tolist()))
+        dec = gpufec.pdu_decoder("ldpc", "code=%s" % code, device="auto", soft_output=True)
+        out = run_pdus(dec, [msg], 1)
+        self.assertEqual(len(out), 1)
+        meta = pmt.car(out[0])
+        passed = list(pmt.u8vector_elements(pmt.dict_ref(meta, pmt.intern("passed"), pmt.PMT_NIL)))
+        self.assertEqual(passed, [1, 1, 1])
+        post = np.array(pmt.f32vector_elements(pmt.dict_ref(meta, pmt.intern("soft_out"), pmt.PMT_NIL)))
+        self.assertEqual(len(post), len(cw))
+        np.testing.assert_array_equal((post > 0).astype(np.uint8), cw)
+        self.assertGreater(np.abs(post).mean(), np.abs(llr * 32).mean())
+        # a family without soft output refuses the option by name
+        with self.assertRaisesRegex(ValueError, "soft_output"):
+            gpufec.pdu_decoder("viterbi", "code=ccsds, mode=terminated, frame_bits=64", device="cpu",
+                               soft_output=True)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_pdu_decoder)

@@ -22,6 +22,9 @@ namespace gpufec {
  * values). Message port "pdus" out: the input metadata plus "frames" (long), "iterations"
  * (s32vector, one per frame), "passed" (u8vector: the code's check, where the family has one)
  * and "erased" (u8vector), with the decoded bits as a u8vector (one bit per byte, or packed).
+ * With soft_output, families that have one (LDPC: the posterior LLRs of every code bit, the
+ * convention of the input: positive = bit 1) add "soft_out" (f32vector, the frames' values
+ * back to back).
  * PDUs of several frames, and PDUs that arrive close together, are decoded in one batch,
  * asynchronously; output PDUs leave in the order their inputs came. An empty PDU, a length that
  * is not a whole number of frames, or a PDU that is not (dict, vector of those types) is dropped,
@@ -37,7 +40,8 @@ public:
                      const std::string& device = "auto",
                      int max_batch = 0,
                      bool packed_output = false,
-                     float scale = 32.0f);
+                     float scale = 32.0f,
+                     bool soft_output = false);
 
     virtual std::string backend() const = 0;
     virtual int input_per_frame() const = 0;

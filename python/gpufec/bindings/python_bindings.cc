@@ -195,19 +195,21 @@ all zero or NaN); by default only codewords whose syndrome is not zero. See docs
     py::class_<pdu_decoder, gr::block, gr::basic_block, std::shared_ptr<pdu_decoder>>(
         m, "pdu_decoder", R"doc(The PDU face of every frame family: message port "pdus" in (metadata,
 f32vector / s8vector / u8vector of whole frames of soft values), "pdus" out (metadata plus
-"frames", "iterations", "passed", "erased"; u8vector of decoded bits). Parameters: family,
-options, device, max_batch, packed_output, scale. See docs/platform.md.)doc")
+"frames", "iterations", "passed", "erased", and "soft_out" with soft_output; u8vector of decoded
+bits). Parameters: family, options, device, max_batch, packed_output, scale, soft_output. See
+docs/platform.md.)doc")
         .def(py::init([](const std::string& family, const std::string& options, const std::string& device,
-                         long long max_batch, bool packed_output, float scale) {
+                         long long max_batch, bool packed_output, float scale, bool soft_output) {
                  return pdu_decoder::make(family, options, device, int_param(max_batch, "max_batch"),
-                                          packed_output, scale);
+                                          packed_output, scale, soft_output);
              }),
              py::arg("family"),
              py::arg("options") = "",
              py::arg("device") = "auto",
              py::arg("max_batch") = 0,
              py::arg("packed_output") = false,
-             py::arg("scale") = 32.0f)
+             py::arg("scale") = 32.0f,
+             py::arg("soft_output") = false)
         .def("backend", &pdu_decoder::backend)
         .def("input_per_frame", &pdu_decoder::input_per_frame)
         .def("pdus", &pdu_decoder::pdus)

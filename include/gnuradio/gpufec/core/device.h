@@ -38,6 +38,11 @@ bool cuda_compiled();
 //! the usable CUDA devices (empty without CUDA support, driver or GPU; never throws)
 std::vector<gpu_info> cuda_devices();
 
+/*! Device and page-locked buffers the decoders of this process have allocated so far (0
+ *  without CUDA). Decoders allocate when built (and once on a first batch that needs staging
+ *  or soft output), never per batch: the tests check it with this counter. */
+uint64_t gpu_allocations();
+
 //! The backend a device_spec resolves to on this machine.
 struct backend_choice {
     bool cuda = false;

@@ -17,6 +17,7 @@
 namespace gpufec {
 
 class vit_engine;
+struct vit_params;
 
 struct viterbi_options {
     conv_mode mode = conv_mode::streaming;
@@ -52,10 +53,13 @@ public:
     /*! Decodes `frames` frames. Output: one bit per byte, or packed MSB first when `packed`
      *  (then frame_bits must be a multiple of 8). Blocking, host memory to host memory. */
     void decode(const int8_t* soft, size_t frames, uint8_t* out, bool packed = false);
+    //! sizes the engine for decodes of up to `frames` frames now, so none allocates later
+    void reserve(size_t frames);
     std::string backend() const;
     const conv_code& code() const { return d_code; }
 
 private:
+    vit_params frame_params() const;
     conv_code d_code;
     viterbi_options d_opts;
     size_t d_in_per_frame;
@@ -112,12 +116,16 @@ public:
      *  the GPU, no transfers); negative on the CPU path. */
     double time_kernels_only(const int8_t* soft, size_t soft_len, int64_t n_pbs, int reps);
 
+    //! sizes the engine for decodes of up to max_blocks blocks now, so none allocates later
+    void reserve(int64_t max_blocks);
+
     int block_len() const { return d_opts.block_len; }
     int traceback() const { return d_L; }
     std::string backend() const;
     const conv_code& code() const { return d_code; }
 
 private:
+    vit_params stream_params() const;
     conv_code d_code;
     viterbi_options d_opts;
     int d_L;

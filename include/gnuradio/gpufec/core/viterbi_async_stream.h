@@ -19,7 +19,7 @@
 
 namespace gpufec {
 
-class worker_pool;
+class cpu_pool;
 
 class viterbi_async_stream
 {
@@ -82,7 +82,7 @@ private:
     std::unique_ptr<viterbi_stream_decoder> d_dec; // its decode_blocks(), on the ring's thread
     std::vector<std::unique_ptr<viterbi_stream_decoder>> d_retired;
     mutable std::mutex d_dec_mutex;                 // d_dec may be replaced (fallback)
-    std::unique_ptr<worker_pool> d_copy_pool;       // splits large copies into the slots
+    std::shared_ptr<cpu_pool> d_copy_pool;          // splits large copies into the slots
     std::vector<slot> d_slots;
     size_t d_filling = slot_ring::none;             // the slot being filled, if any
     std::vector<int8_t> d_carry; // the overlap the next slot starts with
