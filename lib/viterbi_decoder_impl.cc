@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "viterbi_decoder_impl.h"
+#include <cstdio>
 
 #include "block_code.h"
 #include "frame_decoder_impl.h"
@@ -16,6 +17,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <stdexcept>
+#include <thread>
 
 namespace gr {
 namespace gpufec {
@@ -108,14 +110,33 @@ viterbi_stream_impl::viterbi_stream_impl(const ::gpufec::conv_code& code,
                    ::gpufec::to_string(d_opts.mode), backend(), d_stream->batch(), d_opts.block_len);
     const char* prof = std::getenv("GPUFEC_PROFILE");
     d_profile = prof && *prof && *prof != '0';
+    // a partly filled slot goes out on an idle decoder once it holds this many blocks (a
+    // quarter of a slot: 8192 on a GPU); GPUFEC_VITERBI_IDLE_FLUSH overrides it (0: always)
+    d_idle_flush_blocks = std::max<int64_t>(1, d_stream->batch() / 4);
+    if (const char* f = std::getenv("GPUFEC_VITERBI_IDLE_FLUSH"))
+        d_idle_flush_blocks = std::max<int64_t>(0, std::atoll(f));
+    // and the input counts as stalled after 1 ms without any (GPUFEC_VITERBI_STALL_US)
+    if (const char* f = std::getenv("GPUFEC_VITERBI_STALL_US"))
+        d_stall_wait = std::chrono::microseconds(std::max<long long>(0, std::atoll(f)));
 }
 
 bool viterbi_stream_impl::stop()
 {
-    if (d_profile)
-        d_logger->info("profile: {} work() calls, read {:.3f} s, push {:.3f} s, waiting {:.3f} s ({} waits), "
-                       "{} flushes",
-                       d_calls, d_t_read, d_t_push, d_t_wait, d_waits, d_flushes);
+    if (d_profile) {
+        char msg[256];
+        std::snprintf(msg, sizeof msg,
+                      "profile: %llu work() calls, read %.3f s, push %.3f s, waiting %.3f s (%llu "
+                      "waits), %llu flushes; %llu batches of %.0f blocks on average",
+                      (unsigned long long)d_calls, d_t_read, d_t_push, d_t_wait,
+                      (unsigned long long)d_waits, (unsigned long long)d_flushes,
+                      (unsigned long long)d_stream->submitted_slots(),
+                      d_stream->submitted_slots()
+                          ? double(d_stream->submitted_blocks()) / double(d_stream->submitted_slots())
+                          : 0.0);
+        d_logger->info("{}", msg);
+        // also on stderr: the profile was asked for, wherever GNU Radio's log goes
+        std::fprintf(stderr, "%s: %s\n", alias().c_str(), msg);
+    }
     return true;
 }
 
@@ -181,20 +202,48 @@ int viterbi_stream_impl::general_work(int noutput_items,
             taken = d_stream->push(static_cast<const int8_t*>(input_items[0]), n);
         }
     }
-    // 3. complete blocks go out unbatched when the decoder would otherwise idle (light traffic)
-    //    or the stream has ended
+    // 3. complete blocks go out before their slot is full when the decoder would otherwise
+    //    idle and either the slot holds enough blocks to keep the GPU busy or the input has
+    //    stalled (no input for d_stall_wait: light traffic, so the latency stays low); and
+    //    when the stream has ended. (GNU Radio calls work() again at once between two
+    //    arrivals of input; sending a slot on such a call kept GPU batches at one call's
+    //    worth, a few thousand blocks, which is latency-bound on the GPU.)
     const bool upstream_done = detail()->input(0)->done();
-    if (d_stream->in_flight() == 0 || (upstream_done && taken == n)) {
+    const bool idle = d_stream->in_flight() == 0;
+    const auto now = clock::now();
+    bool stalled = false;
+    if (n > 0 || !idle) {
+        d_stall_start = clock::time_point{};
+    } else if (!upstream_done) {
+        if (d_stall_start == clock::time_point{})
+            d_stall_start = now;
+        stalled = now - d_stall_start >= d_stall_wait;
+    }
+    if ((idle && (stalled || d_stream->pending_blocks() >= d_idle_flush_blocks)) ||
+        (upstream_done && taken == n)) {
         d_stream->flush();
         d_flushes++;
     }
     const auto t2 = clock::now();
-    // 4. nothing else to do: wait for the oldest batch
+    // 4. nothing else to do. With a batch in flight: wait for it, but briefly, so that input
+    //    arriving meanwhile is taken (blocking here until the GPU is done let GNU Radio's
+    //    input buffer fill and stall the source). With none: give the input a moment before
+    //    the partial slot goes out (GNU Radio calls again right away). At the end of the
+    //    stream, or after a stall: send what there is and wait for it.
     if (produced == 0 && taken == 0 && d_stream->holds_output()) {
-        d_stream->flush();
-        d_stream->wait();
-        produced = d_stream->read(out, room, d_packed);
-        d_waits++;
+        if (stalled || upstream_done) {
+            if (d_stream->in_flight() == 0)
+                d_stream->flush();
+            d_stream->wait();
+            produced = d_stream->read(out, room, d_packed);
+            d_waits++;
+        } else if (d_stream->in_flight() > 0) {
+            if (d_stream->wait_for(std::chrono::microseconds(200)))
+                produced = d_stream->read(out, room, d_packed);
+            d_waits++;
+        } else {
+            std::this_thread::sleep_for(std::chrono::microseconds(50));
+        }
     }
     if (d_profile) {
         using sec = std::chrono::duration<double>;

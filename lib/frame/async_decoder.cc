@@ -151,6 +151,12 @@ async_decoder::slot* async_decoder::front(bool wait)
     return i == slot_ring::none ? nullptr : &d_slots[i];
 }
 
+async_decoder::slot* async_decoder::front_within(std::chrono::microseconds max_wait)
+{
+    const size_t i = d_ring->front_within(max_wait);
+    return i == slot_ring::none ? nullptr : &d_slots[i];
+}
+
 void async_decoder::release_front() { d_ring->release_front(); }
 size_t async_decoder::in_flight() const { return d_ring->in_flight(); }
 size_t async_decoder::unreleased() const { return d_ring->unreleased(); }

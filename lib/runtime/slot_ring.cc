@@ -58,14 +58,21 @@ void slot_ring::submit()
 
 size_t slot_ring::front(bool wait)
 {
+    return front_within(wait ? std::chrono::microseconds::max() : std::chrono::microseconds(0));
+}
+
+size_t slot_ring::front_within(std::chrono::microseconds max_wait)
+{
     std::unique_lock<std::mutex> lock(d_mutex);
     const size_t i = d_read;
     if (d_states[i] != state::submitted && d_states[i] != state::decoded)
         return none;
     if (d_states[i] == state::submitted) {
-        if (!wait)
+        const auto decoded = [&] { return d_states[i] == state::decoded; };
+        if (max_wait == std::chrono::microseconds::max())
+            d_done.wait(lock, decoded);
+        else if (max_wait.count() <= 0 || !d_done.wait_for(lock, max_wait, decoded))
             return none;
-        d_done.wait(lock, [&] { return d_states[i] == state::decoded; });
     }
     if (d_errors[i]) {
         std::exception_ptr e = d_errors[i];

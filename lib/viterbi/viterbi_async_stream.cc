@@ -106,6 +106,8 @@ void viterbi_async_stream::submit(slot& s, int64_t n)
     d_carry_stage0 = new0;
     d_next_pb = next_pb;
     s.n_pbs = n;
+    d_submitted++;
+    d_submitted_blocks += uint64_t(n);
     d_filling = slot_ring::none;
     d_ring->submit();
 }
@@ -198,7 +200,17 @@ bool viterbi_async_stream::holds_output() const
 
 size_t viterbi_async_stream::in_flight() const { return d_ring->in_flight(); }
 
+int64_t viterbi_async_stream::pending_blocks() const
+{
+    return d_filling == slot_ring::none ? 0 : complete_blocks(d_slots[d_filling]);
+}
+
 void viterbi_async_stream::wait() { d_ring->front(true); }
+
+bool viterbi_async_stream::wait_for(std::chrono::microseconds max_wait)
+{
+    return d_ring->front_within(max_wait) != slot_ring::none;
+}
 
 size_t viterbi_async_stream::read(uint8_t* out, size_t max_bits, bool packed)
 {

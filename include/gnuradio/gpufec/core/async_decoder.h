@@ -70,6 +70,8 @@ public:
     /*! the oldest submitted slot once decoded (wait: until it is), else null; rethrows what
      *  the decode threw (when there is no fallback) */
     slot* front(bool wait);
+    //! the same, waiting at most max_wait for it to be decoded
+    slot* front_within(std::chrono::microseconds max_wait);
     //! the caller has read the front slot: it becomes free
     void release_front();
 

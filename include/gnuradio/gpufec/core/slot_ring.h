@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -41,6 +42,8 @@ public:
     //! the oldest submitted slot once decoded (wait: until it is), else none; a slot whose
     //! decode threw is freed and its exception rethrown
     size_t front(bool wait);
+    //! the same, waiting at most max_wait for the oldest submitted slot to be decoded
+    size_t front_within(std::chrono::microseconds max_wait);
     void release_front();
 
     size_t in_flight() const;  //!< submitted, not yet decoded

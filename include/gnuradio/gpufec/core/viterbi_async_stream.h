@@ -49,7 +49,12 @@ public:
     size_t available() const;  //!< decoded bits ready to read now (a multiple of 8)
     bool holds_output() const; //!< blocks inside that will be decoded or read
     size_t in_flight() const;  //!< slots submitted and not yet decoded
+    int64_t pending_blocks() const; //!< complete blocks in the slot being filled
+    uint64_t submitted_slots() const { return d_submitted; }   //!< batches sent so far
+    uint64_t submitted_blocks() const { return d_submitted_blocks; }
     void wait();               //!< until the oldest submitted slot is decoded (rethrows its error)
+    //! the same, for at most max_wait; true when the oldest slot is decoded
+    bool wait_for(std::chrono::microseconds max_wait);
     //! Reads up to max_bits decoded bits (whole bytes); returns bits read.
     size_t read(uint8_t* out, size_t max_bits, bool packed);
 
@@ -87,6 +92,7 @@ private:
     size_t d_filling = slot_ring::none;             // the slot being filled, if any
     std::vector<int8_t> d_carry; // the overlap the next slot starts with
     int64_t d_carry_stage0 = 0, d_next_pb = 0;
+    uint64_t d_submitted = 0, d_submitted_blocks = 0;
     std::unique_ptr<slot_ring> d_ring; // last: its thread stops before the slots go
 };
 
