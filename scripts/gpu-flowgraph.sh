@@ -25,8 +25,8 @@ for t in qa_conv_encoder qa_viterbi_decoder qa_viterbi_vs_grfec qa_ldpc; do $py 
 } 2>&1 | grep -v ':info:' | tee "$out/flowgraph.txt"
 if [ "${SKIP_BER:-0}" != 1 ]; then
   echo "== error rates: streaming D=512 L=42 against full-length terminated frames" | tee -a "$out/flowgraph.txt"
-  gpufec_ber --code ccsds --mode streaming --block-len 512 --traceback 42 --device cuda \
-      --ebn0 2:0.5:5 --min-errors 500 --max-bits 3e8 --csv "$out/ber_stream_D512_L42.csv" 2>/dev/null | tee -a "$out/flowgraph.txt"
-  gpufec_ber --code ccsds --mode terminated --frame-bits 65536 --device cuda \
-      --ebn0 2:0.5:5 --min-errors 500 --max-bits 3e8 --csv "$out/ber_full_length.csv" 2>/dev/null | tee -a "$out/flowgraph.txt"
+  gpufec_ber -f viterbi -o "code=ccsds, mode=streaming, block_len=512, traceback=42" --device cuda \
+      --ebn0 2:0.5:5 --min-frame-errors 0 --min-bit-errors 500 --max-bits 3e8 -q --csv "$out/ber_stream_D512_L42.csv" | tee -a "$out/flowgraph.txt"
+  gpufec_ber -f viterbi -o "code=ccsds, mode=terminated, frame_bits=65536" --device cuda \
+      --ebn0 2:0.5:5 --min-frame-errors 0 --min-bit-errors 500 --max-bits 3e8 -q --csv "$out/ber_full_length.csv" | tee -a "$out/flowgraph.txt"
 fi

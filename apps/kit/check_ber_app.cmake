@@ -1,0 +1,31 @@
+# The error-rate app end to end (ctest app_ber_runs): a short run of the repetition family on the
+# CPU must write one CSV row per point, stop at exactly --max-bits, and write valid JSON.
+execute_process(COMMAND ${APP} --family repetition --options "frame_bits=100, repeat=3" --device cpu
+                        --ebn0 -4:2:0 --min-frame-errors 0 --max-bits 3e5 --quiet
+                        --csv ${OUT}.csv --json ${OUT}.json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gpufec_ber failed (${rc}): ${out} ${err}")
+endif()
+file(STRINGS ${OUT}.csv rows)
+list(LENGTH rows n)
+if(NOT n EQUAL 4)
+    message(FATAL_ERROR "expected a header and 3 rows, got ${n}: ${rows}")
+endif()
+file(READ ${OUT}.json j)
+string(JSON npoints LENGTH "${j}" points)
+if(NOT npoints EQUAL 3)
+    message(FATAL_ERROR "expected 3 points in the JSON, got ${npoints}")
+endif()
+foreach(i 0 1 2)
+    string(JSON bits GET "${j}" points ${i} bits)
+    if(NOT bits EQUAL 300000)
+        message(FATAL_ERROR "point ${i}: ${bits} bits, expected exactly 300000 (--max-bits 3e5)")
+    endif()
+    string(JSON errs GET "${j}" points ${i} bit_errors)
+    if(errs EQUAL 0)
+        message(FATAL_ERROR "point ${i}: no bit errors at Eb/N0 <= 0 dB for a repetition code")
+    endif()
+endforeach()
+string(JSON commit GET "${j}" commit)
+message(STATUS "gpufec_ber ok (commit ${commit})")
