@@ -7,6 +7,7 @@
 
 #include <gnuradio/gpufec/core/conv_code.h>
 #include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/logger.h>
 #include <functional>
 #include <string>
 #include <vector>
@@ -33,6 +34,10 @@ inline ::gpufec::conv_code block_code(const std::string& code,
 
 //! Routes the library's log lines to GNU Radio's logger (once per process).
 void install_gr_log_handler();
+
+/*! A block's GPUFEC_PROFILE report: on its logger and on stderr (the profile was asked for,
+ *  wherever GNU Radio's log goes). */
+void report_profile(gr::logger& logger, const std::string& alias, const std::string& msg);
 
 /*! Checks the parameters every decoder block shares, naming them in the error: max_batch
  *  (0..2^20), scale (positive, up to 1e6) and, when given, input_type (float, int8). */

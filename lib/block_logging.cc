@@ -7,6 +7,7 @@
 #include <gnuradio/gpufec/core/device.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/logger.h>
+#include <cstdio>
 #include <mutex>
 #include <stdexcept>
 
@@ -35,6 +36,12 @@ void install_gr_log_handler()
             }
         });
     });
+}
+
+void report_profile(gr::logger& logger, const std::string& alias, const std::string& msg)
+{
+    logger.info("{}", msg);
+    std::fprintf(stderr, "%s: %s\n", alias.c_str(), msg.c_str());
 }
 
 void check_decoder_params(int max_batch, float scale, const std::string* input_type)

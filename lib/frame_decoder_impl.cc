@@ -144,8 +144,8 @@ frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> 
         d_copy_pool = ::gpufec::get_cpu_pool(int(std::min(4u, hw / 2))); // a small private pool
     const char* prof = std::getenv("GPUFEC_PROFILE");
     d_profile = prof && *prof && *prof != '0';
-    d_idle_flush_frames =
-        std::clamp<size_t>(d_async->decoder().min_efficient_batch(), 1, d_async->batch_frames());
+    d_partial = ::gpufec::partial_batch_policy(
+        std::clamp<size_t>(d_async->decoder().min_efficient_batch(), 1, d_async->batch_frames()));
 }
 
 frame_decoder_impl::~frame_decoder_impl() = default;
@@ -188,9 +188,7 @@ bool frame_decoder_impl::stop()
                       (unsigned long long)d_calls, d_t_work, d_t_fill, d_t_emit, d_t_wait,
                       (unsigned long long)d_batches,
                       d_batches ? double(d_batch_frames_sum) / double(d_batches) : 0.0);
-        d_logger->info("{}", msg);
-        // also on stderr: the profile was asked for, wherever GNU Radio's log goes
-        std::fprintf(stderr, "%s: %s\n", alias().c_str(), msg);
+        report_profile(*d_logger, alias(), msg);
     }
     if (d_dropped)
         d_logger->warn("{} input items at the end of the stream made no whole frame of {} and "
@@ -386,17 +384,12 @@ void frame_decoder_impl::submit()
     d_async->submit();
 }
 
-void frame_decoder_impl::flush_if_idle(bool input_done, bool stalled)
+void frame_decoder_impl::flush_if_idle(bool input_done)
 {
-    // a batch goes out unfilled when the stream has ended, or when the decoder would otherwise
-    // sit idle and either the batch is large enough to keep the engine efficient or the input
-    // has stalled (light traffic: low latency). Under load it fills while the previous one
-    // decodes. (GNU Radio calls work() again at once between two arrivals of input; sending
-    // the batch on every such call kept GPU batches at one call's worth of frames.)
+    // a batch goes out unfilled when the stream has ended, or as runtime/partial_batch.h says;
+    // under load it fills while the previous one decodes
     auto* s = d_async->filling();
-    if (s && s->frames > 0 &&
-        (input_done ||
-         (d_async->in_flight() == 0 && (stalled || s->frames >= d_idle_flush_frames))))
+    if (s && s->frames > 0 && (input_done || d_partial.send(d_async->in_flight() == 0, s->frames)))
         submit();
 }
 
@@ -493,31 +486,20 @@ int frame_decoder_impl::general_work(int noutput_items,
     const size_t ninput = size_t(ninput_items[0]);
     const size_t consumed = d_len_key ? take_packets(input_items[0], ninput, input_done)
                                       : take_stream(input_items[0], ninput, input_done);
-    // the input has stalled when no whole frame has come for d_stall_wait with the decoder idle
-    const bool idle = d_async->in_flight() == 0;
-    bool stalled = false;
-    if (ninput >= size_t(d_in_unit) || !idle) {
-        d_stall_start = clock::time_point{};
-    } else {
-        if (d_stall_start == clock::time_point{})
-            d_stall_start = t1;
-        stalled = t1 - d_stall_start >= d_stall_wait;
-    }
-    const bool ended = input_done && consumed == ninput;
-    flush_if_idle(ended, stalled);
+    const bool stalled =
+        d_partial.update(ninput >= size_t(d_in_unit), d_async->in_flight() == 0, t1);
+    flush_if_idle(input_done && consumed == ninput);
     const auto t2 = clock::now();
     if (produced == 0 && consumed == 0) {
-        // nothing else to do. After a stall or at the end: wait for the oldest batch. With a
-        // batch in flight: wait for it briefly, so that input arriving meanwhile is taken
-        // (blocking until the GPU is done let GNU Radio's input buffer fill and stall the
-        // source). Holding a partial batch: give the input a moment.
-        if (d_async->unreleased() > 0 && (stalled || ended || input_done)) {
+        // nothing else to do: after a stall or at the end, wait for the oldest batch; with a
+        // batch in flight, wait for it briefly; holding a partial batch, nap
+        if (d_async->unreleased() > 0 && (stalled || input_done)) {
             produced = emit(out, room, true);
         } else if (d_async->unreleased() > 0) {
-            if (d_async->front_within(std::chrono::microseconds(200)))
+            if (d_async->front_within(::gpufec::partial_batch_policy::max_wait))
                 produced = emit(out, room, false);
         } else if (auto* s = d_async->filling(); s && s->frames > 0) {
-            std::this_thread::sleep_for(std::chrono::microseconds(50));
+            std::this_thread::sleep_for(::gpufec::partial_batch_policy::nap);
         }
     }
     if (d_profile) {

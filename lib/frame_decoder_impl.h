@@ -11,7 +11,7 @@
 #include <gnuradio/gpufec/core/async_decoder.h>
 #include <gnuradio/gpufec/frame_decoder.h>
 #include "runtime/cpu_pool.h"
-#include <chrono>
+#include "runtime/partial_batch.h"
 #include <deque>
 #include <functional>
 #include <memory>
@@ -88,10 +88,8 @@ private:
     size_t take_stream(const void* in, size_t ninput, bool input_done);
     bool stream_ended(size_t ninput);
     size_t take_packets(const void* in, size_t ninput, bool input_done);
-    void flush_if_idle(bool input_done, bool stalled);
-    size_t d_idle_flush_frames = 1; // a partial batch goes out on an idle decoder from this size
-    std::chrono::steady_clock::duration d_stall_wait = std::chrono::milliseconds(1);
-    std::chrono::steady_clock::time_point d_stall_start{};
+    void flush_if_idle(bool input_done);
+    ::gpufec::partial_batch_policy d_partial;
     void submit();
     pmt::pmt_t iterations_pmt(int iterations);
     size_t parallel_chunks(size_t n, const std::function<size_t(size_t, size_t)>& fn);

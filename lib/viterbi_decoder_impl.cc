@@ -110,14 +110,15 @@ viterbi_stream_impl::viterbi_stream_impl(const ::gpufec::conv_code& code,
                    ::gpufec::to_string(d_opts.mode), backend(), d_stream->batch(), d_opts.block_len);
     const char* prof = std::getenv("GPUFEC_PROFILE");
     d_profile = prof && *prof && *prof != '0';
-    // a partly filled slot goes out on an idle decoder once it holds this many blocks (a
-    // quarter of a slot: 8192 on a GPU); GPUFEC_VITERBI_IDLE_FLUSH overrides it (0: always)
-    d_idle_flush_blocks = std::max<int64_t>(1, d_stream->batch() / 4);
+    // a partly filled slot goes out on an idle decoder once it holds a quarter of a slot
+    // (8192 blocks on a GPU), or after 1 ms without input; GPUFEC_VITERBI_IDLE_FLUSH (blocks,
+    // 0: always) and GPUFEC_VITERBI_STALL_US override them
+    long long efficient = std::max(1, d_stream->batch() / 4), stall_us = 1000;
     if (const char* f = std::getenv("GPUFEC_VITERBI_IDLE_FLUSH"))
-        d_idle_flush_blocks = std::max<int64_t>(0, std::atoll(f));
-    // and the input counts as stalled after 1 ms without any (GPUFEC_VITERBI_STALL_US)
+        efficient = std::max<long long>(0, std::atoll(f));
     if (const char* f = std::getenv("GPUFEC_VITERBI_STALL_US"))
-        d_stall_wait = std::chrono::microseconds(std::max<long long>(0, std::atoll(f)));
+        stall_us = std::max<long long>(0, std::atoll(f));
+    d_partial = ::gpufec::partial_batch_policy(size_t(efficient), std::chrono::microseconds(stall_us));
 }
 
 bool viterbi_stream_impl::stop()
@@ -133,9 +134,7 @@ bool viterbi_stream_impl::stop()
                       d_stream->submitted_slots()
                           ? double(d_stream->submitted_blocks()) / double(d_stream->submitted_slots())
                           : 0.0);
-        d_logger->info("{}", msg);
-        // also on stderr: the profile was asked for, wherever GNU Radio's log goes
-        std::fprintf(stderr, "%s: %s\n", alias().c_str(), msg);
+        report_profile(*d_logger, alias(), msg);
     }
     return true;
 }
@@ -202,34 +201,18 @@ int viterbi_stream_impl::general_work(int noutput_items,
             taken = d_stream->push(static_cast<const int8_t*>(input_items[0]), n);
         }
     }
-    // 3. complete blocks go out before their slot is full when the decoder would otherwise
-    //    idle and either the slot holds enough blocks to keep the GPU busy or the input has
-    //    stalled (no input for d_stall_wait: light traffic, so the latency stays low); and
-    //    when the stream has ended. (GNU Radio calls work() again at once between two
-    //    arrivals of input; sending a slot on such a call kept GPU batches at one call's
-    //    worth, a few thousand blocks, which is latency-bound on the GPU.)
+    // 3. complete blocks go out before their slot is full as runtime/partial_batch.h says,
+    //    and when the stream has ended
     const bool upstream_done = detail()->input(0)->done();
     const bool idle = d_stream->in_flight() == 0;
-    const auto now = clock::now();
-    bool stalled = false;
-    if (n > 0 || !idle) {
-        d_stall_start = clock::time_point{};
-    } else if (!upstream_done) {
-        if (d_stall_start == clock::time_point{})
-            d_stall_start = now;
-        stalled = now - d_stall_start >= d_stall_wait;
-    }
-    if ((idle && (stalled || d_stream->pending_blocks() >= d_idle_flush_blocks)) ||
-        (upstream_done && taken == n)) {
+    const bool stalled = d_partial.update(n > 0, idle, t1);
+    if (d_partial.send(idle, size_t(d_stream->pending_blocks())) || (upstream_done && taken == n)) {
         d_stream->flush();
         d_flushes++;
     }
     const auto t2 = clock::now();
-    // 4. nothing else to do. With a batch in flight: wait for it, but briefly, so that input
-    //    arriving meanwhile is taken (blocking here until the GPU is done let GNU Radio's
-    //    input buffer fill and stall the source). With none: give the input a moment before
-    //    the partial slot goes out (GNU Radio calls again right away). At the end of the
-    //    stream, or after a stall: send what there is and wait for it.
+    // 4. nothing else to do: after a stall or at the end, send what there is and wait for
+    //    it; with a batch in flight, wait for it briefly; holding a partial slot, nap
     if (produced == 0 && taken == 0 && d_stream->holds_output()) {
         if (stalled || upstream_done) {
             if (d_stream->in_flight() == 0)
@@ -238,11 +221,11 @@ int viterbi_stream_impl::general_work(int noutput_items,
             produced = d_stream->read(out, room, d_packed);
             d_waits++;
         } else if (d_stream->in_flight() > 0) {
-            if (d_stream->wait_for(std::chrono::microseconds(200)))
+            if (d_stream->wait_for(::gpufec::partial_batch_policy::max_wait))
                 produced = d_stream->read(out, room, d_packed);
             d_waits++;
         } else {
-            std::this_thread::sleep_for(std::chrono::microseconds(50));
+            std::this_thread::sleep_for(::gpufec::partial_batch_policy::nap);
         }
     }
     if (d_profile) {

@@ -10,7 +10,7 @@
 #include <gnuradio/gpufec/core/viterbi.h>
 #include <gnuradio/gpufec/core/viterbi_async_stream.h>
 #include <gnuradio/gpufec/viterbi_decoder.h>
-#include <chrono>
+#include "runtime/partial_batch.h"
 #include <memory>
 #include <vector>
 
@@ -54,9 +54,7 @@ private:
     bool d_profile = false;
     double d_t_read = 0, d_t_push = 0, d_t_wait = 0;
     uint64_t d_calls = 0, d_waits = 0, d_flushes = 0;
-    int64_t d_idle_flush_blocks = 1;
-    std::chrono::steady_clock::duration d_stall_wait = std::chrono::milliseconds(1);
-    std::chrono::steady_clock::time_point d_stall_start{};
+    ::gpufec::partial_batch_policy d_partial;
     int d_multiple_units = 1; // puncturing periods (unpacked) or bytes (packed) per output multiple
 };
 

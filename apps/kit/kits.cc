@@ -126,7 +126,7 @@ public:
     stream_kit(const frame_options& opts, const device_spec& device)
     {
         option_reader r("viterbi", opts);
-        d_code = conv_code::preset(r.get("code", "ccsds"));
+        d_code = conv_code_from_options(r);
         r.get("mode", "streaming");
         d_opts.mode = conv_mode::streaming;
         d_opts.block_len = int(r.get_int("block_len", 512, 8, 1 << 20));

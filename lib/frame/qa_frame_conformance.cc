@@ -78,6 +78,17 @@ protected:
         return r;
     }
 
+    //! the configuration on the GPU, or null (and why) where it runs on the CPU only
+    std::unique_ptr<frame_decoder> make_gpu(std::string& why)
+    {
+        try {
+            return make_frame_decoder(GetParam().family, opts, device_spec::parse("cuda"));
+        } catch (const std::invalid_argument& e) {
+            why = e.what();
+            return nullptr;
+        }
+    }
+
     frame_options opts;
     std::unique_ptr<frame_decoder> dec;
     std::unique_ptr<frame_encoder> enc;
@@ -232,12 +243,10 @@ TEST_P(conformance, async_path_gives_the_sync_output_in_order)
 TEST_P(conformance, cuda_gives_the_cpu_bits_and_status)
 {
     GPUFEC_REQUIRE_GPU();
-    std::unique_ptr<frame_decoder> gpu;
-    try {
-        gpu = make_frame_decoder(GetParam().family, opts, device_spec::parse("cuda"));
-    } catch (const std::invalid_argument& e) {
-        GTEST_SKIP() << "this configuration runs on the CPU only: " << e.what();
-    }
+    std::string cpu_only;
+    std::unique_ptr<frame_decoder> gpu = make_gpu(cpu_only);
+    if (!gpu)
+        GTEST_SKIP() << "this configuration runs on the CPU only: " << cpu_only;
     make_frames(300, 1.5, 51);
     const auto c = run(*dec, soft.data(), 300);
     const auto g = run(*gpu, soft.data(), 300);
@@ -253,12 +262,10 @@ INSTANTIATE_TEST_SUITE_P(families, conformance, ::testing::ValuesIn(kConfigs),
 TEST_P(conformance, gpu_batches_allocate_nothing)
 {
     GPUFEC_REQUIRE_GPU();
-    std::unique_ptr<frame_decoder> gpu;
-    try {
-        gpu = make_frame_decoder(GetParam().family, opts, device_spec::parse("cuda"));
-    } catch (const std::invalid_argument& e) {
-        GTEST_SKIP() << "this configuration runs on the CPU only: " << e.what();
-    }
+    std::string cpu_only;
+    std::unique_ptr<frame_decoder> gpu = make_gpu(cpu_only);
+    if (!gpu)
+        GTEST_SKIP() << "this configuration runs on the CPU only: " << cpu_only;
     // the block's path: page-locked slots of 64 frames, batches of varying size; only the
     // first batch may allocate (staging for a family's own pageable side arrays)
     make_frames(64, 2.0, 61);

@@ -471,7 +471,8 @@ public:
         const bool want_post = post != nullptr;
         if (want_post && d_pipe->layout().out.size() < 3)
             d_pipe->grow({ {}, { 0, 0, per_chunk * n * sizeof(float) }, {} });
-        std::vector<gpu_params> params(static_cast<size_t>(nchunks));
+        std::vector<gpu_params>& params = d_params; // (kept: no allocation per batch)
+        params.resize(static_cast<size_t>(nchunks));
         d_pipe->run(
             nchunks,
             [&](int64_t c) {
@@ -558,6 +559,7 @@ private:
     std::unique_ptr<gpu_table> d_table; // passed by value at each launch
     size_t d_per_chunk = 1;
     std::unique_ptr<batch_pipeline> d_pipe;
+    std::vector<gpu_params> d_params; // per chunk of the batch being run
 };
 
 } // namespace

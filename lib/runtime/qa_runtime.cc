@@ -105,3 +105,29 @@ TEST(runtime, unpack_matches_the_bit_definition_at_every_length)
         ASSERT_EQ(bits[nbits], 0xEE) << "wrote past the end at " << nbits;
     }
 }
+
+#include "partial_batch.h"
+
+TEST(runtime, partial_batches_wait_for_size_or_a_stall)
+{
+    using namespace std::chrono;
+    partial_batch_policy p(100, milliseconds(1));
+    const auto t0 = partial_batch_policy::clock::now();
+    // input flowing: a small batch waits, an efficient one goes on an idle decoder only
+    EXPECT_FALSE(p.update(true, true, t0));
+    EXPECT_FALSE(p.send(true, 99));
+    EXPECT_TRUE(p.send(true, 100));
+    EXPECT_FALSE(p.send(false, 1000));
+    // no input: not stalled until the stall time has passed with the decoder idle
+    EXPECT_FALSE(p.update(false, true, t0 + microseconds(10)));
+    EXPECT_FALSE(p.update(false, true, t0 + microseconds(900)));
+    EXPECT_FALSE(p.send(true, 5));
+    EXPECT_TRUE(p.update(false, true, t0 + microseconds(1010)));
+    EXPECT_TRUE(p.send(true, 5));
+    EXPECT_FALSE(p.send(true, 0));
+    // a busy decoder or new input restarts the clock
+    EXPECT_FALSE(p.update(false, false, t0 + microseconds(1100)));
+    EXPECT_FALSE(p.update(false, true, t0 + microseconds(1200)));
+    EXPECT_TRUE(p.update(false, true, t0 + microseconds(2300)));
+    EXPECT_FALSE(p.update(true, true, t0 + microseconds(2400)));
+}

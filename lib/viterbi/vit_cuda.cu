@@ -320,7 +320,8 @@ public:
         const int64_t per_chunk = jobs_per_chunk(p);
         const int64_t nchunks = (njobs + per_chunk - 1) / per_chunk;
         const forward_fn fwd = p.n == 4 ? pick_forward<true>(p.K) : pick_forward<false>(p.K);
-        std::vector<vit_chunk> chunks(nchunks);
+        std::vector<vit_chunk>& chunks = d_chunks; // (kept: no allocation per batch)
+        chunks.resize(size_t(nchunks));
 
         ensure_layout(p, njobs);
         d_pipe->run(
@@ -425,6 +426,7 @@ private:
     std::string d_name;
     gpu_trellis d_tr{};
     std::unique_ptr<batch_pipeline> d_pipe;
+    std::vector<vit_chunk> d_chunks; // per chunk of the batch being run
 };
 
 } // namespace

@@ -98,7 +98,9 @@ std::vector<int> int_list(const std::string& key, const std::string& text)
     return out;
 }
 
-conv_code code_from_options(option_reader& r)
+} // namespace
+
+conv_code conv_code_from_options(option_reader& r)
 {
     const std::string name = r.get("code", "ccsds");
     conv_code code;
@@ -114,6 +116,8 @@ conv_code code_from_options(option_reader& r)
     }
     return code;
 }
+
+namespace {
 
 conv_mode mode_from_options(option_reader& r)
 {
@@ -142,7 +146,7 @@ private:
 
 std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
 {
-    const conv_code code = code_from_options(r);
+    const conv_code code = conv_code_from_options(r);
     const conv_mode mode = mode_from_options(r);
     return std::make_unique<viterbi_frame_encoder>(code, mode,
                                                    int(r.get_int("frame_bits", 1024, 1, 1 << 24)));
@@ -151,7 +155,7 @@ std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
 std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_common& common,
                                                  const device_spec& device)
 {
-    const conv_code code = code_from_options(r);
+    const conv_code code = conv_code_from_options(r);
     viterbi_options o;
     o.mode = mode_from_options(r);
     o.frame_bits = int(r.get_int("frame_bits", 1024, 1, 1 << 24));
