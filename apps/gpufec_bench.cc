@@ -2,208 +2,244 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* gpufec_bench: decoder-level throughput in decoded information bits per second, host memory to
- * host memory with every transfer included (and, on a GPU, the kernels alone too).
- *
- *   gpufec_bench [--code ccsds] [--mode streaming|terminated|tailbiting|truncated]
- *                [--device auto|cpu|cuda|cuda:N] [--bits N] [--frame-bits N]
- *                [--block-len D] [--traceback L] [--max-batch N] [--threads N]
- *                [--reps N] [--reference] [--json FILE] [--csv FILE]
- *
- * Input: int8 soft values of a noisy BPSK stream (Eb/N0 3 dB), in page-locked host memory
- * where a GPU is present. Output: packed bits. The median of --reps runs is reported.
- */
-#include <gnuradio/gpufec/core/conv_encoder.h>
-#include <gnuradio/gpufec/core/viterbi.h>
+/* gpufec_bench: decoder throughput of any family, in decoded information bits per second, host
+ * memory to host memory with every transfer included (and, where the decoder measures it, the
+ * device kernels alone), on one device or on several at once (the sum and each).
+ * `gpufec_bench --help` lists every option; docs/apps.md shows examples. */
+#include <gnuradio/gpufec/core/frame_registry.h>
 
-#include "app_util.h"
+#include "kit/devices.h"
+#include "kit/kits.h"
+#include "kit/report.h"
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
-#include <random>
-#include <stdexcept>
-#include <sstream>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace gpufec;
+using namespace gpufec::app;
 
 namespace {
 
-struct args {
-    std::string code = "ccsds", mode = "streaming", device = "auto", json, csv;
-    int64_t bits = 1 << 26;
-    int frame_bits = 1024, block_len = 512, traceback = 0, max_batch = 0, threads = 0, reps = 7;
-    bool reference = false;
-};
+using clk = std::chrono::steady_clock;
 
-args parse(int argc, char** argv)
+double median(std::vector<double> v)
 {
-    args a;
-    for (int i = 1; i < argc; ++i) {
-        const std::string k = argv[i];
-        auto val = [&] { return app::option_value(argc, argv, i, "gpufec_bench"); };
-        if (k == "--code") a.code = val();
-        else if (k == "--mode") a.mode = val();
-        else if (k == "--device") a.device = val();
-        else if (k == "--bits") a.bits = std::stoll(val());
-        else if (k == "--frame-bits") a.frame_bits = std::stoi(val());
-        else if (k == "--block-len") a.block_len = std::stoi(val());
-        else if (k == "--traceback") a.traceback = std::stoi(val());
-        else if (k == "--max-batch") a.max_batch = std::stoi(val());
-        else if (k == "--threads") a.threads = std::stoi(val());
-        else if (k == "--reps") a.reps = std::max(1, std::stoi(val()));
-        else if (k == "--reference") a.reference = true;
-        else if (k == "--json") a.json = val();
-        else if (k == "--csv") a.csv = val();
-        else app::usage("gpufec_bench", "unknown option " + k);
-    }
-    return a;
+    std::sort(v.begin(), v.end());
+    return v.empty() ? NAN : v[v.size() / 2];
 }
 
-//! noisy BPSK soft values for `coded` bits: a table of Gaussian samples walked by a fast
-//! generator, so that building gigabits of input takes seconds
-void make_soft(const std::vector<uint8_t>& coded, double rate, int8_t* out)
+struct device_run {
+    std::unique_ptr<code_kit> kit;
+    uint64_t frames = 0;
+    uint64_t input_bytes = 0;
+    std::vector<double> seconds; // per repetition
+    double kernel_s = -1, latency_s = NAN;
+    error_counts errors;
+};
+
+/* Every device decodes its prepared frames at the same moment, `reps` times; returns the wall
+ * time of each repetition (all devices done) and fills each device's own times. */
+std::vector<double> run_together(std::vector<device_run>& runs, int reps)
 {
-    const double sigma = std::sqrt(1.0 / (2.0 * rate * std::pow(10.0, 0.3)));
-    std::mt19937 rng(1);
-    std::normal_distribution<double> g(0, sigma);
-    std::vector<int8_t> table0(1 << 16), table1(1 << 16);
-    for (size_t i = 0; i < table0.size(); ++i) {
-        const double n = g(rng);
-        table0[i] = int8_t(std::max(-127.0, std::min(127.0, std::nearbyint(32 * (-1 + n)))));
-        table1[i] = int8_t(std::max(-127.0, std::min(127.0, std::nearbyint(32 * (1 + n)))));
+    std::vector<double> wall;
+    for (int r = 0; r < reps; ++r) {
+        std::vector<std::thread> threads;
+        std::vector<std::string> errors(runs.size());
+        const auto t0 = clk::now();
+        for (size_t i = 0; i < runs.size(); ++i)
+            threads.emplace_back([&, i] {
+                try {
+                    const auto a = clk::now();
+                    runs[i].kit->bench_decode();
+                    runs[i].seconds.push_back(std::chrono::duration<double>(clk::now() - a).count());
+                } catch (const std::exception& e) {
+                    errors[i] = e.what();
+                }
+            });
+        for (auto& t : threads)
+            t.join();
+        wall.push_back(std::chrono::duration<double>(clk::now() - t0).count());
+        for (const auto& e : errors)
+            if (!e.empty())
+                throw std::runtime_error(e);
     }
-    uint64_t x = 88172645463325252ull;
-    for (size_t i = 0; i < coded.size(); ++i) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        out[i] = coded[i] ? table1[x & 0xffff] : table0[x & 0xffff];
-    }
+    return wall;
 }
 
 } // namespace
 
 int main(int argc, char** argv)
 {
-    const args a = parse(argc, argv);
+    CLI::App cli{ "gpufec_bench: throughput of a gr-gpufec decoder in decoded information bits per "
+                  "second, host memory to host memory (transfers included), on one or several "
+                  "devices at once. Input: soft values of BPSK over AWGN at --ebn0, int8 (or float "
+                  "LLRs for float decoders) in page-locked memory; output: packed bits." };
+    std::string family = "viterbi", options = "code=ccsds, mode=streaming", devices = "auto";
+    std::string channel = "bpsk-awgn", csv, json;
+    uint64_t frames = 0, bits = uint64_t(1) << 26, seed = 1;
+    double ebn0 = 3.0;
+    int reps = 7;
+    bool latency = true;
+    cli.add_option("-f,--family", family, "decoder family: " + [] {
+        std::string s;
+        for (const auto& f : frame_families())
+            s += (s.empty() ? "" : ", ") + f;
+        return s;
+    }())->capture_default_str();
+    cli.add_option("-o,--options", options,
+                   "the family's options, key=value separated by commas (gpufec_ber --list-options "
+                   "FAMILY); viterbi with mode=streaming decodes one stream of blocks of block_len bits")
+        ->capture_default_str();
+    cli.add_option("-d,--devices,--device", devices,
+                   "auto, all (every GPU), or a list such as cuda:0,cuda:1: one decoder per device, the "
+                   "frames split among them, all decoding at once")
+        ->capture_default_str();
+    cli.add_option("--frames", frames, "frames (streaming: blocks) in all (0: from --bits)")
+        ->capture_default_str();
+    cli.add_option("--bits", bits, "information bits in all, rounded down to whole frames (at least "
+                                   "one per device)")
+        ->capture_default_str()
+        ->transform([](std::string v) {
+            try {
+                size_t used = 0;
+                const double d = std::stod(v, &used);
+                if (used == v.size() && d >= 1 && d < 1.8e19 && d == std::floor(d))
+                    return std::to_string((unsigned long long)d);
+            } catch (const std::exception&) {
+            }
+            return v;
+        });
+    cli.add_option("-e,--ebn0", ebn0, "Eb/N0 of the input in dB (iterative decoders stop earlier at "
+                                      "higher Eb/N0)")
+        ->capture_default_str()
+        ->check(CLI::Range(-20.0, 40.0));
+    cli.add_option("--channel", channel, "the channel (bpsk-awgn)")->capture_default_str();
+    cli.add_option("--reps", reps, "timed repetitions; the median is reported")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+    cli.add_option("--seed", seed, "random seed of the input")->capture_default_str();
+    cli.add_flag("!--no-latency", latency, "skip the one-frame latency measurement");
+    cli.add_option("--csv", csv, "append a row per device (and one for all) to this CSV");
+    cli.add_option("--json", json, "JSON report: device, commit, code, options, units, figures");
     try {
-        conv_code code = conv_code::preset(a.code);
-        viterbi_options o;
-        o.mode = parse_conv_mode(a.mode);
-        o.frame_bits = a.frame_bits;
-        o.block_len = a.block_len;
-        o.traceback = a.traceback;
-        o.max_batch = a.max_batch;
-        o.cpu_threads = a.threads;
-        o.cpu_reference = a.reference;
-        const device_spec dev = device_spec::parse(a.device);
-        const bool stream = o.mode == conv_mode::streaming;
-        std::vector<double> times;
-        double kernel_s = -1;
-        int64_t info_bits = 0;
-        size_t soft_bytes = 0;
-        std::string backend;
-        std::vector<uint8_t> bits_in;
-
-        if (stream) {
-            viterbi_stream_decoder dec(code, o, dev);
-            backend = dec.backend();
-            const int64_t D = o.block_len, L = dec.traceback();
-            const int64_t n_pbs = std::max<int64_t>(1, a.bits / D);
-            info_bits = n_pbs * D;
-            const int64_t stages = info_bits + L;
-            bits_in.resize(size_t(stages));
-            std::mt19937 rng(5);
-            for (auto& b : bits_in)
-                b = rng() & 1;
-            conv_encoder enc(code, conv_mode::streaming);
-            std::vector<uint8_t> coded(size_t(stages) * code.n());
-            coded.resize(enc.encode(bits_in.data(), size_t(stages), coded.data()));
-            host_buffer soft(coded.size()), out(size_t(info_bits / 8));
-            make_soft(coded, double(code.period()) / code.kept_per_period(),
-                      reinterpret_cast<int8_t*>(soft.data()));
-            soft_bytes = coded.size();
-            for (int r = -1; r < a.reps; ++r) {
-                const auto t0 = std::chrono::steady_clock::now();
-                dec.decode_blocks(reinterpret_cast<const int8_t*>(soft.data()), soft.size(), 0, 0,
-                                  n_pbs, out.data());
-                const auto t1 = std::chrono::steady_clock::now();
-                if (r >= 0)
-                    times.push_back(std::chrono::duration<double>(t1 - t0).count());
+        cli.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return cli.exit(e);
+    }
+    try {
+        auto ch = make_channel(channel);
+        std::vector<device_run> runs;
+        for (const auto& d : parse_devices(devices)) {
+            device_run r;
+            r.kit = make_code_kit(family, options, d);
+            runs.push_back(std::move(r));
+        }
+        const code_kit& first = *runs.front().kit;
+        const uint64_t bpf = first.info_bits_per_frame();
+        const uint64_t total = std::max<uint64_t>(frames ? frames : bits / bpf, runs.size());
+        ch->set_point(ebn0, first.rate());
+        // contiguous shares; device i's frames are point i of the seed (its own data)
+        for (size_t i = 0; i < runs.size(); ++i) {
+            runs[i].frames = total * (i + 1) / runs.size() - total * i / runs.size();
+            runs[i].kit->bench_prepare({ seed, i }, runs[i].frames, *ch);
+            runs[i].input_bytes = runs[i].kit->bench_input_bytes();
+        }
+        run_together(runs, 1); // warm-up: first-call costs, clocks up
+        for (auto& r : runs) {
+            r.seconds.clear();
+            r.errors = r.kit->bench_errors();
+        }
+        const std::vector<double> wall = run_together(runs, reps);
+        for (auto& r : runs)
+            r.kernel_s = r.kit->bench_kernel_seconds(reps);
+        if (latency) { // one frame, host to host, on the first device
+            auto& k = *runs.front().kit;
+            k.bench_prepare({ seed, 0 }, 1, *ch);
+            std::vector<double> t;
+            for (int i = -1; i < std::max(reps, 21); ++i) {
+                const auto a = clk::now();
+                k.bench_decode();
+                if (i >= 0)
+                    t.push_back(std::chrono::duration<double>(clk::now() - a).count());
             }
-            // sanity: the decoded stream is the input at 3 dB, up to a few errors
-            size_t errors = 0;
-            for (int64_t i = 0; i < info_bits; ++i)
-                errors += ((out.data()[i / 8] >> (7 - i % 8)) & 1) != bits_in[size_t(i)];
-            std::printf("decoded bit errors at 3 dB: %zu of %lld (BER %.2e)\n", errors,
-                        (long long)info_bits, double(errors) / info_bits);
-            const int64_t kernel_pbs = std::min<int64_t>(n_pbs, o.max_batch > 0 ? o.max_batch : n_pbs);
-            kernel_s = dec.time_kernels_only(reinterpret_cast<const int8_t*>(soft.data()),
-                                             size_t(code.kept_for_stages(kernel_pbs * D + L)),
-                                             kernel_pbs, a.reps);
-            if (kernel_s > 0)
-                kernel_s *= double(n_pbs) / kernel_pbs;
-        } else {
-            viterbi_frame_decoder dec(code, o, dev);
-            backend = dec.backend();
-            const int64_t frames = std::max<int64_t>(1, a.bits / a.frame_bits);
-            info_bits = frames * a.frame_bits;
-            bits_in.resize(size_t(info_bits));
-            std::mt19937 rng(5);
-            for (auto& b : bits_in)
-                b = rng() & 1;
-            conv_encoder enc(code, o.mode, a.frame_bits);
-            std::vector<uint8_t> coded(enc.output_per_frame() * frames);
-            enc.encode_frames(bits_in.data(), size_t(frames), coded.data());
-            host_buffer soft(coded.size()), out(size_t(info_bits / 8 + frames));
-            make_soft(coded, double(code.period()) / code.kept_per_period(),
-                      reinterpret_cast<int8_t*>(soft.data()));
-            soft_bytes = coded.size();
-            const bool packed = a.frame_bits % 8 == 0;
-            std::vector<uint8_t> unpacked(packed ? 0 : size_t(info_bits));
-            for (int r = -1; r < a.reps; ++r) {
-                const auto t0 = std::chrono::steady_clock::now();
-                dec.decode(reinterpret_cast<const int8_t*>(soft.data()), size_t(frames),
-                           packed ? out.data() : unpacked.data(), packed);
-                const auto t1 = std::chrono::steady_clock::now();
-                if (r >= 0)
-                    times.push_back(std::chrono::duration<double>(t1 - t0).count());
-            }
+            runs.front().latency_s = median(t);
         }
 
-        const double t = app::median(times);
-        const double gbps = info_bits / t / 1e9;
-        const double kgbps = kernel_s > 0 ? info_bits / kernel_s / 1e9 : -1;
-        std::printf("%-10s %-11s %-34s %10s %6s %4s %12s %12s\n", "code", "mode", "backend",
-                    "info_bits", "D", "L", "Gb/s(h2h)", "Gb/s(kern)");
-        std::printf("%-10s %-11s %-34s %10lld %6d %4d %12.4f %12.4f\n", a.code.c_str(),
-                    a.mode.c_str(), backend.c_str(), (long long)info_bits,
-                    stream ? o.block_len : a.frame_bits, o.traceback_for(code), gbps, kgbps);
-        std::printf("input: int8 soft values (%zu bytes), output: packed bits; median of %d runs; "
-                    "%.3f ms per run\n", soft_bytes, a.reps, t * 1e3);
-        char json[1024];
-        std::snprintf(json, sizeof(json),
-                      "{\"code\":\"%s\",\"mode\":\"%s\",\"backend\":\"%s\",\"info_bits\":%lld,"
-                      "\"block_len\":%d,\"traceback\":%d,\"frame_bits\":%d,\"quantization\":\"int8\","
-                      "\"seconds\":%.6f,\"gbps_host_to_host\":%.4f,\"gbps_kernels\":%.4f}",
-                      a.code.c_str(), a.mode.c_str(), backend.c_str(), (long long)info_bits,
-                      o.block_len, o.traceback_for(code), a.frame_bits, t, gbps, kgbps);
-        if (!a.json.empty())
-            std::ofstream(a.json, std::ios::app) << json << "\n";
-        if (!a.csv.empty()) {
-            std::ostringstream row;
-            row << a.code << "," << a.mode << ",\"" << backend << "\"," << info_bits << "," << o.block_len << ","
-                << o.traceback_for(code) << "," << a.frame_bits << "," << t << "," << gbps << "," << kgbps;
-            app::append_csv(a.csv,
-                            "code,mode,backend,info_bits,block_len,traceback,frame_bits,seconds,"
-                            "gbps_host_to_host,gbps_kernels",
-                            row.str());
+        // the report: one line per device, and the sum
+        csv_table table({ "family", "options", "code", "device", "input", "ebn0_db", "frames", "info_bits",
+                          "input_bytes", "reps", "seconds", "gbps_host_to_host", "gbps_kernels", "fer",
+                          "mean_iterations", "latency_us", "commit" });
+        nlohmann::json jdev = nlohmann::json::array();
+        auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
+        std::printf("%s; input %s at Eb/N0 %.2f dB; median of %d runs\n", first.describe().c_str(),
+                    first.input_kind().c_str(), ebn0, reps);
+        std::printf("%-44s %10s %12s %10s %11s %11s %9s %7s %11s\n", "device", "frames", "info_bits", "ms",
+                    "Gb/s(h2h)", "Gb/s(kern)", "FER", "avg_it", "latency_us");
+        double kernel_sum = 0;
+        bool all_kernels = true;
+        uint64_t all_bits = 0, all_bytes = 0;
+        error_counts all_err;
+        auto row = [&](const std::string& dev, uint64_t f, uint64_t b, uint64_t bytes, double s, double kern,
+                       const error_counts& e, double lat) {
+            const double gbps = double(b) / s / 1e9, kgbps = kern > 0 ? double(b) / kern / 1e9 : NAN;
+            const double fer = e.frames ? double(e.frame_errors) / double(e.frames) : NAN;
+            const double it = first.iterates() && e.frames ? double(e.iterations) / double(e.frames) : NAN;
+            std::printf("%-44s %10llu %12llu %10.3f %11.4f %11.4f %9.2e %7.2f %11.1f\n", dev.c_str(),
+                        (unsigned long long)f, (unsigned long long)b, s * 1e3, gbps, kgbps, fer, it, lat * 1e6);
+            table.add({ family, options, first.describe(), dev, first.input_kind(), ebn0, f, b, bytes,
+                        uint64_t(reps), s, gbps, kgbps, fer, it, lat * 1e6, std::string(build_commit()) });
+            jdev.push_back({ { "device", dev }, { "frames", f }, { "info_bits", b }, { "input_bytes", bytes },
+                             { "seconds", s }, { "gbps_host_to_host", gbps }, { "gbps_kernels", num(kgbps) },
+                             { "fer", num(fer) }, { "mean_iterations", num(it) },
+                             { "latency_us", num(lat * 1e6) } });
+        };
+        for (auto& r : runs) {
+            const uint64_t b = r.frames * bpf;
+            row(r.kit->backend(), r.frames, b, r.input_bytes, median(r.seconds), r.kernel_s,
+                r.errors, r.latency_s);
+            all_bits += b;
+            all_bytes += r.input_bytes;
+            all_err += r.errors;
+            if (r.kernel_s > 0)
+                kernel_sum += double(b) / r.kernel_s;
+            else
+                all_kernels = false;
         }
+        if (runs.size() > 1)
+            row("all " + std::to_string(runs.size()) + " devices at once", total, all_bits, all_bytes, median(wall),
+                all_kernels ? double(all_bits) / kernel_sum : -1, all_err, NAN);
+        if (!csv.empty())
+            table.append(csv);
+        if (!json.empty()) {
+            nlohmann::json j = { { "app", "gpufec_bench" },
+                                 { "commit", build_commit() },
+                                 { "family", family },
+                                 { "options", options },
+                                 { "code", first.describe() },
+                                 { "input", first.input_kind() },
+                                 { "output", "packed bits" },
+                                 { "ebn0_db", ebn0 },
+                                 { "reps", reps },
+                                 { "units",
+                                   { { "gbps", "decoded information bits per second / 1e9" },
+                                     { "seconds", "median wall-clock per decode of all frames" },
+                                     { "latency_us", "one frame, host to host" } } },
+                                 { "devices", jdev } };
+            std::ofstream f(json, std::ios::trunc);
+            if (!f || !(f << j.dump(2) << "\n"))
+                throw std::runtime_error("--json: cannot write " + json);
+        }
+    } catch (const CLI::Error& e) {
+        return cli.exit(e);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpufec_bench: %s\n", e.what());
         return 1;

@@ -3,25 +3,27 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* gpufec_ber: bit and frame error rates of any family over a channel, against Eb/N0, with
- * Wilson 95% intervals. `gpufec_ber --help` lists every option; docs/apps.md shows examples. */
-#include <gnuradio/gpufec/core/device.h>
+ * Wilson 95% intervals; on every listed device of a host, and under MPI on many hosts.
+ * `gpufec_ber --help` lists every option; docs/apps.md shows examples. */
 #include <gnuradio/gpufec/core/frame_registry.h>
 
+#include "kit/devices.h"
 #include "kit/error_stats.h"
 #include "kit/kits.h"
+#include "kit/report.h"
+#include "kit/sim_driver.h"
+#include "kit/team.h"
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
-
-#ifndef GPUFEC_GIT_COMMIT
-#define GPUFEC_GIT_COMMIT "unknown"
-#endif
+#include <unistd.h>
 
 using namespace gpufec;
 using namespace gpufec::app;
@@ -37,7 +39,8 @@ struct point {
 std::vector<double> ebn0_points(const std::string& spec)
 {
     double a, step, b;
-    if (std::sscanf(spec.c_str(), "%lf:%lf:%lf", &a, &step, &b) == 3) {
+    char tail;
+    if (std::sscanf(spec.c_str(), "%lf:%lf:%lf%c", &a, &step, &b, &tail) == 3) {
         if (!(step > 0) || b < a || (b - a) / step > 1000)
             throw CLI::ValidationError("--ebn0", "START:STEP:STOP needs STEP > 0, STOP >= START, "
                                                  "at most 1000 points");
@@ -47,54 +50,69 @@ std::vector<double> ebn0_points(const std::string& spec)
         return v;
     }
     try {
-        return { std::stod(spec) };
+        size_t used = 0;
+        const double v = std::stod(spec, &used);
+        if (used == spec.size() && std::isfinite(v))
+            return { v };
     } catch (const std::exception&) {
-        throw CLI::ValidationError("--ebn0", "'" + spec + "' is not START:STEP:STOP or one value");
     }
+    throw CLI::ValidationError("--ebn0", "'" + spec + "' is not START:STEP:STOP or one value");
 }
 
-void write_csv(const std::string& path, const std::string& family, const std::string& options,
-               const std::string& backend, const channel_kit& ch, const std::vector<point>& pts)
+double ratio(uint64_t k, uint64_t n) { return n ? double(k) / double(n) : NAN; }
+
+csv_table make_csv(const std::string& family, const std::string& options, const std::string& backends,
+                   const channel_kit& ch, const code_kit& kit, const std::vector<point>& pts)
 {
-    std::ofstream f(path);
-    if (!f)
-        throw std::runtime_error("--csv: cannot write " + path);
-    f << "family,options,backend,channel,ebn0_db,bits,bit_errors,ber,ber_lo95,ber_hi95,frames,"
-         "frame_errors,fer,fer_lo95,fer_hi95,mean_iterations,uncoded_ber,seconds\n";
+    csv_table t({ "family", "options", "backend", "channel", "ebn0_db", "bits", "bit_errors", "ber",
+                  "ber_lo95", "ber_hi95", "frames", "frame_errors", "fer", "fer_lo95", "fer_hi95",
+                  "mean_iterations", "uncoded_ber", "union_bound", "seconds" });
     for (const auto& p : pts) {
         const auto& c = p.c;
         const interval bi = wilson(c.bit_errors, c.bits), fi = wilson(c.frame_errors, c.frames);
-        char row[512];
-        std::snprintf(row, sizeof row,
-                      "%.4g,%llu,%llu,%.6e,%.6e,%.6e,%llu,%llu,%.6e,%.6e,%.6e,%.4f,%.6e,%.3f", p.ebn0,
-                      (unsigned long long)c.bits, (unsigned long long)c.bit_errors,
-                      c.bits ? double(c.bit_errors) / double(c.bits) : NAN, bi.lo, bi.hi,
-                      (unsigned long long)c.frames, (unsigned long long)c.frame_errors,
-                      c.frames ? double(c.frame_errors) / double(c.frames) : NAN, fi.lo, fi.hi,
-                      c.frames ? double(c.iterations) / double(c.frames) : NAN, ch.uncoded_ber(p.ebn0),
-                      p.seconds);
-        // text fields quoted (options hold commas)
-        auto q = [](const std::string& s) {
-            std::string o = "\"";
-            for (char ch : s)
-                o += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-            return o + "\"";
-        };
-        f << q(family) << "," << q(options) << "," << q(backend) << "," << q(ch.name()) << "," << row << "\n";
+        t.add({ family, options, backends, ch.name(), p.ebn0, c.bits, c.bit_errors,
+                ratio(c.bit_errors, c.bits), bi.lo, bi.hi, c.frames, c.frame_errors,
+                ratio(c.frame_errors, c.frames), fi.lo, fi.hi,
+                kit.iterates() ? ratio(c.iterations, c.frames) : NAN, ch.uncoded_ber(p.ebn0),
+                kit.union_bound_ber(p.ebn0), p.seconds });
     }
+    return t;
+}
+
+//! the plot script installed beside this program (bindir), else the one of the install prefix
+std::string plot_script()
+{
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        std::string dir(self, size_t(n));
+        dir.erase(dir.find_last_of('/') + 1);
+        if (access((dir + "gpufec_plot_ber").c_str(), R_OK) == 0)
+            return dir + "gpufec_plot_ber";
+    }
+    return GPUFEC_INSTALL_BINDIR "/gpufec_plot_ber";
 }
 
 } // namespace
 
 int main(int argc, char** argv)
 {
+    std::unique_ptr<team> tm;
+    try {
+        tm = make_team(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gpufec_ber: %s\n", e.what());
+        return 1;
+    }
+    const bool lead = tm->rank() == 0; // prints and writes the outputs
     CLI::App cli{ "gpufec_ber: bit and frame error rates of a gr-gpufec decoder against Eb/N0 "
-                  "(BPSK over AWGN), with Wilson 95% confidence intervals." };
-    std::string family = "viterbi", options = "code=ccsds, mode=streaming", device = "auto";
-    std::string channel = "bpsk-awgn", ebn0 = "0:0.5:6", csv = "ber.csv", json;
+                  "(BPSK over AWGN), with Wilson 95% confidence intervals; on several devices, "
+                  "and across hosts when started by mpirun." };
+    std::string family = "viterbi", options = "code=ccsds, mode=streaming", devices = "auto";
+    std::string channel = "bpsk-awgn", ebn0 = "0:0.5:6", csv = "ber.csv", json, plot;
     stop_rule rule;
     uint64_t seed = 1, batch = 0;
-    bool quiet = false;
+    bool quiet = false, keep_going = false;
     cli.add_option("-f,--family", family, "decoder family: " + [] {
         std::string s;
         for (const auto& f : frame_families())
@@ -106,7 +124,11 @@ int main(int argc, char** argv)
                    "FAMILY); viterbi with mode=streaming decodes one endless stream, a frame being a "
                    "block of block_len bits")
         ->capture_default_str();
-    cli.add_option("-d,--device", device, "auto, cpu, cuda or cuda:N")->capture_default_str();
+    cli.add_option("-d,--devices,--device", devices,
+                   "auto, all (every GPU), or a list such as cuda:0,cuda:1 or cpu: one decoder per "
+                   "device, frames split among them. Under mpirun with several ranks on a host, each "
+                   "rank takes one of them: cuda:(local rank mod GPUs)")
+        ->capture_default_str();
     cli.add_option("--channel", channel, "the channel (bpsk-awgn)")->capture_default_str();
     cli.add_option("-e,--ebn0", ebn0, "Eb/N0 in dB: START:STEP:STOP or one value")->capture_default_str();
     cli.add_option("--min-frame-errors", rule.min_frame_errors,
@@ -115,39 +137,49 @@ int main(int argc, char** argv)
     cli.add_option("--min-bit-errors", rule.min_bit_errors,
                    "... and this many bit errors (0: not required)")
         ->capture_default_str();
-    cli.add_option("--max-frames", rule.max_frames, "a point ends at this many frames (0: no limit)")
-        ->capture_default_str();
+    auto count_value = [](std::string v) { // accept 1e8 for counts
+        try {
+            size_t used = 0;
+            const double d = std::stod(v, &used);
+            if (used == v.size() && d >= 0 && d < 1.8e19 && d == std::floor(d))
+                return std::to_string((unsigned long long)d);
+        } catch (const std::exception&) {
+        }
+        return v;
+    };
+    cli.add_option("--max-frames", rule.max_frames, "a point ends at this many frames, never more (0: no limit)")
+        ->capture_default_str()
+        ->transform(count_value);
     cli.add_option("--max-bits", rule.max_bits,
                    "a point ends at this many information bits, never more (0: no limit)")
         ->capture_default_str()
-        ->transform([](std::string v) { // accept 1e8
-            try {
-                size_t used = 0;
-                const double d = std::stod(v, &used);
-                if (used == v.size() && d >= 0 && d < 1.8e19 && d == std::floor(d))
-                    return std::to_string((unsigned long long)d);
-            } catch (const std::exception&) {
-            }
-            return v;
-        });
-    cli.add_option("--batch", batch, "frames per decoder call (0: the decoder's preferred batch)");
-    cli.add_option("--seed", seed, "random seed; point i uses seed + i, so points do not depend on "
-                                   "each other")
+        ->transform(count_value);
+    cli.add_option("--batch", batch,
+                   "frames per decoder call (0: the decoder's preferred batch); the counts do not "
+                   "depend on it")
+        ->transform(count_value);
+    cli.add_option("--seed", seed, "random seed; frame f of point i draws from (seed, i, f), so the "
+                                   "counts do not depend on devices, ranks or batch")
         ->capture_default_str();
     cli.add_option("--csv", csv, "CSV output (rewritten after every point)")->capture_default_str();
     cli.add_option("--json", json, "JSON output: device, commit, code, options, units and the points");
+    cli.add_option("--plot", plot, "draw the curves into this file (.png, .pdf or .svg) with "
+                                   "gpufec_plot_ber (needs a python3 with matplotlib)");
+    cli.add_flag("--keep-going", keep_going, "go on past a point without bit errors (default: the sweep "
+                                             "ends there)");
     cli.add_flag("-q,--quiet", quiet, "no progress lines");
     std::string list_family;
     cli.add_option("--list-options", list_family, "print a family's options and exit");
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return cli.exit(e);
+        return lead ? cli.exit(e) : (e.get_exit_code() ? 1 : 0);
     }
     try {
         if (!list_family.empty()) {
             const auto& info = frame_family_info(list_family);
-            std::printf("%s: %s\noptions: %s\n", info.name.c_str(), info.summary.c_str(), info.options.c_str());
+            if (lead)
+                std::printf("%s: %s\noptions: %s\n", info.name.c_str(), info.summary.c_str(), info.options.c_str());
             return 0;
         }
         if (!rule.has_limit())
@@ -155,52 +187,86 @@ int main(int argc, char** argv)
                                                     "--min-bit-errors, --max-frames, --max-bits");
         const auto points = ebn0_points(ebn0);
         auto ch = make_channel(channel);
-        auto kit = make_code_kit(family, options, device_spec::parse(device));
-        const uint64_t per_batch = batch ? batch : std::max<uint64_t>(1, kit->preferred_frames());
-        std::fprintf(stderr, "gpufec_ber: %s, backend %s, rate %.4f, %s\n", kit->describe().c_str(),
-                     kit->backend().c_str(), kit->rate(), ch->name().c_str());
+        // this process's decoders; a rank that cannot make them fails the run on every rank
+        std::vector<std::unique_ptr<code_kit>> kits;
+        std::string made_error;
+        try {
+            for (const auto& d : devices_for_process(parse_devices(devices), tm->local_rank(), tm->local_size()))
+                kits.push_back(make_code_kit(family, options, d));
+        } catch (const std::exception& e) {
+            made_error = e.what();
+        }
+        // every rank learns whether any failed, so none waits on a rank that has left
+        auto all_ok = [&](const std::string& error) {
+            const int failed = tm->first_failure(error.empty());
+            if (!error.empty())
+                throw std::runtime_error(error);
+            if (failed >= 0)
+                throw other_rank_failed(failed);
+        };
+        all_ok(made_error);
+        std::vector<code_kit*> raw;
+        std::string backends;
+        for (auto& k : kits) {
+            raw.push_back(k.get());
+            backends += (backends.empty() ? "" : " | ") + k->backend();
+        }
+        if (tm->size() > 1)
+            backends = tm->kind() + ", rank 0: " + backends;
+        code_kit& kit = *kits.front();
+        sim_driver driver(raw, *tm, batch);
+        if (lead)
+            std::fprintf(stderr, "gpufec_ber: %s, rate %.4f, %s; %s; %llu frames per round\n",
+                         kit.describe().c_str(), kit.rate(), ch->name().c_str(), backends.c_str(),
+                         (unsigned long long)driver.round_frames());
         std::vector<point> done;
         for (size_t i = 0; i < points.size(); ++i) {
-            std::mt19937_64 rng(seed + i);
-            ch->set_point(points[i], kit->rate());
-            kit->reset();
+            ch->set_point(points[i], kit.rate());
             point p{ points[i], {}, 0 };
             const auto t0 = std::chrono::steady_clock::now();
-            while (!rule.done(p.c)) {
-                const uint64_t n = rule.frames_allowed(p.c, per_batch, kit->info_bits_per_frame());
-                if (n == 0)
-                    break; // the next whole frame would pass --max-bits / --max-frames
-                p.c += kit->run(n, *ch, rng);
-                if (!quiet)
+            p.c = driver.run_point({ seed, i }, *ch, rule, [&](const error_counts& c) {
+                if (lead && !quiet)
                     std::fprintf(stderr, "\r  Eb/N0 %6.2f dB: %llu frames, %llu frame errors, %llu bit errors   ",
-                                 p.ebn0, (unsigned long long)p.c.frames,
-                                 (unsigned long long)p.c.frame_errors, (unsigned long long)p.c.bit_errors);
-            }
+                                 p.ebn0, (unsigned long long)c.frames, (unsigned long long)c.frame_errors,
+                                 (unsigned long long)c.bit_errors);
+            });
             p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            if (!quiet)
-                std::fprintf(stderr, "\n");
-            const auto& c = p.c;
-            const interval bi = wilson(c.bit_errors, c.bits);
-            std::printf("Eb/N0 %6.2f dB  BER %.3e [%.2e, %.2e]  FER %.3e  (%llu frames, %llu frame errors)\n",
-                        p.ebn0, c.bits ? double(c.bit_errors) / double(c.bits) : NAN, bi.lo, bi.hi,
-                        c.frames ? double(c.frame_errors) / double(c.frames) : NAN,
-                        (unsigned long long)c.frames, (unsigned long long)c.frame_errors);
-            std::fflush(stdout);
             done.push_back(p);
-            write_csv(csv, family, options, kit->backend(), *ch, done);
-            if (c.bit_errors == 0 && c.frames > 0)
+            if (lead) {
+                if (!quiet)
+                    std::fprintf(stderr, "\n");
+                const auto& c = p.c;
+                const interval bi = wilson(c.bit_errors, c.bits);
+                std::printf("Eb/N0 %6.2f dB  BER %.3e [%.2e, %.2e]  FER %.3e  (%llu frames, %llu frame "
+                            "errors, %.2f s)\n",
+                            p.ebn0, ratio(c.bit_errors, c.bits), bi.lo, bi.hi, ratio(c.frame_errors, c.frames),
+                            (unsigned long long)c.frames, (unsigned long long)c.frame_errors, p.seconds);
+                std::fflush(stdout);
+            }
+            std::string write_error;
+            try {
+                if (lead)
+                    make_csv(family, options, backends, *ch, kit, done).write(csv);
+            } catch (const std::exception& e) {
+                write_error = std::string("--csv: ") + e.what();
+            }
+            all_ok(write_error);
+            if (p.c.bit_errors == 0 && p.c.frames > 0 && !keep_going)
                 break; // nothing more to see at higher Eb/N0 with this many bits
         }
-        if (!json.empty()) {
+        if (lead && !json.empty()) {
             nlohmann::json j;
             j["app"] = "gpufec_ber";
-            j["commit"] = GPUFEC_GIT_COMMIT;
+            j["commit"] = build_commit();
             j["family"] = family;
             j["options"] = options;
-            j["code"] = kit->describe();
-            j["backend"] = kit->backend();
+            j["code"] = kit.describe();
+            j["backend"] = backends;
+            j["processes"] = tm->size();
+            j["decoders_per_process"] = kits.size();
             j["channel"] = ch->name();
-            j["rate"] = kit->rate();
+            j["rate"] = kit.rate();
+            j["input"] = kit.input_kind();
             j["seed"] = seed;
             j["stop_rule"] = { { "min_frame_errors", rule.min_frame_errors },
                                { "min_bit_errors", rule.min_bit_errors },
@@ -209,35 +275,46 @@ int main(int argc, char** argv)
             j["units"] = { { "ebn0", "dB" }, { "bits", "information bits" }, { "interval", "Wilson 95%" },
                            { "seconds", "wall-clock per point" } };
             nlohmann::json pts = nlohmann::json::array();
+            auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
             for (const auto& p : done) {
                 const interval bi = wilson(p.c.bit_errors, p.c.bits), fi = wilson(p.c.frame_errors, p.c.frames);
-                nlohmann::json q = { { "ebn0", p.ebn0 },
-                                     { "bits", p.c.bits },
-                                     { "bit_errors", p.c.bit_errors },
-                                     { "ber_interval", { bi.lo, bi.hi } },
-                                     { "frames", p.c.frames },
-                                     { "frame_errors", p.c.frame_errors },
-                                     { "fer_interval", { fi.lo, fi.hi } },
-                                     { "seconds", p.seconds } };
-                // null, not -1, where a figure does not apply
-                q["ber"] = p.c.bits ? nlohmann::json(double(p.c.bit_errors) / double(p.c.bits)) : nlohmann::json();
-                q["fer"] = p.c.frames ? nlohmann::json(double(p.c.frame_errors) / double(p.c.frames))
-                                      : nlohmann::json();
-                q["mean_iterations"] = kit->iterates() && p.c.frames
-                                           ? nlohmann::json(double(p.c.iterations) / double(p.c.frames))
-                                           : nlohmann::json();
-                pts.push_back(q);
+                pts.push_back({ { "ebn0", p.ebn0 },
+                                { "bits", p.c.bits },
+                                { "bit_errors", p.c.bit_errors },
+                                { "ber", num(ratio(p.c.bit_errors, p.c.bits)) },
+                                { "ber_interval", { bi.lo, bi.hi } },
+                                { "frames", p.c.frames },
+                                { "frame_errors", p.c.frame_errors },
+                                { "fer", num(ratio(p.c.frame_errors, p.c.frames)) },
+                                { "fer_interval", { fi.lo, fi.hi } },
+                                { "mean_iterations", kit.iterates() ? num(ratio(p.c.iterations, p.c.frames))
+                                                                    : nlohmann::json() },
+                                { "uncoded_ber", num(ch->uncoded_ber(p.ebn0)) },
+                                { "union_bound", num(kit.union_bound_ber(p.ebn0)) },
+                                { "seconds", p.seconds } });
             }
             j["points"] = pts;
-            std::ofstream f(json);
-            if (!f)
+            std::ofstream f(json, std::ios::trunc);
+            if (!f || !(f << j.dump(2) << "\n"))
                 throw std::runtime_error("--json: cannot write " + json);
-            f << j.dump(2) << "\n";
         }
+        if (lead && !plot.empty()) {
+            const char* py = std::getenv("GPUFEC_PYTHON");
+            const std::string cmd = std::string(py ? py : "python3") + " '" + plot_script() + "' '" + csv +
+                                    "' -o '" + plot + "'";
+            if (std::system(cmd.c_str()) != 0)
+                throw std::runtime_error("--plot: '" + cmd + "' failed (the CSV is written)");
+        }
+    } catch (const other_rank_failed& e) {
+        std::fprintf(stderr, "gpufec_ber (rank %d): stopped: %s\n", tm->rank(), e.what());
+        return 1;
     } catch (const CLI::Error& e) {
-        return cli.exit(e);
+        return lead ? cli.exit(e) : 1;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "gpufec_ber: %s\n", e.what());
+        if (tm->size() > 1)
+            std::fprintf(stderr, "gpufec_ber (rank %d of %d): %s\n", tm->rank(), tm->size(), e.what());
+        else
+            std::fprintf(stderr, "gpufec_ber: %s\n", e.what());
         return 1;
     }
     return 0;

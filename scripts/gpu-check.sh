@@ -13,11 +13,14 @@ arch=${CUDA_ARCH:-90}
   nvcc --version | tail -1
 } | tee "$out/report.txt"
 cmake -S . -B "$build" -DGPUFEC_CORE_ONLY=ON -DGPUFEC_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
-      -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+      -DCMAKE_BUILD_TYPE=Release -DGPUFEC_APP_DEPS="${APP_DEPS:-$PWD/.app-deps}" > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 cmake --build "$build" -j"$(nproc)" > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 "$build/lib/gpufec_core_tests" --gtest_brief=1 > "$out/tests.log" 2>&1
 echo "tests exit code: $?" | tee -a "$out/report.txt"
 grep -E "PASSED|FAILED|SKIPPED|Failure" "$out/tests.log" | head -40 | tee -a "$out/report.txt"
+"$build/apps/gpufec_app_tests" --gtest_brief=1 > "$out/app-tests.log" 2>&1
+echo "app tests exit code: $?" | tee -a "$out/report.txt"
+grep -E "PASSED|FAILED|Failure" "$out/app-tests.log" | head -20 | tee -a "$out/report.txt"
 # SANITIZE=1: the CUDA tests once under compute-sanitizer (memcheck, then racecheck)
 if [ "${SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   filt='*cuda*:*Cuda*:*gpu*:*GPU*'
@@ -30,42 +33,49 @@ if [ "${SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   done
 fi
 bench="$build/apps/gpufec_bench"
+[ -x "$bench" ] || { echo "gpufec_bench not built (carry .app-deps: scripts/fetch-app-deps.sh)" | tee -a "$out/report.txt"; exit 1; }
 run() { echo "\$ gpufec_bench $*" | tee -a "$out/report.txt"; "$bench" "$@" --csv "$out/bench.csv" 2>&1 | tee -a "$out/report.txt"; }
+vit() { run -f viterbi -o "$1" "${@:2}"; }
+ldpc() { run -f ldpc -o "code=$1, max_iterations=10, $2" "${@:3}"; }
 if [ "${LIGHT_BENCH:-0}" = 1 ]; then
   # the decoder-level figures that must not drop, in a few minutes
-  run --code ccsds --device cuda --bits 268435456 --block-len 512 --traceback 42
+  vit "code=ccsds, mode=streaming, block_len=512, traceback=42" --device cuda --bits 268435456
   for code in 802.16e:2304:1/2 802.11n:1944:1/2; do
-    lbench="$build/apps/gpufec_ldpc_bench"
-    echo "\$ gpufec_ldpc_bench $code 16384 10 it" | tee -a "$out/report.txt"
-    "$lbench" --code $code --device cuda --frames 16384 --iterations 10 --no-et --precision int8 --csv "$out/ldpc_bench.csv" 2>&1 | tee -a "$out/report.txt"
+    ldpc $code "early_termination=false, precision=int8" --device cuda --frames 16384
   done
   SKIP_BENCH=1
 fi
 if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_VITERBI:-0}" != 1 ]; then
-  run --code ccsds --device cuda --bits 268435456 --block-len 512 --traceback 42
-  run --code ccsds --device cuda --bits 268435456 --block-len 1024 --traceback 42
-  run --code lte --device cuda --mode tailbiting --frame-bits 1024 --bits 67108864
-  run --code 80211-3/4 --device cuda --bits 134217728
-  run --code ccsds --device cpu --bits 67108864 --traceback 42
+  vit "code=ccsds, mode=streaming, block_len=512, traceback=42" --device cuda --bits 268435456
+  vit "code=ccsds, mode=streaming, block_len=1024, traceback=42" --device cuda --bits 268435456
+  vit "code=lte, mode=tailbiting, frame_bits=1024" --device cuda --bits 67108864
+  vit "code=80211-3/4, mode=streaming" --device cuda --bits 134217728
+  vit "code=ccsds, mode=streaming, traceback=42" --device cpu --bits 67108864
   echo "(AVX2 only:)" | tee -a "$out/report.txt"
-  GPUFEC_SIMD=avx2 run --code ccsds --device cpu --bits 67108864 --traceback 42
+  GPUFEC_SIMD=avx2 vit "code=ccsds, mode=streaming, traceback=42" --device cpu --bits 67108864
 fi
-lbench="$build/apps/gpufec_ldpc_bench"
-lrun() { echo "\$ gpufec_ldpc_bench $*" | tee -a "$out/report.txt"; "$lbench" "$@" --csv "$out/ldpc_bench.csv" 2>&1 | tee -a "$out/report.txt"; }
 if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_LDPC:-0}" != 1 ]; then
   for code in 802.16e:2304:1/2 802.11n:1944:1/2; do
     for prec in int8 int16; do
-      lrun --code $code --device cuda --frames 16384 --iterations 10 --no-et --precision $prec
+      ldpc $code "early_termination=false, precision=$prec" --device cuda --frames 16384
     done
     for frames in 4096 8192 65536; do
-      lrun --code $code --device cuda --frames $frames --iterations 10 --no-et --precision int8
+      ldpc $code "early_termination=false, precision=int8" --device cuda --frames $frames
     done
     for eb in 3.0 4.0 5.0; do
-      lrun --code $code --device cuda --frames 16384 --iterations 10 --ebn0 $eb --precision int8
+      ldpc $code "precision=int8" --device cuda --frames 16384 --ebn0 $eb
     done
   done
-  lrun --code 802.11n:648:1/2 --device cuda --frames 8192 --iterations 10 --no-et --precision int8
-  lrun --code 802.16e:2304:1/2 --device cpu --frames 4096 --iterations 10 --no-et --precision int8 --reps 3
-  lrun --code 802.16e:2304:1/2 --device cpu --frames 4096 --iterations 10 --no-et --precision int16 --reps 3
-  lrun --code 802.11n:1944:1/2 --device cpu --frames 4096 --iterations 10 --no-et --precision int8 --reps 3
+  ldpc 802.11n:648:1/2 "early_termination=false, precision=int8" --device cuda --frames 8192
+  ldpc 802.16e:2304:1/2 "early_termination=false, precision=int8" --device cpu --frames 4096 --reps 3
+  ldpc 802.16e:2304:1/2 "early_termination=false, precision=int16" --device cpu --frames 4096 --reps 3
+  ldpc 802.11n:1944:1/2 "early_termination=false, precision=int8" --device cpu --frames 4096 --reps 3
+fi
+# BER=1: one error-rate sweep per family on the GPU, timed (the wall time of a study)
+if [ "${BER:-0}" = 1 ]; then
+  ber="$build/apps/gpufec_ber"
+  brun() { echo "\$ gpufec_ber $*" | tee -a "$out/report.txt"; local t0=$SECONDS; "$ber" "$@" -q 2>&1 | tee -a "$out/report.txt"; echo "wall $((SECONDS - t0)) s" | tee -a "$out/report.txt"; }
+  brun -f viterbi -o "code=ccsds, mode=streaming" -d cuda -e 0:0.5:5 --min-frame-errors 200 --max-bits 1e9 --csv "$out/ber-viterbi.csv"
+  brun -f ldpc -o "code=802.16e:2304:1/2, precision=int8" -d cuda -e 0.5:0.25:2.5 --min-frame-errors 200 --max-frames 2e6 --csv "$out/ber-ldpc.csv"
+  brun -f repetition -o "frame_bits=1024, repeat=3" -d cpu -e 0:1:6 --min-frame-errors 200 --max-bits 1e8 --csv "$out/ber-repetition.csv"
 fi

@@ -4,16 +4,21 @@
  */
 /* What the error-rate and benchmark apps plug together: a channel kit (BPSK over AWGN now; the
  * Poisson PPM and insertion/deletion channels of later families add theirs) and a code kit
- * (every frame family through the registry; streaming Viterbi beside it). A code kit runs one
- * batch end to end (random information, encoding, the channel, decoding) and counts errors. */
+ * (every frame family through the registry; streaming Viterbi beside it). A new family adds a
+ * kit here, not an app.
+ *
+ * A code kit simulates any range of frames of a point: frame f draws its bits and noise from
+ * its own generator (unit_rng.h), so the counts of a run are the same whichever calls, devices
+ * or MPI ranks simulate which frames. */
 #ifndef INCLUDED_GPUFEC_APPS_KITS_H
 #define INCLUDED_GPUFEC_APPS_KITS_H
 
 #include "error_stats.h"
+#include "unit_rng.h"
 #include <gnuradio/gpufec/core/device.h>
 #include <cstdint>
+#include <functional>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -26,9 +31,12 @@ class channel_kit
 public:
     virtual ~channel_kit() = default;
     virtual std::string name() const = 0;
+    //! what the x axis of a sweep is ("ebn0_db" for AWGN)
+    virtual std::string measure() const { return "ebn0_db"; }
     //! prepares for a point: `snr_db` in the channel's own measure (Eb/N0 for AWGN), `rate` of the code
     virtual void set_point(double snr_db, double rate) = 0;
-    virtual void transmit(const uint8_t* bits, size_t n, float* out, std::mt19937_64& rng) = 0;
+    //! thread-safe: kits call it from several threads at once, each with its frame's generator
+    virtual void transmit(const uint8_t* bits, size_t n, float* out, unit_rng& rng) const = 0;
     //! the scale from the channel's values to LLRs (for decoders that take float LLRs)
     virtual float llr_scale() const = 0;
     //! the error rate of the same channel without coding, for reference (NaN if unknown)
@@ -39,6 +47,18 @@ public:
 std::unique_ptr<channel_kit> make_bpsk_awgn();
 std::unique_ptr<channel_kit> make_channel(const std::string& name);
 
+//! what one frame gave
+struct frame_result {
+    uint32_t bit_errors = 0;
+    uint32_t iterations = 0;
+};
+
+//! which point of which run: frame f of it draws from unit_rng(seed, point, f)
+struct sim_key {
+    uint64_t seed = 1;
+    uint64_t point = 0;
+};
+
 class code_kit
 {
 public:
@@ -47,18 +67,42 @@ public:
     virtual std::string backend() const = 0;
     virtual double rate() const = 0;
     virtual uint64_t info_bits_per_frame() const = 0; //!< information bits counted per frame
-    virtual uint64_t preferred_frames() const = 0;    //!< frames per batch that suit the decoder
+    virtual uint64_t preferred_frames() const = 0;    //!< frames per call that suit the decoder
     virtual bool iterates() const { return false; }
-    //! one batch of `frames` frames through `ch`; streaming kits may count fewer (decoder latency)
-    virtual error_counts run(uint64_t frames, channel_kit& ch, std::mt19937_64& rng) = 0;
-    //! a new point: streaming kits restart their stream
-    virtual void reset() {}
+    virtual std::string input_kind() const { return "int8"; } //!< what the decoder is fed
+    //! union bound on the BER of ML decoding (NaN where the kit has none)
+    virtual double union_bound_ber(double) const;
+
+    /*! Simulates frames [first, first + count) of point `key` through `ch` (already set to the
+     *  point) and writes one result per frame. The same frame gives the same result in any
+     *  call that includes it (on the same kind of backend). */
+    virtual void simulate(const sim_key& key,
+                          uint64_t first,
+                          uint64_t count,
+                          const channel_kit& ch,
+                          frame_result* out) = 0;
+
+    // -- benchmark: input made once (page-locked where there is a GPU), decoding timed
+    //! makes the input of frames [0, count) of `key` through `ch`
+    virtual void bench_prepare(const sim_key& key, uint64_t count, const channel_kit& ch) = 0;
+    virtual uint64_t bench_input_bytes() const = 0;
+    //! decodes the prepared frames once, host memory to host memory (packed output)
+    virtual void bench_decode() = 0;
+    //! seconds of one bench_decode() in the device kernels alone; negative where not measured
+    virtual double bench_kernel_seconds(int /*reps*/) { return -1; }
+    //! the errors of the last bench_decode()
+    virtual error_counts bench_errors() const = 0;
 };
 
-/*! family "viterbi" with options mode=streaming (the default mode of the viterbi family here
- *  is the registry's) is the streaming kit; every other family goes through the registry. */
+/*! family "viterbi" with option mode=streaming is the streaming kit (a frame is a block of
+ *  block_len bits of one endless stream); every other family goes through the registry. */
 std::unique_ptr<code_kit> make_code_kit(const std::string& family, const std::string& options,
                                         const device_spec& device);
+
+// the two kinds (kits.cc chooses)
+std::unique_ptr<code_kit> make_frame_kit(const std::string& family, const std::string& options,
+                                         const device_spec& device);
+std::unique_ptr<code_kit> make_stream_kit(const std::string& options, const device_spec& device);
 
 } // namespace app
 } // namespace gpufec

@@ -45,6 +45,10 @@ public:
     }
     size_t preferred_batch() const override { return d_batch; }
     size_t min_efficient_batch() const override { return on_gpu() ? 1024 : 32; }
+    double time_kernels(const int8_t* soft, size_t frames, int reps) override
+    {
+        return d_dec.time_kernels_only(soft, frames, reps);
+    }
 
 protected:
     void decode_checked(const frame_batch& b) override

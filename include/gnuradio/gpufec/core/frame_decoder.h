@@ -80,6 +80,11 @@ public:
 
     //! soft values in a batch (input_lengths summed, or frames * input_per_frame)
     size_t batch_input(const frame_batch& batch) const;
+    /*! Benchmarks: seconds per decode of `frames` frames of int8 input in the device kernels
+     *  alone (data already on the GPU, no transfers), the median of `reps`; negative where the
+     *  decoder does not measure it (the CPU path, families without a GPU engine). */
+    virtual double time_kernels(const int8_t* /*soft*/, size_t /*frames*/, int /*reps*/) { return -1; }
+
     //! bytes of output per frame in the given form
     size_t output_bytes(bool packed) const { return packed ? (output_bits() + 7) / 8 : output_bits(); }
 

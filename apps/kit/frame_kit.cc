@@ -1,0 +1,206 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The code kit of every frame family, through the registry: frames are made (information bits,
+ * encoding, the channel, quantisation) in parallel on the CPU pool, each from its own
+ * generator, then decoded in one call. */
+#include "kit_buffer.h"
+#include "kits.h"
+
+#include <gnuradio/gpufec/core/distance_spectrum.h>
+#include <gnuradio/gpufec/core/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/viterbi.h>
+#include "runtime/cpu_pool.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace gpufec {
+namespace app {
+
+namespace {
+
+class frame_kit : public code_kit
+{
+public:
+    frame_kit(const std::string& family, const frame_options& opts, const device_spec& device)
+        : d_dec(make_frame_decoder(family, opts, device)), d_pool(get_cpu_pool(0))
+    {
+        // one encoder and scratch per pool worker (encoders keep state between calls)
+        for (int w = 0; w < d_pool->size(); ++w)
+            d_workers.push_back({ make_frame_encoder(family, opts), {}, {} });
+        const auto& enc = *d_workers.front().enc;
+        d_k = enc.info_bits();
+        d_n = enc.coded_bits();
+        if (d_k != d_dec->output_bits())
+            throw std::invalid_argument(family + ": the decoder's output is not the information "
+                                        "bits (set output=info)");
+        if (d_n != d_dec->input_per_frame())
+            throw std::invalid_argument(family + ": the encoder's output does not match the decoder's input");
+        for (auto& w : d_workers) {
+            w.coded.resize(d_n);
+            w.rx.resize(d_n);
+        }
+        d_desc = family + " " + d_dec->describe();
+        if (family == "viterbi") { // ML union bound, for codes without puncturing
+            option_reader r(family, opts);
+            const conv_code code = conv_code_from_options(r);
+            if (code.puncture.empty())
+                d_spectrum = distance_spectrum(code);
+        }
+    }
+
+    std::string describe() const override { return d_desc; }
+    std::string backend() const override { return d_dec->backend(); }
+    double rate() const override { return double(d_k) / double(d_n); }
+    uint64_t info_bits_per_frame() const override { return d_k; }
+    uint64_t preferred_frames() const override { return d_dec->preferred_batch(); }
+    bool iterates() const override { return d_dec->iterates(); }
+    std::string input_kind() const override { return d_dec->wants_float_input() ? "float LLR" : "int8"; }
+    double union_bound_ber(double ebn0) const override
+    {
+        return d_spectrum.empty() ? NAN : gpufec::union_bound_ber(d_spectrum, rate(), ebn0);
+    }
+
+    void simulate(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch,
+                  frame_result* out) override
+    {
+        make_frames(key, first, count, ch);
+        decode(count, false);
+        for_chunks(count, [&](uint64_t f, int) {
+            const uint8_t* got = d_out.data() + f * d_k;
+            const uint8_t* sent = d_info.data() + f * d_k;
+            uint32_t e = 0;
+            for (size_t i = 0; i < d_k; ++i)
+                e += got[i] != sent[i];
+            out[f].bit_errors = e;
+            out[f].iterations = uint32_t(std::max(0, d_status[f].iterations));
+        });
+    }
+
+    void bench_prepare(const sim_key& key, uint64_t count, const channel_kit& ch) override
+    {
+        make_frames(key, 0, count, ch);
+        d_bench_frames = count;
+    }
+    uint64_t bench_input_bytes() const override
+    {
+        return d_bench_frames * d_n * (d_dec->wants_float_input() ? sizeof(float) : 1);
+    }
+    void bench_decode() override { decode(d_bench_frames, true); }
+    double bench_kernel_seconds(int reps) override
+    {
+        return d_dec->wants_float_input() ? -1 : d_dec->time_kernels(d_soft8, d_bench_frames, reps);
+    }
+    error_counts bench_errors() const override
+    {
+        error_counts c;
+        const size_t bytes = (d_k + 7) / 8;
+        for (uint64_t f = 0; f < d_bench_frames; ++f) {
+            uint64_t e = 0;
+            for (size_t i = 0; i < d_k; ++i)
+                e += ((d_packed[f * bytes + i / 8] >> (7 - i % 8)) & 1) != d_info[f * d_k + i];
+            c.bit_errors += e;
+            c.frame_errors += e > 0;
+            c.iterations += uint64_t(std::max(0, d_status[f].iterations));
+        }
+        c.frames = d_bench_frames;
+        c.bits = d_bench_frames * d_k;
+        return c;
+    }
+
+private:
+    struct worker {
+        std::unique_ptr<frame_encoder> enc;
+        std::vector<uint8_t> coded;
+        std::vector<float> rx;
+    };
+
+    template <typename Fn>
+    void for_chunks(uint64_t count, Fn&& fn)
+    {
+        const uint64_t tasks = (count + frames_per_task - 1) / frames_per_task;
+        d_pool->parallel_for(int64_t(tasks), [&](int64_t t, int w) {
+            const uint64_t end = std::min(count, uint64_t(t + 1) * frames_per_task);
+            for (uint64_t f = uint64_t(t) * frames_per_task; f < end; ++f)
+                fn(f, w);
+        });
+    }
+
+    // frame first + f draws its bits, then its noise, from unit_rng(seed, point, first + f)
+    void make_frames(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch)
+    {
+        const bool as_float = d_dec->wants_float_input();
+        d_info.resize(count * d_k);
+        if (as_float)
+            d_softf = d_in.get<float>(count * d_n);
+        else
+            d_soft8 = d_in.get<int8_t>(count * d_n);
+        const float llr = ch.llr_scale();
+        for_chunks(count, [&](uint64_t f, int w) {
+            worker& wk = d_workers[size_t(w)];
+            unit_rng rng(key.seed, key.point, first + f);
+            uint8_t* info = d_info.data() + f * d_k;
+            random_bits(info, d_k, rng);
+            wk.enc->encode(info, 1, wk.coded.data());
+            ch.transmit(wk.coded.data(), d_n, wk.rx.data(), rng);
+            if (as_float) {
+                float* o = d_softf + f * d_n;
+                for (size_t i = 0; i < d_n; ++i)
+                    o[i] = wk.rx[i] * llr;
+            } else {
+                quantize_soft(wk.rx.data(), d_soft8 + f * d_n, d_n);
+            }
+        });
+    }
+
+    void decode(uint64_t count, bool packed)
+    {
+        d_status.resize(count);
+        frame_batch b;
+        b.frames = count;
+        if (d_dec->wants_float_input())
+            b.soft_f = d_softf;
+        else
+            b.soft = d_soft8;
+        if (packed) {
+            d_packed = d_out_buf.get<uint8_t>(count * ((d_k + 7) / 8));
+            b.bits = d_packed;
+        } else {
+            d_out.resize(count * d_k);
+            b.bits = d_out.data();
+        }
+        b.packed = packed;
+        b.status = d_status.data();
+        d_dec->decode(b);
+    }
+
+    std::unique_ptr<frame_decoder> d_dec;
+    std::shared_ptr<cpu_pool> d_pool;
+    std::vector<worker> d_workers;
+    size_t d_k = 0, d_n = 0;
+    std::string d_desc;
+    std::vector<spectrum_term> d_spectrum;
+    kit_buffer d_in, d_out_buf;
+    int8_t* d_soft8 = nullptr;
+    float* d_softf = nullptr;
+    uint8_t* d_packed = nullptr;
+    std::vector<uint8_t> d_info, d_out;
+    std::vector<frame_status> d_status;
+    uint64_t d_bench_frames = 0;
+};
+
+} // namespace
+
+std::unique_ptr<code_kit> make_frame_kit(const std::string& family, const std::string& options,
+                                         const device_spec& device)
+{
+    return std::make_unique<frame_kit>(family, parse_frame_options(options), device);
+}
+
+} // namespace app
+} // namespace gpufec

@@ -1,0 +1,208 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The kits and the simulation driver: a frame's result does not depend on the call that made
+ * it, so counts do not depend on decoders or batch; the stop rule is exact; the channel's
+ * Eb/N0 scaling against theory; --devices parsing; the CSV writer. */
+#include "devices.h"
+#include "kits.h"
+#include "report.h"
+#include "sim_driver.h"
+#include "team.h"
+
+#include <gnuradio/gpufec/core/distance_spectrum.h>
+#include <gtest/gtest.h>
+#include <cstdio>
+#include <fstream>
+
+using namespace gpufec;
+using namespace gpufec::app;
+
+namespace {
+
+device_spec cpu() { return device_spec::parse("cpu"); }
+
+//! the CPU, and GPU 0 where there is one
+std::vector<device_spec> every_backend()
+{
+    std::vector<device_spec> v{ cpu() };
+    if (!cuda_devices().empty())
+        v.push_back(device_spec::parse("cuda:0"));
+    return v;
+}
+
+std::vector<frame_result> simulate(code_kit& k, const channel_kit& ch, uint64_t first, uint64_t n)
+{
+    std::vector<frame_result> r(n);
+    k.simulate({ 7, 3 }, first, n, ch, r.data());
+    return r;
+}
+
+void expect_same(const std::vector<frame_result>& a, const std::vector<frame_result>& b, size_t at = 0)
+{
+    for (size_t i = 0; i < b.size(); ++i) {
+        EXPECT_EQ(a[at + i].bit_errors, b[i].bit_errors) << "frame " << at + i;
+        EXPECT_EQ(a[at + i].iterations, b[i].iterations) << "frame " << at + i;
+    }
+}
+
+uint64_t errors(const std::vector<frame_result>& r)
+{
+    uint64_t e = 0;
+    for (const auto& x : r)
+        e += x.bit_errors;
+    return e;
+}
+
+} // namespace
+
+TEST(app_kits, frame_results_do_not_depend_on_the_call)
+{
+    auto ch = make_bpsk_awgn();
+    for (const auto& dev : every_backend())
+    for (const char* fam : { "repetition", "ldpc" }) {
+        if (dev.type != device_spec::kind::cpu && fam == std::string("repetition"))
+            continue;
+        auto k = make_code_kit(fam, fam == std::string("ldpc") ? "code=802.11n:648:1/2" : "frame_bits=64, repeat=3", dev);
+        ch->set_point(fam == std::string("ldpc") ? 1.0 : -1.0, k->rate());
+        const auto all = simulate(*k, *ch, 0, 60);
+        EXPECT_GT(errors(all), 0u) << fam;
+        expect_same(all, simulate(*k, *ch, 0, 25));
+        expect_same(all, simulate(*k, *ch, 25, 35), 25);
+        expect_same(all, simulate(*k, *ch, 41, 1), 41);
+    }
+}
+
+TEST(app_kits, stream_blocks_do_not_depend_on_the_call)
+{
+    auto ch = make_bpsk_awgn();
+    // a punctured code too (period 3: blocks of 64 bits start mid-period, the kit aligns them)
+    for (const auto& dev : every_backend())
+    for (const char* opts : { "code=ccsds, mode=streaming, block_len=64",
+                              "code=80211-3/4, mode=streaming, block_len=64" }) {
+        auto k = make_code_kit("viterbi", opts, dev);
+        ch->set_point(2.0, k->rate());
+        const auto all = simulate(*k, *ch, 0, 80);
+        EXPECT_GT(errors(all), 0u) << opts;
+        expect_same(all, simulate(*k, *ch, 0, 30));
+        expect_same(all, simulate(*k, *ch, 30, 50), 30);
+        expect_same(all, simulate(*k, *ch, 57, 3), 57);
+        // clean channel: a correct stream
+        ch->set_point(12.0, k->rate());
+        EXPECT_EQ(errors(simulate(*k, *ch, 0, 40)), 0u) << opts;
+        EXPECT_EQ(errors(simulate(*k, *ch, 13, 9)), 0u) << opts;
+    }
+}
+
+TEST(app_kits, awgn_scaling_matches_theory)
+{
+    // a rate-1/3 repetition code with soft combining is uncoded BPSK at the same Eb/N0:
+    // BER = Q(sqrt(2 Eb/N0)), so the channel's rate scaling and the int8 quantisation show here
+    auto ch = make_bpsk_awgn();
+    auto k = make_code_kit("repetition", "frame_bits=1000, repeat=3", cpu());
+    for (double ebn0 : { 0.0, 3.0 }) {
+        ch->set_point(ebn0, k->rate());
+        const auto r = simulate(*k, *ch, 0, 400);
+        const double ber = double(errors(r)) / 4e5, want = uncoded_bpsk_ber(ebn0);
+        EXPECT_NEAR(ber, want, 0.06 * want) << "Eb/N0 " << ebn0;
+    }
+}
+
+TEST(app_kits, counts_do_not_depend_on_decoders_or_batch)
+{
+    auto ch = make_bpsk_awgn();
+    std::vector<std::unique_ptr<code_kit>> kits;
+    for (int i = 0; i < 3; ++i)
+        kits.push_back(make_code_kit("repetition", "frame_bits=50, repeat=3", cpu()));
+    ch->set_point(0.5, kits[0]->rate());
+    team one;
+    stop_rule rule;
+    rule.min_frame_errors = 37;
+    rule.max_bits = 0;
+    error_counts ref;
+    bool first = true;
+    for (auto [decoders, batch] : { std::pair<size_t, uint64_t>{ 1, 1000 }, { 1, 3 }, { 3, 17 }, { 2, 1 } }) {
+        std::vector<code_kit*> use;
+        for (size_t i = 0; i < decoders; ++i)
+            use.push_back(kits[i].get());
+        sim_driver d(use, one, batch);
+        const error_counts c = d.run_point({ 11, 0 }, *ch, rule);
+        EXPECT_EQ(c.frame_errors, 37u); // met exactly: frames count one by one
+        if (first) {
+            ref = c;
+            first = false;
+        }
+        EXPECT_EQ(c.frames, ref.frames) << decoders << " decoders, batch " << batch;
+        EXPECT_EQ(c.bit_errors, ref.bit_errors) << decoders << " decoders, batch " << batch;
+        EXPECT_EQ(c.bits, c.frames * 50);
+    }
+    // maxima exact whatever the batch
+    stop_rule cap;
+    cap.min_frame_errors = 0;
+    cap.max_bits = 12345;
+    std::vector<code_kit*> two{ kits[0].get(), kits[1].get() };
+    sim_driver d(two, one, 100);
+    EXPECT_EQ(d.run_point({ 11, 1 }, *ch, cap).bits, 12300u);
+}
+
+TEST(app_kits, a_failing_decoder_fails_the_point)
+{
+    // a kit whose simulate throws: the driver rethrows on the calling thread, never hangs
+    struct broken : code_kit {
+        std::string describe() const override { return "broken"; }
+        std::string backend() const override { return "none"; }
+        double rate() const override { return 0.5; }
+        uint64_t info_bits_per_frame() const override { return 8; }
+        uint64_t preferred_frames() const override { return 4; }
+        void simulate(const sim_key&, uint64_t, uint64_t, const channel_kit&, frame_result*) override
+        {
+            throw std::runtime_error("decoder lost");
+        }
+        void bench_prepare(const sim_key&, uint64_t, const channel_kit&) override {}
+        uint64_t bench_input_bytes() const override { return 0; }
+        void bench_decode() override {}
+        error_counts bench_errors() const override { return {}; }
+    } b1, b2;
+    auto ch = make_bpsk_awgn();
+    team one;
+    sim_driver d({ &b1, &b2 }, one, 0);
+    EXPECT_THROW(d.run_point({ 1, 0 }, *ch, stop_rule{}), std::runtime_error);
+}
+
+TEST(app_devices, parse)
+{
+    EXPECT_EQ(parse_devices("cpu").size(), 1u);
+    EXPECT_EQ(parse_devices("cpu, cpu").size(), 2u);
+    EXPECT_EQ(parse_devices("auto")[0].type, device_spec::kind::automatic);
+    EXPECT_THROW(parse_devices("banana"), std::invalid_argument);
+    EXPECT_THROW(parse_devices("cpu,,cpu"), std::invalid_argument);
+    EXPECT_THROW(parse_devices(""), std::invalid_argument);
+    if (cuda_devices().empty())
+        EXPECT_THROW(parse_devices("all"), std::invalid_argument);
+    const auto list = parse_devices("cpu,cuda:1");
+    EXPECT_EQ(devices_for_process(list, 0, 1).size(), 2u); // one process: all of them
+    EXPECT_EQ(devices_for_process(list, 3, 4)[0].type, device_spec::kind::cuda); // rank 3 of 4: the 2nd
+    EXPECT_EQ(devices_for_process(list, 3, 4)[0].index, 1);
+    EXPECT_EQ(devices_for_process(list, 2, 4)[0].type, device_spec::kind::cpu);
+}
+
+TEST(app_report, csv_quotes_text_and_appends)
+{
+    csv_table t({ "name", "n", "x" });
+    t.add({ std::string("a, \"b\""), uint64_t(3), 0.25 });
+    t.add({ std::string("c"), uint64_t(0), std::nan("") });
+    EXPECT_EQ(t.text(), "name,n,x\n\"a, \"\"b\"\"\",3,0.25\n\"c\",0,\n");
+    EXPECT_THROW(t.add({ std::string("short") }), std::logic_error);
+    const std::string path = ::testing::TempDir() + "gpufec_report_test.csv";
+    std::remove(path.c_str());
+    t.append(path);
+    t.append(path);
+    std::ifstream f(path);
+    std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(all, "name,n,x\n\"a, \"\"b\"\"\",3,0.25\n\"c\",0,\n\"a, \"\"b\"\"\",3,0.25\n\"c\",0,\n");
+    csv_table other({ "name", "m" });
+    other.add({ std::string("z"), uint64_t(1) });
+    EXPECT_THROW(other.append(path), std::runtime_error);
+    std::remove(path.c_str());
+}

@@ -1,0 +1,212 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The streaming Viterbi kit. The simulated stream is one endless stream per point, starting
+ * in state 0; its "frames" are the decoder's blocks of D = block_len bits. Block b draws its D
+ * information bits, then the noise of the coded values it produced, from its own generator, so
+ * any range of blocks can be made on its own: the blocks around it (the L stages of traceback
+ * before and after) are made too, and the encoder state at its start comes from the blocks
+ * before. Decoding goes through decode_blocks(), what push() runs inside. */
+#include "kit_buffer.h"
+#include "kits.h"
+
+#include <gnuradio/gpufec/core/conv_encoder.h>
+#include <gnuradio/gpufec/core/distance_spectrum.h>
+#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/viterbi.h>
+#include "runtime/cpu_pool.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace gpufec {
+namespace app {
+
+namespace {
+
+class stream_kit : public code_kit
+{
+public:
+    stream_kit(const frame_options& opts, const device_spec& device) : d_pool(get_cpu_pool(0))
+    {
+        option_reader r("viterbi", opts);
+        d_code = conv_code_from_options(r);
+        r.get("mode", "streaming");
+        d_opts.mode = conv_mode::streaming;
+        d_opts.block_len = int(r.get_int("block_len", 512, 8, 1 << 20));
+        d_opts.traceback = int(r.get_int("traceback", 0, 0, 4096));
+        d_opts.max_batch = int(r.get_int("max_batch", 0, 0, max_batch_limit));
+        d_opts.cpu_threads = int(r.get_int("cpu_threads", 0, 0, 1024));
+        r.finish();
+        d_dec = std::make_unique<viterbi_stream_decoder>(d_code, d_opts, device);
+        const int64_t D = d_opts.block_len, P = d_code.period();
+        d_align = P / std::gcd(D, P); // blocks from one period boundary to the next
+        d_margin = (d_dec->traceback() + D - 1) / D;
+        if (d_code.puncture.empty())
+            d_spectrum = distance_spectrum(d_code);
+        d_rx.resize(size_t(d_pool->size()));
+    }
+
+    std::string describe() const override
+    {
+        return "viterbi " + d_code.describe() + ", streaming D=" + std::to_string(d_opts.block_len) +
+               " L=" + std::to_string(d_dec->traceback());
+    }
+    std::string backend() const override { return d_dec->backend(); }
+    double rate() const override { return double(d_code.period()) / d_code.kept_per_period(); }
+    uint64_t info_bits_per_frame() const override { return uint64_t(d_opts.block_len); }
+    uint64_t preferred_frames() const override
+    {
+        return d_opts.max_batch > 0 ? uint64_t(d_opts.max_batch) : (d_dec->backend().rfind("cuda", 0) == 0 ? 16384 : 512);
+    }
+    double union_bound_ber(double ebn0) const override
+    {
+        return d_spectrum.empty() ? NAN : gpufec::union_bound_ber(d_spectrum, rate(), ebn0);
+    }
+
+    void simulate(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch,
+                  frame_result* out) override
+    {
+        make_blocks(key, first, count, ch);
+        decode();
+        const size_t D = size_t(d_opts.block_len), bytes = D / 8;
+        const size_t skip = size_t(first - d_made_first); // blocks made before `first`
+        for_blocks(count, [&](uint64_t b, int) {
+            const uint8_t* got = d_packed + b * bytes;
+            const uint8_t* sent = d_info.data() + (skip + b) * D;
+            uint32_t e = 0;
+            for (size_t i = 0; i < D; ++i)
+                e += ((got[i / 8] >> (7 - i % 8)) & 1) != sent[i];
+            out[b].bit_errors = e;
+            out[b].iterations = 1;
+        });
+    }
+
+    void bench_prepare(const sim_key& key, uint64_t count, const channel_kit& ch) override
+    {
+        make_blocks(key, 0, count, ch);
+    }
+    uint64_t bench_input_bytes() const override { return d_soft_len; }
+    void bench_decode() override { decode(); }
+    double bench_kernel_seconds(int reps) override
+    {
+        // as many blocks as one engine call takes (max_batch), scaled to the whole input
+        const int64_t D = d_opts.block_len, L = d_dec->traceback();
+        const int64_t n = int64_t(d_count);
+        const int64_t k = d_opts.max_batch > 0 ? std::min<int64_t>(n, d_opts.max_batch) : n;
+        if (d_first != 0 || d_made_first != 0)
+            return -1;
+        const double s = d_dec->time_kernels_only(d_soft, size_t(d_code.kept_for_stages(k * D + L)), k, reps);
+        return s > 0 ? s * double(n) / double(k) : s;
+    }
+    error_counts bench_errors() const override
+    {
+        error_counts c;
+        const size_t D = size_t(d_opts.block_len), skip = size_t(d_first - d_made_first);
+        for (uint64_t b = 0; b < d_count; ++b) {
+            uint64_t e = 0;
+            for (size_t i = 0; i < D; ++i)
+                e += ((d_packed[b * D / 8 + i / 8] >> (7 - i % 8)) & 1) != d_info[(skip + b) * D + i];
+            c.bit_errors += e;
+            c.frame_errors += e > 0;
+        }
+        c.frames = c.iterations = d_count;
+        c.bits = d_count * D;
+        return c;
+    }
+
+private:
+    template <typename Fn>
+    void for_blocks(uint64_t count, Fn&& fn)
+    {
+        const uint64_t tasks = (count + frames_per_task - 1) / frames_per_task;
+        d_pool->parallel_for(int64_t(tasks), [&](int64_t t, int w) {
+            const uint64_t end = std::min(count, uint64_t(t + 1) * frames_per_task);
+            for (uint64_t b = uint64_t(t) * frames_per_task; b < end; ++b)
+                fn(b, w);
+        });
+    }
+
+    /* Makes blocks [lo, hi) around [first, first + count): lo = first - margin (at least 0)
+     * rounded down to a puncturing-period boundary, so the soft values start where
+     * decode_blocks() can take them; hi = first + count + margin. The encoder starts d_align
+     * blocks before lo (state 0 there is wrong, but d_align * D >= K - 1 bits later the shift
+     * register holds the true state) and its output for those blocks is dropped. */
+    void make_blocks(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch)
+    {
+        const uint64_t D = uint64_t(d_opts.block_len), A = uint64_t(d_align);
+        uint64_t lo = first > uint64_t(d_margin) ? first - uint64_t(d_margin) : 0;
+        lo -= lo % A;
+        const uint64_t lead = lo >= A ? A : 0, hi = first + count + uint64_t(d_margin);
+        const uint64_t from = lo - lead, blocks = hi - from;
+        d_first = first;
+        d_count = count;
+        d_made_first = from;
+        // information bits, block by block
+        d_info.resize(blocks * D);
+        d_rng.clear();
+        d_rng.reserve(blocks);
+        for (uint64_t b = 0; b < blocks; ++b)
+            d_rng.emplace_back(key.seed, key.point, from + b);
+        for_blocks(blocks, [&](uint64_t b, int) { random_bits(d_info.data() + b * D, D, d_rng[b]); });
+        // encoding (one stream, serial); block b's coded values are [d_off[b], d_off[b + 1])
+        conv_encoder enc(d_code, conv_mode::streaming);
+        d_coded.resize(size_t(d_code.kept_for_stages(int64_t(blocks * D))) + size_t(d_code.n()));
+        d_off.assign(blocks + 1, 0);
+        size_t at = 0;
+        for (uint64_t b = 0; b < blocks; ++b) {
+            at += enc.encode(d_info.data() + b * D, D, d_coded.data() + at);
+            d_off[b + 1] = at;
+        }
+        // the channel, block by block; soft values from block `lead` (stage lo * D) on
+        const size_t base = d_off[lead];
+        d_soft_len = at - base;
+        d_soft = d_in.get<int8_t>(d_soft_len);
+        for_blocks(blocks - lead, [&](uint64_t i, int w) {
+            const uint64_t b = lead + i;
+            const size_t n = d_off[b + 1] - d_off[b];
+            auto& rx = d_rx[size_t(w)];
+            rx.resize(n);
+            ch.transmit(d_coded.data() + d_off[b], n, rx.data(), d_rng[b]);
+            quantize_soft(rx.data(), d_soft + d_off[b] - base, n);
+        });
+        d_stage0 = int64_t(lo * D);
+    }
+
+    void decode()
+    {
+        d_packed = d_out.get<uint8_t>(d_count * size_t(d_opts.block_len) / 8);
+        d_dec->decode_blocks(d_soft, d_soft_len, d_stage0, int64_t(d_first), int64_t(d_count), d_packed);
+    }
+
+    conv_code d_code;
+    viterbi_options d_opts;
+    std::unique_ptr<viterbi_stream_decoder> d_dec;
+    std::shared_ptr<cpu_pool> d_pool;
+    std::vector<spectrum_term> d_spectrum;
+    int64_t d_align = 1, d_margin = 1;
+    // the blocks made last
+    uint64_t d_first = 0, d_count = 0, d_made_first = 0;
+    int64_t d_stage0 = 0;
+    std::vector<unit_rng> d_rng;
+    std::vector<uint8_t> d_info, d_coded;
+    std::vector<size_t> d_off;
+    std::vector<std::vector<float>> d_rx; // per pool worker
+    kit_buffer d_in, d_out;
+    int8_t* d_soft = nullptr;
+    size_t d_soft_len = 0;
+    uint8_t* d_packed = nullptr;
+};
+
+} // namespace
+
+std::unique_ptr<code_kit> make_stream_kit(const std::string& options, const device_spec& device)
+{
+    return std::make_unique<stream_kit>(parse_frame_options(options), device);
+}
+
+} // namespace app
+} // namespace gpufec
