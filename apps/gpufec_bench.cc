@@ -55,8 +55,8 @@ std::vector<double> run_together(std::vector<device_run>& runs, int reps)
         std::vector<std::thread> threads;
         std::vector<std::string> errors(runs.size());
         const auto t0 = clk::now();
-        for (size_t i = 0; i < runs.size(); ++i)
-            threads.emplace_back([&, i] {
+        for (size_t i = 0; i < runs.size(); ++i) {
+            auto job = [&, i] {
                 try {
                     const auto a = clk::now();
                     runs[i].kit->bench_decode();
@@ -64,7 +64,12 @@ std::vector<double> run_together(std::vector<device_run>& runs, int reps)
                 } catch (const std::exception& e) {
                     errors[i] = e.what();
                 }
-            });
+            };
+            if (i + 1 < runs.size())
+                threads.emplace_back(job);
+            else
+                job(); // the last device on this thread (a single device never leaves it)
+        }
         for (auto& t : threads)
             t.join();
         wall.push_back(std::chrono::duration<double>(clk::now() - t0).count());

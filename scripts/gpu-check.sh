@@ -8,12 +8,12 @@ mkdir -p "$out"
 build=${BUILD_DIR:-/tmp/gpufec-gpu-build}
 arch=${CUDA_ARCH:-90}
 {
-  echo "# gpu-check $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo ?)"
+  echo "# gpu-check $(date -u +%FT%TZ) commit ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo ?)}"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null
   nvcc --version | tail -1
 } | tee "$out/report.txt"
 cmake -S . -B "$build" -DGPUFEC_CORE_ONLY=ON -DGPUFEC_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
-      -DCMAKE_BUILD_TYPE=Release -DGPUFEC_APP_DEPS="${APP_DEPS:-$PWD/.app-deps}" > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+      -DCMAKE_BUILD_TYPE=Release -DGPUFEC_APP_DEPS="${APP_DEPS:-$PWD/.app-deps}" ${COMMIT:+-DGPUFEC_GIT_COMMIT=$COMMIT} > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 cmake --build "$build" -j"$(nproc)" > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 "$build/lib/gpufec_core_tests" --gtest_brief=1 > "$out/tests.log" 2>&1
 echo "tests exit code: $?" | tee -a "$out/report.txt"
