@@ -195,6 +195,30 @@ TEST_P(conformance, erased_and_nan_frames_are_reported)
     }
 }
 
+TEST_P(conformance, erased_frames_of_a_large_batch_are_reported)
+{
+    // 1100 frames: the erasure scan runs beside the decoder (frame_decoder::decode)
+    const size_t frames = 1100;
+    make_frames(frames, 10.0, 33);
+    const size_t in = dec->input_per_frame();
+    for (size_t k : { size_t(0), size_t(517), frames - 1 })
+        std::fill(soft.begin() + long(k * in), soft.begin() + long((k + 1) * in), int8_t(0));
+    std::vector<uint8_t> o(frames * dec->output_bits());
+    std::vector<frame_status> st(frames);
+    frame_batch b;
+    b.frames = frames;
+    b.soft = soft.data();
+    b.bits = o.data();
+    b.status = st.data();
+    dec->decode(b);
+    for (size_t f = 0; f < frames; ++f) {
+        const bool want = f == 0 || f == 517 || f == frames - 1;
+        ASSERT_EQ(st[f].erased, want ? 1 : 0) << "frame " << f;
+        if (want)
+            EXPECT_FALSE(st[f].ok()) << "frame " << f;
+    }
+}
+
 TEST_P(conformance, async_path_gives_the_sync_output_in_order)
 {
     make_frames(50, 1.5, 41);

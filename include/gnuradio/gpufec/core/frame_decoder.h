@@ -13,10 +13,13 @@
 #include <gnuradio/gpufec/core/soft.h>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace gpufec {
+
+class side_task;
 
 /*! What a decoder says about one frame.
  *  check: 1 = the code's own check passed (LDPC syndrome, a CRC), 0 = it failed, -1 = the
@@ -46,7 +49,7 @@ struct frame_batch {
 class frame_decoder
 {
 public:
-    virtual ~frame_decoder() = default;
+    virtual ~frame_decoder();
 
     virtual std::string family() const = 0;   //!< "ldpc", "viterbi", "repetition", ...
     virtual std::string describe() const = 0; //!< the code, in words
@@ -93,7 +96,7 @@ protected:
     virtual void decode_checked(const frame_batch& batch) = 0;
 
 public:
-    frame_decoder() = default;
+    frame_decoder();
     frame_decoder(const frame_decoder&) = delete;
     frame_decoder& operator=(const frame_decoder&) = delete;
 
@@ -101,6 +104,9 @@ private:
     std::vector<frame_status> d_status; // when the caller passes none
     std::vector<int8_t> d_q;            // float input, quantised
     std::vector<float> d_f;             // float input, as given (wants_float_input)
+    std::vector<uint8_t> d_erased;      // per frame: all input values 0
+    std::unique_ptr<side_task> d_side;  // scans large batches beside decode_checked()
+    void find_erased(const frame_batch& b, size_t first, size_t end);
 };
 
 } // namespace gpufec
