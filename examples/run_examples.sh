@@ -24,3 +24,5 @@ echo "== ldpc_vs_grfec.py"
 timeout 300 /usr/bin/python3 "$src/examples/ldpc_vs_grfec.py" --frames 20 --code 802.16e:576:1/2
 echo "== benchmark_flowgraph.py"
 timeout 300 /usr/bin/python3 "$src/examples/benchmark_flowgraph.py" --bits 200000 --devices cpu,auto
+echo "== zmq_soft_frames.py (two flowgraphs, two processes, over loopback)"
+timeout 300 /usr/bin/python3 "$src/examples/zmq_soft_frames.py" loopback --frames 3000 --check --port 5567

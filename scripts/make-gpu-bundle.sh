@@ -17,6 +17,18 @@ extra=()
 for f in /usr/lib/x86_64-linux-gnu/libtbb.so.12* /usr/lib/x86_64-linux-gnu/libtbbmalloc.so.2*; do
   [ -e "$f" ] && extra+=("$f")
 done
+# GNU Radio's ZeroMQ blocks and the libraries they need (examples/zmq_soft_frames.py)
+py=/usr/lib/python3/dist-packages
+if [ -d "$py/gnuradio/zeromq" ]; then
+  extra+=("$py/gnuradio/zeromq" "$py/zmq") # (its probe_manager imports pyzmq)
+  zsos=("$py"/gnuradio/zeromq/*.so /usr/lib/x86_64-linux-gnu/libgnuradio-zeromq.so.3.10*
+        $(find "$py/zmq" -name '*.so'))
+  for f in /usr/lib/x86_64-linux-gnu/libgnuradio-zeromq.so*; do extra+=("$f"); done
+  for d in $(ldd "${zsos[@]}" | awk '/=>/{print $3}' | sort -u |
+             grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libstdc\+\+|libgcc_s)\.so'); do
+    d=/usr${d#/usr}; extra+=("$d" "$(readlink -f "$d")")
+  done
+fi
 rm -rf "$bundle"
 "${GR_BUNDLE:-../shared/tools/gr-bundle.sh}" "$bundle" "$prefix" "${extra[@]}"
 echo "bundle in $bundle (carry it; source $bundle/gr-env.sh $bundle on the GPU machine)"
