@@ -32,6 +32,8 @@ const config kConfigs[] = {
     { "viterbi", "code=80211-3/4, mode=tailbiting, frame_bits=120" },
     { "viterbi", "code=lte, mode=truncated, frame_bits=64" },
     { "repetition", "frame_bits=100, repeat=3" },
+    { "turbo", "code=lte:104, max_iterations=4" },
+    { "turbo", "code=lte:256, crc=lte-24a, layout=interleaved" },
 };
 
 class conformance : public ::testing::TestWithParam<config>
@@ -313,7 +315,7 @@ TEST_P(conformance, gpu_batches_allocate_nothing)
 TEST(frame_registry, lists_the_families_and_names_bad_options)
 {
     const auto fams = frame_families();
-    for (const char* f : { "ldpc", "viterbi", "repetition" })
+    for (const char* f : { "ldpc", "viterbi", "repetition", "turbo" })
         EXPECT_NE(std::find(fams.begin(), fams.end(), f), fams.end()) << f;
     EXPECT_THROW(make_frame_decoder("nope", {}), std::invalid_argument);
     try {

@@ -1,0 +1,114 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* Turbo codes: the LTE code (TS 36.212 5.1.3.2: two 8-state RSC codes, feedback 13 and
+ * feed-forward 15 octal, the QPP interleaver, 12 tail bits) for all 188 block sizes, its
+ * encoder, and the decoder (BCJR in the log domain, exact max* or max-log with extrinsic
+ * scaling, optional sliding windows with the previous iteration's boundary metrics, early stop
+ * on a CRC or on unchanged decisions).
+ *
+ * Codeword layout (what the encoder writes and the decoder reads): the three streams d0, d1,
+ * d2 of K + 4 values each, one after the other, as 36.212 5.1.3.2 defines them and as an LTE
+ * receiver has them after sub-block deinterleaving (OpenAirInterface's order): d0 = the
+ * systematic bits, d1 = the first parity, d2 = the second parity, each followed by 4 of the 12
+ * tail bits in the standard's order. layout=interleaved takes (d0_k, d1_k, d2_k) triplets
+ * instead (srsRAN's order). Soft values: positive = bit 1. */
+#ifndef INCLUDED_GPUFEC_CORE_TURBO_H
+#define INCLUDED_GPUFEC_CORE_TURBO_H
+
+#include <gnuradio/gpufec/core/crc.h>
+#include <gnuradio/gpufec/core/interleaver.h>
+#include <gnuradio/gpufec/core/trellis.h>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpufec {
+
+enum class turbo_layout { streams, interleaved };
+
+struct turbo_code {
+    int K = 0;
+    trellis rsc;      //!< the constituent code
+    interleaver pi;   //!< c'_i = c_pi(i)
+    turbo_layout layout = turbo_layout::streams;
+
+    //! the LTE code of block size K (one of the 188 of table 5.1.3-3)
+    static turbo_code lte(int K, turbo_layout layout = turbo_layout::streams);
+    //! "lte:6144" (K one of the 188 sizes)
+    static turbo_code named(const std::string& id, turbo_layout layout = turbo_layout::streams);
+
+    size_t coded_bits() const { return 3 * size_t(K) + 12; } //!< 3 (K + 4)
+    int tail_stages() const { return rsc.k() - 1; }         //!< 3 per constituent code
+    std::string id() const { return "lte:" + std::to_string(K); }
+    std::string describe() const;
+    //! position in a codeword of stream `d` (0..2), index k (0..K+3)
+    size_t pos(int d, size_t k) const
+    {
+        return layout == turbo_layout::streams ? size_t(d) * (size_t(K) + 4) + k : 3 * k + size_t(d);
+    }
+};
+
+turbo_layout parse_turbo_layout(const std::string& name);
+
+//! K information bits (one per byte) -> the 3K + 12 code bits of the layout
+void turbo_encode(const turbo_code& code, const uint8_t* bits, uint8_t* coded);
+
+enum class turbo_algorithm { max_log, log_map };
+turbo_algorithm parse_turbo_algorithm(const std::string& name);
+std::string turbo_algorithm_name(turbo_algorithm a);
+
+struct turbo_options {
+    turbo_algorithm algorithm = turbo_algorithm::max_log;
+    int max_iterations = 6; //!< full iterations (two half-iterations each)
+    //! extrinsic scaling (max-log's usual correction; 1 for log-map)
+    float scaling = 0.75f;
+    //! stages per sliding window (0: the whole block, exact BCJR); windows start from the
+    //! previous iteration's boundary metrics
+    int window = 0;
+    /*! "" (none), "lte-24a" or "lte-24b": the last 24 of the K bits are this CRC; the decoder
+     *  outputs the K - 24 bits before it and reports the check */
+    std::string crc;
+    //! stop a frame when its CRC passes, or (without CRC) when its decisions stop changing
+    bool early_termination = true;
+    int cpu_threads = 0;
+
+    void validate() const;
+};
+
+//! per frame: full iterations run, CRC result (-1: no CRC)
+struct turbo_result {
+    int iterations = 0;
+    int crc_ok = -1;
+};
+
+/*! Reference decoder (CPU, float): one frame at a time. `llr`: 3K + 12 values in the code's
+ *  layout, positive = bit 1, in LLR units (max-log does not depend on the scale). Writes the
+ *  output_bits() decisions (one per byte) and, if `app` is not null, the K a-posteriori LLRs of
+ *  the information bits. */
+class turbo_reference_decoder
+{
+public:
+    turbo_reference_decoder(const turbo_code& code, const turbo_options& options);
+    turbo_result decode(const float* llr, uint8_t* bits, float* app = nullptr);
+    size_t output_bits() const;
+    const turbo_code& code() const { return d_code; }
+
+private:
+    turbo_code d_code;
+    turbo_options d_opts;
+    bool d_has_crc = false;
+    crc_spec d_crc;
+    // scratch
+    std::vector<float> d_sys, d_sys2, d_par1, d_par2, d_tail1, d_tail2, d_ext1, d_ext2, d_apri,
+        d_app, d_alpha, d_beta, d_gamma_unused;
+    std::vector<float> d_bound_a1, d_bound_b1, d_bound_a2, d_bound_b2; // window boundaries
+    std::vector<uint8_t> d_hard, d_prev;
+};
+
+} // namespace gpufec
+
+#endif
