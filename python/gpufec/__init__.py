@@ -8,9 +8,11 @@ Decoder blocks: viterbi_decoder (convolutional codes: streaming and frame modes)
 ldpc_decoder (802.11n, 802.16e, alist / base-matrix files), frame_decoder (any frame family by
 name: ldpc, viterbi, repetition, ...). They decode in batches, asynchronously, with a stream
 face and a tagged-stream face (length_tag_key).
+Turbo (LTE, all 188 K): turbo_decoder, turbo_encoder (on the generic blocks).
 Encoder blocks: conv_encoder, ldpc_encoder.
 Helpers: frame_families(), frame_family_options(family), ldpc_codes(), ldpc_code_alist(code),
 conv_presets(), conv_preset(name), cuda_devices(), cuda_compiled(),
 union_bound_ber(preset, ebn0_db).
 """
 from .gpufec_python import *  # noqa: F401,F403
+from .turbo import turbo_decoder, turbo_encoder, turbo_options  # noqa: F401

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""gpufec.turbo_encoder and gpufec.turbo_decoder in flowgraphs: loopback over BPSK/AWGN for
+several K, the CRC variant (payload in and out, CRC status tags), the interleaved layout, the
+PDU face through pdu_decoder, and bad parameters named in the error."""
+
+import numpy as np
+import pmt
+from gnuradio import gr, gr_unittest
+from gnuradio import gpufec
+
+from qa_util import encode_with, run_decoder
+
+
+def bpsk(coded, sigma=0.0, seed=1):
+    x = 2.0 * np.asarray(coded, dtype=np.float32) - 1.0
+    if sigma:
+        x = x + np.random.default_rng(seed).normal(0, sigma, len(x)).astype(np.float32)
+    return x
+
+
+class qa_turbo(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.rng = np.random.default_rng(5)
+
+    def test_001_loopback_several_sizes(self):
+        for K, frames in ((40, 20), (1024, 8), (6144, 3)):
+            bits = self.rng.integers(0, 2, K * frames, dtype=np.uint8)
+            coded = encode_with(gpufec.turbo_encoder(K=K), bits)
+            self.assertEqual(len(coded), (3 * K + 12) * frames)
+            np.testing.assert_array_equal(coded[:K], bits[:K])  # d0 starts with the systematic bits
+            dec = gpufec.turbo_decoder(K=K, device="cpu")
+            sigma = 0.8  # Eb/N0 about 3 dB at rate 1/3: no errors expected
+            out, _ = run_decoder(dec, bpsk(coded, sigma))
+            np.testing.assert_array_equal(out, bits, err_msg="K=%d" % K)
+            self.assertEqual(dec.frames(), frames)
+            self.assertEqual(dec.failed_frames(), 0)
+            self.assertIn("turbo", dec.code_description().lower())
+
+    def test_002_crc_payload_and_status_tags(self):
+        K, frames = 512, 6
+        payload = self.rng.integers(0, 2, (K - 24) * frames, dtype=np.uint8)
+        coded = encode_with(gpufec.turbo_encoder(K=K, crc="lte-24a"), payload)
+        self.assertEqual(len(coded), (3 * K + 12) * frames)
+        soft = bpsk(coded)
+        soft[(3 * K + 12) * 2:(3 * K + 12) * 3] = -soft[(3 * K + 12) * 2:(3 * K + 12) * 3]  # frame 2: garbage
+        dec = gpufec.turbo_decoder(K=K, crc="lte-24a", device="cpu", status_tags="all")
+        out, tags = run_decoder(dec, soft)
+        self.assertEqual(len(out), len(payload))
+        good = [f for f in range(frames) if f != 2]
+        for f in good:
+            np.testing.assert_array_equal(out[f * (K - 24):(f + 1) * (K - 24)],
+                                          payload[f * (K - 24):(f + 1) * (K - 24)])
+        crc = {t.offset // (K - 24): pmt.to_python(t.value) for t in tags
+               if pmt.symbol_to_string(t.key) == "turbo_crc_ok"}
+        self.assertEqual(crc.get(2), False)
+        self.assertTrue(all(crc.get(f) for f in good), msg=str(crc))
+        self.assertEqual(dec.failed_frames(), 1)
+
+    def test_003_interleaved_layout_and_log_map(self):
+        K, frames = 256, 4
+        bits = self.rng.integers(0, 2, K * frames, dtype=np.uint8)
+        coded = encode_with(gpufec.turbo_encoder(K=K, layout="interleaved"), bits)
+        cw = coded[:3 * K + 12]
+        np.testing.assert_array_equal(cw[0:3 * K:3], bits[:K])  # d0 in every third place
+        llr = 4.0 * bpsk(coded, 0.7)  # log-map takes LLRs as they are
+        dec = gpufec.turbo_decoder(K=K, layout="interleaved", algorithm="log-map", device="cpu")
+        out, _ = run_decoder(dec, llr)
+        np.testing.assert_array_equal(out, bits)
+
+    def test_004_pdu_face(self):
+        import time
+        from gnuradio import blocks
+        K = 128
+        bits = self.rng.integers(0, 2, 2 * K, dtype=np.uint8)
+        coded = encode_with(gpufec.turbo_encoder(K=K), bits)
+        dec = gpufec.pdu_decoder("turbo", gpufec.turbo_options(K=K), device="cpu")
+        tb = gr.top_block()
+        dbg = blocks.message_debug()
+        tb.msg_connect((dec, "pdus"), (dbg, "store"))
+        tb.start()
+        dec.to_basic_block()._post(pmt.intern("pdus"),
+                                   pmt.cons(pmt.make_dict(), pmt.init_f32vector(len(coded), bpsk(coded).tolist())))
+        t0 = time.time()
+        while dbg.num_messages() < 1 and time.time() - t0 < 30:
+            time.sleep(0.01)
+        tb.stop()
+        tb.wait()
+        self.assertEqual(dbg.num_messages(), 1)
+        got = np.array(pmt.u8vector_elements(pmt.cdr(dbg.get_message(0))), dtype=np.uint8)
+        np.testing.assert_array_equal(got, bits)
+
+    def test_005_bad_parameters_are_named(self):
+        for kwargs, word in (({"K": 41}, "K: 41"), ({"crc": "lte-16"}, "crc"), ({"algorithm": "map"}, "algorithm"),
+                             ({"max_iterations": 0}, "max_iterations")):
+            with self.assertRaises(ValueError) as cm:
+                gpufec.turbo_decoder(device="cpu", **kwargs)
+            self.assertIn(word, str(cm.exception), msg=str(kwargs))
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_turbo)

@@ -1,0 +1,52 @@
+#
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Turbo blocks: the turbo family on the generic blocks.
+
+turbo_decoder() is gpufec.frame_decoder("turbo", ...) with the family's options as arguments;
+turbo_encoder() is gr-fec's encoder block around gpufec.fec_encoder("turbo", ...). Codewords are
+the d0, d1, d2 streams of K + 4 values each (36.212 5.1.3.2), or (layout="interleaved")
+d0 d1 d2 triplets; soft values positive = bit 1.
+"""
+from gnuradio import fec, gr
+
+from .gpufec_python import fec_encoder, frame_decoder
+
+
+def turbo_options(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=0,
+                  crc="none", early_termination=True, layout="streams"):
+    """the turbo family's option string ("code=lte:6144, algorithm=max-log, ...")"""
+    opts = ["code=lte:%d" % int(K), "algorithm=%s" % algorithm, "max_iterations=%d" % int(max_iterations),
+            "window=%d" % int(window), "crc=%s" % crc,
+            "early_termination=%s" % ("true" if early_termination else "false"), "layout=%s" % layout]
+    if scaling is not None:
+        opts.append("scaling=%g" % float(scaling))
+    return ", ".join(opts)
+
+
+def turbo_decoder(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=0, crc="none",
+                  early_termination=True, layout="streams", device="auto", max_batch=0,
+                  input_type="float", packed_output=False, scale=32.0, status_tags="failures",
+                  length_tag_key=""):
+    """LTE turbo decoder block (any of the 188 K): 3K + 12 soft values in, K information bits
+    out (K - 24 with a CRC, whose result goes into the status tags). max-log takes int8 soft
+    values (float input is quantised with `scale`); log-map takes float LLRs as they are."""
+    return frame_decoder("turbo",
+                         turbo_options(K, algorithm, max_iterations, scaling, window, crc,
+                                       early_termination, layout),
+                         device, int(max_batch), input_type, bool(packed_output), float(scale),
+                         status_tags, length_tag_key)
+
+
+class turbo_encoder(gr.hier_block2):
+    """LTE turbo encoder block: K information bits (K - 24 with a CRC, which it appends) in,
+    3K + 12 code bits out, one bit per byte."""
+
+    def __init__(self, K=6144, crc="none", layout="streams"):
+        gr.hier_block2.__init__(self, "gpufec_turbo_encoder",
+                                gr.io_signature(1, 1, gr.sizeof_char),
+                                gr.io_signature(1, 1, gr.sizeof_char))
+        self.enc_obj = fec_encoder("turbo", turbo_options(K=K, crc=crc, layout=layout))
+        self.enc = fec.encoder(self.enc_obj, gr.sizeof_char, gr.sizeof_char)
+        self.connect(self, self.enc, self)
