@@ -121,8 +121,15 @@ TEST(turbo_code, names_and_bad_options)
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("crc=lte-16")), std::invalid_argument);
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("algorithm=map")), std::invalid_argument);
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("window=1")), std::invalid_argument);
-    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("code=lte:40"), device_spec::parse("cuda")),
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("code=lte:40, engine=reference"),
+                                    device_spec::parse("cuda")),
                  std::invalid_argument);
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("algorithm=log-map, engine=fixed")), std::invalid_argument);
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("window=512")), std::invalid_argument); // fixed: <= 256
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("engine=fast")), std::invalid_argument);
+    if (cuda_devices().empty())
+        EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("code=lte:40"), device_spec::parse("cuda")),
+                     std::invalid_argument);
     auto dec = make_frame_decoder("turbo", parse_frame_options("code=lte:40"));
     std::vector<int8_t> soft(dec->input_per_frame() - 1);
     std::vector<uint8_t> out(40);
@@ -140,17 +147,21 @@ TEST(turbo_decoder, max_log_matches_the_published_lte_6144_curve)
     // AFF3CT error_rate_references, TURBO/AWGN/BPSK/RSC_RSC/BCJR/LTE/
     // Turbo_N18432_K6144_BCJR_i6_p32_LTE (max-log, 6 iterations, float): FER 5.61e-1 at
     // 0.4 dB, 2.21e-1 at 0.5 dB (their extrinsic scaling is AFF3CT's LTE vector, ours 0.75).
-    // Here int8 input, 160 frames a point: the bounds are the published FER +- 4 binomial
-    // standard errors of 160 frames.
+    // Here int8 input, 160 frames a point, the float reference (whole block) and the fixed-point
+    // engine (windows of 128, what the GPU runs): the bounds are the published FER +- 4
+    // binomial standard errors of 160 frames.
     const struct {
         double ebn0, fer;
     } pts[] = { { 0.4, 0.561 }, { 0.5, 0.221 } };
-    for (const auto& p : pts) {
-        const fer_point r = simulate("code=lte:6144, max_iterations=6, early_termination=false", p.ebn0, 160, 11);
-        const double se = std::sqrt(p.fer * (1 - p.fer) / 160.0);
-        EXPECT_NEAR(r.fer(), p.fer, 4 * se) << "Eb/N0 " << p.ebn0 << ": " << r.frame_errors << " of 160";
-        EXPECT_DOUBLE_EQ(r.mean_iterations, 6.0);
-    }
+    for (const char* engine : { "reference", "fixed" })
+        for (const auto& p : pts) {
+            const fer_point r = simulate(std::string("code=lte:6144, max_iterations=6, early_termination=false, engine=") +
+                                             engine,
+                                         p.ebn0, 160, 11);
+            const double se = std::sqrt(p.fer * (1 - p.fer) / 160.0);
+            EXPECT_NEAR(r.fer(), p.fer, 4 * se) << engine << " Eb/N0 " << p.ebn0 << ": " << r.frame_errors << " of 160";
+            EXPECT_DOUBLE_EQ(r.mean_iterations, 6.0);
+        }
 }
 
 TEST(turbo_decoder, log_map_and_windows)
@@ -159,9 +170,9 @@ TEST(turbo_decoder, log_map_and_windows)
     // the previous iteration's boundary metrics (uniform in the first): half-block windows
     // match the whole-block BCJR; short windows cost (K=1024, 0.7 dB, 1000 frames: FER 0.075
     // whole, 0.077 at W=512, 0.096 at 128, 0.149 at 64, 0.275 at 32), but still decode.
-    const fer_point full = simulate("code=lte:1024, max_iterations=6, early_termination=false", 0.7, 200, 21);
-    const fer_point half = simulate("code=lte:1024, max_iterations=6, early_termination=false, window=512", 0.7, 200, 21);
-    const fer_point w32 = simulate("code=lte:1024, max_iterations=6, early_termination=false, window=32", 0.7, 200, 21);
+    const fer_point full = simulate("code=lte:1024, max_iterations=6, early_termination=false, engine=reference", 0.7, 200, 21);
+    const fer_point half = simulate("code=lte:1024, max_iterations=6, early_termination=false, engine=reference, window=512", 0.7, 200, 21);
+    const fer_point w32 = simulate("code=lte:1024, max_iterations=6, early_termination=false, engine=reference, window=32", 0.7, 200, 21);
     EXPECT_GT(full.frame_errors, 5u);
     EXPECT_LE(half.frame_errors, full.frame_errors + 6);
     EXPECT_GE(half.frame_errors + 6, full.frame_errors);
@@ -193,10 +204,12 @@ TEST(turbo_decoder, log_map_and_windows)
 
 TEST(turbo_decoder, crc_stops_early_and_reports)
 {
-    const fer_point clean = simulate("code=lte:2048, crc=lte-24a, max_iterations=8", 3.0, 20, 31);
+    const fer_point clean = simulate("code=lte:2048, crc=lte-24a, max_iterations=8, engine=reference", 3.0, 20, 31);
     EXPECT_EQ(clean.frame_errors, 0u);
     EXPECT_LE(clean.mean_iterations, 2.0);
-    auto dec = make_frame_decoder("turbo", parse_frame_options("code=lte:2048, crc=lte-24b"));
+    for (const char* engine : { "reference", "fixed" }) {
+    auto dec = make_frame_decoder("turbo", parse_frame_options(std::string("code=lte:2048, crc=lte-24b, engine=") + engine),
+                                  device_spec::parse("cpu"));
     EXPECT_TRUE(dec->has_check());
     EXPECT_EQ(dec->output_bits(), 2048u - 24u);
     std::vector<int8_t> soft(dec->input_per_frame(), 0);
@@ -213,4 +226,39 @@ TEST(turbo_decoder, crc_stops_early_and_reports)
     EXPECT_EQ(st.check, 0);
     EXPECT_EQ(st.iterations, 6);
     EXPECT_FALSE(st.ok());
+    }
+    // the fixed engine reports a passing CRC too
+    const fer_point fx = simulate("code=lte:2048, crc=lte-24a, engine=fixed", 3.0, 20, 32);
+    EXPECT_EQ(fx.frame_errors, 0u);
+}
+
+TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
+{
+    if (cuda_devices().empty())
+        GTEST_SKIP() << "no usable CUDA device";
+    for (const char* opts : { "code=lte:6144, window=128", "code=lte:1024, window=32, max_iterations=4",
+                              "code=lte:40, window=16", "code=lte:6144, window=256, max_iterations=8",
+                              "code=lte:2048, window=100, scaling=0.5", "code=lte:256, layout=interleaved" }) {
+        const auto o = parse_frame_options(opts);
+        auto cpu = make_frame_decoder("turbo", o, device_spec::parse("cpu"));
+        auto gpu = make_frame_decoder("turbo", o, device_spec::parse("cuda"));
+        ASSERT_TRUE(gpu->on_gpu()) << gpu->backend();
+        auto enc = make_frame_encoder("turbo", o);
+        const size_t frames = 300, k = enc->info_bits(), n = enc->coded_bits();
+        const auto info = test::random_bits(frames * k, 41);
+        std::vector<uint8_t> coded(frames * n);
+        enc->encode(info.data(), frames, coded.data());
+        for (double ebn0 : { 0.2, 0.6, 3.0 }) { // failing, mixed and clean frames
+            const auto soft = test::channel(coded, double(k) / double(n), ebn0, 42);
+            std::vector<uint8_t> a(frames * k), b(frames * k);
+            frame_batch ba, bb;
+            ba.frames = bb.frames = frames;
+            ba.soft = bb.soft = soft.data();
+            ba.bits = a.data();
+            bb.bits = b.data();
+            cpu->decode(ba);
+            gpu->decode(bb);
+            ASSERT_EQ(a, b) << opts << " at " << ebn0 << " dB";
+        }
+    }
 }

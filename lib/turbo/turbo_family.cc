@@ -8,6 +8,8 @@
 #include <gnuradio/gpufec/core/turbo.h>
 
 #include "runtime/cpu_pool.h"
+#include "turbo_engine.h"
+#include "turbo_fixed.h"
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
@@ -16,15 +18,22 @@ namespace gpufec {
 
 namespace {
 
+/* max-log in fixed point runs on a turbo_engine (CUDA or the CPU twin, the same bits);
+ * log-map and engine=reference run the float reference, one frame per pool task. */
 class turbo_frames : public frame_decoder
 {
 public:
-    turbo_frames(const turbo_code& code, const turbo_options& o, size_t batch)
-        : d_code(code), d_opts(o), d_pool(get_cpu_pool(o.cpu_threads)), d_batch(batch)
+    turbo_frames(const turbo_code& code, const turbo_options& o, size_t batch, std::unique_ptr<turbo_engine> engine)
+        : d_code(code), d_opts(o), d_pool(get_cpu_pool(o.cpu_threads)), d_engine(std::move(engine)), d_batch(batch)
     {
-        for (int w = 0; w < d_pool->size(); ++w)
-            d_workers.push_back({ std::make_unique<turbo_reference_decoder>(code, o), {}, {} });
-        d_out_bits = d_workers.front().dec->output_bits();
+        if (!d_engine)
+            for (int w = 0; w < d_pool->size(); ++w)
+                d_workers.push_back({ std::make_unique<turbo_reference_decoder>(code, o), {}, {} });
+        if (!o.crc.empty()) {
+            d_crc = crc_spec::named(o.crc);
+            d_has_crc = true;
+        }
+        d_out_bits = size_t(code.K) - (d_has_crc ? size_t(d_crc.width) : 0);
     }
 
     std::string family() const override { return "turbo"; }
@@ -40,22 +49,74 @@ public:
     }
     std::string backend() const override
     {
+        if (d_engine)
+            return d_engine->name();
         return "cpu reference (" + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
     }
     size_t input_per_frame() const override { return d_code.coded_bits(); }
     size_t output_bits() const override { return d_out_bits; }
-    bool has_check() const override { return !d_opts.crc.empty(); }
+    bool has_check() const override { return d_has_crc; }
     std::string check_name() const override { return "crc_ok"; }
     bool iterates() const override { return true; }
-    size_t soft_output_per_frame() const override { return size_t(d_code.K); }
+    size_t soft_output_per_frame() const override { return d_engine ? 0 : size_t(d_code.K); }
     //! log-map's max* depends on the LLR scale: it takes float LLRs
     bool wants_float_input() const override { return d_opts.algorithm == turbo_algorithm::log_map; }
     size_t preferred_batch() const override { return d_batch; }
+    size_t min_efficient_batch() const override { return d_engine && d_engine->on_gpu() ? 256 : 1; }
+    double time_kernels(const int8_t* soft, size_t frames, int reps) override
+    {
+        return d_engine && d_code.layout == turbo_layout::streams ? d_engine->time_kernels(soft, frames, reps) : -1;
+    }
 
 protected:
     void decode_checked(const frame_batch& b) override
     {
-        const size_t n = input_per_frame(), bytes = output_bytes(b.packed);
+        if (d_engine)
+            decode_fixed(b);
+        else
+            decode_reference(b);
+    }
+
+private:
+    void put_bits(const frame_batch& b, size_t f, const uint8_t* bits) const
+    {
+        const size_t bytes = output_bytes(b.packed);
+        uint8_t* out = b.bits + f * bytes;
+        if (b.packed) {
+            std::fill(out, out + bytes, 0);
+            for (size_t i = 0; i < d_out_bits; ++i)
+                out[i / 8] |= uint8_t(bits[i] << (7 - i % 8));
+        } else {
+            std::copy(bits, bits + d_out_bits, out);
+        }
+    }
+
+    void decode_fixed(const frame_batch& b)
+    {
+        const size_t n = input_per_frame(), K = size_t(d_code.K);
+        const int8_t* in = b.soft;
+        if (d_code.layout == turbo_layout::interleaved) { // to the engines' streams layout
+            d_layout_buf.resize(b.frames * n);
+            for (size_t f = 0; f < b.frames; ++f)
+                for (int d = 0; d < 3; ++d)
+                    for (size_t k = 0; k < K + 4; ++k)
+                        d_layout_buf[f * n + size_t(d) * (K + 4) + k] = b.soft[f * n + d_code.pos(d, k)];
+            in = d_layout_buf.data();
+        }
+        d_bits.resize(b.frames * K);
+        d_engine->decode(in, b.frames, d_bits.data());
+        d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int) {
+            const size_t f = size_t(fi);
+            const uint8_t* bits = d_bits.data() + f * K;
+            put_bits(b, f, bits);
+            b.status[f].iterations = d_opts.max_iterations;
+            b.status[f].check = d_has_crc ? int8_t(crc_check(d_crc, bits, K) ? 1 : 0) : int8_t(-1);
+        });
+    }
+
+    void decode_reference(const frame_batch& b)
+    {
+        const size_t n = input_per_frame();
         d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int w) {
             const size_t f = size_t(fi);
             worker& wk = d_workers[size_t(w)];
@@ -68,20 +129,12 @@ protected:
             wk.bits.resize(d_out_bits);
             const turbo_result r =
                 wk.dec->decode(wk.llr.data(), wk.bits.data(), b.soft_out ? b.soft_out + f * size_t(d_code.K) : nullptr);
-            uint8_t* out = b.bits + f * bytes;
-            if (b.packed) {
-                std::fill(out, out + bytes, 0);
-                for (size_t i = 0; i < d_out_bits; ++i)
-                    out[i / 8] |= uint8_t(wk.bits[i] << (7 - i % 8));
-            } else {
-                std::copy(wk.bits.begin(), wk.bits.end(), out);
-            }
+            put_bits(b, f, wk.bits.data());
             b.status[f].iterations = r.iterations;
             b.status[f].check = int8_t(r.crc_ok);
         });
     }
 
-private:
     struct worker {
         std::unique_ptr<turbo_reference_decoder> dec;
         std::vector<float> llr;
@@ -90,8 +143,13 @@ private:
     turbo_code d_code;
     turbo_options d_opts;
     std::shared_ptr<cpu_pool> d_pool;
+    std::unique_ptr<turbo_engine> d_engine;
     std::vector<worker> d_workers;
     size_t d_batch, d_out_bits = 0;
+    crc_spec d_crc;
+    bool d_has_crc = false;
+    std::vector<uint8_t> d_bits;
+    std::vector<int8_t> d_layout_buf;
 };
 
 struct turbo_config {
@@ -114,16 +172,38 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
     turbo_config c = read_code(r);
     turbo_options& o = c.opts;
     o.algorithm = parse_turbo_algorithm(r.get("algorithm", "max-log"));
+    const bool maxlog = o.algorithm == turbo_algorithm::max_log;
+    const std::string engine = r.get("engine", maxlog ? "fixed" : "reference");
+    if (engine != "fixed" && engine != "reference")
+        throw std::invalid_argument("engine: '" + engine + "' is not valid (allowed: fixed, reference)");
+    const bool fixed = engine == "fixed";
+    if (fixed && !maxlog)
+        throw std::invalid_argument("engine: fixed runs max-log only (log-map: engine=reference)");
     o.max_iterations = int(r.get_int("max_iterations", 6, 1, 100));
-    o.scaling = float(r.get_float("scaling", o.algorithm == turbo_algorithm::max_log ? 0.75 : 1.0, 1e-3, 1.0));
-    o.window = int(r.get_int("window", 0, 0, 6144));
+    o.scaling = float(r.get_float("scaling", maxlog ? 0.75 : 1.0, 1e-3, 1.0));
+    o.window = int(r.get_int("window", fixed ? 128 : 0, 0, 6144));
     o.early_termination = r.get_bool("early_termination", true);
     o.cpu_threads = common.cpu_threads;
     o.validate();
-    if (device.type == device_spec::kind::cuda)
-        throw std::invalid_argument("device: the turbo family runs on the CPU for now (device=cpu or auto)");
-    const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : 64;
-    return std::make_unique<turbo_frames>(c.code, o, batch);
+    if (fixed && (o.window < 2 || o.window > turbo_fx::MAX_WINDOW))
+        throw std::invalid_argument("window: engine=fixed takes 2.." + std::to_string(turbo_fx::MAX_WINDOW) +
+                                    " stages (window=0, the whole block, is engine=reference)");
+    std::unique_ptr<turbo_engine> eng;
+    if (fixed) {
+        const backend_choice choice = resolve_backend(device);
+#ifdef GPUFEC_HAVE_CUDA
+        if (choice.cuda)
+            eng = make_turbo_cuda(c.code, o, o.window, choice.device, size_t(common.max_batch));
+#else
+        (void)choice;
+#endif
+        if (!eng)
+            eng = make_turbo_fixed_cpu(c.code, o, o.window);
+    } else if (device.type == device_spec::kind::cuda) {
+        throw std::invalid_argument("device: engine=reference (and log-map) runs on the CPU only");
+    }
+    const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : eng && eng->on_gpu() ? 1024 : 64;
+    return std::make_unique<turbo_frames>(c.code, o, batch, std::move(eng));
 }
 
 class turbo_frame_encoder : public frame_encoder
@@ -170,7 +250,8 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "code=<lte:K> (lte:6144), algorithm=<max-log|log-map> (max-log), "
                              "max_iterations=<1..100> (6), scaling (0.75 max-log, 1 log-map), "
                              "window=<0 = whole block | stages> (0), crc=<none|lte-24a|lte-24b> (none), "
-                             "early_termination=<bool> (true: stop on CRC, or on unchanged decisions), "
+                             "early_termination=<bool> (true: stop on CRC, or on unchanged decisions; reference engine), "
+                             "engine=<fixed|reference> (fixed for max-log: int16 metrics, CPU or GPU, the same bits), "
                              "layout=<streams|interleaved> (streams: d0|d1|d2)",
                              make_from_options,
                              make_encoder_from_options);

@@ -1,0 +1,204 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The fixed-point max-log turbo decoder on the CPU: one frame per pool task, the arithmetic of
+ * turbo_fixed.h state by state (the CUDA kernel does the same with a lane per state). */
+#include "runtime/cpu_pool.h"
+#include "turbo_engine.h"
+#include "turbo_fixed.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace gpufec {
+
+namespace {
+
+using namespace turbo_fx;
+
+struct scratch {
+    std::vector<int16_t> apri1, apri2, bounds, alpha;
+    std::vector<int8_t> sys2;
+};
+
+class fixed_cpu : public turbo_engine
+{
+public:
+    fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
+        : d_code(code), d_opts(o), d_W(window), d_T(make_tables(code.rsc)),
+          d_pool(get_cpu_pool(o.cpu_threads))
+    {
+        if (window < 2 || window > MAX_WINDOW)
+            throw std::invalid_argument("window: the fixed-point decoder takes 2.." + std::to_string(MAX_WINDOW) +
+                                        " stages");
+        d_nwin = (code.K + window - 1) / window;
+        d_scale16 = int(std::lround(o.scaling * 16));
+        const auto& pi = code.pi.permutation();
+        d_pi.assign(pi.begin(), pi.end());
+        d_inv.assign(code.pi.inverse().begin(), code.pi.inverse().end());
+        d_scratch.resize(size_t(d_pool->size()));
+    }
+    static int guard(int W) { return std::min(TRAIN, W); }
+    std::string name() const override
+    {
+        return "cpu fixed-point max-log, window " + std::to_string(d_W) + " (" + std::to_string(d_pool->size()) +
+               " threads " + d_pool->kind() + ")";
+    }
+    void decode(const int8_t* in, size_t frames, uint8_t* bits) override
+    {
+        const size_t n = d_code.coded_bits(), K = size_t(d_code.K);
+        d_pool->parallel_for(int64_t(frames), [&](int64_t f, int w) {
+            frame(in + size_t(f) * n, bits + size_t(f) * K, d_scratch[size_t(w)]);
+        });
+    }
+
+private:
+    // one half-iteration of one frame: writes the scaled extrinsic through dst_index, and the
+    // decisions through bit_index when `bits` is given
+    void half(const int8_t* sys, const int8_t* par, const int8_t* tail, const int16_t* apri, int16_t* dst,
+              const uint32_t* dst_index, int16_t* bound, bool first, uint8_t* bits, const uint32_t* bit_index,
+              std::vector<int16_t>& alpha) const
+    {
+        const int K = d_code.K, W = d_W;
+        const size_t nb = size_t(d_nwin) * STATES;
+        // bound: [a_in | b_in | a_out | b_out], each windows x 8
+        const int16_t* a_in = bound;
+        const int16_t* b_in = bound + nb;
+        int16_t* a_out = bound + 2 * nb;
+        int16_t* b_out = bound + 3 * nb;
+        alpha.resize(size_t(W + 1) * STATES);
+        auto gamma = [&](int k, int s, int x) {
+            return x * (soft_in(sys[k]) + apri[k]) + d_T.par[s * 2 + x] * soft_in(par[k]);
+        };
+        auto wlen = [&](int w) { return std::min(K, (w + 1) * W) - w * W; };
+        for (int w = 0; w < d_nwin; ++w) {
+            const int k0 = w * W, k1 = std::min(K, k0 + W), len = k1 - k0;
+            const bool last = w == d_nwin - 1;
+            // forward, after ga training stages from the previous window's stored alpha
+            const int ga = w == 0 ? 0 : guard(W);
+            int am[STATES];
+            for (int s = 0; s < STATES; ++s)
+                am[s] = w == 0 ? (s == 0 ? 0 : -UNKNOWN) : first ? 0 : a_in[w * STATES + s];
+            int16_t* a = alpha.data();
+            auto step = [&](int k) {
+                int an[STATES];
+                std::fill(an, an + STATES, INT_MIN / 2);
+                for (int s = 0; s < STATES; ++s)
+                    for (int x = 0; x < 2; ++x) {
+                        const int nx = d_T.next[s * 2 + x];
+                        an[nx] = max2(an[nx], am[s] + gamma(k, s, x));
+                    }
+                const int m = *std::max_element(an, an + STATES);
+                for (int s = 0; s < STATES; ++s)
+                    am[s] = clamp_metric(an[s] - m);
+            };
+            // alpha at stage k1 - guard is the next window's training start
+            const int store_at = len - guard(W); // in stages after k0
+            auto store = [&](int i) {
+                if (!last && i == store_at)
+                    for (int s = 0; s < STATES; ++s)
+                        a_out[(w + 1) * STATES + s] = int16_t(am[s]);
+            };
+            for (int i = -ga; i < 0; ++i)
+                step(k0 + i);
+            for (int s = 0; s < STATES; ++s)
+                a[s] = int16_t(am[s]);
+            store(0);
+            for (int i = 0; i < len; ++i) {
+                step(k0 + i);
+                for (int s = 0; s < STATES; ++s)
+                    a[(i + 1) * STATES + s] = int16_t(am[s]);
+                store(i + 1);
+            }
+            // backward, after gb training stages from the next window's stored beta
+            const int gb = last ? 0 : std::min(guard(W), wlen(w + 1));
+            int b[STATES];
+            for (int s = 0; s < STATES; ++s)
+                b[s] = last ? (s == 0 ? 0 : -UNKNOWN) : first ? 0 : b_in[w * STATES + s];
+            if (last)
+                for (int j = 2; j >= 0; --j) { // tail stages: the input is the feedback
+                    int bn[STATES];
+                    for (int s = 0; s < STATES; ++s) {
+                        const int x = d_T.term[s];
+                        bn[s] = b[d_T.next[s * 2 + x]] + x * soft_in(tail[2 * j]) +
+                                d_T.par[s * 2 + x] * soft_in(tail[2 * j + 1]);
+                    }
+                    std::copy(bn, bn + STATES, b);
+                }
+            const int gs = std::min(guard(W), len); // this window stores beta at stage k0 + gs
+            if (w > 0 && gs == len)
+                for (int s = 0; s < STATES; ++s)
+                    b_out[(w - 1) * STATES + s] = int16_t(b[s]);
+            for (int i = len - 1 + gb; i >= 0; --i) {
+                const int k = k0 + i;
+                int m0 = INT_MIN / 2, m1 = INT_MIN / 2, bn[STATES];
+                for (int s = 0; s < STATES; ++s) {
+                    const int b0 = b[d_T.next[s * 2]], b1 = b[d_T.next[s * 2 + 1]];
+                    if (i < len) {
+                        m0 = max2(m0, a[i * STATES + s] + d_T.par[s * 2] * soft_in(par[k]) + b0);
+                        m1 = max2(m1, a[i * STATES + s] + d_T.par[s * 2 + 1] * soft_in(par[k]) + b1);
+                    }
+                    bn[s] = max2(b0 + gamma(k, s, 0), b1 + gamma(k, s, 1));
+                }
+                if (i < len) {
+                    const int ext = m1 - m0;
+                    dst[dst_index[k]] = scale_ext(ext, d_scale16);
+                    if (bits)
+                        bits[bit_index[k]] = uint8_t(soft_in(sys[k]) + apri[k] + ext > 0);
+                }
+                const int m = *std::max_element(bn, bn + STATES);
+                for (int s = 0; s < STATES; ++s)
+                    b[s] = clamp_metric(bn[s] - m);
+                if (w > 0 && i == gs)
+                    for (int s = 0; s < STATES; ++s)
+                        b_out[(w - 1) * STATES + s] = int16_t(b[s]);
+            }
+        }
+    }
+
+    void frame(const int8_t* in, uint8_t* bits, scratch& sc) const
+    {
+        const size_t K = size_t(d_code.K), D = K + 4;
+        const int8_t *d0 = in, *d1 = in + D, *d2 = in + 2 * D;
+        const int8_t t1[6] = { d0[K], d1[K], d2[K], d0[K + 1], d1[K + 1], d2[K + 1] };
+        const int8_t t2[6] = { d0[K + 2], d1[K + 2], d2[K + 2], d0[K + 3], d1[K + 3], d2[K + 3] };
+        sc.sys2.resize(K);
+        for (size_t k = 0; k < K; ++k)
+            sc.sys2[k] = d0[d_pi[k]];
+        sc.apri1.assign(K, 0);
+        sc.apri2.assign(K, 0);
+        const size_t nb = size_t(d_nwin) * STATES;
+        sc.bounds.assign(8 * nb, 0); // two decoders x [a_in | b_in | a_out | b_out]
+        for (int it = 1; it <= d_opts.max_iterations; ++it) {
+            const bool final = it == d_opts.max_iterations;
+            half(d0, d1, t1, sc.apri1.data(), sc.apri2.data(), d_inv.data(), sc.bounds.data(), it == 1, nullptr,
+                 nullptr, sc.alpha);
+            half(sc.sys2.data(), d2, t2, sc.apri2.data(), sc.apri1.data(), d_pi.data(), sc.bounds.data() + 4 * nb,
+                 it == 1, final ? bits : nullptr, d_pi.data(), sc.alpha);
+            for (int d = 0; d < 2; ++d) // the outputs become the next iteration's inputs
+                std::copy(sc.bounds.begin() + long((4 * d + 2) * nb), sc.bounds.begin() + long((4 * d + 4) * nb),
+                          sc.bounds.begin() + long(4 * d * nb));
+        }
+    }
+
+    turbo_code d_code;
+    turbo_options d_opts;
+    int d_W, d_nwin = 0, d_scale16 = 12;
+    rsc_tables d_T;
+    std::shared_ptr<cpu_pool> d_pool;
+    std::vector<uint32_t> d_pi, d_inv;
+    mutable std::vector<scratch> d_scratch;
+};
+
+} // namespace
+
+std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
+{
+    return std::make_unique<fixed_cpu>(code, o, window);
+}
+
+} // namespace gpufec
