@@ -84,6 +84,21 @@ __global__ void turbo_half_kernel(half_args a)
     const bool last = w == a.nwin - 1;
     auto sys_at = [&](int k) { return soft_in(a.decoder == 0 ? sys_nat[k] : sys_nat[a.pi[k]]); };
 
+    // the window's inputs, training stages included, staged in shared memory by the 8 lanes
+    const int len_next = last ? 0 : min(K, k1 + a.W) - k1;
+    const int guard0 = min(TRAIN, a.W);
+    const int lo = w == 0 ? k0 : k0 - guard0, hi = k1 + (last ? 0 : min(TRAIN, len_next));
+    int16_t* st_sa = reinterpret_cast<int16_t*>(sh_alpha + size_t(WPB) * (a.W + 1) * STATES) +
+                     size_t(wl) * (a.W + 2 * TRAIN);
+    int8_t* st_pk = reinterpret_cast<int8_t*>(sh_alpha + size_t(WPB) * (a.W + 1) * STATES +
+                                              size_t(WPB) * (a.W + 2 * TRAIN)) +
+                    size_t(wl) * (a.W + 2 * TRAIN);
+    for (int k = lo + s; k < hi; k += STATES) {
+        st_sa[k - lo] = int16_t(sys_at(k) + apri[k]);
+        st_pk[k - lo] = int8_t(soft_in(par[k]));
+    }
+    __syncwarp(mask);
+
     // forward, after ga training stages from the alpha the previous window stored there
     const int p0 = a.prev_s[s * 2], x0 = a.prev_x[s * 2], p1 = a.prev_s[s * 2 + 1], x1 = a.prev_x[s * 2 + 1];
     const int q0 = a.T.par[p0 * 2 + x0], q1 = a.T.par[p1 * 2 + x1];
@@ -96,12 +111,11 @@ __global__ void turbo_half_kernel(half_args a)
             alpha[s] = int16_t(am);
         if (!last && i == store_at)
             a_out[(w + 1) * STATES + s] = int16_t(am);
-        const int k = k0 + i;
-        const int sa = sys_at(k) + apri[k], pk = soft_in(par[k]);
+        const int sa = st_sa[k0 + i - lo], pk = st_pk[k0 + i - lo];
         const int v0 = __shfl_sync(mask, am, p0, 8) + x0 * sa + q0 * pk;
         const int v1 = __shfl_sync(mask, am, p1, 8) + x1 * sa + q1 * pk;
         const int an = max(v0, v1);
-        am = clamp_metric(an - group_max(an, mask));
+        am = clamp_metric(an - __shfl_sync(mask, an, 0, 8));
         if (i >= 0)
             alpha[(i + 1) * STATES + s] = int16_t(am);
     }
@@ -121,7 +135,6 @@ __global__ void turbo_half_kernel(half_args a)
             b = __shfl_sync(mask, b, tn, 8) + tx * soft_in(xv) + tp * soft_in(zv);
         }
     }
-    const int len_next = last ? 0 : min(K, k1 + a.W) - k1;
     const int gb = last ? 0 : min(TRAIN, len_next);
     const int gs = min(TRAIN, len); // this window stores beta at stage k0 + gs
     if (w > 0 && gs == len)
@@ -130,7 +143,7 @@ __global__ void turbo_half_kernel(half_args a)
     const int r0 = a.T.par[s * 2], r1 = a.T.par[s * 2 + 1];
     for (int i = len - 1 + gb; i >= 0; --i) {
         const int k = k0 + i;
-        const int sa = sys_at(k) + apri[k], pk = soft_in(par[k]);
+        const int sa = st_sa[k - lo], pk = st_pk[k - lo];
         const int b0 = __shfl_sync(mask, b, n0, 8), b1 = __shfl_sync(mask, b, n1, 8);
         if (i < len) { // the same for the 8 lanes of the group
             const int al = alpha[i * STATES + s];
@@ -143,7 +156,7 @@ __global__ void turbo_half_kernel(half_args a)
             }
         }
         const int bn = max(b0 + r0 * pk, b1 + sa + r1 * pk);
-        b = clamp_metric(bn - group_max(bn, mask));
+        b = clamp_metric(bn - __shfl_sync(mask, bn, 0, 8));
         if (w > 0 && i == gs)
             b_out[(w - 1) * STATES + s] = int16_t(b);
     }
@@ -187,7 +200,9 @@ public:
         d_args.nwin = d_nwin;
         d_args.pi = d_pi.get();
         d_args.scale16 = int(std::lround(o.scaling * 16));
-        d_shared = size_t(WPB) * size_t(window + 1) * STATES * sizeof(int16_t);
+        // alphas (int16), then the staged sys + a-priori (int16) and parities (int8) per window
+        d_shared = size_t(WPB) * size_t(window + 1) * STATES * sizeof(int16_t) +
+                   size_t(WPB) * size_t(window + 2 * TRAIN) * (sizeof(int16_t) + sizeof(int8_t));
     }
     std::string name() const override
     {

@@ -7,8 +7,9 @@
  *  - input: int8 soft values (positive = bit 1), -128 read as -127;
  *  - branch metric of (state s, input x): x (sys + apri) + p par, p the parity of (s, x);
  *  - alpha, beta: int32 while computed, normalised after every information stage by
- *    subtracting their maximum over the 8 states, then clamped to >= -METRIC_MAX and stored as
- *    int16; unknown states start at -UNKNOWN; boundaries of the first iteration are 0 (uniform);
+ *    subtracting the metric of state 0 (one broadcast on the GPU, not a reduction), then
+ *    clamped to +-METRIC_MAX and stored as int16; unknown states start at -UNKNOWN;
+ *    boundaries of the first iteration are 0 (uniform);
  *  - windows of W stages (the last one also runs the 3 tail stages, not normalised); a
  *    window's forward recursion starts min(TRAIN, W) stages before it and its backward
  *    recursion min(TRAIN, next window's length) stages after it, from the metrics its
@@ -61,7 +62,7 @@ inline rsc_tables make_tables(const trellis& t)
 }
 
 GPUFEC_HD int soft_in(int8_t v) { return v < -127 ? -127 : int(v); }
-GPUFEC_HD int clamp_metric(int v) { return v < -METRIC_MAX ? -METRIC_MAX : v; }
+GPUFEC_HD int clamp_metric(int v) { return v < -METRIC_MAX ? -METRIC_MAX : v > METRIC_MAX ? METRIC_MAX : v; }
 GPUFEC_HD int16_t scale_ext(int e, int scale16)
 {
     int s = (e * scale16) >> 4; // arithmetic shift: floor

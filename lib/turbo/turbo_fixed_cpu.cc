@@ -92,7 +92,7 @@ private:
                         const int nx = d_T.next[s * 2 + x];
                         an[nx] = max2(an[nx], am[s] + gamma(k, s, x));
                     }
-                const int m = *std::max_element(an, an + STATES);
+                const int m = an[0];
                 for (int s = 0; s < STATES; ++s)
                     am[s] = clamp_metric(an[s] - m);
             };
@@ -150,7 +150,7 @@ private:
                     if (bits)
                         bits[bit_index[k]] = uint8_t(soft_in(sys[k]) + apri[k] + ext > 0);
                 }
-                const int m = *std::max_element(bn, bn + STATES);
+                const int m = bn[0];
                 for (int s = 0; s < STATES; ++s)
                     b[s] = clamp_metric(bn[s] - m);
                 if (w > 0 && i == gs)
