@@ -14,18 +14,21 @@ from gnuradio import fec, gr
 from .gpufec_python import fec_encoder, frame_decoder
 
 
-def turbo_options(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=0,
+def turbo_options(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=None,
                   crc="none", early_termination=True, layout="streams"):
-    """the turbo family's option string ("code=lte:6144, algorithm=max-log, ...")"""
+    """the turbo family's option string ("code=lte:6144, algorithm=max-log, ..."); window and
+    scaling None (or window 0 from GRC): the engine's default"""
     opts = ["code=lte:%d" % int(K), "algorithm=%s" % algorithm, "max_iterations=%d" % int(max_iterations),
-            "window=%d" % int(window), "crc=%s" % crc,
-            "early_termination=%s" % ("true" if early_termination else "false"), "layout=%s" % layout]
+            "crc=%s" % crc, "early_termination=%s" % ("true" if early_termination else "false"),
+            "layout=%s" % layout]
+    if window:
+        opts.append("window=%d" % int(window))
     if scaling is not None:
         opts.append("scaling=%g" % float(scaling))
     return ", ".join(opts)
 
 
-def turbo_decoder(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=0, crc="none",
+def turbo_decoder(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=None, crc="none",
                   early_termination=True, layout="streams", device="auto", max_batch=0,
                   input_type="float", packed_output=False, scale=32.0, status_tags="failures",
                   length_tag_key=""):
