@@ -4,13 +4,12 @@
  */
 /* The fixed-point max-log turbo decoder on the GPU, bit-exact with turbo_fixed_cpu.cc.
  *
- * Parallel mapping: a thread per window of a frame (consecutive threads, consecutive windows),
- * its 8 state metrics in registers; one launch is one half-iteration for every frame of the
- * batch. Memory: the window's alphas (W + 1 stages x 8 int16, one 16-byte word per stage) in
- * global memory, laid out [frame][stage][window] so a warp's accesses of one stage are
- * contiguous; the input (int8, d0 | d1 | d2), the a-priori values (int16) and the window
- * boundaries of the previous iteration (int16) in global memory; the scaled extrinsic is
- * scattered through the interleaver into the other decoder's a-priori array. */
+ * Parallel mapping: a thread block per frame, a thread per window, its 8 state metrics in
+ * registers; one launch is one half-iteration for every frame of the batch. Memory: the
+ * frame's systematic, parity and a-priori values and its extrinsic output in shared memory
+ * (6K bytes), so the interleaver works there; the window's alphas (W + 1 stages x 8 int16, one
+ * 16-byte word per stage) in global memory laid out [frame][stage][window]; the window
+ * boundaries of the previous iteration (int16) in global memory. */
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "turbo_engine.h"
@@ -26,8 +25,6 @@ namespace gpufec {
 namespace {
 
 using namespace turbo_fx;
-
-constexpr int THREADS = 128;
 
 // The LTE constituent code (feedback 13, feed-forward 15 octal; state bit 0 = the newest
 // register value) as compile-time functions, so that state indices below are constants and the
@@ -72,122 +69,139 @@ __device__ __forceinline__ void unpack8(int4 r, int (&v)[STATES])
     v[4] = int16_t(r.z & 0xFFFF), v[5] = r.z >> 16, v[6] = int16_t(r.w & 0xFFFF), v[7] = r.w >> 16;
 }
 
-/* A thread per window (of one frame), its 8 state metrics in registers; consecutive threads
- * take consecutive windows of a frame. The window's alphas go to global memory laid out
- * [frame][stage][window], so a warp's stores and loads of one stage are contiguous. */
-__global__ void __launch_bounds__(THREADS) turbo_half_kernel(half_args a)
+/* A thread block per frame; a thread per window, its 8 state metrics in registers. The frame's
+ * systematic and parity values and its a-priori values are loaded into shared memory with
+ * coalesced loads, so the interleaver's gather (decoder 2) and the scatter of the extrinsic
+ * into the other decoder's order happen in shared memory; the result goes back to global memory
+ * with coalesced stores. The window's alphas go to global memory laid out
+ * [frame][stage][window]: a warp's accesses of one stage are contiguous. */
+__global__ void __launch_bounds__(256) turbo_half_kernel(half_args a)
 {
-    const int gid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (gid >= a.frames * a.nwin)
-        return;
-    const int f = gid / a.nwin, w = gid - f * a.nwin;
+    extern __shared__ int16_t smem[];
+    const int f = blockIdx.x;
     const int K = a.K, W = a.W, D = K + 4;
+    int16_t* s_apri = smem;                                      // K, this decoder's order
+    int16_t* s_dst = smem + K;                                   // K, the other decoder's order
+    int8_t* s_sys = reinterpret_cast<int8_t*>(smem + 2 * K);     // K, natural order
+    int8_t* s_par = s_sys + K;                                   // K
     const int8_t* in = a.in + size_t(f) * a.n;
     const int8_t* par = in + (a.decoder == 0 ? D : 2 * D);
-    const int16_t* apri = a.apri + size_t(f) * K;
-    int16_t* dst = a.dst + size_t(f) * K;
+    const int16_t* apri_g = a.apri + size_t(f) * K;
+    for (int k = threadIdx.x; k < K; k += blockDim.x) {
+        s_sys[k] = in[k];
+        s_par[k] = par[k];
+        s_apri[k] = apri_g[k];
+    }
+    __syncthreads();
+
     const size_t nb = size_t(a.nwin) * STATES;
     int16_t* bound = a.bounds + size_t(f) * 8 * nb + size_t(a.decoder) * 4 * nb;
     const int16_t* a_in = bound;
     const int16_t* b_in = bound + nb;
     int16_t* a_out = bound + 2 * nb;
     int16_t* b_out = bound + 3 * nb;
-    int4* alpha = a.alpha + size_t(f) * (W + 1) * a.nwin + w;
-    const int an_stride = a.nwin;
+    auto sa_at = [&](int k) { return soft_in(a.decoder == 0 ? s_sys[k] : s_sys[a.pi[k]]) + s_apri[k]; };
 
-    const int k0 = w * W, k1 = min(K, k0 + W), len = k1 - k0;
-    const bool last = w == a.nwin - 1;
-    auto sa_at = [&](int k) { return soft_in(a.decoder == 0 ? in[k] : in[a.pi[k]]) + apri[k]; };
+    for (int w = threadIdx.x; w < a.nwin; w += blockDim.x) {
+        int4* alpha = a.alpha + size_t(f) * (W + 1) * a.nwin + w;
+        const int an_stride = a.nwin;
+        const int k0 = w * W, k1 = min(K, k0 + W), len = k1 - k0;
+        const bool last = w == a.nwin - 1;
 
-    // forward, after ga training stages from the alpha the previous window stored there
-    const int guard = min(TRAIN, W);
-    const int ga = w == 0 ? 0 : guard;
-    const int store_at = len - guard;
-    int am[STATES];
+        // forward, after ga training stages from the alpha the previous window stored there
+        const int guard = min(TRAIN, W);
+        const int ga = w == 0 ? 0 : guard;
+        const int store_at = len - guard;
+        int am[STATES];
 #pragma unroll
-    for (int s = 0; s < STATES; ++s)
-        am[s] = w == 0 ? (s == 0 ? 0 : -UNKNOWN) : a.first ? 0 : a_in[w * STATES + s];
-    for (int i = -ga; i < len; ++i) {
-        if (i == 0)
-            alpha[0] = pack8(am);
-        if (!last && i == store_at)
+        for (int s = 0; s < STATES; ++s)
+            am[s] = w == 0 ? (s == 0 ? 0 : -UNKNOWN) : a.first ? 0 : a_in[w * STATES + s];
+        for (int i = -ga; i < len; ++i) {
+            if (i == 0)
+                alpha[0] = pack8(am);
+            if (!last && i == store_at)
+#pragma unroll
+                for (int s = 0; s < STATES; ++s)
+                    a_out[(w + 1) * STATES + s] = int16_t(am[s]);
+            const int k = k0 + i;
+            const int sa = sa_at(k), pk = soft_in(s_par[k]);
+            int an[STATES];
+#pragma unroll
+            for (int n = 0; n < STATES; ++n)
+                an[n] = max(am[lte_prev(n, 0)] + lte_prev_x(n, 0) * sa + lte_par(lte_prev(n, 0), lte_prev_x(n, 0)) * pk,
+                            am[lte_prev(n, 1)] + lte_prev_x(n, 1) * sa + lte_par(lte_prev(n, 1), lte_prev_x(n, 1)) * pk);
+#pragma unroll
+            for (int n = 0; n < STATES; ++n)
+                am[n] = clamp_metric(an[n] - an[0]);
+            if (i >= 0)
+                alpha[size_t(i + 1) * an_stride] = pack8(am);
+        }
+        if (!last && store_at == len)
 #pragma unroll
             for (int s = 0; s < STATES; ++s)
                 a_out[(w + 1) * STATES + s] = int16_t(am[s]);
-        const int k = k0 + i;
-        const int sa = sa_at(k), pk = soft_in(par[k]);
-        int an[STATES];
-#pragma unroll
-        for (int n = 0; n < STATES; ++n)
-            an[n] = max(am[lte_prev(n, 0)] + lte_prev_x(n, 0) * sa + lte_par(lte_prev(n, 0), lte_prev_x(n, 0)) * pk,
-                        am[lte_prev(n, 1)] + lte_prev_x(n, 1) * sa + lte_par(lte_prev(n, 1), lte_prev_x(n, 1)) * pk);
-#pragma unroll
-        for (int n = 0; n < STATES; ++n)
-            am[n] = clamp_metric(an[n] - an[0]);
-        if (i >= 0)
-            alpha[size_t(i + 1) * an_stride] = pack8(am);
-    }
-    if (!last && store_at == len)
-#pragma unroll
-        for (int s = 0; s < STATES; ++s)
-            a_out[(w + 1) * STATES + s] = int16_t(am[s]);
 
-    // backward: the last window from the known end through the tail; the others after gb
-    // training stages from the beta the next window stored there
-    int b[STATES];
-#pragma unroll
-    for (int s = 0; s < STATES; ++s)
-        b[s] = last ? (s == 0 ? 0 : -UNKNOWN) : a.first ? 0 : b_in[w * STATES + s];
-    if (last) {
-        const int8_t* tail = in + K; // the 12 tail values: element e is d_(e % 3)[K + e / 3]
-        for (int j = 2; j >= 0; --j) {
-            const int xe = 6 * a.decoder + 2 * j, ze = xe + 1;
-            const int xv = soft_in(tail[(xe % 3) * D + xe / 3]), zv = soft_in(tail[(ze % 3) * D + ze / 3]);
-            int bn[STATES];
-#pragma unroll
-            for (int s = 0; s < STATES; ++s)
-                bn[s] = b[lte_next(s, lte_fb(s))] + lte_fb(s) * xv + lte_par(s, lte_fb(s)) * zv;
-#pragma unroll
-            for (int s = 0; s < STATES; ++s)
-                b[s] = bn[s];
-        }
-    }
-    const int len_next = last ? 0 : min(K, k1 + W) - k1;
-    const int gb = last ? 0 : min(TRAIN, len_next);
-    const int gs = min(TRAIN, len); // this window stores beta at stage k0 + gs
-    if (w > 0 && gs == len)
+        // backward: the last window from the known end through the tail; the others after gb
+        // training stages from the beta the next window stored there
+        int b[STATES];
 #pragma unroll
         for (int s = 0; s < STATES; ++s)
-            b_out[(w - 1) * STATES + s] = int16_t(b[s]);
-    for (int i = len - 1 + gb; i >= 0; --i) {
-        const int k = k0 + i;
-        const int sa = sa_at(k), pk = soft_in(par[k]);
-        if (i < len) {
-            int al[STATES];
-            unpack8(alpha[size_t(i) * an_stride], al);
-            int m0 = INT_MIN / 2, m1 = INT_MIN / 2;
+            b[s] = last ? (s == 0 ? 0 : -UNKNOWN) : a.first ? 0 : b_in[w * STATES + s];
+        if (last) {
+            const int8_t* tail = in + K; // the 12 tail values: element e is d_(e % 3)[K + e / 3]
+            for (int j = 2; j >= 0; --j) {
+                const int xe = 6 * a.decoder + 2 * j, ze = xe + 1;
+                const int xv = soft_in(tail[(xe % 3) * D + xe / 3]), zv = soft_in(tail[(ze % 3) * D + ze / 3]);
+                int bn[STATES];
 #pragma unroll
-            for (int s = 0; s < STATES; ++s) {
-                m0 = max(m0, al[s] + lte_par(s, 0) * pk + b[lte_next(s, 0)]);
-                m1 = max(m1, al[s] + lte_par(s, 1) * pk + b[lte_next(s, 1)]);
+                for (int s = 0; s < STATES; ++s)
+                    bn[s] = b[lte_next(s, lte_fb(s))] + lte_fb(s) * xv + lte_par(s, lte_fb(s)) * zv;
+#pragma unroll
+                for (int s = 0; s < STATES; ++s)
+                    b[s] = bn[s];
             }
-            const int ext = m1 - m0;
-            dst[a.dst_index[k]] = scale_ext(ext, a.scale16);
-            if (a.bits)
-                a.bits[size_t(f) * K + a.pi[k]] = uint8_t(sa + ext > 0);
         }
-        int bn[STATES];
-#pragma unroll
-        for (int s = 0; s < STATES; ++s)
-            bn[s] = max(b[lte_next(s, 0)] + lte_par(s, 0) * pk, b[lte_next(s, 1)] + sa + lte_par(s, 1) * pk);
-#pragma unroll
-        for (int s = 0; s < STATES; ++s)
-            b[s] = clamp_metric(bn[s] - bn[0]);
-        if (w > 0 && i == gs)
+        const int len_next = last ? 0 : min(K, k1 + W) - k1;
+        const int gb = last ? 0 : min(TRAIN, len_next);
+        const int gs = min(TRAIN, len); // this window stores beta at stage k0 + gs
+        if (w > 0 && gs == len)
 #pragma unroll
             for (int s = 0; s < STATES; ++s)
                 b_out[(w - 1) * STATES + s] = int16_t(b[s]);
+        for (int i = len - 1 + gb; i >= 0; --i) {
+            const int k = k0 + i;
+            const int sa = sa_at(k), pk = soft_in(s_par[k]);
+            if (i < len) {
+                int al[STATES];
+                unpack8(alpha[size_t(i) * an_stride], al);
+                int m0 = INT_MIN / 2, m1 = INT_MIN / 2;
+#pragma unroll
+                for (int s = 0; s < STATES; ++s) {
+                    m0 = max(m0, al[s] + lte_par(s, 0) * pk + b[lte_next(s, 0)]);
+                    m1 = max(m1, al[s] + lte_par(s, 1) * pk + b[lte_next(s, 1)]);
+                }
+                const int ext = m1 - m0;
+                s_dst[a.dst_index[k]] = scale_ext(ext, a.scale16);
+                if (a.bits)
+                    a.bits[size_t(f) * K + a.pi[k]] = uint8_t(sa + ext > 0);
+            }
+            int bn[STATES];
+#pragma unroll
+            for (int s = 0; s < STATES; ++s)
+                bn[s] = max(b[lte_next(s, 0)] + lte_par(s, 0) * pk, b[lte_next(s, 1)] + sa + lte_par(s, 1) * pk);
+#pragma unroll
+            for (int s = 0; s < STATES; ++s)
+                b[s] = clamp_metric(bn[s] - bn[0]);
+            if (w > 0 && i == gs)
+#pragma unroll
+                for (int s = 0; s < STATES; ++s)
+                    b_out[(w - 1) * STATES + s] = int16_t(b[s]);
+        }
     }
+    __syncthreads();
+    int16_t* dst_g = a.dst + size_t(f) * K;
+    for (int k = threadIdx.x; k < K; k += blockDim.x)
+        dst_g[k] = s_dst[k];
 }
 
 class turbo_cuda : public turbo_engine
@@ -265,7 +279,9 @@ private:
         a.bounds = d_bounds.get();
         a.alpha = d_alpha.get();
         a.frames = int(m);
-        const unsigned grid = unsigned((m * size_t(d_nwin) + THREADS - 1) / THREADS);
+        const unsigned grid = unsigned(m); // a block per frame
+        const unsigned threads = unsigned(std::min(256, (d_nwin + 31) / 32 * 32));
+        const size_t shared = size_t(d_code.K) * 6; // a-priori and extrinsic (int16), sys and parity (int8)
         int16_t* apri1 = d_apri.get();
         int16_t* apri2 = d_apri.get() + d_batch * K;
         const size_t nb = size_t(d_nwin) * STATES;
@@ -277,7 +293,7 @@ private:
                 a.dst = dec == 0 ? apri2 : apri1;
                 a.dst_index = dec == 0 ? d_inv.get() : d_pi.get();
                 a.bits = dec == 1 && it == d_opts.max_iterations ? d_bits.get() : nullptr;
-                turbo_half_kernel<<<grid, THREADS, 0, d_s.get()>>>(a);
+                turbo_half_kernel<<<grid, threads, shared, d_s.get()>>>(a);
                 GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel");
             }
             // the outputs of this iteration's boundaries become the inputs of the next: swap
