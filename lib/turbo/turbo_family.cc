@@ -181,7 +181,7 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
         throw std::invalid_argument("engine: fixed runs max-log only (log-map: engine=reference)");
     o.max_iterations = int(r.get_int("max_iterations", 6, 1, 100));
     o.scaling = float(r.get_float("scaling", maxlog ? 0.75 : 1.0, 1e-3, 1.0));
-    o.window = int(r.get_int("window", fixed ? 128 : 0, 0, 6144));
+    o.window = int(r.get_int("window", fixed ? 32 : 0, 0, 6144));
     o.early_termination = r.get_bool("early_termination", true);
     o.cpu_threads = common.cpu_threads;
     o.validate();
@@ -202,7 +202,7 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
     } else if (device.type == device_spec::kind::cuda) {
         throw std::invalid_argument("device: engine=reference (and log-map) runs on the CPU only");
     }
-    const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : eng && eng->on_gpu() ? 1024 : 64;
+    const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : eng && eng->on_gpu() ? 4096 : 64;
     return std::make_unique<turbo_frames>(c.code, o, batch, std::move(eng));
 }
 
