@@ -6,8 +6,9 @@
  *
  * Parallel mapping: a thread block per frame, a thread per window, its 8 state metrics in
  * registers; one launch is one half-iteration for every frame of the batch. Memory: the
- * frame's systematic, parity and a-priori values and its extrinsic output in shared memory
- * (6K bytes), so the interleaver works there; the window's alphas (W + 1 stages x 8 int16, one
+ * frame's systematic, parity and a-priori values, the interleaver and the extrinsic output in
+ * shared memory (8K bytes), everything in natural order, decoder 2 reading and writing through
+ * pi there (so neither decoder scatters to global memory and the inverse is not needed); the window's alphas (W + 1 stages x 8 int16, one
  * 16-byte word per stage) in global memory laid out [frame][stage][window]; the window
  * boundaries of the previous iteration (int16) in global memory. */
 #include "runtime/cuda_check.h"
@@ -44,9 +45,8 @@ struct half_args {
     int K, W, nwin, frames;
     int decoder;               // 0: natural order, 1: interleaved
     const uint32_t* pi;        // K
-    const uint32_t* dst_index; // where the extrinsic of stage k goes (inv pi or pi)
-    const int16_t* apri;       // frames x K
-    int16_t* dst;              // frames x K
+    const int16_t* apri;       // frames x K, natural order (decoder 1: its a-priori; 2: decoder 1's extrinsic)
+    int16_t* dst;              // frames x K, natural order
     int16_t* bounds;           // frames x 2 decoders x [a_in | b_in | a_out | b_out] x nwin x 8
     int4* alpha;               // frames x (W + 1) x nwin: 8 int16 alphas per window and stage
     int first;
@@ -80,9 +80,11 @@ __global__ void __launch_bounds__(256) turbo_half_kernel(half_args a)
     extern __shared__ int16_t smem[];
     const int f = blockIdx.x;
     const int K = a.K, W = a.W, D = K + 4;
-    int16_t* s_apri = smem;                                      // K, this decoder's order
-    int16_t* s_dst = smem + K;                                   // K, the other decoder's order
-    int8_t* s_sys = reinterpret_cast<int8_t*>(smem + 2 * K);     // K, natural order
+    // all in natural order: decoder 2 reads and writes through pi here, in shared memory
+    int16_t* s_apri = smem;                                      // K a-priori values
+    int16_t* s_dst = smem + K;                                   // K extrinsic values out
+    uint16_t* s_pi = reinterpret_cast<uint16_t*>(smem + 2 * K);  // K
+    int8_t* s_sys = reinterpret_cast<int8_t*>(smem + 3 * K);     // K
     int8_t* s_par = s_sys + K;                                   // K
     const int8_t* in = a.in + size_t(f) * a.n;
     const int8_t* par = in + (a.decoder == 0 ? D : 2 * D);
@@ -91,6 +93,7 @@ __global__ void __launch_bounds__(256) turbo_half_kernel(half_args a)
         s_sys[k] = in[k];
         s_par[k] = par[k];
         s_apri[k] = apri_g[k];
+        s_pi[k] = uint16_t(a.pi[k]);
     }
     __syncthreads();
 
@@ -100,7 +103,9 @@ __global__ void __launch_bounds__(256) turbo_half_kernel(half_args a)
     const int16_t* b_in = bound + nb;
     int16_t* a_out = bound + 2 * nb;
     int16_t* b_out = bound + 3 * nb;
-    auto sa_at = [&](int k) { return soft_in(a.decoder == 0 ? s_sys[k] : s_sys[a.pi[k]]) + s_apri[k]; };
+    // decoder 1 works in natural order; decoder 2 at stage k on the interleaved position pi(k)
+    auto at = [&](int k) { return a.decoder == 0 ? k : int(s_pi[k]); };
+    auto sa_at = [&](int k) { const int j = at(k); return soft_in(s_sys[j]) + s_apri[j]; };
 
     for (int w = threadIdx.x; w < a.nwin; w += blockDim.x) {
         int4* alpha = a.alpha + size_t(f) * (W + 1) * a.nwin + w;
@@ -181,9 +186,10 @@ __global__ void __launch_bounds__(256) turbo_half_kernel(half_args a)
                     m1 = max(m1, al[s] + lte_par(s, 1) * pk + b[lte_next(s, 1)]);
                 }
                 const int ext = m1 - m0;
-                s_dst[a.dst_index[k]] = scale_ext(ext, a.scale16);
+                const int j = at(k);
+                s_dst[j] = scale_ext(ext, a.scale16);
                 if (a.bits)
-                    a.bits[size_t(f) * K + a.pi[k]] = uint8_t(sa + ext > 0);
+                    a.bits[size_t(f) * K + j] = uint8_t(sa + ext > 0);
             }
             int bn[STATES];
 #pragma unroll
@@ -224,9 +230,7 @@ public:
         d_bounds.resize(d_batch * 8 * nb);
         d_bits.resize(d_batch * K);
         d_pi.resize(K);
-        d_inv.resize(K);
         GPUFEC_CUDA_CHECK(cudaMemcpy(d_pi.get(), code.pi.permutation().data(), K * 4, cudaMemcpyHostToDevice));
-        GPUFEC_CUDA_CHECK(cudaMemcpy(d_inv.get(), code.pi.inverse().data(), K * 4, cudaMemcpyHostToDevice));
         const rsc_tables T = make_tables(code.rsc);
         for (int st = 0; st < STATES; ++st)
             for (int x = 0; x < 2; ++x)
@@ -281,7 +285,8 @@ private:
         a.frames = int(m);
         const unsigned grid = unsigned(m); // a block per frame
         const unsigned threads = unsigned(std::min(256, (d_nwin + 31) / 32 * 32));
-        const size_t shared = size_t(d_code.K) * 6; // a-priori and extrinsic (int16), sys and parity (int8)
+        // a-priori, extrinsic and pi (16 bits each), sys and parity (8 bits): 48 KiB at K = 6144
+        const size_t shared = size_t(d_code.K) * 8;
         int16_t* apri1 = d_apri.get();
         int16_t* apri2 = d_apri.get() + d_batch * K;
         const size_t nb = size_t(d_nwin) * STATES;
@@ -291,7 +296,6 @@ private:
                 a.decoder = dec;
                 a.apri = dec == 0 ? apri1 : apri2;
                 a.dst = dec == 0 ? apri2 : apri1;
-                a.dst_index = dec == 0 ? d_inv.get() : d_pi.get();
                 a.bits = dec == 1 && it == d_opts.max_iterations ? d_bits.get() : nullptr;
                 turbo_half_kernel<<<grid, threads, shared, d_s.get()>>>(a);
                 GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel");
@@ -315,7 +319,7 @@ private:
     device_buffer<int8_t> d_in;
     device_buffer<int16_t> d_apri, d_bounds;
     device_buffer<uint8_t> d_bits;
-    device_buffer<uint32_t> d_pi, d_inv;
+    device_buffer<uint32_t> d_pi;
     device_buffer<int4> d_alpha;
 };
 
