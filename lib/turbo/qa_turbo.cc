@@ -262,3 +262,60 @@ TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
         }
     }
 }
+
+namespace {
+
+//! frames through a decoder that takes float LLRs (log-map, fptd); returns frame errors
+uint64_t frame_errors_llr(const std::string& options, double ebn0, size_t frames, uint32_t seed)
+{
+    const auto opts = parse_frame_options(options);
+    auto dec = make_frame_decoder("turbo", opts, device_spec::parse("cpu"));
+    auto enc = make_frame_encoder("turbo", opts);
+    const size_t k = enc->info_bits(), n = enc->coded_bits();
+    const auto info = test::random_bits(frames * k, seed);
+    std::vector<uint8_t> coded(frames * n), out(frames * k);
+    enc->encode(info.data(), frames, coded.data());
+    const double rate = double(k) / double(n), sigma2 = 1.0 / (2.0 * rate * std::pow(10.0, ebn0 / 10));
+    const auto soft = test::channel(coded, rate, ebn0, seed + 1);
+    std::vector<float> llr(soft.size());
+    for (size_t i = 0; i < llr.size(); ++i)
+        llr[i] = float(soft[i] / 32.0 * 2.0 / sigma2);
+    frame_batch b;
+    b.frames = frames;
+    b.bits = out.data();
+    dec->decode_float(llr.data(), b);
+    uint64_t fe = 0;
+    for (size_t f = 0; f < frames; ++f)
+        fe += test::count_errors(out.data() + f * k, info.data() + f * k, k) > 0;
+    return fe;
+}
+
+} // namespace
+
+TEST(turbo_decoder, fptd_needs_about_36_iterations_to_match_windowed_bcjr)
+{
+    // the FPTD paper (Fig. 8): the fully parallel decoder needs about 36 iterations to match a
+    // windowed Log-BCJR decoder (W = 32, previous-iteration boundaries) with 7. K = 512 at
+    // 0.8 dB, the same 120 frames: both near FER 0.07 here; 12 FPTD iterations are far from it.
+    const std::string base = "code=lte:512, early_termination=false, ";
+    const uint64_t bcjr = frame_errors_llr(base + "algorithm=log-map, engine=reference, window=32, max_iterations=7", 0.8, 120, 5);
+    const uint64_t fptd36 = frame_errors_llr(base + "algorithm=fptd, max_iterations=36", 0.8, 120, 5);
+    const uint64_t fptd12 = frame_errors_llr(base + "algorithm=fptd, max_iterations=12", 0.8, 120, 5);
+    EXPECT_GT(bcjr, 2u);
+    EXPECT_LE(fptd36, bcjr * 2 + 5) << "bcjr " << bcjr;
+    EXPECT_GE(fptd36 * 2 + 5, bcjr) << "bcjr " << bcjr;
+    EXPECT_GT(fptd12, 60u) << "12 FPTD iterations should not decode at 0.8 dB";
+    // noiseless: the FPTD decodes every size it is given
+    for (int K : { 40, 1024 }) {
+        const turbo_code c = turbo_code::lte(K);
+        const auto bits = test::random_bits(size_t(K), 9);
+        std::vector<uint8_t> cw(c.coded_bits()), out(static_cast<size_t>(K));
+        turbo_encode(c, bits.data(), cw.data());
+        turbo_options o;
+        o.max_iterations = 30;
+        turbo_fptd_decoder dec(c, o);
+        const auto llr = to_llr(cw, 4.f);
+        dec.decode(llr.data(), out.data());
+        EXPECT_EQ(out, bits) << "K " << K;
+    }
+}

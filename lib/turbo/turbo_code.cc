@@ -91,12 +91,14 @@ turbo_algorithm parse_turbo_algorithm(const std::string& name)
         return turbo_algorithm::max_log;
     if (name == "log-map" || name == "logmap")
         return turbo_algorithm::log_map;
-    throw std::invalid_argument("algorithm: '" + name + "' is not valid (allowed: max-log, log-map)");
+    if (name == "fptd")
+        return turbo_algorithm::fptd;
+    throw std::invalid_argument("algorithm: '" + name + "' is not valid (allowed: max-log, log-map, fptd)");
 }
 
 std::string turbo_algorithm_name(turbo_algorithm a)
 {
-    return a == turbo_algorithm::max_log ? "max-log" : "log-map";
+    return a == turbo_algorithm::max_log ? "max-log" : a == turbo_algorithm::log_map ? "log-map" : "fptd";
 }
 
 void turbo_options::validate() const

@@ -27,8 +27,14 @@ public:
         : d_code(code), d_opts(o), d_pool(get_cpu_pool(o.cpu_threads)), d_engine(std::move(engine)), d_batch(batch)
     {
         if (!d_engine)
-            for (int w = 0; w < d_pool->size(); ++w)
-                d_workers.push_back({ std::make_unique<turbo_reference_decoder>(code, o), {}, {} });
+            for (int w = 0; w < d_pool->size(); ++w) {
+                std::unique_ptr<turbo_frame_engine> dec;
+                if (o.algorithm == turbo_algorithm::fptd)
+                    dec = std::make_unique<turbo_fptd_decoder>(code, o, true);
+                else
+                    dec = std::make_unique<turbo_reference_decoder>(code, o);
+                d_workers.push_back({ std::move(dec), {}, {} });
+            }
         if (!o.crc.empty()) {
             d_crc = crc_spec::named(o.crc);
             d_has_crc = true;
@@ -51,7 +57,8 @@ public:
     {
         if (d_engine)
             return d_engine->name();
-        return "cpu reference (" + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
+        return std::string(d_opts.algorithm == turbo_algorithm::fptd ? "cpu fptd reference (" : "cpu reference (") +
+               std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
     }
     size_t input_per_frame() const override { return d_code.coded_bits(); }
     size_t output_bits() const override { return d_out_bits; }
@@ -59,8 +66,8 @@ public:
     std::string check_name() const override { return "crc_ok"; }
     bool iterates() const override { return true; }
     size_t soft_output_per_frame() const override { return d_engine ? 0 : size_t(d_code.K); }
-    //! log-map's max* depends on the LLR scale: it takes float LLRs
-    bool wants_float_input() const override { return d_opts.algorithm == turbo_algorithm::log_map; }
+    //! exact max* (log-map, fptd) depends on the LLR scale: float LLRs
+    bool wants_float_input() const override { return d_opts.algorithm != turbo_algorithm::max_log; }
     size_t preferred_batch() const override { return d_batch; }
     size_t min_efficient_batch() const override { return d_engine && d_engine->on_gpu() ? 256 : 1; }
     double time_kernels(const int8_t* soft, size_t frames, int reps) override
@@ -136,7 +143,7 @@ private:
     }
 
     struct worker {
-        std::unique_ptr<turbo_reference_decoder> dec;
+        std::unique_ptr<turbo_frame_engine> dec;
         std::vector<float> llr;
         std::vector<uint8_t> bits;
     };
@@ -247,11 +254,12 @@ std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
 GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "turbo",
                              "turbo codes: LTE (all 188 K), BCJR max-log / log-map, sliding windows, CRC stop",
-                             "code=<lte:K> (lte:6144), algorithm=<max-log|log-map> (max-log), "
+                             "code=<lte:K> (lte:6144), algorithm=<max-log|log-map|fptd> (max-log), "
                              "max_iterations=<1..100> (6), scaling (0.75 max-log, 1 log-map), "
                              "window=<0 = whole block | stages> (0), crc=<none|lte-24a|lte-24b> (none), "
                              "early_termination=<bool> (true: stop on CRC, or on unchanged decisions; reference engine), "
-                             "engine=<fixed|reference> (fixed for max-log: int16 metrics, CPU or GPU, the same bits), "
+                             "engine=<fixed|reference> (fixed for max-log: int16 metrics, CPU or GPU, the same bits; "
+                             "log-map and fptd: reference, CPU), "
                              "layout=<streams|interleaved> (streams: d0|d1|d2)",
                              make_from_options,
                              make_encoder_from_options);

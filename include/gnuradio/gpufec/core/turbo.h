@@ -57,7 +57,12 @@ turbo_layout parse_turbo_layout(const std::string& name);
 //! K information bits (one per byte) -> the 3K + 12 code bits of the layout
 void turbo_encode(const turbo_code& code, const uint8_t* bits, uint8_t* coded);
 
-enum class turbo_algorithm { max_log, log_map };
+/*! max_log, log_map: the BCJR of each constituent code, two half-iterations per iteration.
+ *  fptd: the fully parallel turbo decoder (Li, Maunder et al., SIMD FPTD): every trellis stage
+ *  of both codes is an algorithmic block using its neighbours' metrics of the previous half-
+ *  iteration; odd stages of the upper code and even stages of the lower code in one
+ *  half-iteration, the others in the next (exact max*, float). */
+enum class turbo_algorithm { max_log, log_map, fptd };
 turbo_algorithm parse_turbo_algorithm(const std::string& name);
 std::string turbo_algorithm_name(turbo_algorithm a);
 
@@ -85,16 +90,25 @@ struct turbo_result {
     int crc_ok = -1;
 };
 
+//! a CPU decoder of one frame at a time (the reference BCJR, the FPTD)
+class turbo_frame_engine
+{
+public:
+    virtual ~turbo_frame_engine() = default;
+    virtual turbo_result decode(const float* llr, uint8_t* bits, float* app = nullptr) = 0;
+    virtual size_t output_bits() const = 0;
+};
+
 /*! Reference decoder (CPU, float): one frame at a time. `llr`: 3K + 12 values in the code's
  *  layout, positive = bit 1, in LLR units (max-log does not depend on the scale). Writes the
  *  output_bits() decisions (one per byte) and, if `app` is not null, the K a-posteriori LLRs of
  *  the information bits. */
-class turbo_reference_decoder
+class turbo_reference_decoder : public turbo_frame_engine
 {
 public:
     turbo_reference_decoder(const turbo_code& code, const turbo_options& options);
-    turbo_result decode(const float* llr, uint8_t* bits, float* app = nullptr);
-    size_t output_bits() const;
+    turbo_result decode(const float* llr, uint8_t* bits, float* app = nullptr) override;
+    size_t output_bits() const override;
     const turbo_code& code() const { return d_code; }
 
 private:
@@ -106,6 +120,26 @@ private:
     std::vector<float> d_sys, d_sys2, d_par1, d_par2, d_tail1, d_tail2, d_ext1, d_ext2, d_apri,
         d_app, d_alpha, d_beta, d_gamma_unused;
     std::vector<float> d_bound_a1, d_bound_b1, d_bound_a2, d_bound_b2; // window boundaries
+    std::vector<uint8_t> d_hard, d_prev;
+};
+
+/*! The fully parallel turbo decoder (algorithm fptd), CPU, float: exact max* (`exact`) or
+ *  max. Same input, output and stopping rules as the reference; an iteration is two
+ *  half-iterations, each running every other stage of both codes at once. */
+class turbo_fptd_decoder : public turbo_frame_engine
+{
+public:
+    turbo_fptd_decoder(const turbo_code& code, const turbo_options& options, bool exact = true);
+    turbo_result decode(const float* llr, uint8_t* bits, float* app = nullptr) override;
+    size_t output_bits() const override;
+
+private:
+    turbo_code d_code;
+    turbo_options d_opts;
+    bool d_exact;
+    bool d_has_crc = false;
+    crc_spec d_crc;
+    std::vector<float> d_sys, d_par[2], d_apri[2], d_ext[2], d_alpha[2], d_beta[2];
     std::vector<uint8_t> d_hard, d_prev;
 };
 
