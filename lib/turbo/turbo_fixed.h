@@ -72,21 +72,6 @@ GPUFEC_HD int16_t scale_ext(int e, int scale16)
 }
 GPUFEC_HD int max2(int a, int b) { return a > b ? a : b; }
 
-//! everything one half-iteration of one frame reads and writes
-struct half_io {
-    const int8_t* sys;   //!< K systematic values, in this decoder's order, or null: sys_of
-    const int8_t* sys_nat; //!< (decoder 2) the natural order, read through pi
-    const uint32_t* pi;  //!< decoder 2: sys[k] = sys_nat[pi[k]]
-    const int8_t* par;   //!< K parity values
-    const int8_t* tail;  //!< 6 values: x, z of the three tail stages
-    const int16_t* apri; //!< K a-priori values
-    int16_t* bound_a_in; //!< windows x 8: alpha at each window start (previous iteration)
-    int16_t* bound_b_in; //!< windows x 8: beta at each window end
-    int16_t* bound_a_out;
-    int16_t* bound_b_out;
-    bool first;
-};
-
 } // namespace turbo_fx
 } // namespace gpufec
 
