@@ -8,6 +8,7 @@
  * `gpufec_bench --help` lists every option; docs/apps.md shows examples. */
 #include <gnuradio/gpufec/core/frame_registry.h>
 
+#include "kit/cli_options.h"
 #include "kit/devices.h"
 #include "kit/kits.h"
 #include "kit/report.h"
@@ -94,16 +95,8 @@ int main(int argc, char** argv)
     double ebn0 = 3.0;
     int reps = 7;
     bool latency = true;
-    cli.add_option("-f,--family", family, "decoder family: " + [] {
-        std::string s;
-        for (const auto& f : frame_families())
-            s += (s.empty() ? "" : ", ") + f;
-        return s;
-    }())->capture_default_str();
-    cli.add_option("-o,--options", options,
-                   "the family's options, key=value separated by commas (gpufec_ber --list-options "
-                   "FAMILY); viterbi with mode=streaming decodes one stream of blocks of block_len bits")
-        ->capture_default_str();
+    add_code_options(cli, family, options,
+                     "viterbi with mode=streaming decodes one stream of blocks of block_len bits");
     cli.add_option("-d,--devices,--device", devices,
                    "auto, all (every GPU), or a list such as cuda:0,cuda:1: one decoder per device, the "
                    "frames split among them, all decoding at once")
@@ -113,16 +106,8 @@ int main(int argc, char** argv)
     cli.add_option("--bits", bits, "information bits in all, rounded down to whole frames (at least "
                                    "one per device)")
         ->capture_default_str()
-        ->transform([](std::string v) {
-            try {
-                size_t used = 0;
-                const double d = std::stod(v, &used);
-                if (used == v.size() && d >= 1 && d < 1.8e19 && d == std::floor(d))
-                    return std::to_string((unsigned long long)d);
-            } catch (const std::exception&) {
-            }
-            return v;
-        });
+        ->transform(count_value)
+        ->check(CLI::PositiveNumber);
     cli.add_option("-e,--ebn0", ebn0, "Eb/N0 of the input in dB (iterative decoders stop earlier at "
                                       "higher Eb/N0)")
         ->capture_default_str()

@@ -7,6 +7,7 @@
  * `gpufec_ber --help` lists every option; docs/apps.md shows examples. */
 #include <gnuradio/gpufec/core/frame_registry.h>
 
+#include "kit/cli_options.h"
 #include "kit/devices.h"
 #include "kit/error_stats.h"
 #include "kit/kits.h"
@@ -113,17 +114,9 @@ int main(int argc, char** argv)
     stop_rule rule;
     uint64_t seed = 1, batch = 0;
     bool quiet = false, keep_going = false;
-    cli.add_option("-f,--family", family, "decoder family: " + [] {
-        std::string s;
-        for (const auto& f : frame_families())
-            s += (s.empty() ? "" : ", ") + f;
-        return s;
-    }())->capture_default_str();
-    cli.add_option("-o,--options", options,
-                   "the family's options, key=value separated by commas (gpufec_ber --list-options "
-                   "FAMILY); viterbi with mode=streaming decodes one endless stream, a frame being a "
-                   "block of block_len bits")
-        ->capture_default_str();
+    add_code_options(cli, family, options,
+                     "viterbi with mode=streaming decodes one endless stream, a frame being a block of "
+                     "block_len bits");
     cli.add_option("-d,--devices,--device", devices,
                    "auto, all (every GPU), or a list such as cuda:0,cuda:1 or cpu: one decoder per "
                    "device, frames split among them. Under mpirun with several ranks on a host, each "
@@ -137,16 +130,6 @@ int main(int argc, char** argv)
     cli.add_option("--min-bit-errors", rule.min_bit_errors,
                    "... and this many bit errors (0: not required)")
         ->capture_default_str();
-    auto count_value = [](std::string v) { // accept 1e8 for counts
-        try {
-            size_t used = 0;
-            const double d = std::stod(v, &used);
-            if (used == v.size() && d >= 0 && d < 1.8e19 && d == std::floor(d))
-                return std::to_string((unsigned long long)d);
-        } catch (const std::exception&) {
-        }
-        return v;
-    };
     cli.add_option("--max-frames", rule.max_frames, "a point ends at this many frames, never more (0: no limit)")
         ->capture_default_str()
         ->transform(count_value);

@@ -71,7 +71,7 @@ public:
     {
         make_frames(key, first, count, ch);
         decode(count, false);
-        for_chunks(count, [&](uint64_t f, int) {
+        for_frames(*d_pool, count, [&](uint64_t f, int) {
             const uint8_t* got = d_out.data() + f * d_k;
             const uint8_t* sent = d_info.data() + f * d_k;
             uint32_t e = 0;
@@ -120,17 +120,6 @@ private:
         std::vector<float> rx;
     };
 
-    template <typename Fn>
-    void for_chunks(uint64_t count, Fn&& fn)
-    {
-        const uint64_t tasks = (count + frames_per_task - 1) / frames_per_task;
-        d_pool->parallel_for(int64_t(tasks), [&](int64_t t, int w) {
-            const uint64_t end = std::min(count, uint64_t(t + 1) * frames_per_task);
-            for (uint64_t f = uint64_t(t) * frames_per_task; f < end; ++f)
-                fn(f, w);
-        });
-    }
-
     // frame first + f draws its bits, then its noise, from unit_rng(seed, point, first + f)
     void make_frames(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch)
     {
@@ -141,7 +130,7 @@ private:
         else
             d_soft8 = d_in.get<int8_t>(count * d_n);
         const float llr = ch.llr_scale();
-        for_chunks(count, [&](uint64_t f, int w) {
+        for_frames(*d_pool, count, [&](uint64_t f, int w) {
             worker& wk = d_workers[size_t(w)];
             unit_rng rng(key.seed, key.point, first + f);
             uint8_t* info = d_info.data() + f * d_k;

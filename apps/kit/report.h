@@ -77,11 +77,11 @@ public:
             std::ifstream in(path);
             std::getline(in, header);
         }
-        const std::string mine = text().substr(0, text().find('\n'));
+        const std::string all = text();
+        const std::string mine = all.substr(0, all.find('\n'));
         if (!header.empty() && header != mine)
             throw std::runtime_error(path + " has other columns (" + header + "); write to a new file");
         std::ofstream f(path, std::ios::app);
-        const std::string all = text();
         if (!f || !(f << (header.empty() ? all : all.substr(mine.size() + 1))))
             throw std::runtime_error("cannot write " + path);
     }

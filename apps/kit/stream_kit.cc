@@ -42,6 +42,7 @@ public:
         d_opts.cpu_threads = int(r.get_int("cpu_threads", 0, 0, 1024));
         r.finish();
         d_dec = std::make_unique<viterbi_stream_decoder>(d_code, d_opts, device);
+        d_enc = std::make_unique<conv_encoder>(d_code, conv_mode::streaming);
         const int64_t D = d_opts.block_len, P = d_code.period();
         d_align = P / std::gcd(D, P); // blocks from one period boundary to the next
         d_margin = (d_dec->traceback() + D - 1) / D;
@@ -74,7 +75,7 @@ public:
         decode();
         const size_t D = size_t(d_opts.block_len), bytes = D / 8;
         const size_t skip = size_t(first - d_made_first); // blocks made before `first`
-        for_blocks(count, [&](uint64_t b, int) {
+        for_frames(*d_pool, count, [&](uint64_t b, int) {
             const uint8_t* got = d_packed + b * bytes;
             const uint8_t* sent = d_info.data() + (skip + b) * D;
             uint32_t e = 0;
@@ -119,17 +120,6 @@ public:
     }
 
 private:
-    template <typename Fn>
-    void for_blocks(uint64_t count, Fn&& fn)
-    {
-        const uint64_t tasks = (count + frames_per_task - 1) / frames_per_task;
-        d_pool->parallel_for(int64_t(tasks), [&](int64_t t, int w) {
-            const uint64_t end = std::min(count, uint64_t(t + 1) * frames_per_task);
-            for (uint64_t b = uint64_t(t) * frames_per_task; b < end; ++b)
-                fn(b, w);
-        });
-    }
-
     /* Makes blocks [lo, hi) around [first, first + count): lo = first - margin (at least 0)
      * rounded down to a puncturing-period boundary, so the soft values start where
      * decode_blocks() can take them; hi = first + count + margin. The encoder starts d_align
@@ -151,21 +141,21 @@ private:
         d_rng.reserve(blocks);
         for (uint64_t b = 0; b < blocks; ++b)
             d_rng.emplace_back(key.seed, key.point, from + b);
-        for_blocks(blocks, [&](uint64_t b, int) { random_bits(d_info.data() + b * D, D, d_rng[b]); });
+        for_frames(*d_pool, blocks, [&](uint64_t b, int) { random_bits(d_info.data() + b * D, D, d_rng[b]); });
         // encoding (one stream, serial); block b's coded values are [d_off[b], d_off[b + 1])
-        conv_encoder enc(d_code, conv_mode::streaming);
+        d_enc->reset(); // state 0 and puncturing phase 0 at block `from`
         d_coded.resize(size_t(d_code.kept_for_stages(int64_t(blocks * D))) + size_t(d_code.n()));
         d_off.assign(blocks + 1, 0);
         size_t at = 0;
         for (uint64_t b = 0; b < blocks; ++b) {
-            at += enc.encode(d_info.data() + b * D, D, d_coded.data() + at);
+            at += d_enc->encode(d_info.data() + b * D, D, d_coded.data() + at);
             d_off[b + 1] = at;
         }
         // the channel, block by block; soft values from block `lead` (stage lo * D) on
         const size_t base = d_off[lead];
         d_soft_len = at - base;
         d_soft = d_in.get<int8_t>(d_soft_len);
-        for_blocks(blocks - lead, [&](uint64_t i, int w) {
+        for_frames(*d_pool, blocks - lead, [&](uint64_t i, int w) {
             const uint64_t b = lead + i;
             const size_t n = d_off[b + 1] - d_off[b];
             auto& rx = d_rx[size_t(w)];
@@ -185,6 +175,7 @@ private:
     conv_code d_code;
     viterbi_options d_opts;
     std::unique_ptr<viterbi_stream_decoder> d_dec;
+    std::unique_ptr<conv_encoder> d_enc;
     std::shared_ptr<cpu_pool> d_pool;
     std::vector<spectrum_term> d_spectrum;
     int64_t d_align = 1, d_margin = 1;

@@ -63,7 +63,7 @@ void frame_decoder::decode(const frame_batch& batch)
     if (b.frames >= beside) {
         if (!d_side)
             d_side = std::make_unique<side_task>();
-        d_side->start([this, &b] { find_erased(b, 0, b.frames); });
+        d_side->start([this, &b] { find_erased(b); });
         try {
             decode_checked(b);
         } catch (...) {
@@ -73,7 +73,7 @@ void frame_decoder::decode(const frame_batch& batch)
         d_side->wait();
     } else {
         decode_checked(b);
-        find_erased(b, 0, b.frames);
+        find_erased(b);
     }
     for (size_t f = 0; f < b.frames; ++f) {
         if (d_erased[f]) {
@@ -89,17 +89,12 @@ frame_decoder::~frame_decoder() = default;
 
 // Float values count as zero when they are subnormal too (what a dead input looks like; int8
 // quantisation makes them 0 anyway). The next frames' first lines are prefetched.
-void frame_decoder::find_erased(const frame_batch& b, size_t first, size_t end)
+void frame_decoder::find_erased(const frame_batch& b)
 {
-    const size_t fixed = input_per_frame();
+    const size_t fixed = input_per_frame(), end = b.frames;
     size_t at = 0;
-    if (b.input_lengths)
-        for (size_t f = 0; f < first; ++f)
-            at += b.input_lengths[f];
-    else
-        at = first * fixed;
     constexpr size_t ahead = 8;
-    for (size_t f = first; f < end; ++f) {
+    for (size_t f = 0; f < end; ++f) {
         const size_t len = b.input_lengths ? b.input_lengths[f] : fixed;
         bool zero;
         if (b.soft_f) {

@@ -60,6 +60,31 @@ fer_point simulate(const std::string& options, double ebn0, size_t frames, uint3
     return p;
 }
 
+//! frames through a decoder that takes float LLRs (log-map, fptd); returns frame errors
+uint64_t frame_errors_llr(const std::string& options, double ebn0, size_t frames, uint32_t seed)
+{
+    const auto opts = parse_frame_options(options);
+    auto dec = make_frame_decoder("turbo", opts, device_spec::parse("cpu"));
+    auto enc = make_frame_encoder("turbo", opts);
+    const size_t k = enc->info_bits(), n = enc->coded_bits();
+    const auto info = test::random_bits(frames * k, seed);
+    std::vector<uint8_t> coded(frames * n), out(frames * k);
+    enc->encode(info.data(), frames, coded.data());
+    const double rate = double(k) / double(n), sigma2 = 1.0 / (2.0 * rate * std::pow(10.0, ebn0 / 10));
+    const auto soft = test::channel(coded, rate, ebn0, seed + 1);
+    std::vector<float> llr(soft.size());
+    for (size_t i = 0; i < llr.size(); ++i)
+        llr[i] = float(soft[i] / 32.0 * 2.0 / sigma2);
+    frame_batch b;
+    b.frames = frames;
+    b.bits = out.data();
+    dec->decode_float(llr.data(), b);
+    uint64_t fe = 0;
+    for (size_t f = 0; f < frames; ++f)
+        fe += test::count_errors(out.data() + f * k, info.data() + f * k, k) > 0;
+    return fe;
+}
+
 } // namespace
 
 TEST(turbo_code, tail_terminates_both_encoders_in_the_standard_layout)
@@ -179,26 +204,9 @@ TEST(turbo_decoder, log_map_and_windows)
     EXPECT_GT(w32.frame_errors, full.frame_errors);
     EXPECT_LT(w32.fer(), 0.5);
 
-    const auto opts = parse_frame_options("code=lte:1024, algorithm=log-map, max_iterations=6, early_termination=false");
-    auto dec = make_frame_decoder("turbo", opts, device_spec::parse("cpu"));
-    auto enc = make_frame_encoder("turbo", opts);
-    ASSERT_TRUE(dec->wants_float_input());
-    const size_t frames = 200, k = enc->info_bits(), n = enc->coded_bits();
-    const auto info = test::random_bits(frames * k, 21);
-    std::vector<uint8_t> coded(frames * n), out(frames * k);
-    enc->encode(info.data(), frames, coded.data());
-    const auto soft = test::channel(coded, double(k) / double(n), 0.7, 22); // same noise as above
-    const double sigma2 = 1.0 / (2.0 * (double(k) / n) * std::pow(10.0, 0.07));
-    std::vector<float> llr(soft.size());
-    for (size_t i = 0; i < llr.size(); ++i)
-        llr[i] = float(soft[i] / 32.0 * 2.0 / sigma2);
-    frame_batch b;
-    b.frames = frames;
-    b.bits = out.data();
-    dec->decode_float(llr.data(), b);
-    uint64_t fe = 0;
-    for (size_t f = 0; f < frames; ++f)
-        fe += test::count_errors(out.data() + f * k, info.data() + f * k, k) > 0;
+    const std::string logmap = "code=lte:1024, algorithm=log-map, max_iterations=6, early_termination=false";
+    ASSERT_TRUE(make_frame_decoder("turbo", parse_frame_options(logmap), device_spec::parse("cpu"))->wants_float_input());
+    const uint64_t fe = frame_errors_llr(logmap, 0.7, 200, 21); // the frames and noise of `full`
     EXPECT_LE(fe, full.frame_errors);
 }
 
@@ -263,34 +271,6 @@ TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
     }
 }
 
-namespace {
-
-//! frames through a decoder that takes float LLRs (log-map, fptd); returns frame errors
-uint64_t frame_errors_llr(const std::string& options, double ebn0, size_t frames, uint32_t seed)
-{
-    const auto opts = parse_frame_options(options);
-    auto dec = make_frame_decoder("turbo", opts, device_spec::parse("cpu"));
-    auto enc = make_frame_encoder("turbo", opts);
-    const size_t k = enc->info_bits(), n = enc->coded_bits();
-    const auto info = test::random_bits(frames * k, seed);
-    std::vector<uint8_t> coded(frames * n), out(frames * k);
-    enc->encode(info.data(), frames, coded.data());
-    const double rate = double(k) / double(n), sigma2 = 1.0 / (2.0 * rate * std::pow(10.0, ebn0 / 10));
-    const auto soft = test::channel(coded, rate, ebn0, seed + 1);
-    std::vector<float> llr(soft.size());
-    for (size_t i = 0; i < llr.size(); ++i)
-        llr[i] = float(soft[i] / 32.0 * 2.0 / sigma2);
-    frame_batch b;
-    b.frames = frames;
-    b.bits = out.data();
-    dec->decode_float(llr.data(), b);
-    uint64_t fe = 0;
-    for (size_t f = 0; f < frames; ++f)
-        fe += test::count_errors(out.data() + f * k, info.data() + f * k, k) > 0;
-    return fe;
-}
-
-} // namespace
 
 TEST(turbo_decoder, fptd_needs_about_36_iterations_to_match_windowed_bcjr)
 {

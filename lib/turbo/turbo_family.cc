@@ -222,7 +222,7 @@ public:
             d_crc = crc_spec::named(c.opts.crc);
             d_has_crc = true;
         }
-        d_block.resize(size_t(d_code.K));
+        d_block.reserve(size_t(d_code.K));
     }
     size_t info_bits() const override { return size_t(d_code.K) - (d_has_crc ? size_t(d_crc.width) : 0); }
     size_t coded_bits() const override { return d_code.coded_bits(); }
@@ -230,10 +230,13 @@ public:
     {
         const size_t k = info_bits();
         for (size_t f = 0; f < frames; ++f) {
-            std::vector<uint8_t> block(bits + f * k, bits + (f + 1) * k);
-            if (d_has_crc)
-                crc_append(d_crc, block);
-            turbo_encode(d_code, block.data(), coded + f * coded_bits());
+            const uint8_t* block = bits + f * k;
+            if (d_has_crc) { // the code block: the bits, then their CRC
+                d_block.assign(block, block + k);
+                crc_append(d_crc, d_block);
+                block = d_block.data();
+            }
+            turbo_encode(d_code, block, coded + f * coded_bits());
         }
     }
 

@@ -36,7 +36,7 @@ constexpr int STATES = 8;
 constexpr int EXT_MAX = 2047;
 constexpr int METRIC_MAX = 30000;
 constexpr int UNKNOWN = 16384;
-constexpr int MAX_WINDOW = 256; //!< the CUDA kernel keeps a window's alphas in shared memory
+constexpr int MAX_WINDOW = 256; //!< longer windows gain nothing and cost alpha memory on the GPU
 //! training stages: a window's recursions start this far outside it, from the boundary
 //! metrics the neighbouring window stored there in the previous iteration (at most W)
 constexpr int TRAIN = 32;

@@ -48,7 +48,10 @@ void siso(const trellis& t, int K, int W, const siso_io& io, std::vector<float>&
     const int windows = (K + W - 1) / W;
     alpha.resize(size_t(W + 1) * S);
     beta.resize(size_t(W + 4) * S);
-    std::vector<float> next_a(size_t(windows) * S), next_b(size_t(windows) * S);
+    // windows run in order: window w overwrites the alpha boundary window w + 1 is about to
+    // read, so the old value waits in `carry`; beta boundaries go to window w - 1, which has
+    // already read its own
+    float carry[S] = {};
     auto gamma = [&](int k, uint32_t s, uint32_t x) {
         const uint32_t p = (t.output(s, x) >> 1) & 1u;
         return float(x) * (io.sys[k] + io.apri[k]) + float(p) * io.par[k];
@@ -59,7 +62,7 @@ void siso(const trellis& t, int K, int W, const siso_io& io, std::vector<float>&
         // forward
         float* a = alpha.data();
         for (int s = 0; s < S; ++s)
-            a[s] = w == 0 ? (s == 0 ? 0.f : NEG) : io.first ? 0.f : io.bound_a[w * S + s];
+            a[s] = w == 0 ? (s == 0 ? 0.f : NEG) : io.first ? 0.f : carry[s];
         for (int i = 0; i < len; ++i) {
             const int k = k0 + i;
             float* an = a + (i + 1) * S;
@@ -73,8 +76,10 @@ void siso(const trellis& t, int K, int W, const siso_io& io, std::vector<float>&
             for (int s = 0; s < S; ++s)
                 an[s] -= m;
         }
-        if (!last)
-            std::copy(a + len * S, a + (len + 1) * S, next_a.begin() + (w + 1) * S);
+        if (!last) {
+            std::copy(io.bound_a + (w + 1) * S, io.bound_a + (w + 2) * S, carry);
+            std::copy(a + len * S, a + (len + 1) * S, io.bound_a + (w + 1) * S);
+        }
         // backward: the last window starts at the true end (state 0 after the tail)
         const int tl = last ? 3 : 0; // tail stages in this window
         float* b = beta.data();      // b[(i) * S]: beta at stage k0 + i, i = 0..len+tl
@@ -116,10 +121,8 @@ void siso(const trellis& t, int K, int W, const siso_io& io, std::vector<float>&
                 io.app[k] = io.sys[k] + io.apri[k] + io.ext[k];
         }
         if (w > 0)
-            std::copy(b, b + S, next_b.begin() + (w - 1) * S);
+            std::copy(b, b + S, io.bound_b + (w - 1) * S);
     }
-    std::copy(next_a.begin(), next_a.end(), io.bound_a);
-    std::copy(next_b.begin(), next_b.end(), io.bound_b);
 }
 
 } // namespace
@@ -138,7 +141,7 @@ turbo_reference_decoder::turbo_reference_decoder(const turbo_code& code, const t
                                         d_opts.crc);
     }
     const size_t K = size_t(d_code.K);
-    for (auto* v : { &d_sys, &d_sys2, &d_par1, &d_par2, &d_ext1, &d_ext2, &d_apri, &d_app })
+    for (auto* v : { &d_sys, &d_sys2, &d_par1, &d_par2, &d_ext1, &d_ext2, &d_apri, &d_apri2, &d_app })
         v->resize(K);
     d_tail1.resize(6);
     d_tail2.resize(6);
@@ -177,7 +180,6 @@ turbo_result turbo_reference_decoder::decode(const float* llr, uint8_t* bits, fl
     const int W = d_opts.window > 0 ? std::min(d_opts.window, K) : K;
     const float sf = d_opts.scaling;
     std::fill(d_apri.begin(), d_apri.end(), 0.f);
-    std::vector<float> apri2(Ks);
     turbo_result r;
     for (int it = 1; it <= d_opts.max_iterations; ++it) {
         siso_io io1{ d_sys.data(), d_apri.data(), d_par1.data(), d_tail1.data(), d_ext1.data(), nullptr,
@@ -187,8 +189,8 @@ turbo_result turbo_reference_decoder::decode(const float* llr, uint8_t* bits, fl
         else
             siso<false>(c.rsc, K, W, io1, d_alpha, d_beta);
         for (size_t k = 0; k < Ks; ++k)
-            apri2[k] = sf * d_ext1[c.pi[k]];
-        siso_io io2{ d_sys2.data(), apri2.data(), d_par2.data(), d_tail2.data(), d_ext2.data(), d_app.data(),
+            d_apri2[k] = sf * d_ext1[c.pi[k]];
+        siso_io io2{ d_sys2.data(), d_apri2.data(), d_par2.data(), d_tail2.data(), d_ext2.data(), d_app.data(),
                      d_bound_a2.data(), d_bound_b2.data(), it == 1 };
         if (d_opts.algorithm == turbo_algorithm::log_map)
             siso<true>(c.rsc, K, W, io2, d_alpha, d_beta);

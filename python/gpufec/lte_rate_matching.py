@@ -24,53 +24,54 @@ def _rv(meta, default):
     return int(pmt.to_long(v)) if pmt.is_integer(v) else default
 
 
-class lte_rate_match(gr.basic_block):
-    def __init__(self, K=6144, E=18444, rv=0, F=0, Ncb=0):
-        gr.basic_block.__init__(self, "gpufec_lte_rate_match", None, None)
+class _pdu_block(gr.basic_block):
+    """a PDU in, a PDU out (ports "pdus"), around one lte_rate_matcher; counts dropped PDUs"""
+
+    def __init__(self, name, K, rv, F, Ncb):
+        gr.basic_block.__init__(self, name, None, None)
         self.rm = lte_rate_matcher(int(K), int(F), int(Ncb))
         self.rm.k0(int(rv))  # checks rv
-        if int(E) < 1:
-            raise ValueError("E: must be at least 1")
-        self.K, self.E, self.rv, self._dropped = int(K), int(E), int(rv), 0
+        self.K, self.rv, self._dropped = int(K), int(rv), 0
         self.message_port_register_in(pmt.intern("pdus"))
         self.message_port_register_out(pmt.intern("pdus"))
         self.set_msg_handler(pmt.intern("pdus"), self.handle)
 
     def dropped(self):
         return self._dropped
+
+    def drop(self, why):
+        self._dropped += 1
+        self.logger.error("dropped a PDU: " + why)
+
+
+class lte_rate_match(_pdu_block):
+    def __init__(self, K=6144, E=18444, rv=0, F=0, Ncb=0):
+        if int(E) < 1:
+            raise ValueError("E: must be at least 1")
+        _pdu_block.__init__(self, "gpufec_lte_rate_match", K, rv, F, Ncb)
+        self.E = int(E)
 
     def handle(self, msg):
         meta, vec = pmt.car(msg), pmt.cdr(msg)
         bits = np.asarray(pmt.u8vector_elements(vec), dtype=np.uint8) if pmt.is_u8vector(vec) else None
         if bits is None or len(bits) != 3 * self.K + 12:
-            self._dropped += 1
-            self.logger.error("dropped a PDU of %s values: K=%d takes %d code bits (u8vector)"
-                              % (len(bits) if bits is not None else "non-u8", self.K, 3 * self.K + 12))
+            self.drop("%s values, K=%d takes %d code bits (u8vector)"
+                      % (len(bits) if bits is not None else "not u8", self.K, 3 * self.K + 12))
             return
         e = self.rm.match(bits, self.E, _rv(meta, self.rv))
         self.message_port_pub(pmt.intern("pdus"), pmt.cons(meta, pmt.init_u8vector(len(e), e.tolist())))
 
 
-class lte_derate_match(gr.basic_block):
+class lte_derate_match(_pdu_block):
     def __init__(self, K=6144, rv=0, F=0, Ncb=0, combine=False, filler_llr=-100.0):
-        gr.basic_block.__init__(self, "gpufec_lte_derate_match", None, None)
-        self.rm = lte_rate_matcher(int(K), int(F), int(Ncb))
-        self.rm.k0(int(rv))
-        self.K, self.rv, self.combine, self.filler = int(K), int(rv), bool(combine), float(filler_llr)
+        _pdu_block.__init__(self, "gpufec_lte_derate_match", K, rv, F, Ncb)
+        self.combine, self.filler = bool(combine), float(filler_llr)
         self.acc = np.zeros(3 * self.K + 12, dtype=np.float32)
-        self._dropped = 0
-        self.message_port_register_in(pmt.intern("pdus"))
-        self.message_port_register_out(pmt.intern("pdus"))
-        self.set_msg_handler(pmt.intern("pdus"), self.handle)
-
-    def dropped(self):
-        return self._dropped
 
     def handle(self, msg):
         meta, vec = pmt.car(msg), pmt.cdr(msg)
         if not pmt.is_f32vector(vec) or pmt.length(vec) == 0:
-            self._dropped += 1
-            self.logger.error("dropped a PDU that is not a non-empty f32vector of soft values")
+            self.drop("not a non-empty f32vector of soft values")
             return
         soft = np.asarray(pmt.f32vector_elements(vec), dtype=np.float32)
         new = pmt.to_python(pmt.dict_ref(meta, pmt.intern("new_data"), pmt.PMT_F))

@@ -14,18 +14,11 @@ import pmt
 from gnuradio import gr, gr_unittest, blocks
 from gnuradio import gpufec
 
-from qa_util import encode_with, run_decoder, run_with_timeout
+from qa_util import bpsk, encode_with, run_decoder, run_with_timeout
 
 
 def repetition(bits, repeat):
     return np.repeat(np.asarray(bits, dtype=np.uint8), repeat)
-
-
-def bpsk(coded, sigma=0.0, seed=1):
-    x = 2.0 * np.asarray(coded, dtype=np.float32) - 1.0
-    if sigma:
-        x = x + np.random.default_rng(seed).normal(0, sigma, len(x)).astype(np.float32)
-    return x
 
 
 class qa_frame_decoder(gr_unittest.TestCase):

@@ -12,14 +12,7 @@ import pmt
 from gnuradio import gr, gr_unittest
 from gnuradio import gpufec
 
-from qa_util import encode_with, run_decoder
-
-
-def bpsk(coded, sigma=0.0, seed=1):
-    x = 2.0 * np.asarray(coded, dtype=np.float32) - 1.0
-    if sigma:
-        x = x + np.random.default_rng(seed).normal(0, sigma, len(x)).astype(np.float32)
-    return x
+from qa_util import bpsk, encode_with, run_decoder
 
 
 class qa_turbo(gr_unittest.TestCase):

@@ -54,3 +54,11 @@ def encode_with(encoder, bits):
     tb.connect(blocks.vector_source_b(np.asarray(bits, dtype=np.uint8).tolist()), encoder, snk)
     tb.run()
     return np.array(snk.data(), dtype=np.uint8)
+
+
+def bpsk(coded, sigma=0.0, seed=1):
+    """code bits -> BPSK values (bit 1 -> +1), plus Gaussian noise of `sigma` if given"""
+    x = 2.0 * np.asarray(coded, dtype=np.float32) - 1.0
+    if sigma:
+        x = x + np.random.default_rng(seed).normal(0, sigma, len(x)).astype(np.float32)
+    return x

@@ -117,7 +117,7 @@ private:
     bool d_has_crc = false;
     crc_spec d_crc;
     // scratch
-    std::vector<float> d_sys, d_sys2, d_par1, d_par2, d_tail1, d_tail2, d_ext1, d_ext2, d_apri,
+    std::vector<float> d_sys, d_sys2, d_par1, d_par2, d_tail1, d_tail2, d_ext1, d_ext2, d_apri, d_apri2,
         d_app, d_alpha, d_beta;
     std::vector<float> d_bound_a1, d_bound_b1, d_bound_a2, d_bound_b2; // window boundaries
     std::vector<uint8_t> d_hard, d_prev;
