@@ -151,6 +151,8 @@ TEST(turbo_code, names_and_bad_options)
                  std::invalid_argument);
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("algorithm=log-map, engine=fixed")), std::invalid_argument);
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("window=512")), std::invalid_argument); // fixed: <= 256
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("window=12")), std::invalid_argument); // multiples of 8
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("window=0")), std::invalid_argument); // reference only
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("engine=fast")), std::invalid_argument);
     if (cuda_devices().empty())
         EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("code=lte:40"), device_spec::parse("cuda")),
@@ -173,7 +175,7 @@ TEST(turbo_decoder, max_log_matches_the_published_lte_6144_curve)
     // Turbo_N18432_K6144_BCJR_i6_p32_LTE (max-log, 6 iterations, float): FER 5.61e-1 at
     // 0.4 dB, 2.21e-1 at 0.5 dB (their extrinsic scaling is AFF3CT's LTE vector, ours 0.75).
     // Here int8 input, 160 frames a point, the float reference (whole block) and the fixed-point
-    // engine (windows of 128, what the GPU runs): the bounds are the published FER +- 4
+    // engine (windows of 16, what the GPU runs): the bounds are the published FER +- 4
     // binomial standard errors of 160 frames.
     const struct {
         double ebn0, fer;
@@ -244,33 +246,53 @@ TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
 {
     if (cuda_devices().empty())
         GTEST_SKIP() << "no usable CUDA device";
-    for (const char* opts : { "code=lte:6144, window=128", "code=lte:1024, window=32, max_iterations=4",
-                              "code=lte:40, window=16", "code=lte:6144, window=256, max_iterations=8",
-                              "code=lte:2048, window=100, scaling=0.5", "code=lte:256, layout=interleaved" }) {
+    // odd frame counts (the GPU pairs frames), several chunks (max_batch), every K class; the
+    // CPU computes in int, the GPU in int16 halves: equal bits check the int16 bound too
+    for (const char* opts : { "code=lte:6144", "code=lte:1024, max_iterations=4", "code=lte:40",
+                              "code=lte:6144, max_iterations=8", "code=lte:2048, scaling=0.5",
+                              "code=lte:256, layout=interleaved", "code=lte:512, max_batch=64",
+                              "code=lte:4032, crc=lte-24b, max_iterations=3" }) {
         const auto o = parse_frame_options(opts);
         auto cpu = make_frame_decoder("turbo", o, device_spec::parse("cpu"));
         auto gpu = make_frame_decoder("turbo", o, device_spec::parse("cuda"));
         ASSERT_TRUE(gpu->on_gpu()) << gpu->backend();
         auto enc = make_frame_encoder("turbo", o);
-        const size_t frames = 300, k = enc->info_bits(), n = enc->coded_bits();
+        const size_t frames = 301, k = enc->info_bits(), n = enc->coded_bits();
         const auto info = test::random_bits(frames * k, 41);
         std::vector<uint8_t> coded(frames * n);
         enc->encode(info.data(), frames, coded.data());
-        for (double ebn0 : { 0.2, 0.6, 3.0 }) { // failing, mixed and clean frames
-            const auto soft = test::channel(coded, double(k) / double(n), ebn0, 42);
-            std::vector<uint8_t> a(frames * k), b(frames * k);
-            frame_batch ba, bb;
-            ba.frames = bb.frames = frames;
-            ba.soft = bb.soft = soft.data();
-            ba.bits = a.data();
-            bb.bits = b.data();
-            cpu->decode(ba);
-            gpu->decode(bb);
-            ASSERT_EQ(a, b) << opts << " at " << ebn0 << " dB";
-        }
+        std::vector<std::vector<int8_t>> inputs;
+        for (double ebn0 : { 0.2, 0.6, 3.0 }) // failing, mixed and clean frames
+            inputs.push_back(test::channel(coded, double(k) / double(n), ebn0, 42));
+        std::vector<int8_t> extreme(frames * n); // full-scale values, -128 included
+        for (size_t i = 0; i < extreme.size(); ++i)
+            extreme[i] = (i * 2654435761u >> 7) % 3 == 0 ? int8_t(-128) : coded[i] ? int8_t(127) : int8_t(-127);
+        inputs.push_back(extreme);
+        for (size_t t = 0; t < inputs.size(); ++t)
+            for (bool packed : { false, true }) {
+                const size_t per = packed ? (k + 7) / 8 : k;
+                std::vector<uint8_t> a(frames * per), b(frames * per);
+                std::vector<frame_status> sa(frames), sb(frames);
+                frame_batch ba, bb;
+                ba.frames = bb.frames = frames;
+                ba.soft = bb.soft = inputs[t].data();
+                ba.bits = a.data();
+                bb.bits = b.data();
+                ba.packed = bb.packed = packed;
+                ba.status = sa.data();
+                bb.status = sb.data();
+                cpu->decode(ba);
+                gpu->decode(bb);
+                ASSERT_EQ(a, b) << opts << ", input " << t << (packed ? ", packed" : "");
+                for (size_t f = 0; f < frames; ++f)
+                    ASSERT_EQ(sa[f].check, sb[f].check) << opts << " frame " << f;
+            }
     }
+    // other windows run on the CPU twin with device=auto, and are refused by name on the GPU
+    EXPECT_FALSE(make_frame_decoder("turbo", parse_frame_options("code=lte:40, window=32"))->on_gpu());
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("code=lte:40, window=32"), device_spec::parse("cuda")),
+                 std::invalid_argument);
 }
-
 
 TEST(turbo_decoder, fptd_needs_about_36_iterations_to_match_windowed_bcjr)
 {

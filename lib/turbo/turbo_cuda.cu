@@ -4,20 +4,30 @@
  */
 /* The fixed-point max-log turbo decoder on the GPU, bit-exact with turbo_fixed_cpu.cc.
  *
- * Parallel mapping: a thread block per frame, a thread per window, its 8 state metrics in
- * registers; one launch is one half-iteration for every frame of the batch. Memory: the
- * frame's systematic, parity and a-priori values, the interleaver and the extrinsic output in
- * shared memory (8K bytes), everything in natural order, decoder 2 reading and writing through
- * pi there (so neither decoder scatters to global memory and the inverse is not needed); the window's alphas (W + 1 stages x 8 int16, one
- * 16-byte word per stage) in global memory laid out [frame][stage][window]; the window
- * boundaries of the previous iteration (int16) in global memory. */
+ * Parallel mapping. Frames go in pairs: every 32-bit word holds the same quantity of two frames
+ * of the pair as two int16 (low half: the even frame), so one SIMD instruction (__vadd2,
+ * __vsub2, and Hopper's DPX add-max __viaddmax_s16x2) advances both frames; turbo_fixed.h shows
+ * why int16 never overflows. A thread owns one window (GPU_WINDOW = 16 stages) of a frame pair:
+ * its 8 state metrics are 8 words in registers, and so are the window's 16 x 8 alphas (the
+ * stage loops are unrolled), so no metric goes to memory but the window boundaries. A thread
+ * block holds `group` frame pairs, a thread per window of each; one launch is one
+ * half-iteration of every pair of the chunk.
+ *
+ * Memory. Shared, per pair: sys + a-priori and parity words of every stage in the decoder's
+ * order, padded one word per window (stage k at k + k / 16) so that the threads of a warp,
+ * 17 words apart, hit 32 different banks; the extrinsic output in the other decoder's order
+ * (scattered there through the permutation, so global stores are coalesced); the decisions as
+ * bits. Per block: the permutation to the other decoder's order. Global: the input (int8, the
+ * streams layout), decoder 2's systematic values (gathered once per chunk), the two a-priori
+ * arrays (words, each decoder's order) and the window boundaries (words, two buffers that swap
+ * roles every iteration). The output is packed decisions, MSB first. */
+#include "runtime/batch_pipeline.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "turbo_engine.h"
 #include "turbo_fixed.h"
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <vector>
 
@@ -26,10 +36,17 @@ namespace gpufec {
 namespace {
 
 using namespace turbo_fx;
+using u32 = uint32_t;
+
+constexpr int GW = GPU_WINDOW;                // stages per window
+constexpr int GT = TRAIN < GW ? TRAIN : GW;   // training stages
+constexpr int PAD = GW + 1;                   // words per window in shared memory
+constexpr int MAX_THREADS = 384;              // K = 6144: 384 windows
+static_assert(GW % 8 == 0, "turbo_fixed.h: windows are multiples of 8");
 
 // The LTE constituent code (feedback 13, feed-forward 15 octal; state bit 0 = the newest
-// register value) as compile-time functions, so that state indices below are constants and the
-// 8 metrics of a window stay in registers. The engine checks them against the codes layer.
+// register value) as compile-time functions, so that state indices below are constants and
+// the metrics stay in registers. The engine checks them against the codes layer.
 __host__ __device__ constexpr int lte_fb(int s) { return ((s >> 1) ^ (s >> 2)) & 1; }
 __host__ __device__ constexpr int lte_next(int s, int x) { return ((s << 1) | (x ^ lte_fb(s))) & 7; }
 __host__ __device__ constexpr int lte_par(int s, int x)
@@ -39,288 +56,459 @@ __host__ __device__ constexpr int lte_par(int s, int x)
 __host__ __device__ constexpr int lte_prev(int n, int h) { return (n >> 1) | (h << 2); }
 __host__ __device__ constexpr int lte_prev_x(int n, int h) { return (n & 1) ^ lte_fb(lte_prev(n, h)); }
 
+__device__ __forceinline__ u32 pk16(int lo, int hi) { return (u32(lo) & 0xFFFFu) | (u32(hi) << 16); }
+__device__ __forceinline__ int lo16(u32 v) { return int(int16_t(v & 0xFFFFu)); }
+__device__ __forceinline__ int hi16(u32 v) { return int(v) >> 16; }
+__device__ __forceinline__ u32 add2(u32 a, u32 b) { return __vadd2(a, b); }
+//! per half: max(a + b, c)
+__device__ __forceinline__ u32 addmax2(u32 a, u32 b, u32 c) { return __viaddmax_s16x2(a, b, c); }
+
+//! a stage's branch metric words of both frames: sys + a-priori, parity, and their sum
+struct branch {
+    u32 sa, pk, sp;
+};
+__device__ __forceinline__ branch make_branch(u32 sa, u32 pk) { return { sa, pk, add2(sa, pk) }; }
+//! the metric of input x with parity p (x and p are constants once the loops are unrolled)
+__device__ __forceinline__ u32 metric(const branch& g, int x, int p) { return x ? (p ? g.sp : g.sa) : (p ? g.pk : 0u); }
+
+__device__ __forceinline__ void normalise(u32 (&m)[STATES], const u32 (&raw)[STATES])
+{
+    m[0] = 0;
+#pragma unroll
+    for (int s = 1; s < STATES; ++s)
+        m[s] = __vsub2(raw[s], raw[0]);
+}
+
+__device__ __forceinline__ void forward_step(u32 (&am)[STATES], const branch& g)
+{
+    u32 an[STATES];
+#pragma unroll
+    for (int n = 0; n < STATES; ++n) {
+        const int p0 = lte_prev(n, 0), p1 = lte_prev(n, 1);
+        const int x0 = lte_prev_x(n, 0), x1 = lte_prev_x(n, 1);
+        const int q0 = lte_par(p0, x0), q1 = lte_par(p1, x1);
+        if (!(x0 | q0))
+            an[n] = addmax2(am[p1], metric(g, x1, q1), am[p0]);
+        else if (!(x1 | q1))
+            an[n] = addmax2(am[p0], metric(g, x0, q0), am[p1]);
+        else
+            an[n] = addmax2(am[p1], metric(g, x1, q1), add2(am[p0], metric(g, x0, q0)));
+    }
+    normalise(am, an);
+}
+
+__device__ __forceinline__ void backward_step(u32 (&b)[STATES], const branch& g)
+{
+    u32 bn[STATES];
+#pragma unroll
+    for (int s = 0; s < STATES; ++s) {
+        const int n0 = lte_next(s, 0), n1 = lte_next(s, 1), q0 = lte_par(s, 0), q1 = lte_par(s, 1);
+        bn[s] = addmax2(b[n1], metric(g, 1, q1), q0 ? add2(b[n0], g.pk) : b[n0]);
+    }
+    normalise(b, bn);
+}
+
+//! max over the states of alpha + parity term + beta of the successor, for input x
+__device__ __forceinline__ u32 extrinsic_max(const u32 (&al)[STATES], const u32 (&b)[STATES], u32 pk, int x)
+{
+    u32 plain = 0, with_par = 0;
+    bool have_plain = false, have_par = false;
+#pragma unroll
+    for (int s = 0; s < STATES; ++s) {
+        const u32 beta = b[lte_next(s, x)];
+        if (lte_par(s, x)) {
+            with_par = have_par ? addmax2(al[s], beta, with_par) : add2(al[s], beta);
+            have_par = true;
+        } else {
+            plain = have_plain ? addmax2(al[s], beta, plain) : add2(al[s], beta);
+            have_plain = true;
+        }
+    }
+    if (!have_par)
+        return plain;
+    if (!have_plain)
+        return add2(with_par, pk);
+    return addmax2(with_par, pk, plain);
+}
+
 struct half_args {
-    const int8_t* in;          // frames x n: d0 | d1 | d2
-    int n;                     // 3K + 12
-    int K, W, nwin, frames;
-    int decoder;               // 0: natural order, 1: interleaved
-    const uint32_t* pi;        // K
-    const int16_t* apri;       // frames x K, natural order (decoder 1: its a-priori; 2: decoder 1's extrinsic)
-    int16_t* dst;              // frames x K, natural order
-    int16_t* bounds;           // frames x 2 decoders x [a_in | b_in | a_out | b_out] x nwin x 8
-    int4* alpha;               // frames x (W + 1) x nwin: 8 int16 alphas per window and stage
-    int first;
-    uint8_t* bits;             // frames x K, or null
+    const int8_t* in;        // frames x n: d0 | d1 | d2, K + 4 each
+    int n, K, nwin, frames, pairs, group;
+    const u32* sys2;         // pairs x K: decoder 2's systematic words (d0 at pi(k))
+    const u32* apri;         // pairs x K: this decoder's a-priori words, its order
+    u32* ext_out;            // pairs x K: the scaled extrinsic words, the other decoder's order
+    const uint32_t* perm;    // K: stage k of this decoder -> position in the other's order
+    u32* bounds;             // pairs x 2 buffers x 2 decoders x [alpha | beta] x nwin x 8 words
+    int read_buf;            // the buffer holding the previous iteration's boundaries
+    int first;               // the first iteration: no a-priori, uniform boundaries
+    uint8_t* bits;           // frames x K / 8 packed decisions, or null
     int scale16;
 };
 
-__device__ __forceinline__ int4 pack8(const int (&v)[STATES])
+__device__ __forceinline__ u32 soft_pair(const int8_t* a, const int8_t* b, int k)
 {
-    int4 r;
-    r.x = (v[0] & 0xFFFF) | (v[1] << 16);
-    r.y = (v[2] & 0xFFFF) | (v[3] << 16);
-    r.z = (v[4] & 0xFFFF) | (v[5] << 16);
-    r.w = (v[6] & 0xFFFF) | (v[7] << 16);
-    return r;
-}
-__device__ __forceinline__ void unpack8(int4 r, int (&v)[STATES])
-{
-    v[0] = int16_t(r.x & 0xFFFF), v[1] = r.x >> 16, v[2] = int16_t(r.y & 0xFFFF), v[3] = r.y >> 16;
-    v[4] = int16_t(r.z & 0xFFFF), v[5] = r.z >> 16, v[6] = int16_t(r.w & 0xFFFF), v[7] = r.w >> 16;
+    return pk16(soft_in(a[k]), soft_in(b[k]));
 }
 
-/* A thread block per frame; a thread per window, its 8 state metrics in registers. The frame's
- * systematic and parity values and its a-priori values are loaded into shared memory with
- * coalesced loads, so the interleaver's gather (decoder 2) and the scatter of the extrinsic
- * into the other decoder's order happen in shared memory; the result goes back to global memory
- * with coalesced stores. The window's alphas go to global memory laid out
- * [frame][stage][window]: a warp's accesses of one stage are contiguous. */
-__global__ void __launch_bounds__(256) turbo_half_kernel(half_args a)
+__device__ __forceinline__ void load8(u32 (&m)[STATES], const u32* p)
 {
-    extern __shared__ int16_t smem[];
-    const int f = blockIdx.x;
-    const int K = a.K, W = a.W, D = K + 4;
-    // all in natural order: decoder 2 reads and writes through pi here, in shared memory
-    int16_t* s_apri = smem;                                      // K a-priori values
-    int16_t* s_dst = smem + K;                                   // K extrinsic values out
-    uint16_t* s_pi = reinterpret_cast<uint16_t*>(smem + 2 * K);  // K
-    int8_t* s_sys = reinterpret_cast<int8_t*>(smem + 3 * K);     // K
-    int8_t* s_par = s_sys + K;                                   // K
-    const int8_t* in = a.in + size_t(f) * a.n;
-    const int8_t* par = in + (a.decoder == 0 ? D : 2 * D);
-    const int16_t* apri_g = a.apri + size_t(f) * K;
-    for (int k = threadIdx.x; k < K; k += blockDim.x) {
-        s_sys[k] = in[k];
-        s_par[k] = par[k];
-        s_apri[k] = apri_g[k];
-        s_pi[k] = uint16_t(a.pi[k]);
+    const uint4 lo = reinterpret_cast<const uint4*>(p)[0], hi = reinterpret_cast<const uint4*>(p)[1];
+    m[0] = lo.x, m[1] = lo.y, m[2] = lo.z, m[3] = lo.w, m[4] = hi.x, m[5] = hi.y, m[6] = hi.z, m[7] = hi.w;
+}
+__device__ __forceinline__ void store8(u32* p, const u32 (&m)[STATES])
+{
+    reinterpret_cast<uint4*>(p)[0] = make_uint4(m[0], m[1], m[2], m[3]);
+    reinterpret_cast<uint4*>(p)[1] = make_uint4(m[4], m[5], m[6], m[7]);
+}
+__device__ __forceinline__ void set_known_start(u32 (&m)[STATES])
+{
+    m[0] = 0;
+#pragma unroll
+    for (int s = 1; s < STATES; ++s)
+        m[s] = pk16(-UNKNOWN, -UNKNOWN);
+}
+
+//! shared memory words: the permutation, then per pair sa, par (padded), out, 2 x bits
+__host__ __device__ inline size_t pair_words(int K, int nwin) { return 2 * size_t(K + nwin) + K + 2 * ((K + 31) / 32); }
+__host__ __device__ inline size_t block_words(int K, int nwin, int group) { return size_t(K + nwin) + group * pair_words(K, nwin); }
+
+template <int DEC>
+__global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
+{
+    extern __shared__ u32 smem[];
+    const int K = a.K, NW = a.nwin, P = K + NW, D = K + 4, KW = (K + 31) / 32;
+    u32* s_perm = smem;
+    const int tid = threadIdx.x;
+
+    // 1. the pairs' branch inputs into shared memory (coalesced global loads)
+    for (int k = tid; k < K; k += blockDim.x)
+        s_perm[k + k / GW] = a.perm[k];
+    for (int g = 0; g < a.group; ++g) {
+        const int q = blockIdx.x * a.group + g;
+        if (q >= a.pairs)
+            break;
+        u32* s_sa = smem + P + g * pair_words(K, NW);
+        u32* s_par = s_sa + P;
+        u32* s_bits = s_par + P + K;
+        const int fa = 2 * q, fb = fa + 1 < a.frames ? fa + 1 : fa; // an odd chunk: B repeats A
+        const int8_t* ia = a.in + size_t(fa) * a.n;
+        const int8_t* ib = a.in + size_t(fb) * a.n;
+        const int8_t* pa = ia + (DEC == 0 ? D : 2 * D);
+        const int8_t* pb = ib + (DEC == 0 ? D : 2 * D);
+        const u32* apri = a.apri + size_t(q) * K;
+        const u32* sys2 = a.sys2 + size_t(q) * K;
+        for (int k = tid; k < K; k += blockDim.x) {
+            const u32 sys = DEC == 0 ? soft_pair(ia, ib, k) : sys2[k];
+            const u32 ap = DEC == 0 && a.first ? 0u : apri[k];
+            s_sa[k + k / GW] = add2(sys, ap);
+            s_par[k + k / GW] = soft_pair(pa, pb, k);
+        }
+        if (a.bits)
+            for (int i = tid; i < 2 * KW; i += blockDim.x)
+                s_bits[i] = 0;
     }
     __syncthreads();
 
-    const size_t nb = size_t(a.nwin) * STATES;
-    int16_t* bound = a.bounds + size_t(f) * 8 * nb + size_t(a.decoder) * 4 * nb;
-    const int16_t* a_in = bound;
-    const int16_t* b_in = bound + nb;
-    int16_t* a_out = bound + 2 * nb;
-    int16_t* b_out = bound + 3 * nb;
-    // decoder 1 works in natural order; decoder 2 at stage k on the interleaved position pi(k)
-    auto at = [&](int k) { return a.decoder == 0 ? k : int(s_pi[k]); };
-    auto sa_at = [&](int k) { const int j = at(k); return soft_in(s_sys[j]) + s_apri[j]; };
+    // 2. a thread per window of a pair
+    const int g = tid / NW, w = tid - g * NW, q = blockIdx.x * a.group + g;
+    if (g < a.group && q < a.pairs) {
+        const u32* s_sa = smem + P + g * pair_words(K, NW);
+        const u32* s_par = s_sa + P;
+        u32* s_out = const_cast<u32*>(s_par) + P;
+        u32* s_bits = s_out + K;
+        const u32* sa = s_sa + w * PAD;      // this window's stages
+        const u32* par = s_par + w * PAD;
+        const u32* perm = s_perm + w * PAD;
+        const int k0 = w * GW, len = min(GW, K - k0);
+        const bool last = w == NW - 1;
+        const size_t nb = size_t(NW) * STATES; // words of one [alpha | beta] half
+        u32* pair_bounds = a.bounds + size_t(q) * 8 * nb;
+        const u32* rd = pair_bounds + (size_t(a.read_buf) * 2 + DEC) * 2 * nb;
+        u32* wr = pair_bounds + (size_t(1 - a.read_buf) * 2 + DEC) * 2 * nb;
 
-    for (int w = threadIdx.x; w < a.nwin; w += blockDim.x) {
-        int4* alpha = a.alpha + size_t(f) * (W + 1) * a.nwin + w;
-        const int an_stride = a.nwin;
-        const int k0 = w * W, k1 = min(K, k0 + W), len = k1 - k0;
-        const bool last = w == a.nwin - 1;
-
-        // forward, after ga training stages from the alpha the previous window stored there
-        const int guard = min(TRAIN, W);
-        const int ga = w == 0 ? 0 : guard;
-        const int store_at = len - guard;
-        int am[STATES];
-#pragma unroll
-        for (int s = 0; s < STATES; ++s)
-            am[s] = w == 0 ? (s == 0 ? 0 : -UNKNOWN) : a.first ? 0 : a_in[w * STATES + s];
-        for (int i = -ga; i < len; ++i) {
-            if (i == 0)
-                alpha[0] = pack8(am);
-            if (!last && i == store_at)
-#pragma unroll
-                for (int s = 0; s < STATES; ++s)
-                    a_out[(w + 1) * STATES + s] = int16_t(am[s]);
-            const int k = k0 + i;
-            const int sa = sa_at(k), pk = soft_in(s_par[k]);
-            int an[STATES];
-#pragma unroll
-            for (int n = 0; n < STATES; ++n)
-                an[n] = max(am[lte_prev(n, 0)] + lte_prev_x(n, 0) * sa + lte_par(lte_prev(n, 0), lte_prev_x(n, 0)) * pk,
-                            am[lte_prev(n, 1)] + lte_prev_x(n, 1) * sa + lte_par(lte_prev(n, 1), lte_prev_x(n, 1)) * pk);
-#pragma unroll
-            for (int n = 0; n < STATES; ++n)
-                am[n] = clamp_metric(an[n] - an[0]);
-            if (i >= 0)
-                alpha[size_t(i + 1) * an_stride] = pack8(am);
-        }
-        if (!last && store_at == len)
+        // forward: training over the previous window from the alpha it stored there
+        u32 am[STATES];
+        if (w == 0)
+            set_known_start(am);
+        else if (a.first)
 #pragma unroll
             for (int s = 0; s < STATES; ++s)
-                a_out[(w + 1) * STATES + s] = int16_t(am[s]);
-
-        // backward: the last window from the known end through the tail; the others after gb
-        // training stages from the beta the next window stored there
-        int b[STATES];
+                am[s] = 0;
+        else
+            load8(am, rd + w * STATES);
+        if (w > 0) {
 #pragma unroll
-        for (int s = 0; s < STATES; ++s)
-            b[s] = last ? (s == 0 ? 0 : -UNKNOWN) : a.first ? 0 : b_in[w * STATES + s];
-        if (last) {
-            const int8_t* tail = in + K; // the 12 tail values: element e is d_(e % 3)[K + e / 3]
-            for (int j = 2; j >= 0; --j) {
-                const int xe = 6 * a.decoder + 2 * j, ze = xe + 1;
-                const int xv = soft_in(tail[(xe % 3) * D + xe / 3]), zv = soft_in(tail[(ze % 3) * D + ze / 3]);
-                int bn[STATES];
+            for (int j = GW - GT; j < GW; ++j)
+                forward_step(am, make_branch(sa[j - PAD], par[j - PAD]));
+        }
+        u32 al[GW][STATES];
+#pragma unroll
+        for (int i = 0; i < GW; ++i) {
+            if (i < len) {
 #pragma unroll
                 for (int s = 0; s < STATES; ++s)
-                    bn[s] = b[lte_next(s, lte_fb(s))] + lte_fb(s) * xv + lte_par(s, lte_fb(s)) * zv;
+                    al[i][s] = am[s];
+                if (!last && i == GW - GT) // where the next window's training starts
+                    store8(wr + (w + 1) * STATES, am);
+                forward_step(am, make_branch(sa[i], par[i]));
+            }
+        }
+
+        // backward: the last window from the known end through the tail; the others after
+        // training over the next window from the beta it stored there
+        u32 b[STATES];
+        if (last) {
+            set_known_start(b);
+            const int8_t* ta = a.in + size_t(2 * q) * a.n + K;
+            const int fb = 2 * q + 1 < a.frames ? 2 * q + 1 : 2 * q;
+            const int8_t* tb = a.in + size_t(fb) * a.n + K;
+#pragma unroll
+            for (int j = 2; j >= 0; --j) { // tail element e is d_(e % 3)[K + e / 3]
+                const int xe = 6 * DEC + 2 * j, ze = xe + 1;
+                const int xo = (xe % 3) * D + xe / 3, zo = (ze % 3) * D + ze / 3;
+                const u32 xv = soft_pair(ta, tb, xo), zv = soft_pair(ta, tb, zo);
+                u32 bn[STATES];
+#pragma unroll
+                for (int s = 0; s < STATES; ++s) {
+                    const int x = lte_fb(s);
+                    u32 v = b[lte_next(s, x)];
+                    if (x)
+                        v = add2(v, xv);
+                    if (lte_par(s, x))
+                        v = add2(v, zv);
+                    bn[s] = v;
+                }
 #pragma unroll
                 for (int s = 0; s < STATES; ++s)
                     b[s] = bn[s];
             }
+        } else if (a.first) {
+#pragma unroll
+            for (int s = 0; s < STATES; ++s)
+                b[s] = 0;
+        } else {
+            load8(b, rd + nb + w * STATES);
         }
-        const int len_next = last ? 0 : min(K, k1 + W) - k1;
-        const int gb = last ? 0 : min(TRAIN, len_next);
-        const int gs = min(TRAIN, len); // this window stores beta at stage k0 + gs
+        const int len_next = last ? 0 : min(GW, K - k0 - GW);
+        const int gb = last ? 0 : min(GT, len_next);
+        const int gs = min(GT, len); // the beta at stage k0 + gs is the previous window's start
+        if (!last) {
+#pragma unroll
+            for (int j = GW - 1; j >= 0; --j)
+                if (j < gb)
+                    backward_step(b, make_branch(sa[j + PAD], par[j + PAD]));
+        }
         if (w > 0 && gs == len)
+            store8(wr + nb + (w - 1) * STATES, b);
 #pragma unroll
-            for (int s = 0; s < STATES; ++s)
-                b_out[(w - 1) * STATES + s] = int16_t(b[s]);
-        for (int i = len - 1 + gb; i >= 0; --i) {
-            const int k = k0 + i;
-            const int sa = sa_at(k), pk = soft_in(s_par[k]);
+        for (int i = GW - 1; i >= 0; --i) {
             if (i < len) {
-                int al[STATES];
-                unpack8(alpha[size_t(i) * an_stride], al);
-                int m0 = INT_MIN / 2, m1 = INT_MIN / 2;
-#pragma unroll
-                for (int s = 0; s < STATES; ++s) {
-                    m0 = max(m0, al[s] + lte_par(s, 0) * pk + b[lte_next(s, 0)]);
-                    m1 = max(m1, al[s] + lte_par(s, 1) * pk + b[lte_next(s, 1)]);
+                const u32 sai = sa[i], pki = par[i];
+                const u32 m0 = extrinsic_max(al[i], b, pki, 0), m1 = extrinsic_max(al[i], b, pki, 1);
+                const int ea = lo16(m1) - lo16(m0), eb = hi16(m1) - hi16(m0);
+                const int pos = int(perm[i]);
+                s_out[pos] = pk16(scale_ext(ea, a.scale16), scale_ext(eb, a.scale16));
+                if (a.bits) { // decisions at the natural position (decoder 2: pos = pi(k))
+                    const u32 bit = 1u << (8 * ((pos & 31) >> 3) + 7 - (pos & 7));
+                    if (lo16(sai) + ea > 0)
+                        atomicOr(&s_bits[pos >> 5], bit);
+                    if (hi16(sai) + eb > 0)
+                        atomicOr(&s_bits[KW + (pos >> 5)], bit);
                 }
-                const int ext = m1 - m0;
-                const int j = at(k);
-                s_dst[j] = scale_ext(ext, a.scale16);
-                if (a.bits)
-                    a.bits[size_t(f) * K + j] = uint8_t(sa + ext > 0);
+                backward_step(b, make_branch(sai, pki));
+                if (w > 0 && i == gs && gs < len)
+                    store8(wr + nb + (w - 1) * STATES, b);
             }
-            int bn[STATES];
-#pragma unroll
-            for (int s = 0; s < STATES; ++s)
-                bn[s] = max(b[lte_next(s, 0)] + lte_par(s, 0) * pk, b[lte_next(s, 1)] + sa + lte_par(s, 1) * pk);
-#pragma unroll
-            for (int s = 0; s < STATES; ++s)
-                b[s] = clamp_metric(bn[s] - bn[0]);
-            if (w > 0 && i == gs)
-#pragma unroll
-                for (int s = 0; s < STATES; ++s)
-                    b_out[(w - 1) * STATES + s] = int16_t(b[s]);
         }
     }
     __syncthreads();
-    int16_t* dst_g = a.dst + size_t(f) * K;
-    for (int k = threadIdx.x; k < K; k += blockDim.x)
-        dst_g[k] = s_dst[k];
+
+    // 3. the extrinsic words and the decisions out (coalesced)
+    for (int g2 = 0; g2 < a.group; ++g2) {
+        const int q2 = blockIdx.x * a.group + g2;
+        if (q2 >= a.pairs)
+            break;
+        const u32* s_out = smem + P + g2 * pair_words(K, NW) + 2 * P;
+        u32* out = a.ext_out + size_t(q2) * K;
+        for (int k = tid; k < K; k += blockDim.x)
+            out[k] = s_out[k];
+        if (a.bits) {
+            const uint8_t* s_bits = reinterpret_cast<const uint8_t*>(s_out + K);
+            const int bytes = K / 8;
+            for (int f = 0; f < 2; ++f) {
+                const int frame = 2 * q2 + f;
+                if (frame >= a.frames)
+                    break;
+                uint8_t* dst = a.bits + size_t(frame) * bytes;
+                for (int i = tid; i < bytes; i += blockDim.x)
+                    dst[i] = s_bits[f * 4 * KW + i];
+            }
+        }
+    }
+}
+
+//! decoder 2's systematic words: d0 at pi(k) of both frames of a pair; a block per pair
+__global__ void turbo_sys2_kernel(const int8_t* in, int n, int K, int frames, const uint32_t* pi, u32* sys2)
+{
+    const int q = blockIdx.x;
+    const int fa = 2 * q, fb = fa + 1 < frames ? fa + 1 : fa;
+    const int8_t* ia = in + size_t(fa) * n;
+    const int8_t* ib = in + size_t(fb) * n;
+    for (int k = threadIdx.x; k < K; k += blockDim.x) {
+        const uint32_t j = pi[k];
+        sys2[size_t(q) * K + k] = pk16(soft_in(ia[j]), soft_in(ib[j]));
+    }
 }
 
 class turbo_cuda : public turbo_engine
 {
 public:
     turbo_cuda(const turbo_code& code, const turbo_options& o, int window, int device, size_t max_batch)
-        : d_code(code), d_opts(o), d_W(window), d_dev(device)
+        : d_code(code), d_opts(o), d_dev(device)
     {
-        if (window < 2 || window > MAX_WINDOW)
-            throw std::invalid_argument("window: the GPU decoder takes 2.." + std::to_string(MAX_WINDOW) + " stages");
-        device_guard g(d_dev);
-        cudaDeviceProp prop;
-        GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_dev));
-        d_gpu = prop.name;
-        d_nwin = (code.K + window - 1) / window;
-        d_batch = max_batch ? max_batch : 4096; // frames per launch (measured best on the H100)
-        const size_t K = size_t(code.K), n = code.coded_bits(), nb = size_t(d_nwin) * STATES;
-        d_in.resize(d_batch * n);
-        d_apri.resize(2 * d_batch * K);
-        d_bounds.resize(d_batch * 8 * nb);
-        d_bits.resize(d_batch * K);
-        d_pi.resize(K);
-        GPUFEC_CUDA_CHECK(cudaMemcpy(d_pi.get(), code.pi.permutation().data(), K * 4, cudaMemcpyHostToDevice));
+        check_fixed_window(code, window);
+        if (window != GW)
+            throw std::invalid_argument("window: the GPU decoder runs windows of " + std::to_string(GW) +
+                                        " stages (other windows: device=cpu)");
         const rsc_tables T = make_tables(code.rsc);
         for (int st = 0; st < STATES; ++st)
             for (int x = 0; x < 2; ++x)
                 if (T.next[st * 2 + x] != lte_next(st, x) || T.par[st * 2 + x] != lte_par(st, x) ||
                     T.term[st] != lte_fb(st))
                     throw std::invalid_argument("turbo: the GPU decoder is built for the LTE constituent code");
-        d_alpha.resize(d_batch * size_t(window + 1) * size_t(d_nwin));
-        d_args.n = int(n);
-        d_args.K = code.K;
-        d_args.W = window;
+        device_guard g(d_dev);
+        cudaDeviceProp prop;
+        GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_dev));
+        d_gpu = prop.name;
+        const int K = code.K;
+        d_nwin = (K + GW - 1) / GW;
+        if (d_nwin > MAX_THREADS)
+            throw std::invalid_argument("turbo: K up to " + std::to_string(MAX_THREADS * GW) + " on the GPU");
+        // frame pairs per block: up to MAX_THREADS threads and 100 KiB of shared memory
+        const size_t budget = 100 * 1024 / 4;
+        d_group = std::max(1, MAX_THREADS / d_nwin);
+        while (d_group > 1 && block_words(K, d_nwin, d_group) > budget)
+            --d_group;
+        d_shared = block_words(K, d_nwin, d_group) * 4;
+        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(turbo_half_kernel<0>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               int(d_shared)));
+        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(turbo_half_kernel<1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               int(d_shared)));
+        // a chunk: whole waves of blocks (one block of a large K per SM), at least ~6 M soft values
+        const size_t pairs_per_wave = size_t(prop.multiProcessorCount) * size_t(d_group);
+        size_t chunk = max_batch ? max_batch : std::max<size_t>(8 * pairs_per_wave, 6000000 / code.coded_bits());
+        chunk = (chunk + 1) / 2 * 2;
+        d_chunk = chunk;
+        const auto& pi = code.pi.permutation();
+        const auto& inv = code.pi.inverse();
+        d_perm.resize(2 * size_t(K));
+        GPUFEC_CUDA_CHECK(cudaMemcpy(d_perm.get(), inv.data(), size_t(K) * 4, cudaMemcpyHostToDevice));
+        GPUFEC_CUDA_CHECK(cudaMemcpy(d_perm.get() + K, pi.data(), size_t(K) * 4, cudaMemcpyHostToDevice));
+        const size_t pairs = chunk / 2;
+        pipeline_layout l;
+        l.in = { chunk * code.coded_bits() };
+        l.out = { chunk * size_t(K / 8) };
+        l.scratch = { pairs * K * 4, 2 * pairs * K * 4, pairs * 8 * size_t(d_nwin) * STATES * 4 };
+        d_pipe = std::make_unique<batch_pipeline>(3, l);
+        d_args.n = int(code.coded_bits());
+        d_args.K = K;
         d_args.nwin = d_nwin;
-        d_args.pi = d_pi.get();
+        d_args.group = d_group;
         d_args.scale16 = int(std::lround(o.scaling * 16));
     }
     std::string name() const override
     {
-        return "cuda:" + std::to_string(d_dev) + " (" + d_gpu + ") fixed-point max-log, window " + std::to_string(d_W);
+        return "cuda:" + std::to_string(d_dev) + " (" + d_gpu + ") fixed-point max-log, int16 pairs, window " +
+               std::to_string(GW);
     }
     bool on_gpu() const override { return true; }
 
     void decode(const int8_t* in, size_t frames, uint8_t* bits) override
     {
+        if (frames == 0)
+            return;
         device_guard g(d_dev);
-        const size_t n = d_code.coded_bits(), K = size_t(d_code.K);
-        for (size_t done = 0; done < frames; done += d_batch) {
-            const size_t m = std::min(d_batch, frames - done);
-            GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), in + done * n, m * n, cudaMemcpyHostToDevice, d_s.get()));
-            enqueue(m);
-            GPUFEC_CUDA_CHECK(cudaMemcpyAsync(bits + done * K, d_bits.get(), m * K, cudaMemcpyDeviceToHost, d_s.get()));
-            d_s.sync();
-        }
+        const size_t n = d_code.coded_bits(), bytes = size_t(d_code.K / 8);
+        const int64_t nchunks = int64_t((frames + d_chunk - 1) / d_chunk);
+        d_pipe->run(
+            nchunks,
+            [&](int64_t c) {
+                const size_t a = size_t(c) * d_chunk, m = std::min(d_chunk, frames - a);
+                chunk_io io;
+                io.in[0] = in + a * n;
+                io.in_bytes[0] = m * n;
+                io.out[0] = bits + a * bytes;
+                io.out_bytes[0] = m * bytes;
+                return io;
+            },
+            // ports: in 0 soft values; out 0 packed decisions; scratch 0 decoder 2's systematic
+            // words, 1 the two a-priori arrays, 2 the window boundaries
+            [&](int64_t c, const slot_view& v) {
+                const size_t m = std::min(d_chunk, frames - size_t(c) * d_chunk);
+                enqueue(v.stream, v.input<const int8_t>(0), m, v.scratch_as<u32>(0), v.scratch_as<u32>(1),
+                        v.scratch_as<u32>(2), v.output<uint8_t>(0));
+            });
     }
 
     double time_kernels(const int8_t* in, size_t frames, int reps) override
     {
         device_guard g(d_dev);
-        const size_t m = std::min(d_batch, frames), n = d_code.coded_bits();
-        GPUFEC_CUDA_CHECK(cudaMemcpy(d_in.get(), in, m * n, cudaMemcpyHostToDevice));
-        const double t = time_on_stream(d_s.get(), reps, [&] { enqueue(m); });
+        const size_t m = std::min(d_chunk, frames), n = d_code.coded_bits(), K = size_t(d_code.K);
+        const size_t pairs = (m + 1) / 2;
+        device_buffer<int8_t> d_in(m * n);
+        device_buffer<u32> sys2(pairs * K), apri(2 * pairs * K), bounds(pairs * 8 * size_t(d_nwin) * STATES);
+        device_buffer<uint8_t> out(m * K / 8);
+        cuda_stream st;
+        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), in, m * n, cudaMemcpyHostToDevice, st.get()));
+        const double t = time_on_stream(st.get(), reps, [&] {
+            enqueue(st.get(), d_in.get(), m, sys2.get(), apri.get(), bounds.get(), out.get());
+        });
         return t * double(frames) / double(m);
     }
 
 private:
-    void enqueue(size_t m)
+    void enqueue(cudaStream_t s, const int8_t* in, size_t m, u32* sys2, u32* apri, u32* bounds, uint8_t* bits)
     {
-        const size_t K = size_t(d_code.K);
-        GPUFEC_CUDA_CHECK(cudaMemsetAsync(d_apri.get(), 0, m * K * sizeof(int16_t), d_s.get()));
+        const int K = d_code.K;
+        const size_t pairs = (m + 1) / 2;
+        turbo_sys2_kernel<<<unsigned(pairs), 256, 0, s>>>(in, d_args.n, K, int(m), d_perm.get() + K, sys2);
+        GPUFEC_CUDA_CHECK_LAUNCH("turbo_sys2_kernel");
         half_args a = d_args;
-        a.in = d_in.get();
-        a.bounds = d_bounds.get();
-        a.alpha = d_alpha.get();
+        a.in = in;
         a.frames = int(m);
-        const unsigned grid = unsigned(m); // a block per frame
-        const unsigned threads = unsigned(std::min(256, (d_nwin + 31) / 32 * 32));
-        // a-priori, extrinsic and pi (16 bits each), sys and parity (8 bits): 48 KiB at K = 6144
-        const size_t shared = size_t(d_code.K) * 8;
-        int16_t* apri1 = d_apri.get();
-        int16_t* apri2 = d_apri.get() + d_batch * K;
-        const size_t nb = size_t(d_nwin) * STATES;
+        a.pairs = int(pairs);
+        a.sys2 = sys2;
+        a.bounds = bounds;
+        const unsigned grid = unsigned((pairs + size_t(d_group) - 1) / size_t(d_group));
+        const unsigned threads = unsigned(d_group * d_nwin);
+        u32* apri1 = apri;                  // decoder 1's a-priori, natural order
+        u32* apri2 = apri + pairs * size_t(K); // decoder 2's, interleaved order
         for (int it = 1; it <= d_opts.max_iterations; ++it) {
             a.first = it == 1;
-            for (int dec = 0; dec < 2; ++dec) {
-                a.decoder = dec;
-                a.apri = dec == 0 ? apri1 : apri2;
-                a.dst = dec == 0 ? apri2 : apri1;
-                a.bits = dec == 1 && it == d_opts.max_iterations ? d_bits.get() : nullptr;
-                turbo_half_kernel<<<grid, threads, shared, d_s.get()>>>(a);
-                GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel");
-            }
-            // the outputs of this iteration's boundaries become the inputs of the next: swap
-            // by copying (small: frames x 2 x 2 x windows x 8 int16)
-            for (int dec = 0; dec < 2; ++dec)
-                GPUFEC_CUDA_CHECK(cudaMemcpy2DAsync(d_bounds.get() + dec * 4 * nb, 8 * nb * sizeof(int16_t),
-                                                    d_bounds.get() + dec * 4 * nb + 2 * nb, 8 * nb * sizeof(int16_t),
-                                                    2 * nb * sizeof(int16_t), m, cudaMemcpyDeviceToDevice, d_s.get()));
+            a.read_buf = (it & 1) ^ 1; // iteration it writes buffer it & 1
+            a.bits = nullptr;
+            a.apri = apri1;
+            a.ext_out = apri2;
+            a.perm = d_perm.get(); // natural -> interleaved: the inverse of pi
+            turbo_half_kernel<0><<<grid, threads, d_shared, s>>>(a);
+            GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<0>");
+            a.apri = apri2;
+            a.ext_out = apri1;
+            a.perm = d_perm.get() + K; // interleaved -> natural: pi
+            a.bits = it == d_opts.max_iterations ? bits : nullptr;
+            turbo_half_kernel<1><<<grid, threads, d_shared, s>>>(a);
+            GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<1>");
         }
     }
 
     turbo_code d_code;
     turbo_options d_opts;
-    int d_W, d_dev, d_nwin = 0;
+    int d_dev, d_nwin = 0, d_group = 1;
+    size_t d_shared = 0, d_chunk = 0;
     std::string d_gpu;
-    size_t d_batch = 1024;
     half_args d_args{};
-    cuda_stream d_s;
-    device_buffer<int8_t> d_in;
-    device_buffer<int16_t> d_apri, d_bounds;
-    device_buffer<uint8_t> d_bits;
-    device_buffer<uint32_t> d_pi;
-    device_buffer<int4> d_alpha;
+    device_buffer<uint32_t> d_perm; // the inverse of pi, then pi
+    std::unique_ptr<batch_pipeline> d_pipe;
 };
 
 } // namespace

@@ -19,13 +19,15 @@ public:
     virtual ~turbo_engine() = default;
     virtual std::string name() const = 0;
     virtual bool on_gpu() const { return false; }
-    //! frames x (3K + 12) int8 in, frames x K decisions out (one per byte)
+    //! frames x (3K + 12) int8 in, frames x K / 8 bytes of decisions out (packed, MSB first)
     virtual void decode(const int8_t* in, size_t frames, uint8_t* bits) = 0;
     //! seconds per decode() of `frames` frames in the kernels alone; negative on the CPU
     virtual double time_kernels(const int8_t*, size_t, int) { return -1; }
 };
 
-//! `window`: stages per window (1..turbo_fx::MAX_WINDOW)
+//! throws std::invalid_argument unless `window` suits the fixed-point decoders (turbo_fixed.h)
+void check_fixed_window(const turbo_code& code, int window);
+//! `window`: stages per window, a multiple of 8 up to turbo_fx::MAX_WINDOW
 std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window);
 #ifdef GPUFEC_HAVE_CUDA
 std::unique_ptr<turbo_engine> make_turbo_cuda(const turbo_code& code, const turbo_options& o, int window,

@@ -40,6 +40,7 @@ public:
             d_has_crc = true;
         }
         d_out_bits = size_t(code.K) - (d_has_crc ? size_t(d_crc.width) : 0);
+        d_workers_bits.resize(size_t(d_pool->size()));
     }
 
     std::string family() const override { return "turbo"; }
@@ -100,7 +101,7 @@ private:
 
     void decode_fixed(const frame_batch& b)
     {
-        const size_t n = input_per_frame(), K = size_t(d_code.K);
+        const size_t n = input_per_frame(), K = size_t(d_code.K), bytes = K / 8;
         const int8_t* in = b.soft;
         if (d_code.layout == turbo_layout::interleaved) { // to the engines' streams layout
             d_layout_buf.resize(b.frames * n);
@@ -110,14 +111,42 @@ private:
                         d_layout_buf[f * n + size_t(d) * (K + 4) + k] = b.soft[f * n + d_code.pos(d, k)];
             in = d_layout_buf.data();
         }
-        d_bits.resize(b.frames * K);
-        d_engine->decode(in, b.frames, d_bits.data());
-        d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int) {
+        // packed output without a CRC is what the engines write: straight into the batch
+        const bool direct = b.packed && !d_has_crc;
+        if (!direct)
+            d_packed.resize(b.frames * bytes);
+        d_engine->decode(in, b.frames, direct ? b.bits : d_packed.data());
+        if (direct) {
+            if (b.status)
+                for (size_t f = 0; f < b.frames; ++f) {
+                    b.status[f].iterations = d_opts.max_iterations;
+                    b.status[f].check = -1;
+                }
+            return;
+        }
+        const size_t out_bytes = output_bytes(b.packed);
+        d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int w) {
             const size_t f = size_t(fi);
-            const uint8_t* bits = d_bits.data() + f * K;
-            put_bits(b, f, bits);
-            b.status[f].iterations = d_opts.max_iterations;
-            b.status[f].check = d_has_crc ? int8_t(crc_check(d_crc, bits, K) ? 1 : 0) : int8_t(-1);
+            const uint8_t* p = d_packed.data() + f * bytes;
+            uint8_t* out = b.bits + f * out_bytes;
+            if (b.packed) {
+                std::copy(p, p + out_bytes, out); // (the CRC takes whole bytes: K - 24 = 8m)
+            } else {
+                for (size_t i = 0; i < d_out_bits; ++i)
+                    out[i] = uint8_t((p[i / 8] >> (7 - i % 8)) & 1);
+            }
+            int8_t check = -1;
+            if (d_has_crc) {
+                std::vector<uint8_t>& u = d_workers_bits[size_t(w)];
+                u.resize(K);
+                for (size_t i = 0; i < K; ++i)
+                    u[i] = uint8_t((p[i / 8] >> (7 - i % 8)) & 1);
+                check = int8_t(crc_check(d_crc, u.data(), K) ? 1 : 0);
+            }
+            if (b.status) {
+                b.status[f].iterations = d_opts.max_iterations;
+                b.status[f].check = check;
+            }
         });
     }
 
@@ -155,7 +184,8 @@ private:
     size_t d_batch, d_out_bits = 0;
     crc_spec d_crc;
     bool d_has_crc = false;
-    std::vector<uint8_t> d_bits;
+    std::vector<uint8_t> d_packed;                  // the engine's decisions
+    std::vector<std::vector<uint8_t>> d_workers_bits; // per pool worker: a frame's bits for its CRC
     std::vector<int8_t> d_layout_buf;
 };
 
@@ -188,18 +218,22 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
         throw std::invalid_argument("engine: fixed runs max-log only (log-map: engine=reference)");
     o.max_iterations = int(r.get_int("max_iterations", 6, 1, 100));
     o.scaling = float(r.get_float("scaling", maxlog ? 0.75 : 1.0, 1e-3, 1.0));
-    o.window = int(r.get_int("window", fixed ? 32 : 0, 0, 6144));
+    o.window = int(r.get_int("window", fixed ? turbo_fx::GPU_WINDOW : 0, 0, 6144));
     o.early_termination = r.get_bool("early_termination", true);
     o.cpu_threads = common.cpu_threads;
     o.validate();
-    if (fixed && (o.window < 2 || o.window > turbo_fx::MAX_WINDOW))
-        throw std::invalid_argument("window: engine=fixed takes 2.." + std::to_string(turbo_fx::MAX_WINDOW) +
-                                    " stages (window=0, the whole block, is engine=reference)");
+    if (fixed && o.window == 0)
+        throw std::invalid_argument("window: engine=fixed needs windows (window=0, the whole block, is engine=reference)");
+    if (fixed)
+        check_fixed_window(c.code, o.window);
     std::unique_ptr<turbo_engine> eng;
     if (fixed) {
         const backend_choice choice = resolve_backend(device);
 #ifdef GPUFEC_HAVE_CUDA
-        if (choice.cuda)
+        // the GPU runs windows of GPU_WINDOW stages: other windows go to the CPU twin unless
+        // the GPU was asked for by name (then the GPU engine says why it cannot)
+        const bool gpu_window = o.window == turbo_fx::GPU_WINDOW || device.type == device_spec::kind::cuda;
+        if (choice.cuda && gpu_window)
             eng = make_turbo_cuda(c.code, o, o.window, choice.device, size_t(common.max_batch));
 #else
         (void)choice;
@@ -259,9 +293,10 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "turbo codes: LTE (all 188 K), BCJR max-log / log-map, sliding windows, CRC stop",
                              "code=<lte:K> (lte:6144), algorithm=<max-log|log-map|fptd> (max-log), "
                              "max_iterations=<1..100> (6), scaling (0.75 max-log, 1 log-map), "
-                             "window=<0 = whole block | stages> (0), crc=<none|lte-24a|lte-24b> (none), "
+                             "window=<stages> (16 fixed: the GPU's; 0 = the whole block, reference only), crc=<none|lte-24a|lte-24b> (none), "
                              "early_termination=<bool> (true: stop on CRC, or on unchanged decisions; reference engine), "
-                             "engine=<fixed|reference> (fixed for max-log: int16 metrics, CPU or GPU, the same bits; "
+                             "engine=<fixed|reference> (fixed for max-log: int16 metrics, CPU or GPU, the same bits, "
+                             "windows multiples of 8; "
                              "log-map and fptd: reference, CPU), "
                              "layout=<streams|interleaved> (streams: d0|d1|d2)",
                              make_from_options,

@@ -6,17 +6,28 @@
  * bit for bit. Integer arithmetic only, so any order of evaluation gives the same values:
  *  - input: int8 soft values (positive = bit 1), -128 read as -127;
  *  - branch metric of (state s, input x): x (sys + apri) + p par, p the parity of (s, x);
- *  - alpha, beta: int32 while computed, normalised after every information stage by
- *    subtracting the metric of state 0 (one broadcast on the GPU, not a reduction), then
- *    clamped to +-METRIC_MAX and stored as int16; unknown states start at -UNKNOWN;
+ *  - alpha, beta: normalised after every information stage by subtracting the metric of
+ *    state 0 (one broadcast on the GPU, not a reduction); unknown states start at -UNKNOWN;
  *    boundaries of the first iteration are 0 (uniform);
- *  - windows of W stages (the last one also runs the 3 tail stages, not normalised); a
- *    window's forward recursion starts min(TRAIN, W) stages before it and its backward
- *    recursion min(TRAIN, next window's length) stages after it, from the metrics its
- *    neighbours stored at those stages in the previous iteration (0 in the first);
+ *  - windows of W stages, W a multiple of 8 (the last one shorter, and it also runs the 3 tail
+ *    stages, not normalised); a window's forward recursion starts min(TRAIN, W) stages before it
+ *    and its backward recursion min(TRAIN, next window's length) stages after it, from the
+ *    metrics its neighbours stored at those stages in the previous iteration (0 in the first);
  *  - extrinsic: max over (s, x=1) minus max over (s, x=0) of alpha + p par + beta, scaled by
- *    scale16 / 16 with an arithmetic shift (floor), clamped to +-EXT_MAX, stored as int16;
- *  - decision after the second half-iteration: sys + apri + extrinsic (unscaled) > 0. */
+ *    scale16 / 16 with an arithmetic shift (floor), clamped to +-EXT_MAX;
+ *  - decision after the second half-iteration: sys + apri + extrinsic (unscaled) > 0.
+ *
+ * Why every metric, and every sum the recursions and the extrinsic form, fits int16 without a
+ * clamp (the GPU adds and maxes pairs of int16; the CPU computes in int and gets the same):
+ * a branch metric g lies in [-G, G], G = 127 + EXT_MAX + 127 = 2301. Any state reaches any
+ * state in exactly 3 stages, so 3 or more stages after any start the spread of the metrics is at
+ * most 3 (2G) = 13806; normalised, they lie in [-13806, 13806]. Within 2 stages of a start whose
+ * spread is S they lie in [-S - 4G, 13806]: S = UNKNOWN = 8192 at a known start, S <= 13806 at
+ * stored boundaries (W >= 8 puts every stored boundary 8 or more stages from its start), hence
+ * >= -23010, and a sum metric + g >= -25311. In the extrinsic, the alphas within 2 stages of a
+ * start are those of the frame's first stages (spread 8192: >= -17396); betas there are 8 or
+ * more stages from theirs (>= -13806), so alpha + beta + par >= -31329 > -32768. The tail betas
+ * are sums of 3 tail branch metrics of int8 values. */
 #ifndef INCLUDED_GPUFEC_TURBO_FIXED_H
 #define INCLUDED_GPUFEC_TURBO_FIXED_H
 
@@ -34,9 +45,11 @@ namespace turbo_fx {
 
 constexpr int STATES = 8;
 constexpr int EXT_MAX = 2047;
-constexpr int METRIC_MAX = 30000;
-constexpr int UNKNOWN = 16384;
-constexpr int MAX_WINDOW = 256; //!< longer windows gain nothing and cost alpha memory on the GPU
+constexpr int UNKNOWN = 8192; //!< not larger: see the int16 bound above
+constexpr int MAX_WINDOW = 256; //!< longer windows gain nothing
+constexpr int GPU_WINDOW = 16;  //!< the CUDA decoder keeps a window's alphas in registers
+//! a window the fixed-point decoder takes: a multiple of 8 (the int16 bound above) up to MAX_WINDOW
+GPUFEC_HD bool valid_window(int w) { return w >= 8 && w <= MAX_WINDOW && w % 8 == 0; }
 //! training stages: a window's recursions start this far outside it, from the boundary
 //! metrics the neighbouring window stored there in the previous iteration (at most W)
 constexpr int TRAIN = 32;
@@ -62,7 +75,6 @@ inline rsc_tables make_tables(const trellis& t)
 }
 
 GPUFEC_HD int soft_in(int8_t v) { return v < -127 ? -127 : int(v); }
-GPUFEC_HD int clamp_metric(int v) { return v < -METRIC_MAX ? -METRIC_MAX : v > METRIC_MAX ? METRIC_MAX : v; }
 GPUFEC_HD int16_t scale_ext(int e, int scale16)
 {
     int s = (e * scale16) >> 4; // arithmetic shift: floor

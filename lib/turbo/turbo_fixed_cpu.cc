@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* The fixed-point max-log turbo decoder on the CPU: one frame per pool task, the arithmetic of
- * turbo_fixed.h state by state (the CUDA kernel does the same with a lane per state). */
+ * turbo_fixed.h state by state in int (the CUDA kernel computes two frames at once in int16
+ * halves; the bound in turbo_fixed.h makes them equal). */
 #include "runtime/cpu_pool.h"
 #include "turbo_engine.h"
 #include "turbo_fixed.h"
@@ -23,6 +24,7 @@ using namespace turbo_fx;
 struct scratch {
     std::vector<int16_t> apri1, apri2, bounds, alpha;
     std::vector<int8_t> sys2;
+    std::vector<uint8_t> decisions;
 };
 
 class fixed_cpu : public turbo_engine
@@ -32,9 +34,7 @@ public:
         : d_code(code), d_opts(o), d_W(window), d_T(make_tables(code.rsc)),
           d_pool(get_cpu_pool(o.cpu_threads))
     {
-        if (window < 2 || window > MAX_WINDOW)
-            throw std::invalid_argument("window: the fixed-point decoder takes 2.." + std::to_string(MAX_WINDOW) +
-                                        " stages");
+        check_fixed_window(code, window);
         d_nwin = (code.K + window - 1) / window;
         d_scale16 = int(std::lround(o.scaling * 16));
         const auto& pi = code.pi.permutation();
@@ -50,9 +50,17 @@ public:
     }
     void decode(const int8_t* in, size_t frames, uint8_t* bits) override
     {
-        const size_t n = d_code.coded_bits(), K = size_t(d_code.K);
+        const size_t n = d_code.coded_bits(), bytes = size_t(d_code.K) / 8;
         d_pool->parallel_for(int64_t(frames), [&](int64_t f, int w) {
-            frame(in + size_t(f) * n, bits + size_t(f) * K, d_scratch[size_t(w)]);
+            scratch& sc = d_scratch[size_t(w)];
+            frame(in + size_t(f) * n, sc);
+            uint8_t* out = bits + size_t(f) * bytes;
+            for (size_t i = 0; i < bytes; ++i) {
+                uint8_t v = 0;
+                for (size_t j = 0; j < 8; ++j)
+                    v = uint8_t(v << 1 | sc.decisions[8 * i + j]);
+                out[i] = v;
+            }
         });
     }
 
@@ -94,7 +102,7 @@ private:
                     }
                 const int m = an[0];
                 for (int s = 0; s < STATES; ++s)
-                    am[s] = clamp_metric(an[s] - m);
+                    am[s] = an[s] - m;
             };
             // alpha at stage k1 - guard is the next window's training start
             const int store_at = len - guard(W); // in stages after k0
@@ -152,7 +160,7 @@ private:
                 }
                 const int m = bn[0];
                 for (int s = 0; s < STATES; ++s)
-                    b[s] = clamp_metric(bn[s] - m);
+                    b[s] = bn[s] - m;
                 if (w > 0 && i == gs)
                     for (int s = 0; s < STATES; ++s)
                         b_out[(w - 1) * STATES + s] = int16_t(b[s]);
@@ -160,13 +168,15 @@ private:
         }
     }
 
-    void frame(const int8_t* in, uint8_t* bits, scratch& sc) const
+    //! decodes one frame; its decisions are left in sc.decisions (one per byte)
+    void frame(const int8_t* in, scratch& sc) const
     {
         const size_t K = size_t(d_code.K), D = K + 4;
         const int8_t *d0 = in, *d1 = in + D, *d2 = in + 2 * D;
         const int8_t t1[6] = { d0[K], d1[K], d2[K], d0[K + 1], d1[K + 1], d2[K + 1] };
         const int8_t t2[6] = { d0[K + 2], d1[K + 2], d2[K + 2], d0[K + 3], d1[K + 3], d2[K + 3] };
         sc.sys2.resize(K);
+        sc.decisions.resize(K);
         for (size_t k = 0; k < K; ++k)
             sc.sys2[k] = d0[d_pi[k]];
         sc.apri1.assign(K, 0);
@@ -178,7 +188,7 @@ private:
             half(d0, d1, t1, sc.apri1.data(), sc.apri2.data(), d_inv.data(), sc.bounds.data(), it == 1, nullptr,
                  nullptr, sc.alpha);
             half(sc.sys2.data(), d2, t2, sc.apri2.data(), sc.apri1.data(), d_pi.data(), sc.bounds.data() + 4 * nb,
-                 it == 1, final ? bits : nullptr, d_pi.data(), sc.alpha);
+                 it == 1, final ? sc.decisions.data() : nullptr, d_pi.data(), sc.alpha);
             for (int d = 0; d < 2; ++d) // the outputs become the next iteration's inputs
                 std::copy(sc.bounds.begin() + long((4 * d + 2) * nb), sc.bounds.begin() + long((4 * d + 4) * nb),
                           sc.bounds.begin() + long(4 * d * nb));
@@ -195,6 +205,15 @@ private:
 };
 
 } // namespace
+
+void check_fixed_window(const turbo_code& code, int window)
+{
+    if (!valid_window(window))
+        throw std::invalid_argument("window: the fixed-point decoder takes a multiple of 8 from 8 to " +
+                                    std::to_string(MAX_WINDOW) + " stages, not " + std::to_string(window));
+    if (code.K % 8 != 0)
+        throw std::invalid_argument("turbo: the fixed-point decoder needs K a multiple of 8 (every LTE size is)");
+}
 
 std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
 {
