@@ -152,6 +152,8 @@ TEST(turbo_code, names_and_bad_options)
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("algorithm=log-map, engine=fixed")), std::invalid_argument);
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("window=512")), std::invalid_argument); // fixed: <= 256
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("window=12")), std::invalid_argument); // multiples of 8
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("training=12")), std::invalid_argument);
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("training=72")), std::invalid_argument);
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("window=0")), std::invalid_argument); // reference only
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("engine=fast")), std::invalid_argument);
     if (cuda_devices().empty())
@@ -251,7 +253,8 @@ TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
     for (const char* opts : { "code=lte:6144", "code=lte:1024, max_iterations=4", "code=lte:40",
                               "code=lte:6144, max_iterations=8", "code=lte:2048, scaling=0.5",
                               "code=lte:256, layout=interleaved", "code=lte:512, max_batch=64",
-                              "code=lte:4032, crc=lte-24b, max_iterations=3" }) {
+                              "code=lte:4032, crc=lte-24b, max_iterations=3", "code=lte:6144, training=16",
+                              "code=lte:2048, training=24", "code=lte:96, training=24" }) {
         const auto o = parse_frame_options(opts);
         auto cpu = make_frame_decoder("turbo", o, device_spec::parse("cpu"));
         auto gpu = make_frame_decoder("turbo", o, device_spec::parse("cuda"));
@@ -291,6 +294,9 @@ TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
     // other windows run on the CPU twin with device=auto, and are refused by name on the GPU
     EXPECT_FALSE(make_frame_decoder("turbo", parse_frame_options("code=lte:40, window=32"))->on_gpu());
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("code=lte:40, window=32"), device_spec::parse("cuda")),
+                 std::invalid_argument);
+    EXPECT_FALSE(make_frame_decoder("turbo", parse_frame_options("code=lte:40, training=40"))->on_gpu());
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("code=lte:40, training=40"), device_spec::parse("cuda")),
                  std::invalid_argument);
 }
 

@@ -39,7 +39,6 @@ using namespace turbo_fx;
 using u32 = uint32_t;
 
 constexpr int GW = GPU_WINDOW;                // stages per window
-constexpr int GT = TRAIN < GW ? TRAIN : GW;   // training stages
 constexpr int PAD = GW + 1;                   // words per window in shared memory
 constexpr int MAX_THREADS = 384;              // K = 6144: 384 windows
 static_assert(GW % 8 == 0, "turbo_fixed.h: windows are multiples of 8");
@@ -172,7 +171,7 @@ __device__ __forceinline__ void set_known_start(u32 (&m)[STATES])
 __host__ __device__ inline size_t pair_words(int K, int nwin) { return 2 * size_t(K + nwin) + K + 2 * ((K + 31) / 32); }
 __host__ __device__ inline size_t block_words(int K, int nwin, int group) { return size_t(K + nwin) + group * pair_words(K, nwin); }
 
-template <int DEC>
+template <int DEC, int T>
 __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
 {
     extern __shared__ u32 smem[];
@@ -220,15 +219,14 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
         const u32* par = s_par + w * PAD;
         const u32* perm = s_perm + w * PAD;
         const int k0 = w * GW, len = min(GW, K - k0);
-        const bool last = w == NW - 1;
         const size_t nb = size_t(NW) * STATES; // words of one [alpha | beta] half
         u32* pair_bounds = a.bounds + size_t(q) * 8 * nb;
         const u32* rd = pair_bounds + (size_t(a.read_buf) * 2 + DEC) * 2 * nb;
         u32* wr = pair_bounds + (size_t(1 - a.read_buf) * 2 + DEC) * 2 * nb;
 
-        // forward: training over the previous window from the alpha it stored there
+        // forward from max(k0 - T, 0): the known start, or the alpha stored there
         u32 am[STATES];
-        if (w == 0)
+        if (k0 <= T)
             set_known_start(am);
         else if (a.first)
 #pragma unroll
@@ -236,11 +234,14 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
                 am[s] = 0;
         else
             load8(am, rd + w * STATES);
-        if (w > 0) {
 #pragma unroll
-            for (int j = GW - GT; j < GW; ++j)
-                forward_step(am, make_branch(sa[j - PAD], par[j - PAD]));
+        for (int t = T; t >= 1; --t) { // stage k0 - t, in an earlier window
+            const int off = -t - (t + GW - 1) / GW;
+            if (t <= k0)
+                forward_step(am, make_branch(sa[off], par[off]));
         }
+        // alpha before stage k0 + AI starts the recursion of window w + AV
+        constexpr int AI = (GW - T % GW) % GW, AV = (AI + T) / GW;
         u32 al[GW][STATES];
 #pragma unroll
         for (int i = 0; i < GW; ++i) {
@@ -248,19 +249,19 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
 #pragma unroll
                 for (int s = 0; s < STATES; ++s)
                     al[i][s] = am[s];
-                if (!last && i == GW - GT) // where the next window's training starts
-                    store8(wr + (w + 1) * STATES, am);
+                if (i == AI && k0 + AI > 0 && w + AV < NW)
+                    store8(wr + (w + AV) * STATES, am);
                 forward_step(am, make_branch(sa[i], par[i]));
             }
         }
 
-        // backward: the last window from the known end through the tail; the others after
-        // training over the next window from the beta it stored there
+        // backward from min(k1 + T, K): the known end through the tail, or the beta stored there
+        const int k1 = k0 + len;
         u32 b[STATES];
-        if (last) {
+        if (k1 + T >= K) {
             set_known_start(b);
-            const int8_t* ta = a.in + size_t(2 * q) * a.n + K;
             const int fb = 2 * q + 1 < a.frames ? 2 * q + 1 : 2 * q;
+            const int8_t* ta = a.in + size_t(2 * q) * a.n + K;
             const int8_t* tb = a.in + size_t(fb) * a.n + K;
 #pragma unroll
             for (int j = 2; j >= 0; --j) { // tail element e is d_(e % 3)[K + e / 3]
@@ -289,17 +290,14 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
         } else {
             load8(b, rd + nb + w * STATES);
         }
-        const int len_next = last ? 0 : min(GW, K - k0 - GW);
-        const int gb = last ? 0 : min(GT, len_next);
-        const int gs = min(GT, len); // the beta at stage k0 + gs is the previous window's start
-        if (!last) {
 #pragma unroll
-            for (int j = GW - 1; j >= 0; --j)
-                if (j < gb)
-                    backward_step(b, make_branch(sa[j + PAD], par[j + PAD]));
+        for (int j = T - 1; j >= 0; --j) { // stage k1 + j, in a later window (k1 = k0 + GW there)
+            const int off = GW + j + 1 + j / GW;
+            if (k1 + j < K)
+                backward_step(b, make_branch(sa[off], par[off]));
         }
-        if (w > 0 && gs == len)
-            store8(wr + nb + (w - 1) * STATES, b);
+        // beta after stage k0 + BI starts the recursion of window w - BV
+        constexpr int BI = T % GW, BV = (T - BI) / GW + 1;
 #pragma unroll
         for (int i = GW - 1; i >= 0; --i) {
             if (i < len) {
@@ -316,8 +314,8 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
                         atomicOr(&s_bits[KW + (pos >> 5)], bit);
                 }
                 backward_step(b, make_branch(sai, pki));
-                if (w > 0 && i == gs && gs < len)
-                    store8(wr + nb + (w - 1) * STATES, b);
+                if (i == BI && w >= BV)
+                    store8(wr + nb + (w - BV) * STATES, b);
             }
         }
     }
@@ -366,7 +364,7 @@ public:
     turbo_cuda(const turbo_code& code, const turbo_options& o, int window, int device, size_t max_batch)
         : d_code(code), d_opts(o), d_dev(device)
     {
-        check_fixed_window(code, window);
+        check_fixed_window(code, window, o.training);
         if (window != GW)
             throw std::invalid_argument("window: the GPU decoder runs windows of " + std::to_string(GW) +
                                         " stages (other windows: device=cpu)");
@@ -390,10 +388,15 @@ public:
         while (d_group > 1 && block_words(K, d_nwin, d_group) > budget)
             --d_group;
         d_shared = block_words(K, d_nwin, d_group) * 4;
-        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(turbo_half_kernel<0>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               int(d_shared)));
-        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(turbo_half_kernel<1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               int(d_shared)));
+        switch (o.training) {
+        case 16: pick<16>(); break;
+        case 24: pick<24>(); break;
+        case 32: pick<32>(); break;
+        default:
+            throw std::invalid_argument("training: the GPU decoder runs 16, 24 or 32 stages (others: device=cpu)");
+        }
+        for (half_fn f : d_half)
+            GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(d_shared)));
         // a chunk: whole waves of blocks (one block of a large K per SM), at least ~6 M soft values
         const size_t pairs_per_wave = size_t(prop.multiProcessorCount) * size_t(d_group);
         size_t chunk = max_batch ? max_batch : std::max<size_t>(8 * pairs_per_wave, 6000000 / code.coded_bits());
@@ -419,7 +422,7 @@ public:
     std::string name() const override
     {
         return "cuda:" + std::to_string(d_dev) + " (" + d_gpu + ") fixed-point max-log, int16 pairs, window " +
-               std::to_string(GW);
+               std::to_string(GW) + ", training " + std::to_string(d_opts.training);
     }
     bool on_gpu() const override { return true; }
 
@@ -467,6 +470,14 @@ public:
     }
 
 private:
+    using half_fn = void (*)(half_args);
+    template <int T>
+    void pick()
+    {
+        d_half[0] = turbo_half_kernel<0, T>;
+        d_half[1] = turbo_half_kernel<1, T>;
+    }
+
     void enqueue(cudaStream_t s, const int8_t* in, size_t m, u32* sys2, u32* apri, u32* bounds, uint8_t* bits)
     {
         const int K = d_code.K;
@@ -490,13 +501,13 @@ private:
             a.apri = apri1;
             a.ext_out = apri2;
             a.perm = d_perm.get(); // natural -> interleaved: the inverse of pi
-            turbo_half_kernel<0><<<grid, threads, d_shared, s>>>(a);
+            d_half[0]<<<grid, threads, d_shared, s>>>(a);
             GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<0>");
             a.apri = apri2;
             a.ext_out = apri1;
             a.perm = d_perm.get() + K; // interleaved -> natural: pi
             a.bits = it == d_opts.max_iterations ? bits : nullptr;
-            turbo_half_kernel<1><<<grid, threads, d_shared, s>>>(a);
+            d_half[1]<<<grid, threads, d_shared, s>>>(a);
             GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<1>");
         }
     }
@@ -507,6 +518,7 @@ private:
     size_t d_shared = 0, d_chunk = 0;
     std::string d_gpu;
     half_args d_args{};
+    half_fn d_half[2] = { nullptr, nullptr }; // the two decoders' kernels for the training length
     device_buffer<uint32_t> d_perm; // the inverse of pi, then pi
     std::unique_ptr<batch_pipeline> d_pipe;
 };

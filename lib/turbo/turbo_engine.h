@@ -25,8 +25,9 @@ public:
     virtual double time_kernels(const int8_t*, size_t, int) { return -1; }
 };
 
-//! throws std::invalid_argument unless `window` suits the fixed-point decoders (turbo_fixed.h)
-void check_fixed_window(const turbo_code& code, int window);
+//! throws std::invalid_argument unless `window` and `training` suit the fixed-point decoders
+//! (turbo_fixed.h)
+void check_fixed_window(const turbo_code& code, int window, int training);
 //! `window`: stages per window, a multiple of 8 up to turbo_fx::MAX_WINDOW
 std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window);
 #ifdef GPUFEC_HAVE_CUDA

@@ -50,6 +50,8 @@ public:
                         std::to_string(d_opts.max_iterations) + " it";
         if (d_opts.window)
             s += ", window " + std::to_string(d_opts.window);
+        if (d_engine)
+            s += ", training " + std::to_string(d_opts.training);
         if (!d_opts.crc.empty())
             s += ", " + d_opts.crc;
         return s;
@@ -219,20 +221,22 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
     o.max_iterations = int(r.get_int("max_iterations", 6, 1, 100));
     o.scaling = float(r.get_float("scaling", maxlog ? 0.75 : 1.0, 1e-3, 1.0));
     o.window = int(r.get_int("window", fixed ? turbo_fx::GPU_WINDOW : 0, 0, 6144));
+    o.training = int(r.get_int("training", turbo_fx::TRAIN, 0, 1000));
     o.early_termination = r.get_bool("early_termination", true);
     o.cpu_threads = common.cpu_threads;
     o.validate();
     if (fixed && o.window == 0)
         throw std::invalid_argument("window: engine=fixed needs windows (window=0, the whole block, is engine=reference)");
     if (fixed)
-        check_fixed_window(c.code, o.window);
+        check_fixed_window(c.code, o.window, o.training);
     std::unique_ptr<turbo_engine> eng;
     if (fixed) {
         const backend_choice choice = resolve_backend(device);
 #ifdef GPUFEC_HAVE_CUDA
-        // the GPU runs windows of GPU_WINDOW stages: other windows go to the CPU twin unless
+        // the GPU runs windows of GPU_WINDOW stages and a few training lengths: others go to the CPU twin unless
         // the GPU was asked for by name (then the GPU engine says why it cannot)
-        const bool gpu_window = o.window == turbo_fx::GPU_WINDOW || device.type == device_spec::kind::cuda;
+        const bool gpu_window = (o.window == turbo_fx::GPU_WINDOW && turbo_fx::gpu_training(o.training)) ||
+                                device.type == device_spec::kind::cuda;
         if (choice.cuda && gpu_window)
             eng = make_turbo_cuda(c.code, o, o.window, choice.device, size_t(common.max_batch));
 #else
@@ -296,7 +300,8 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "window=<stages> (16 fixed: the GPU's; 0 = the whole block, reference only), crc=<none|lte-24a|lte-24b> (none), "
                              "early_termination=<bool> (true: stop on CRC, or on unchanged decisions; reference engine), "
                              "engine=<fixed|reference> (fixed for max-log: int16 metrics, CPU or GPU, the same bits, "
-                             "windows multiples of 8; "
+                             "windows multiples of 8; training=<8..64> (32) stages outside each window; the GPU: window 16, "
+                             "training 16, 24 or 32; "
                              "log-map and fptd: reference, CPU), "
                              "layout=<streams|interleaved> (streams: d0|d1|d2)",
                              make_from_options,

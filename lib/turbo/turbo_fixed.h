@@ -9,10 +9,12 @@
  *  - alpha, beta: normalised after every information stage by subtracting the metric of
  *    state 0 (one broadcast on the GPU, not a reduction); unknown states start at -UNKNOWN;
  *    boundaries of the first iteration are 0 (uniform);
- *  - windows of W stages, W a multiple of 8 (the last one shorter, and it also runs the 3 tail
- *    stages, not normalised); a window's forward recursion starts min(TRAIN, W) stages before it
- *    and its backward recursion min(TRAIN, next window's length) stages after it, from the
- *    metrics its neighbours stored at those stages in the previous iteration (0 in the first);
+ *  - windows of W stages, W a multiple of 8, the last one shorter; training T, a multiple of 8
+ *    (8..64): window [k0, k1)'s forward recursion starts at max(k0 - T, 0) and its backward
+ *    recursion at min(k1 + T, K). At 0 from the known start; at K from the known end through
+ *    the 3 tail stages (input = feedback, not normalised); elsewhere from the metric stored
+ *    there in the previous iteration (0 in the first) by the window whose own stages hold
+ *    that boundary: the alpha before stage p, the beta after the backward step of stage p;
  *  - extrinsic: max over (s, x=1) minus max over (s, x=0) of alpha + p par + beta, scaled by
  *    scale16 / 16 with an arithmetic shift (floor), clamped to +-EXT_MAX;
  *  - decision after the second half-iteration: sys + apri + extrinsic (unscaled) > 0.
@@ -23,7 +25,7 @@
  * state in exactly 3 stages, so 3 or more stages after any start the spread of the metrics is at
  * most 3 (2G) = 13806; normalised, they lie in [-13806, 13806]. Within 2 stages of a start whose
  * spread is S they lie in [-S - 4G, 13806]: S = UNKNOWN = 8192 at a known start, S <= 13806 at
- * stored boundaries (W >= 8 puts every stored boundary 8 or more stages from its start), hence
+ * stored boundaries (T >= 8 puts every stored boundary 8 or more stages from its start), hence
  * >= -23010, and a sum metric + g >= -25311. In the extrinsic, the alphas within 2 stages of a
  * start are those of the frame's first stages (spread 8192: >= -17396); betas there are 8 or
  * more stages from theirs (>= -13806), so alpha + beta + par >= -31329 > -32768. The tail betas
@@ -50,8 +52,9 @@ constexpr int MAX_WINDOW = 256; //!< longer windows gain nothing
 constexpr int GPU_WINDOW = 16;  //!< the CUDA decoder keeps a window's alphas in registers
 //! a window the fixed-point decoder takes: a multiple of 8 (the int16 bound above) up to MAX_WINDOW
 GPUFEC_HD bool valid_window(int w) { return w >= 8 && w <= MAX_WINDOW && w % 8 == 0; }
-//! training stages: a window's recursions start this far outside it, from the boundary
-//! metrics the neighbouring window stored there in the previous iteration (at most W)
+//! the training lengths the CUDA decoder is compiled for
+GPUFEC_HD bool gpu_training(int t) { return t == 16 || t == 24 || t == 32; }
+//! default training stages: a window's recursions start this far outside it
 constexpr int TRAIN = 32;
 
 //! the constituent code as small tables (passed to kernels by value)

@@ -34,18 +34,18 @@ public:
         : d_code(code), d_opts(o), d_W(window), d_T(make_tables(code.rsc)),
           d_pool(get_cpu_pool(o.cpu_threads))
     {
-        check_fixed_window(code, window);
+        check_fixed_window(code, window, o.training);
         d_nwin = (code.K + window - 1) / window;
+        d_train = o.training;
         d_scale16 = int(std::lround(o.scaling * 16));
         const auto& pi = code.pi.permutation();
         d_pi.assign(pi.begin(), pi.end());
         d_inv.assign(code.pi.inverse().begin(), code.pi.inverse().end());
         d_scratch.resize(size_t(d_pool->size()));
     }
-    static int guard(int W) { return std::min(TRAIN, W); }
     std::string name() const override
     {
-        return "cpu fixed-point max-log, window " + std::to_string(d_W) + " (" + std::to_string(d_pool->size()) +
+        return "cpu fixed-point max-log, window " + std::to_string(d_W) + ", training " + std::to_string(d_train) + " (" + std::to_string(d_pool->size()) +
                " threads " + d_pool->kind() + ")";
     }
     void decode(const int8_t* in, size_t frames, uint8_t* bits) override
@@ -71,64 +71,58 @@ private:
               const uint32_t* dst_index, int16_t* bound, bool first, uint8_t* bits, const uint32_t* bit_index,
               std::vector<int16_t>& alpha) const
     {
-        const int K = d_code.K, W = d_W;
+        const int K = d_code.K, W = d_W, T = d_train;
         const size_t nb = size_t(d_nwin) * STATES;
-        // bound: [a_in | b_in | a_out | b_out], each windows x 8
+        // bound: [a_in | b_in | a_out | b_out], each windows x 8, indexed by the window that reads
         const int16_t* a_in = bound;
         const int16_t* b_in = bound + nb;
         int16_t* a_out = bound + 2 * nb;
         int16_t* b_out = bound + 3 * nb;
-        alpha.resize(size_t(W + 1) * STATES);
+        alpha.resize(size_t(W) * STATES);
         auto gamma = [&](int k, int s, int x) {
             return x * (soft_in(sys[k]) + apri[k]) + d_T.par[s * 2 + x] * soft_in(par[k]);
         };
-        auto wlen = [&](int w) { return std::min(K, (w + 1) * W) - w * W; };
+        int am[STATES], b[STATES];
+        auto forward = [&](int k) {
+            int an[STATES];
+            std::fill(an, an + STATES, INT_MIN / 2);
+            for (int s = 0; s < STATES; ++s)
+                for (int x = 0; x < 2; ++x) {
+                    const int nx = d_T.next[s * 2 + x];
+                    an[nx] = max2(an[nx], am[s] + gamma(k, s, x));
+                }
+            for (int s = 0; s < STATES; ++s)
+                am[s] = an[s] - an[0];
+        };
+        auto backward = [&](int k) {
+            int bn[STATES];
+            for (int s = 0; s < STATES; ++s)
+                bn[s] = max2(b[d_T.next[s * 2]] + gamma(k, s, 0), b[d_T.next[s * 2 + 1]] + gamma(k, s, 1));
+            for (int s = 0; s < STATES; ++s)
+                b[s] = bn[s] - bn[0];
+        };
         for (int w = 0; w < d_nwin; ++w) {
             const int k0 = w * W, k1 = std::min(K, k0 + W), len = k1 - k0;
-            const bool last = w == d_nwin - 1;
-            // forward, after ga training stages from the previous window's stored alpha
-            const int ga = w == 0 ? 0 : guard(W);
-            int am[STATES];
+            // forward from max(k0 - T, 0): the known start, or the alpha stored there
+            const int fs = k0 - T;
             for (int s = 0; s < STATES; ++s)
-                am[s] = w == 0 ? (s == 0 ? 0 : -UNKNOWN) : first ? 0 : a_in[w * STATES + s];
-            int16_t* a = alpha.data();
-            auto step = [&](int k) {
-                int an[STATES];
-                std::fill(an, an + STATES, INT_MIN / 2);
-                for (int s = 0; s < STATES; ++s)
-                    for (int x = 0; x < 2; ++x) {
-                        const int nx = d_T.next[s * 2 + x];
-                        an[nx] = max2(an[nx], am[s] + gamma(k, s, x));
-                    }
-                const int m = an[0];
-                for (int s = 0; s < STATES; ++s)
-                    am[s] = an[s] - m;
-            };
-            // alpha at stage k1 - guard is the next window's training start
-            const int store_at = len - guard(W); // in stages after k0
-            auto store = [&](int i) {
-                if (!last && i == store_at)
-                    for (int s = 0; s < STATES; ++s)
-                        a_out[(w + 1) * STATES + s] = int16_t(am[s]);
-            };
-            for (int i = -ga; i < 0; ++i)
-                step(k0 + i);
-            for (int s = 0; s < STATES; ++s)
-                a[s] = int16_t(am[s]);
-            store(0);
+                am[s] = fs <= 0 ? (s == 0 ? 0 : -UNKNOWN) : first ? 0 : a_in[w * STATES + s];
+            for (int k = std::max(fs, 0); k < k0; ++k)
+                forward(k);
             for (int i = 0; i < len; ++i) {
-                step(k0 + i);
-                for (int s = 0; s < STATES; ++s)
-                    a[(i + 1) * STATES + s] = int16_t(am[s]);
-                store(i + 1);
+                const int p = k0 + i; // alpha_p: the start of window v's recursion if p = k0(v) - T
+                if (p > 0 && (p + T) % W == 0 && (p + T) / W < d_nwin)
+                    std::copy(am, am + STATES, a_out + (p + T) / W * STATES);
+                std::copy(am, am + STATES, alpha.begin() + i * STATES);
+                forward(p);
             }
-            // backward, after gb training stages from the next window's stored beta
-            const int gb = last ? 0 : std::min(guard(W), wlen(w + 1));
-            int b[STATES];
-            for (int s = 0; s < STATES; ++s)
-                b[s] = last ? (s == 0 ? 0 : -UNKNOWN) : first ? 0 : b_in[w * STATES + s];
-            if (last)
-                for (int j = 2; j >= 0; --j) { // tail stages: the input is the feedback
+            // backward from min(k1 + T, K): the known end through the 3 tail stages (the input is
+            // the feedback, not normalised), or the beta stored there
+            const int be = k1 + T;
+            if (be >= K) {
+                for (int s = 0; s < STATES; ++s)
+                    b[s] = s == 0 ? 0 : -UNKNOWN;
+                for (int j = 2; j >= 0; --j) {
                     int bn[STATES];
                     for (int s = 0; s < STATES; ++s) {
                         const int x = d_T.term[s];
@@ -137,33 +131,28 @@ private:
                     }
                     std::copy(bn, bn + STATES, b);
                 }
-            const int gs = std::min(guard(W), len); // this window stores beta at stage k0 + gs
-            if (w > 0 && gs == len)
+            } else {
                 for (int s = 0; s < STATES; ++s)
-                    b_out[(w - 1) * STATES + s] = int16_t(b[s]);
-            for (int i = len - 1 + gb; i >= 0; --i) {
+                    b[s] = first ? 0 : b_in[w * STATES + s];
+            }
+            for (int k = std::min(be, K) - 1; k >= k1; --k)
+                backward(k);
+            for (int i = len - 1; i >= 0; --i) {
                 const int k = k0 + i;
-                int m0 = INT_MIN / 2, m1 = INT_MIN / 2, bn[STATES];
+                int m0 = INT_MIN / 2, m1 = INT_MIN / 2;
                 for (int s = 0; s < STATES; ++s) {
-                    const int b0 = b[d_T.next[s * 2]], b1 = b[d_T.next[s * 2 + 1]];
-                    if (i < len) {
-                        m0 = max2(m0, a[i * STATES + s] + d_T.par[s * 2] * soft_in(par[k]) + b0);
-                        m1 = max2(m1, a[i * STATES + s] + d_T.par[s * 2 + 1] * soft_in(par[k]) + b1);
-                    }
-                    bn[s] = max2(b0 + gamma(k, s, 0), b1 + gamma(k, s, 1));
+                    const int al = alpha[size_t(i) * STATES + s];
+                    m0 = max2(m0, al + d_T.par[s * 2] * soft_in(par[k]) + b[d_T.next[s * 2]]);
+                    m1 = max2(m1, al + d_T.par[s * 2 + 1] * soft_in(par[k]) + b[d_T.next[s * 2 + 1]]);
                 }
-                if (i < len) {
-                    const int ext = m1 - m0;
-                    dst[dst_index[k]] = scale_ext(ext, d_scale16);
-                    if (bits)
-                        bits[bit_index[k]] = uint8_t(soft_in(sys[k]) + apri[k] + ext > 0);
-                }
-                const int m = bn[0];
-                for (int s = 0; s < STATES; ++s)
-                    b[s] = bn[s] - m;
-                if (w > 0 && i == gs)
-                    for (int s = 0; s < STATES; ++s)
-                        b_out[(w - 1) * STATES + s] = int16_t(b[s]);
+                const int ext = m1 - m0;
+                dst[dst_index[k]] = scale_ext(ext, d_scale16);
+                if (bits)
+                    bits[bit_index[k]] = uint8_t(soft_in(sys[k]) + apri[k] + ext > 0);
+                backward(k);
+                // beta_k: the start of window v's recursion if k = k1(v) + T
+                if (k - T >= W && (k - T) % W == 0)
+                    std::copy(b, b + STATES, b_out + ((k - T) / W - 1) * STATES);
             }
         }
     }
@@ -197,7 +186,7 @@ private:
 
     turbo_code d_code;
     turbo_options d_opts;
-    int d_W, d_nwin = 0, d_scale16 = 12;
+    int d_W, d_nwin = 0, d_scale16 = 12, d_train = TRAIN;
     rsc_tables d_T;
     std::shared_ptr<cpu_pool> d_pool;
     std::vector<uint32_t> d_pi, d_inv;
@@ -206,8 +195,11 @@ private:
 
 } // namespace
 
-void check_fixed_window(const turbo_code& code, int window)
+void check_fixed_window(const turbo_code& code, int window, int training)
 {
+    if (training < 8 || training > 64 || training % 8 != 0)
+        throw std::invalid_argument("training: the fixed-point decoder takes a multiple of 8 from 8 to 64 stages, not " +
+                                    std::to_string(training));
     if (!valid_window(window))
         throw std::invalid_argument("window: the fixed-point decoder takes a multiple of 8 from 8 to " +
                                     std::to_string(MAX_WINDOW) + " stages, not " + std::to_string(window));

@@ -74,6 +74,10 @@ struct turbo_options {
     //! stages per sliding window (0: the whole block, exact BCJR); windows start from the
     //! previous iteration's boundary metrics
     int window = 0;
+    /*! the fixed-point engine: each window's forward recursion starts this many stages before it
+     *  and its backward recursion this many after it (from the known ends of the block where
+     *  they are nearer), from the metrics stored there in the previous iteration */
+    int training = 32;
     /*! "" (none), "lte-24a" or "lte-24b": the last 24 of the K bits are this CRC; the decoder
      *  outputs the K - 24 bits before it and reports the check */
     std::string crc;
