@@ -179,38 +179,94 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
     u32* s_perm = smem;
     const int tid = threadIdx.x;
 
-    // 1. the pairs' branch inputs into shared memory (coalesced global loads)
-    for (int k = tid; k < K; k += blockDim.x)
-        s_perm[k + k / GW] = a.perm[k];
-    for (int g = 0; g < a.group; ++g) {
-        const int q = blockIdx.x * a.group + g;
-        if (q >= a.pairs)
-            break;
-        u32* s_sa = smem + P + g * pair_words(K, NW);
-        u32* s_par = s_sa + P;
-        u32* s_bits = s_par + P + K;
-        const int fa = 2 * q, fb = fa + 1 < a.frames ? fa + 1 : fa; // an odd chunk: B repeats A
-        const int8_t* ia = a.in + size_t(fa) * a.n;
-        const int8_t* ib = a.in + size_t(fb) * a.n;
-        const int8_t* pa = ia + (DEC == 0 ? D : 2 * D);
-        const int8_t* pb = ib + (DEC == 0 ? D : 2 * D);
-        const u32* apri = a.apri + size_t(q) * K;
-        const u32* sys2 = a.sys2 + size_t(q) * K;
-        for (int k = tid; k < K; k += blockDim.x) {
-            const u32 sys = DEC == 0 ? soft_pair(ia, ib, k) : sys2[k];
-            const u32 ap = DEC == 0 && a.first ? 0u : apri[k];
-            s_sa[k + k / GW] = add2(sys, ap);
-            s_par[k + k / GW] = soft_pair(pa, pb, k);
+    // this thread's window and pair; its stored boundaries are fetched first, to arrive while
+    // the block loads its inputs
+    const int g = tid / NW, w = tid - g * NW, q = blockIdx.x * a.group + g;
+    const bool active = g < a.group && q < a.pairs;
+    const int k0 = w * GW, len = min(GW, K - k0), k1 = k0 + len;
+    const size_t nb = size_t(NW) * STATES; // words of one [alpha | beta] half
+    u32* pair_bounds = a.bounds + size_t(active ? q : 0) * 8 * nb;
+    const u32* rd = pair_bounds + (size_t(a.read_buf) * 2 + DEC) * 2 * nb;
+    u32* wr = pair_bounds + (size_t(1 - a.read_buf) * 2 + DEC) * 2 * nb;
+    u32 am[STATES], b[STATES];
+#pragma unroll
+    for (int s = 0; s < STATES; ++s)
+        am[s] = b[s] = 0; // the first iteration: uniform
+    if (active && !a.first && k0 > T)
+        load8(am, rd + w * STATES);
+    if (active && !a.first && k1 + T < K)
+        load8(b, rd + nb + w * STATES);
+
+    // 1. the pairs' branch inputs into shared memory: 4 stages per item, every load of a
+    //    thread's (at most 4) items issued before the first store
+    const int K4 = K / 4, items = a.group * K4;
+    constexpr int MAX_ITEMS = 4; // threads = group x ceil(K / 16) >= items / 4
+    uint4 ap[MAX_ITEMS], sy[MAX_ITEMS];
+    uint32_t pa[MAX_ITEMS], pb[MAX_ITEMS], perm4[MAX_ITEMS][4];
+#pragma unroll
+    for (int j = 0; j < MAX_ITEMS; ++j) {
+        const int it = tid + j * blockDim.x;
+        if (it < K4) {
+            const uint4 v = reinterpret_cast<const uint4*>(a.perm)[it];
+            perm4[j][0] = v.x, perm4[j][1] = v.y, perm4[j][2] = v.z, perm4[j][3] = v.w;
         }
-        if (a.bits)
+        if (it < items) {
+            const int gi = it / K4, k = 4 * (it - gi * K4), qi = blockIdx.x * a.group + gi;
+            if (qi < a.pairs) {
+                const int fa = 2 * qi, fb = fa + 1 < a.frames ? fa + 1 : fa; // an odd chunk: B repeats A
+                const int8_t* ia = a.in + size_t(fa) * a.n;
+                const int8_t* ib = a.in + size_t(fb) * a.n;
+                const int po = DEC == 0 ? D : 2 * D;
+                pa[j] = *reinterpret_cast<const uint32_t*>(ia + po + k); // (n and D are multiples of 4)
+                pb[j] = *reinterpret_cast<const uint32_t*>(ib + po + k);
+                if (DEC == 0) {
+                    sy[j].x = *reinterpret_cast<const uint32_t*>(ia + k);
+                    sy[j].y = *reinterpret_cast<const uint32_t*>(ib + k);
+                } else {
+                    sy[j] = *reinterpret_cast<const uint4*>(a.sys2 + size_t(qi) * K + k);
+                }
+                ap[j] = DEC == 0 && a.first ? make_uint4(0, 0, 0, 0)
+                                            : *reinterpret_cast<const uint4*>(a.apri + size_t(qi) * K + k);
+            }
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < MAX_ITEMS; ++j) {
+        const int it = tid + j * blockDim.x;
+        if (it < K4) {
+            const int k = 4 * it, at = k + k / GW; // (4 stages never cross a window)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                s_perm[at + e] = perm4[j][e];
+        }
+        if (it < items) {
+            const int gi = it / K4, k = 4 * (it - gi * K4), qi = blockIdx.x * a.group + gi;
+            if (qi < a.pairs) {
+                u32* s_sa = smem + P + gi * pair_words(K, NW);
+                u32* s_par = s_sa + P;
+                const int at = k + k / GW;
+                const u32 apw[4] = { ap[j].x, ap[j].y, ap[j].z, ap[j].w };
+                const u32 syw[4] = { sy[j].x, sy[j].y, sy[j].z, sy[j].w };
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const int8_t sa_ = int8_t(syw[0] >> (8 * e)), sb_ = int8_t(syw[1] >> (8 * e));
+                    const u32 sys = DEC == 0 ? pk16(soft_in(sa_), soft_in(sb_)) : syw[e];
+                    s_sa[at + e] = add2(sys, apw[e]);
+                    s_par[at + e] = pk16(soft_in(int8_t(pa[j] >> (8 * e))), soft_in(int8_t(pb[j] >> (8 * e))));
+                }
+            }
+        }
+    }
+    if (a.bits)
+        for (int gi = 0; gi < a.group; ++gi) {
+            u32* s_bits = smem + P + gi * pair_words(K, NW) + 2 * P + K;
             for (int i = tid; i < 2 * KW; i += blockDim.x)
                 s_bits[i] = 0;
-    }
+        }
     __syncthreads();
 
     // 2. a thread per window of a pair
-    const int g = tid / NW, w = tid - g * NW, q = blockIdx.x * a.group + g;
-    if (g < a.group && q < a.pairs) {
+    if (active) {
         const u32* s_sa = smem + P + g * pair_words(K, NW);
         const u32* s_par = s_sa + P;
         u32* s_out = const_cast<u32*>(s_par) + P;
@@ -218,22 +274,10 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
         const u32* sa = s_sa + w * PAD;      // this window's stages
         const u32* par = s_par + w * PAD;
         const u32* perm = s_perm + w * PAD;
-        const int k0 = w * GW, len = min(GW, K - k0);
-        const size_t nb = size_t(NW) * STATES; // words of one [alpha | beta] half
-        u32* pair_bounds = a.bounds + size_t(q) * 8 * nb;
-        const u32* rd = pair_bounds + (size_t(a.read_buf) * 2 + DEC) * 2 * nb;
-        u32* wr = pair_bounds + (size_t(1 - a.read_buf) * 2 + DEC) * 2 * nb;
 
-        // forward from max(k0 - T, 0): the known start, or the alpha stored there
-        u32 am[STATES];
+        // forward from max(k0 - T, 0): the known start, or the alpha stored there (am)
         if (k0 <= T)
             set_known_start(am);
-        else if (a.first)
-#pragma unroll
-            for (int s = 0; s < STATES; ++s)
-                am[s] = 0;
-        else
-            load8(am, rd + w * STATES);
 #pragma unroll
         for (int t = T; t >= 1; --t) { // stage k0 - t, in an earlier window
             const int off = -t - (t + GW - 1) / GW;
@@ -255,9 +299,7 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
             }
         }
 
-        // backward from min(k1 + T, K): the known end through the tail, or the beta stored there
-        const int k1 = k0 + len;
-        u32 b[STATES];
+        // backward from min(k1 + T, K): the known end through the tail, or the beta stored there (b)
         if (k1 + T >= K) {
             set_known_start(b);
             const int fb = 2 * q + 1 < a.frames ? 2 * q + 1 : 2 * q;
@@ -283,12 +325,6 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
                 for (int s = 0; s < STATES; ++s)
                     b[s] = bn[s];
             }
-        } else if (a.first) {
-#pragma unroll
-            for (int s = 0; s < STATES; ++s)
-                b[s] = 0;
-        } else {
-            load8(b, rd + nb + w * STATES);
         }
 #pragma unroll
         for (int j = T - 1; j >= 0; --j) { // stage k1 + j, in a later window (k1 = k0 + GW there)
@@ -327,9 +363,9 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
         if (q2 >= a.pairs)
             break;
         const u32* s_out = smem + P + g2 * pair_words(K, NW) + 2 * P;
-        u32* out = a.ext_out + size_t(q2) * K;
-        for (int k = tid; k < K; k += blockDim.x)
-            out[k] = s_out[k];
+        uint4* out = reinterpret_cast<uint4*>(a.ext_out + size_t(q2) * K);
+        for (int i = tid; i < K / 4; i += blockDim.x)
+            out[i] = make_uint4(s_out[4 * i], s_out[4 * i + 1], s_out[4 * i + 2], s_out[4 * i + 3]);
         if (a.bits) {
             const uint8_t* s_bits = reinterpret_cast<const uint8_t*>(s_out + K);
             const int bytes = K / 8;
