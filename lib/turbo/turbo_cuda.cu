@@ -29,7 +29,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 #include <vector>
 
 namespace gpufec {
@@ -276,107 +275,85 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
         const u32* par = s_par + w * PAD;
         const u32* perm = s_perm + w * PAD;
 
-        // training. A window away from the block's ends starts both recursions from stored
-        // metrics (am, b) and runs them together: two independent chains for the scheduler.
-        // The others start from the known start or end where it is nearer.
-        if (k0 > T && k1 + T < K) {
+        // forward from max(k0 - T, 0): the known start, or the alpha stored there (am)
+        if (k0 <= T)
+            set_known_start(am);
 #pragma unroll
-            for (int t = T; t >= 1; --t) {
-                const int fo = -t - (t + GW - 1) / GW;         // stage k0 - t
-                const int j = t - 1, bo = GW + j + 1 + j / GW; // stage k1 + j (k1 = k0 + GW here)
-                forward_step(am, make_branch(sa[fo], par[fo]));
-                backward_step(b, make_branch(sa[bo], par[bo]));
-            }
-        } else {
-            // forward from max(k0 - T, 0): the known start, or the alpha stored there (am)
-            if (k0 <= T)
-                set_known_start(am);
+        for (int t = T; t >= 1; --t) { // stage k0 - t, in an earlier window
+            const int off = -t - (t + GW - 1) / GW;
+            if (t <= k0)
+                forward_step(am, make_branch(sa[off], par[off]));
+        }
+        // alpha before stage k0 + AI starts the recursion of window w + AV
+        constexpr int AI = (GW - T % GW) % GW, AV = (AI + T) / GW;
+        u32 al[GW][STATES];
 #pragma unroll
-            for (int t = T; t >= 1; --t) { // stage k0 - t, in an earlier window
-                const int off = -t - (t + GW - 1) / GW;
-                if (t <= k0)
-                    forward_step(am, make_branch(sa[off], par[off]));
-            }
-            // backward from min(k1 + T, K): the known end through the tail, or the beta stored there (b)
-            if (k1 + T >= K) {
-                set_known_start(b);
-                const int fb = 2 * q + 1 < a.frames ? 2 * q + 1 : 2 * q;
-                const int8_t* ta = a.in + size_t(2 * q) * a.n + K;
-                const int8_t* tb = a.in + size_t(fb) * a.n + K;
+        for (int i = 0; i < GW; ++i) {
+            if (i < len) {
 #pragma unroll
-                for (int j = 2; j >= 0; --j) { // tail element e is d_(e % 3)[K + e / 3]
-                    const int xe = 6 * DEC + 2 * j, ze = xe + 1;
-                    const int xo = (xe % 3) * D + xe / 3, zo = (ze % 3) * D + ze / 3;
-                    const u32 xv = soft_pair(ta, tb, xo), zv = soft_pair(ta, tb, zo);
-                    u32 bn[STATES];
-#pragma unroll
-                    for (int s = 0; s < STATES; ++s) {
-                        const int x = lte_fb(s);
-                        u32 v = b[lte_next(s, x)];
-                        if (x)
-                            v = add2(v, xv);
-                        if (lte_par(s, x))
-                            v = add2(v, zv);
-                        bn[s] = v;
-                    }
-#pragma unroll
-                    for (int s = 0; s < STATES; ++s)
-                        b[s] = bn[s];
-                }
-            }
-#pragma unroll
-            for (int j = T - 1; j >= 0; --j) { // stage k1 + j, in a later window (k1 = k0 + GW there)
-                const int off = GW + j + 1 + j / GW;
-                if (k1 + j < K)
-                    backward_step(b, make_branch(sa[off], par[off]));
+                for (int s = 0; s < STATES; ++s)
+                    al[i][s] = am[s];
+                if (i == AI && k0 + AI > 0 && w + AV < NW)
+                    store8(wr + (w + AV) * STATES, am);
+                forward_step(am, make_branch(sa[i], par[i]));
             }
         }
-        // the window's own stages; a full window (all but maybe the last) without per-stage
-        // guards, so that the scheduler sees one block of straight-line code
-        auto own_stages = [&](auto full) {
-            constexpr bool FULL = decltype(full)::value;
-            // alpha before stage k0 + AI starts the recursion of window w + AV
-            constexpr int AI = (GW - T % GW) % GW, AV = (AI + T) / GW;
-            u32 al[GW][STATES];
-#pragma unroll
-            for (int i = 0; i < GW; ++i) {
-                if (FULL || i < len) {
-#pragma unroll
-                    for (int s = 0; s < STATES; ++s)
-                        al[i][s] = am[s];
-                    if (i == AI && k0 + AI > 0 && w + AV < NW)
-                        store8(wr + (w + AV) * STATES, am);
-                    forward_step(am, make_branch(sa[i], par[i]));
-                }
-            }
 
-            // beta after stage k0 + BI starts the recursion of window w - BV
-            constexpr int BI = T % GW, BV = (T - BI) / GW + 1;
+        // backward from min(k1 + T, K): the known end through the tail, or the beta stored there (b)
+        if (k1 + T >= K) {
+            set_known_start(b);
+            const int fb = 2 * q + 1 < a.frames ? 2 * q + 1 : 2 * q;
+            const int8_t* ta = a.in + size_t(2 * q) * a.n + K;
+            const int8_t* tb = a.in + size_t(fb) * a.n + K;
 #pragma unroll
-            for (int i = GW - 1; i >= 0; --i) {
-                if (FULL || i < len) {
-                    const u32 sai = sa[i], pki = par[i];
-                    const u32 m0 = extrinsic_max(al[i], b, pki, 0), m1 = extrinsic_max(al[i], b, pki, 1);
-                    const int ea = lo16(m1) - lo16(m0), eb = hi16(m1) - hi16(m0);
-                    const int pos = int(perm[i]);
-                    s_out[pos] = pk16(scale_ext(ea, a.scale16), scale_ext(eb, a.scale16));
-                    if (a.bits) { // decisions at the natural position (decoder 2: pos = pi(k))
-                        const u32 bit = 1u << (8 * ((pos & 31) >> 3) + 7 - (pos & 7));
-                        if (lo16(sai) + ea > 0)
-                            atomicOr(&s_bits[pos >> 5], bit);
-                        if (hi16(sai) + eb > 0)
-                            atomicOr(&s_bits[KW + (pos >> 5)], bit);
-                    }
-                    backward_step(b, make_branch(sai, pki));
-                    if (i == BI && w >= BV)
-                        store8(wr + nb + (w - BV) * STATES, b);
+            for (int j = 2; j >= 0; --j) { // tail element e is d_(e % 3)[K + e / 3]
+                const int xe = 6 * DEC + 2 * j, ze = xe + 1;
+                const int xo = (xe % 3) * D + xe / 3, zo = (ze % 3) * D + ze / 3;
+                const u32 xv = soft_pair(ta, tb, xo), zv = soft_pair(ta, tb, zo);
+                u32 bn[STATES];
+#pragma unroll
+                for (int s = 0; s < STATES; ++s) {
+                    const int x = lte_fb(s);
+                    u32 v = b[lte_next(s, x)];
+                    if (x)
+                        v = add2(v, xv);
+                    if (lte_par(s, x))
+                        v = add2(v, zv);
+                    bn[s] = v;
                 }
+#pragma unroll
+                for (int s = 0; s < STATES; ++s)
+                    b[s] = bn[s];
             }
-        };
-        if (len == GW)
-            own_stages(std::true_type{});
-        else
-            own_stages(std::false_type{});
+        }
+#pragma unroll
+        for (int j = T - 1; j >= 0; --j) { // stage k1 + j, in a later window (k1 = k0 + GW there)
+            const int off = GW + j + 1 + j / GW;
+            if (k1 + j < K)
+                backward_step(b, make_branch(sa[off], par[off]));
+        }
+        // beta after stage k0 + BI starts the recursion of window w - BV
+        constexpr int BI = T % GW, BV = (T - BI) / GW + 1;
+#pragma unroll
+        for (int i = GW - 1; i >= 0; --i) {
+            if (i < len) {
+                const u32 sai = sa[i], pki = par[i];
+                const u32 m0 = extrinsic_max(al[i], b, pki, 0), m1 = extrinsic_max(al[i], b, pki, 1);
+                const int ea = lo16(m1) - lo16(m0), eb = hi16(m1) - hi16(m0);
+                const int pos = int(perm[i]);
+                s_out[pos] = pk16(scale_ext(ea, a.scale16), scale_ext(eb, a.scale16));
+                if (a.bits) { // decisions at the natural position (decoder 2: pos = pi(k))
+                    const u32 bit = 1u << (8 * ((pos & 31) >> 3) + 7 - (pos & 7));
+                    if (lo16(sai) + ea > 0)
+                        atomicOr(&s_bits[pos >> 5], bit);
+                    if (hi16(sai) + eb > 0)
+                        atomicOr(&s_bits[KW + (pos >> 5)], bit);
+                }
+                backward_step(b, make_branch(sai, pki));
+                if (i == BI && w >= BV)
+                    store8(wr + nb + (w - BV) * STATES, b);
+            }
+        }
     }
     __syncthreads();
 
