@@ -42,7 +42,8 @@ def make_soft(kind, n_values, int8, rng):
         bits = rng.integers(0, 2, frames * k, dtype=np.uint8)
         tb = gr.top_block()
         snk = blocks.vector_sink_b()
-        tb.connect(blocks.vector_source_b(bits.tolist()), gpufec.ldpc_encoder(code), snk)
+        enc = gpufec.turbo_encoder(K=k) if code == "turbo" else gpufec.ldpc_encoder(code)
+        tb.connect(blocks.vector_source_b(bits.tolist()), enc, snk)
         tb.run()
         coded = np.array(snk.data(), dtype=np.float32)
     x = 2 * coded - 1 + rng.normal(0, 0.5, len(coded)).astype(np.float32)
@@ -72,11 +73,12 @@ def main():
     ap.add_argument("--device", default="auto")
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--cases", default="all", help="comma list: vit-int8,vit-int8-packed,vit-float,"
-                    "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags")
+                    "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags,turbo-int8,turbo-int8-packed")
     ap.add_argument("--csv")
     args = ap.parse_args()
     rng = np.random.default_rng(1)
     ldpc = ("802.16e:2304:1/2", 2304, 1152)
+    turbo = ("turbo", 18444, 6144)  # LTE K = 6144, 6 iterations, max-log int8
     cases = {
         "vit-int8": ("viterbi", True, False, {}),
         "vit-int8-packed": ("viterbi", True, True, {}),
@@ -85,6 +87,8 @@ def main():
         "ldpc-int8-packed": (ldpc, True, True, {}),
         "ldpc-int8-alltags": (ldpc, True, False, {"status_tags": "all"}),
         "ldpc-float": (ldpc, False, False, {}),
+        "turbo-int8": (turbo, True, False, {}),
+        "turbo-int8-packed": (turbo, True, True, {}),
     }
     names = list(cases) if args.cases == "all" else args.cases.split(",")
     tmp = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
@@ -99,7 +103,7 @@ def main():
             soft.tofile(path)
             files[key] = path
         itemsize = 1 if int8 else 4
-        bits_per_value = 0.5  # both codes are rate 1/2
+        bits_per_value = 0.5 if kind == "viterbi" else kind[2] / kind[1]
         total = int(args.values)
         if kind != "viterbi":
             total -= total % kind[1]
@@ -107,7 +111,10 @@ def main():
         backend = ""
         for _ in range(args.reps):
             ceil_t.append(run_graph(files[key], itemsize, total))
-            if kind == "viterbi":
+            if kind == turbo:
+                blk = gpufec.turbo_decoder(K=kind[2], device=args.device, packed_output=packed,
+                                           input_type="int8" if int8 else "float")
+            elif kind == "viterbi":
                 blk = gpufec.viterbi_decoder("ccsds", device=args.device, packed_output=packed,
                                              input_type="int8" if int8 else "float")
             else:

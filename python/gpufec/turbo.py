@@ -15,14 +15,16 @@ from .gpufec_python import fec_encoder, frame_decoder
 
 
 def turbo_options(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=None,
-                  crc="none", early_termination=True, layout="streams"):
-    """the turbo family's option string ("code=lte:6144, algorithm=max-log, ..."); window and
-    scaling None (or window 0 from GRC): the engine's default"""
+                  crc="none", early_termination=True, layout="streams", training=None):
+    """the turbo family's option string ("code=lte:6144, algorithm=max-log, ..."); window,
+    training and scaling None (or 0 from GRC): the engine's default"""
     opts = ["code=lte:%d" % int(K), "algorithm=%s" % algorithm, "max_iterations=%d" % int(max_iterations),
             "crc=%s" % crc, "early_termination=%s" % ("true" if early_termination else "false"),
             "layout=%s" % layout]
     if window:
         opts.append("window=%d" % int(window))
+    if training:
+        opts.append("training=%d" % int(training))
     if scaling is not None:
         opts.append("scaling=%g" % float(scaling))
     return ", ".join(opts)
@@ -31,13 +33,13 @@ def turbo_options(K=6144, algorithm="max-log", max_iterations=6, scaling=None, w
 def turbo_decoder(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=None, crc="none",
                   early_termination=True, layout="streams", device="auto", max_batch=0,
                   input_type="float", packed_output=False, scale=32.0, status_tags="failures",
-                  length_tag_key=""):
+                  length_tag_key="", training=None):
     """LTE turbo decoder block (any of the 188 K): 3K + 12 soft values in, K information bits
     out (K - 24 with a CRC, whose result goes into the status tags). max-log takes int8 soft
     values (float input is quantised with `scale`); log-map takes float LLRs as they are."""
     return frame_decoder("turbo",
                          turbo_options(K, algorithm, max_iterations, scaling, window, crc,
-                                       early_termination, layout),
+                                       early_termination, layout, training),
                          device, int(max_batch), input_type, bool(packed_output), float(scale),
                          status_tags, length_tag_key)
 
