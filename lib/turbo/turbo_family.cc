@@ -4,6 +4,7 @@
  */
 /* Turbo codes as a frame family ("turbo"): the reference decoder over the CPU pool, one frame
  * per task, and the encoder (with the CRC of the code block appended where one is set). */
+#include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/turbo.h>
 
@@ -40,7 +41,6 @@ public:
             d_has_crc = true;
         }
         d_out_bits = size_t(code.K) - (d_has_crc ? size_t(d_crc.width) : 0);
-        d_workers_bits.resize(size_t(d_pool->size()));
     }
 
     std::string family() const override { return "turbo"; }
@@ -90,15 +90,11 @@ protected:
 private:
     void put_bits(const frame_batch& b, size_t f, const uint8_t* bits) const
     {
-        const size_t bytes = output_bytes(b.packed);
-        uint8_t* out = b.bits + f * bytes;
-        if (b.packed) {
-            std::fill(out, out + bytes, 0);
-            for (size_t i = 0; i < d_out_bits; ++i)
-                out[i / 8] |= uint8_t(bits[i] << (7 - i % 8));
-        } else {
+        uint8_t* out = b.bits + f * output_bytes(b.packed);
+        if (b.packed)
+            pack_bits(bits, d_out_bits, out);
+        else
             std::copy(bits, bits + d_out_bits, out);
-        }
     }
 
     void decode_fixed(const frame_batch& b)
@@ -127,23 +123,20 @@ private:
             return;
         }
         const size_t out_bytes = output_bytes(b.packed);
-        d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int w) {
+        d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int) {
             const size_t f = size_t(fi);
             const uint8_t* p = d_packed.data() + f * bytes;
             uint8_t* out = b.bits + f * out_bytes;
-            if (b.packed) {
+            if (b.packed)
                 std::copy(p, p + out_bytes, out); // (the CRC takes whole bytes: K - 24 = 8m)
-            } else {
-                for (size_t i = 0; i < d_out_bits; ++i)
-                    out[i] = uint8_t((p[i / 8] >> (7 - i % 8)) & 1);
-            }
+            else
+                unpack_bits(p, d_out_bits, out);
             int8_t check = -1;
-            if (d_has_crc) {
-                std::vector<uint8_t>& u = d_workers_bits[size_t(w)];
-                u.resize(K);
-                for (size_t i = 0; i < K; ++i)
-                    u[i] = uint8_t((p[i / 8] >> (7 - i % 8)) & 1);
-                check = int8_t(crc_check(d_crc, u.data(), K) ? 1 : 0);
+            if (d_has_crc) { // on the packed bytes: the data bytes, then the CRC's 3 bytes
+                uint32_t sent = 0;
+                for (size_t i = d_out_bits / 8; i < bytes; ++i)
+                    sent = sent << 8 | p[i];
+                check = int8_t(crc_bytes(d_crc, p, d_out_bits / 8) == sent ? 1 : 0);
             }
             if (b.status) {
                 b.status[f].iterations = d_opts.max_iterations;
@@ -187,7 +180,6 @@ private:
     crc_spec d_crc;
     bool d_has_crc = false;
     std::vector<uint8_t> d_packed;                  // the engine's decisions
-    std::vector<std::vector<uint8_t>> d_workers_bits; // per pool worker: a frame's bits for its CRC
     std::vector<int8_t> d_layout_buf;
 };
 

@@ -5,6 +5,8 @@
 /* The fixed-point max-log turbo decoder on the CPU: one frame per pool task, the arithmetic of
  * turbo_fixed.h state by state in int (the CUDA kernel computes two frames at once in int16
  * halves; the bound in turbo_fixed.h makes them equal). */
+#include <gnuradio/gpufec/core/bits.h>
+
 #include "runtime/cpu_pool.h"
 #include "turbo_engine.h"
 #include "turbo_fixed.h"
@@ -54,13 +56,7 @@ public:
         d_pool->parallel_for(int64_t(frames), [&](int64_t f, int w) {
             scratch& sc = d_scratch[size_t(w)];
             frame(in + size_t(f) * n, sc);
-            uint8_t* out = bits + size_t(f) * bytes;
-            for (size_t i = 0; i < bytes; ++i) {
-                uint8_t v = 0;
-                for (size_t j = 0; j < 8; ++j)
-                    v = uint8_t(v << 1 | sc.decisions[8 * i + j]);
-                out[i] = v;
-            }
+            pack_bits(sc.decisions.data(), sc.decisions.size(), bits + size_t(f) * bytes);
         });
     }
 
