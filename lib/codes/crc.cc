@@ -19,13 +19,17 @@ crc_spec crc_spec::named(const std::string& name)
         return { 16, 0x1021, 0, 0, name }; // D^16+D^12+D^5+1
     if (name == "lte-8")
         return { 8, 0x9B, 0, 0, name }; // D^8+D^7+D^4+D^3+D+1
+    if (name == "ccsds-16") // CCSDS 132.0-B 4.1.4.2 (frame error control): x^16+x^12+x^5+1, init ones
+        return { 16, 0x1021, 0xFFFF, 0, name };
     if (name == "ccsds-32")
         return { 32, 0x20044009, 0xFFFFFFFFu, 0, name }; // x^32+x^29+x^18+x^14+x^3+1, init ones
     throw std::invalid_argument("crc: '" + name +
-                                "' is not known (allowed: lte-24a, lte-24b, lte-16, lte-8, ccsds-32)");
+                                "' is not known (allowed: lte-24a, lte-24b, lte-16, lte-8, ccsds-16, ccsds-32)");
 }
 
-std::vector<std::string> crc_spec::names() { return { "lte-24a", "lte-24b", "lte-16", "lte-8", "ccsds-32" }; }
+std::vector<std::string> crc_spec::names() {
+    return { "lte-24a", "lte-24b", "lte-16", "lte-8", "ccsds-16", "ccsds-32" };
+}
 
 namespace {
 uint32_t mask(int width) { return width == 32 ? 0xFFFFFFFFu : ((1u << width) - 1); }

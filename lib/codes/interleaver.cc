@@ -77,4 +77,25 @@ interleaver interleaver::lte_qpp(int K)
                                 "..1024 in steps of 16, ..2048 in steps of 32, ..6144 in steps of 64)");
 }
 
+interleaver interleaver::ccsds_turbo(int K)
+{
+    if (K != 1784 && K != 3568 && K != 7136 && K != 8920)
+        throw std::invalid_argument("K: " + std::to_string(K) +
+                                    " is not a CCSDS turbo block size (allowed: 1784, 3568, 7136, 8920)");
+    static const int64_t p[8] = { 31, 37, 43, 47, 53, 59, 61, 67 };
+    const int64_t k1 = 8, k2 = K / k1;
+    std::vector<uint32_t> pi(static_cast<size_t>(K));
+    // the standard counts s and pi(s) from 1; here both from 0: pi0[s - 1] = pi(s) - 1
+    for (int64_t s = 1; s <= K; ++s) {
+        const int64_t m = (s - 1) % 2;
+        const int64_t i = (s - 1) / (2 * k2);
+        const int64_t j = (s - 1) / 2 - i * k2;
+        const int64_t t = (19 * i + 1) % (k1 / 2);
+        const int64_t q = t % 8 + 1;
+        const int64_t c = (p[q - 1] * j + 21 * m) % k2;
+        pi[size_t(s - 1)] = uint32_t(2 * (t + c * (k1 / 2) + 1) - m - 1);
+    }
+    return from_permutation(std::move(pi));
+}
+
 } // namespace gpufec

@@ -19,13 +19,15 @@ namespace {
 TEST(codes_crc, check_values_of_the_catalogue)
 {
     // CRC("123456789"): CRC-24/LTE-A, CRC-24/LTE-B, CRC-16/XMODEM (= 36.212's gCRC16),
-    // CRC-8/LTE, as the CRC catalogue lists them
+    // CRC-8/LTE, CRC-16/IBM-3740 (CCITT-FALSE, = the CCSDS frame error control), as the CRC
+    // catalogue lists them
     const char* msg = "123456789";
     const auto* b = reinterpret_cast<const uint8_t*>(msg);
     EXPECT_EQ(crc_bytes(crc_spec::named("lte-24a"), b, 9), 0xCDE703u);
     EXPECT_EQ(crc_bytes(crc_spec::named("lte-24b"), b, 9), 0x23EF52u);
     EXPECT_EQ(crc_bytes(crc_spec::named("lte-16"), b, 9), 0x31C3u);
     EXPECT_EQ(crc_bytes(crc_spec::named("lte-8"), b, 9), 0xEAu);
+    EXPECT_EQ(crc_bytes(crc_spec::named("ccsds-16"), b, 9), 0x29B1u);
     EXPECT_THROW(crc_spec::named("crc-7"), std::invalid_argument);
 }
 

@@ -92,6 +92,8 @@ trellis trellis::recursive_systematic(int k, int feedback, const std::vector<int
 
 trellis trellis::lte_turbo_constituent() { return recursive_systematic(4, 013, { 015 }); }
 
+trellis trellis::ccsds_turbo_constituent() { return recursive_systematic(5, 023, { 033, 025, 037 }); }
+
 void trellis::finish()
 {
     const uint32_t S = uint32_t(states());

@@ -9,83 +9,13 @@
 #include <gnuradio/gpufec/core/turbo.h>
 
 #include "testing/test_util.h"
+#include "turbo_test_util.h"
 #include <gtest/gtest.h>
 #include <cmath>
 
 using namespace gpufec;
 
-namespace {
-
-std::vector<float> to_llr(const std::vector<uint8_t>& coded, float mag)
-{
-    std::vector<float> v(coded.size());
-    for (size_t i = 0; i < v.size(); ++i)
-        v[i] = coded[i] ? mag : -mag;
-    return v;
-}
-
-struct fer_point {
-    uint64_t frames = 0, frame_errors = 0, bit_errors = 0;
-    double mean_iterations = 0;
-    double fer() const { return double(frame_errors) / double(frames); }
-};
-
-fer_point simulate(const std::string& options, double ebn0, size_t frames, uint32_t seed)
-{
-    const auto opts = parse_frame_options(options);
-    auto dec = make_frame_decoder("turbo", opts, device_spec::parse("cpu"));
-    auto enc = make_frame_encoder("turbo", opts);
-    const size_t k = enc->info_bits(), n = enc->coded_bits();
-    const auto info = test::random_bits(frames * k, seed);
-    std::vector<uint8_t> coded(frames * n), out(frames * k);
-    enc->encode(info.data(), frames, coded.data());
-    // Eb/N0 per information bit of the whole codeword (tail included), as AFF3CT counts it
-    const auto soft = test::channel(coded, double(k) / double(n), ebn0, seed + 1);
-    std::vector<frame_status> st(frames);
-    frame_batch b;
-    b.frames = frames;
-    b.soft = soft.data();
-    b.bits = out.data();
-    b.status = st.data();
-    dec->decode(b);
-    fer_point p;
-    p.frames = frames;
-    for (size_t f = 0; f < frames; ++f) {
-        const size_t e = test::count_errors(out.data() + f * k, info.data() + f * k, k);
-        p.bit_errors += e;
-        p.frame_errors += e > 0;
-        p.mean_iterations += st[f].iterations;
-    }
-    p.mean_iterations /= double(frames);
-    return p;
-}
-
-//! frames through a decoder that takes float LLRs (log-map, fptd); returns frame errors
-uint64_t frame_errors_llr(const std::string& options, double ebn0, size_t frames, uint32_t seed)
-{
-    const auto opts = parse_frame_options(options);
-    auto dec = make_frame_decoder("turbo", opts, device_spec::parse("cpu"));
-    auto enc = make_frame_encoder("turbo", opts);
-    const size_t k = enc->info_bits(), n = enc->coded_bits();
-    const auto info = test::random_bits(frames * k, seed);
-    std::vector<uint8_t> coded(frames * n), out(frames * k);
-    enc->encode(info.data(), frames, coded.data());
-    const double rate = double(k) / double(n), sigma2 = 1.0 / (2.0 * rate * std::pow(10.0, ebn0 / 10));
-    const auto soft = test::channel(coded, rate, ebn0, seed + 1);
-    std::vector<float> llr(soft.size());
-    for (size_t i = 0; i < llr.size(); ++i)
-        llr[i] = float(soft[i] / 32.0 * 2.0 / sigma2);
-    frame_batch b;
-    b.frames = frames;
-    b.bits = out.data();
-    dec->decode_float(llr.data(), b);
-    uint64_t fe = 0;
-    for (size_t f = 0; f < frames; ++f)
-        fe += test::count_errors(out.data() + f * k, info.data() + f * k, k) > 0;
-    return fe;
-}
-
-} // namespace
+using namespace gpufec::turbo_test;
 
 TEST(turbo_code, tail_terminates_both_encoders_in_the_standard_layout)
 {
@@ -142,8 +72,9 @@ TEST(turbo_code, names_and_bad_options)
     EXPECT_EQ(turbo_code::named("lte:6144").K, 6144);
     EXPECT_THROW(turbo_code::named("lte:41"), std::invalid_argument);
     EXPECT_THROW(turbo_code::named("lte:"), std::invalid_argument);
-    EXPECT_THROW(turbo_code::named("ccsds:1784"), std::invalid_argument);
-    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("crc=lte-16")), std::invalid_argument);
+    EXPECT_THROW(turbo_code::named("dvb:1784"), std::invalid_argument);
+    EXPECT_THROW(turbo_code::named("lte:40:1/2"), std::invalid_argument); // rate matching's job
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("crc=crc-7")), std::invalid_argument);
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("algorithm=map")), std::invalid_argument);
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("window=1")), std::invalid_argument);
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("code=lte:40, engine=reference"),

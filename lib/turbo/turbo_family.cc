@@ -204,10 +204,14 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
     turbo_options& o = c.opts;
     o.algorithm = parse_turbo_algorithm(r.get("algorithm", "max-log"));
     const bool maxlog = o.algorithm == turbo_algorithm::max_log;
-    const std::string engine = r.get("engine", maxlog ? "fixed" : "reference");
+    const bool lte = c.code.standard == turbo_standard::lte;
+    const std::string engine = r.get("engine", maxlog && lte ? "fixed" : "reference");
     if (engine != "fixed" && engine != "reference")
         throw std::invalid_argument("engine: '" + engine + "' is not valid (allowed: fixed, reference)");
     const bool fixed = engine == "fixed";
+    if (fixed && !lte)
+        throw std::invalid_argument("engine: fixed (and the GPU) run the LTE code; CCSDS codes run engine=reference "
+                                    "on the CPU");
     if (fixed && !maxlog)
         throw std::invalid_argument("engine: fixed runs max-log only (log-map: engine=reference)");
     o.max_iterations = int(r.get_int("max_iterations", 6, 1, 100));
@@ -237,7 +241,8 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
         if (!eng)
             eng = make_turbo_fixed_cpu(c.code, o, o.window);
     } else if (device.type == device_spec::kind::cuda) {
-        throw std::invalid_argument("device: engine=reference (and log-map) runs on the CPU only");
+        throw std::invalid_argument("device: engine=reference (log-map, fptd and the CCSDS codes) runs on the CPU "
+                                    "only");
     }
     const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : eng && eng->on_gpu() ? 4096 : 64;
     return std::make_unique<turbo_frames>(c.code, o, batch, std::move(eng));
@@ -286,16 +291,18 @@ std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
 
 GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "turbo",
-                             "turbo codes: LTE (all 188 K), BCJR max-log / log-map, sliding windows, CRC stop",
-                             "code=<lte:K> (lte:6144), algorithm=<max-log|log-map|fptd> (max-log), "
+                             "turbo codes: LTE (all 188 K), CCSDS (4 K, 4 rates), BCJR max-log / log-map, sliding "
+                             "windows, CRC stop",
+                             "code=<lte:K|ccsds:K[:1/r]> (lte:6144; ccsds K 1784, 3568, 7136, 8920, r 2, 3, 4, 6, default 3), "
+                             "algorithm=<max-log|log-map|fptd> (max-log), "
                              "max_iterations=<1..100> (6), scaling (0.75 max-log, 1 log-map), "
-                             "window=<stages> (16 fixed: the GPU's; 0 = the whole block, reference only), crc=<none|lte-24a|lte-24b> (none), "
+                             "window=<stages> (16 fixed: the GPU's; 0 = the whole block, reference only), crc=<none|lte-24a|lte-24b|ccsds-16|...> (none), "
                              "early_termination=<bool> (true: stop on CRC, or on unchanged decisions; reference engine), "
                              "engine=<fixed|reference> (fixed for max-log: int16 metrics, CPU or GPU, the same bits, "
                              "windows multiples of 8; training=<8..64> (32) stages outside each window; the GPU: window 16, "
                              "training 16, 24 or 32; "
-                             "log-map and fptd: reference, CPU), "
-                             "layout=<streams|interleaved> (streams: d0|d1|d2)",
+                             "log-map, fptd and CCSDS: reference, CPU), "
+                             "layout=<streams|interleaved> (LTE; streams: d0|d1|d2)",
                              make_from_options,
                              make_encoder_from_options);
 

@@ -36,8 +36,8 @@ turbo_fptd_decoder::turbo_fptd_decoder(const turbo_code& code, const turbo_optio
     : d_code(code), d_opts(options), d_exact(exact)
 {
     d_opts.validate();
-    if (d_code.rsc.states() != S)
-        throw std::invalid_argument("turbo: the decoder takes 8-state constituent codes");
+    if (d_code.standard != turbo_standard::lte)
+        throw std::invalid_argument("algorithm: fptd runs the LTE code (CCSDS: max-log or log-map)");
     for (size_t i = 0; i < size_t(d_code.K); ++i)
         if ((d_code.pi[i] & 1u) != (i & 1u))
             throw std::invalid_argument("turbo: the FPTD needs an interleaver that maps even to even");

@@ -16,7 +16,7 @@ namespace gpufec {
 
 namespace {
 
-constexpr int S = 8;          // states of the LTE constituent code
+constexpr int SMAX = 16;      // states: LTE 8, CCSDS 16
 constexpr float NEG = -1e30f; // log(0)
 
 template <bool LOGMAP>
@@ -31,8 +31,8 @@ inline float maxstar(float a, float b)
 struct siso_io {
     const float* sys;  // K systematic LLRs (this decoder's order)
     const float* apri; // K a-priori LLRs
-    const float* par;  // K parity LLRs
-    const float* tail; // 6: x_K, z_K, x_K+1, z_K+1, x_K+2, z_K+2
+    const float* par;  // stages x P parity LLRs (0 where not sent), P = outputs - 1
+    const float* tail_sys; // the tail stages' systematic (feedback) LLRs (0 where not sent)
     float* ext;        // K extrinsic out
     float* app;        // K a-posteriori out (or null)
     float* bound_a;    // alpha at each window start (windows x S), kept between iterations
@@ -40,22 +40,38 @@ struct siso_io {
     bool first;        // first iteration: the inner boundaries are unknown (uniform)
 };
 
-/* One constituent decoder over K info stages and 3 tail stages. Windows of W stages (the
- * last one also holds the tail); W = K: one window, the exact BCJR. */
+/* One constituent decoder over K info stages and m tail stages. Windows of W stages (the
+ * last one also holds the tail); W = K: one window, the exact BCJR. A branch's metric is
+ * x (sys + apri) + the sum of its parity bits' LLRs: psum[label], label = its parity bits. */
 template <bool LOGMAP>
 void siso(const trellis& t, int K, int W, const siso_io& io, std::vector<float>& alpha, std::vector<float>& beta)
 {
+    const int S = t.states(), P = t.n() - 1, m = t.k() - 1;
     const int windows = (K + W - 1) / W;
-    alpha.resize(size_t(W + 1) * S);
-    beta.resize(size_t(W + 4) * S);
+    alpha.resize(size_t(W + 1) * size_t(S));
+    beta.resize(size_t(W + m + 1) * size_t(S));
+    // branch labels: (s, x) -> parity bits, computed once
+    uint32_t label[2 * SMAX], next[2 * SMAX];
+    for (uint32_t s = 0; s < uint32_t(S); ++s)
+        for (uint32_t x = 0; x < 2; ++x) {
+            label[2 * s + x] = t.output(s, x) >> 1;
+            next[2 * s + x] = t.next_state(s, x);
+        }
+    float psum[8];
+    auto parity_sums = [&](int k) {
+        const float* p = io.par + size_t(k) * size_t(P);
+        for (uint32_t l = 0; l < (1u << P); ++l) {
+            float v = 0.f;
+            for (int r = 0; r < P; ++r)
+                if ((l >> r) & 1u)
+                    v += p[r];
+            psum[l] = v;
+        }
+    };
     // windows run in order: window w overwrites the alpha boundary window w + 1 is about to
     // read, so the old value waits in `carry`; beta boundaries go to window w - 1, which has
     // already read its own
-    float carry[S] = {};
-    auto gamma = [&](int k, uint32_t s, uint32_t x) {
-        const uint32_t p = (t.output(s, x) >> 1) & 1u;
-        return float(x) * (io.sys[k] + io.apri[k]) + float(p) * io.par[k];
-    };
+    float carry[SMAX] = {};
     for (int w = 0; w < windows; ++w) {
         const int k0 = w * W, k1 = std::min(K, k0 + W), len = k1 - k0;
         const bool last = w == windows - 1;
@@ -65,60 +81,59 @@ void siso(const trellis& t, int K, int W, const siso_io& io, std::vector<float>&
             a[s] = w == 0 ? (s == 0 ? 0.f : NEG) : io.first ? 0.f : carry[s];
         for (int i = 0; i < len; ++i) {
             const int k = k0 + i;
+            parity_sums(k);
+            const float u = io.sys[k] + io.apri[k];
             float* an = a + (i + 1) * S;
             std::fill(an, an + S, NEG);
-            for (uint32_t s = 0; s < S; ++s)
-                for (uint32_t x = 0; x < 2; ++x) {
-                    const uint32_t n = t.next_state(s, x);
-                    an[n] = maxstar<LOGMAP>(an[n], a[i * S + s] + gamma(k, s, x));
-                }
-            const float m = *std::max_element(an, an + S);
             for (int s = 0; s < S; ++s)
-                an[s] -= m;
+                for (int x = 0; x < 2; ++x) {
+                    const int br = 2 * s + x;
+                    an[next[br]] = maxstar<LOGMAP>(an[next[br]], a[i * S + s] + float(x) * u + psum[label[br]]);
+                }
+            const float mx = *std::max_element(an, an + S);
+            for (int s = 0; s < S; ++s)
+                an[s] -= mx;
         }
         if (!last) {
             std::copy(io.bound_a + (w + 1) * S, io.bound_a + (w + 2) * S, carry);
             std::copy(a + len * S, a + (len + 1) * S, io.bound_a + (w + 1) * S);
         }
         // backward: the last window starts at the true end (state 0 after the tail)
-        const int tl = last ? 3 : 0; // tail stages in this window
+        const int tl = last ? m : 0; // tail stages in this window
         float* b = beta.data();      // b[(i) * S]: beta at stage k0 + i, i = 0..len+tl
         float* bend = b + (len + tl) * S;
         for (int s = 0; s < S; ++s)
             bend[s] = last ? (s == 0 ? 0.f : NEG) : io.first ? 0.f : io.bound_b[w * S + s];
         for (int j = tl - 1; j >= 0; --j) { // tail stages: the input is the feedback
+            parity_sums(K + j);
             float* bc = b + (len + j) * S;
             const float* bn = bc + S;
-            for (uint32_t s = 0; s < S; ++s) {
-                const uint32_t x = t.termination_input(s);
-                const uint32_t p = (t.output(s, x) >> 1) & 1u;
-                bc[s] = bn[t.next_state(s, x)] + float(x) * io.tail[2 * j] + float(p) * io.tail[2 * j + 1];
+            for (int s = 0; s < S; ++s) {
+                const int br = 2 * s + int(t.termination_input(uint32_t(s)));
+                bc[s] = bn[next[br]] + float(br & 1) * io.tail_sys[j] + psum[label[br]];
             }
         }
         for (int i = len - 1; i >= 0; --i) {
             const int k = k0 + i;
+            parity_sums(k);
+            const float u = io.sys[k] + io.apri[k];
             float* bc = b + i * S;
             const float* bn = bc + S;
-            for (uint32_t s = 0; s < S; ++s)
-                bc[s] = maxstar<LOGMAP>(bn[t.next_state(s, 0)] + gamma(k, s, 0),
-                                        bn[t.next_state(s, 1)] + gamma(k, s, 1));
-            const float m = *std::max_element(bc, bc + S);
             for (int s = 0; s < S; ++s)
-                bc[s] -= m;
+                bc[s] = maxstar<LOGMAP>(bn[next[2 * s]] + psum[label[2 * s]],
+                                        bn[next[2 * s + 1]] + u + psum[label[2 * s + 1]]);
+            const float mx = *std::max_element(bc, bc + S);
+            for (int s = 0; s < S; ++s)
+                bc[s] -= mx;
             // extrinsic of stage k: the parity and the metrics, not sys and a-priori
             float m0 = NEG, m1 = NEG;
-            for (uint32_t s = 0; s < S; ++s)
-                for (uint32_t x = 0; x < 2; ++x) {
-                    const uint32_t p = (t.output(s, x) >> 1) & 1u;
-                    const float v = a[i * S + s] + float(p) * io.par[k] + bn[t.next_state(s, x)];
-                    if (x)
-                        m1 = maxstar<LOGMAP>(m1, v);
-                    else
-                        m0 = maxstar<LOGMAP>(m0, v);
-                }
+            for (int s = 0; s < S; ++s) {
+                m0 = maxstar<LOGMAP>(m0, a[i * S + s] + psum[label[2 * s]] + bn[next[2 * s]]);
+                m1 = maxstar<LOGMAP>(m1, a[i * S + s] + psum[label[2 * s + 1]] + bn[next[2 * s + 1]]);
+            }
             io.ext[k] = m1 - m0;
             if (io.app)
-                io.app[k] = io.sys[k] + io.apri[k] + io.ext[k];
+                io.app[k] = u + io.ext[k];
         }
         if (w > 0)
             std::copy(b, b + S, io.bound_b + (w - 1) * S);
@@ -131,8 +146,8 @@ turbo_reference_decoder::turbo_reference_decoder(const turbo_code& code, const t
     : d_code(code), d_opts(options)
 {
     d_opts.validate();
-    if (d_code.rsc.states() != S)
-        throw std::invalid_argument("turbo: the decoder takes 8-state constituent codes");
+    if (d_code.rsc.states() > SMAX || d_code.rsc.n() > 4)
+        throw std::invalid_argument("turbo: the decoder takes constituent codes of up to 16 states and 3 parities");
     d_has_crc = !d_opts.crc.empty();
     if (d_has_crc) {
         d_crc = crc_spec::named(d_opts.crc);
@@ -141,14 +156,18 @@ turbo_reference_decoder::turbo_reference_decoder(const turbo_code& code, const t
                                         d_opts.crc);
     }
     const size_t K = size_t(d_code.K);
-    for (auto* v : { &d_sys, &d_sys2, &d_par1, &d_par2, &d_ext1, &d_ext2, &d_apri, &d_apri2, &d_app })
+    for (auto* v : { &d_sys, &d_sys2, &d_ext1, &d_ext2, &d_apri, &d_apri2, &d_app })
         v->resize(K);
-    d_tail1.resize(6);
-    d_tail2.resize(6);
+    const size_t P = size_t(d_code.rsc.n() - 1), m = size_t(d_code.tail_stages());
+    d_par1.resize((K + m) * P);
+    d_par2.resize((K + m) * P);
+    d_tail1.resize(m);
+    d_tail2.resize(m);
+    const int S = d_code.rsc.states();
     const int W = d_opts.window > 0 ? std::min(d_opts.window, d_code.K) : d_code.K;
     const size_t windows = size_t((d_code.K + W - 1) / W);
     for (auto* v : { &d_bound_a1, &d_bound_b1, &d_bound_a2, &d_bound_b2 })
-        v->resize(windows * S);
+        v->resize(windows * size_t(S));
     d_hard.resize(K);
     d_prev.resize(K);
 }
@@ -163,19 +182,25 @@ turbo_result turbo_reference_decoder::decode(const float* llr, uint8_t* bits, fl
     const turbo_code& c = d_code;
     const int K = c.K;
     const size_t Ks = size_t(K);
-    for (size_t k = 0; k < Ks; ++k) {
-        d_sys[k] = llr[c.pos(0, k)];
-        d_par1[k] = llr[c.pos(1, k)];
-        d_par2[k] = llr[c.pos(2, k)];
-    }
+    // every encoder output from where the code puts it (0: not sent)
+    auto at = [&](int e, int r, int k) {
+        const int64_t p = c.position(e, r, k);
+        return p >= 0 ? llr[p] : 0.f;
+    };
+    const int P = c.rsc.n() - 1, N = c.stages();
+    for (int k = 0; k < N; ++k)
+        for (int r = 0; r < P; ++r) {
+            d_par1[size_t(k * P + r)] = at(0, r + 1, k);
+            d_par2[size_t(k * P + r)] = at(1, r + 1, k);
+        }
+    for (int k = 0; k < K; ++k)
+        d_sys[size_t(k)] = at(0, 0, k);
     for (size_t k = 0; k < Ks; ++k)
         d_sys2[k] = d_sys[c.pi[k]];
-    // tails (36.212 5.1.3.2.2), as x, z pairs per stage
-    auto at = [&](int d, int i) { return llr[c.pos(d, Ks + size_t(i))]; };
-    const float t1[6] = { at(0, 0), at(1, 0), at(2, 0), at(0, 1), at(1, 1), at(2, 1) };
-    const float t2[6] = { at(0, 2), at(1, 2), at(2, 2), at(0, 3), at(1, 3), at(2, 3) };
-    std::copy(t1, t1 + 6, d_tail1.begin());
-    std::copy(t2, t2 + 6, d_tail2.begin());
+    for (int j = 0; j < c.tail_stages(); ++j) {
+        d_tail1[size_t(j)] = at(0, 0, K + j);
+        d_tail2[size_t(j)] = at(1, 0, K + j);
+    }
 
     const int W = d_opts.window > 0 ? std::min(d_opts.window, K) : K;
     const float sf = d_opts.scaling;

@@ -88,11 +88,26 @@ class qa_turbo(gr_unittest.TestCase):
         np.testing.assert_array_equal(got, bits)
 
     def test_005_bad_parameters_are_named(self):
-        for kwargs, word in (({"K": 41}, "K: 41"), ({"crc": "lte-16"}, "crc"), ({"algorithm": "map"}, "algorithm"),
-                             ({"max_iterations": 0}, "max_iterations")):
+        for kwargs, word in (({"K": 41}, "K: 41"), ({"crc": "crc-7"}, "crc"), ({"algorithm": "map"}, "algorithm"),
+                             ({"max_iterations": 0}, "max_iterations"),
+                             ({"standard": "ccsds", "K": 6144}, "K: 6144"),
+                             ({"standard": "ccsds", "K": 1784, "rate": "2/3"}, "rate"),
+                             ({"standard": "dvb"}, "standard")):
             with self.assertRaises(ValueError) as cm:
                 gpufec.turbo_decoder(device="cpu", **kwargs)
             self.assertIn(word, str(cm.exception), msg=str(kwargs))
+
+    def test_006_ccsds_rates(self):
+        K = 1784
+        for rate, n, sigma in (("1/2", 2, 0.6), ("1/3", 3, 0.8), ("1/4", 4, 0.9), ("1/6", 6, 1.0)):
+            bits = self.rng.integers(0, 2, K * 2, dtype=np.uint8)
+            coded = encode_with(gpufec.turbo_encoder(K=K, standard="ccsds", rate=rate), bits)
+            self.assertEqual(len(coded), n * (K + 4) * 2)
+            np.testing.assert_array_equal(coded[0:n * K:n], bits[:K])  # out 0a first in every bit time
+            dec = gpufec.turbo_decoder(K=K, standard="ccsds", rate=rate, max_iterations=10)
+            out, _ = run_decoder(dec, bpsk(coded, sigma))
+            np.testing.assert_array_equal(out, bits, err_msg="rate " + rate)
+            self.assertIn("CCSDS", dec.code_description())
 
 
 if __name__ == "__main__":

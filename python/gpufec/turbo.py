@@ -5,20 +5,37 @@
 """Turbo blocks: the turbo family on the generic blocks.
 
 turbo_decoder() is gpufec.frame_decoder("turbo", ...) with the family's options as arguments;
-turbo_encoder() is gr-fec's encoder block around gpufec.fec_encoder("turbo", ...). Codewords are
-the d0, d1, d2 streams of K + 4 values each (36.212 5.1.3.2), or (layout="interleaved")
-d0 d1 d2 triplets; soft values positive = bit 1.
+turbo_encoder() is gr-fec's encoder block around gpufec.fec_encoder("turbo", ...).
+
+standard="lte": any of the 188 K; codewords are the d0, d1, d2 streams of K + 4 values each
+(36.212 5.1.3.2), or (layout="interleaved") d0 d1 d2 triplets.
+standard="ccsds": K = 1784, 3568, 7136 or 8920 and rate "1/2", "1/3", "1/4" or "1/6"
+(CCSDS 131.0-B section 6); codewords in the standard's multiplexed order, (K + 4) / rate values.
+Soft values: positive = bit 1.
 """
 from gnuradio import fec, gr
 
 from .gpufec_python import fec_encoder, frame_decoder
 
 
+def turbo_code_id(standard="lte", K=6144, rate="1/3"):
+    """the family's code name: "lte:6144", "ccsds:1784:1/2" """
+    if standard == "lte":
+        if rate not in ("1/3", None, ""):
+            raise ValueError("rate: the LTE mother code has rate 1/3 (rate matching gives the others)")
+        return "lte:%d" % int(K)
+    if standard == "ccsds":
+        return "ccsds:%d:%s" % (int(K), rate or "1/3")
+    raise ValueError("standard: %r is not valid (allowed: lte, ccsds)" % (standard,))
+
+
 def turbo_options(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=None,
-                  crc="none", early_termination=True, layout="streams", training=None):
+                  crc="none", early_termination=True, layout="streams", training=None,
+                  standard="lte", rate="1/3"):
     """the turbo family's option string ("code=lte:6144, algorithm=max-log, ..."); window,
     training and scaling None (or 0 from GRC): the engine's default"""
-    opts = ["code=lte:%d" % int(K), "algorithm=%s" % algorithm, "max_iterations=%d" % int(max_iterations),
+    opts = ["code=%s" % turbo_code_id(standard, K, rate), "algorithm=%s" % algorithm,
+            "max_iterations=%d" % int(max_iterations),
             "crc=%s" % crc, "early_termination=%s" % ("true" if early_termination else "false"),
             "layout=%s" % layout]
     if window:
@@ -33,25 +50,27 @@ def turbo_options(K=6144, algorithm="max-log", max_iterations=6, scaling=None, w
 def turbo_decoder(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=None, crc="none",
                   early_termination=True, layout="streams", device="auto", max_batch=0,
                   input_type="float", packed_output=False, scale=32.0, status_tags="failures",
-                  length_tag_key="", training=None):
-    """LTE turbo decoder block (any of the 188 K): 3K + 12 soft values in, K information bits
-    out (K - 24 with a CRC, whose result goes into the status tags). max-log takes int8 soft
-    values (float input is quantised with `scale`); log-map takes float LLRs as they are."""
+                  length_tag_key="", training=None, standard="lte", rate="1/3"):
+    """turbo decoder block: LTE (any of the 188 K; 3K + 12 soft values in) or CCSDS ((K + 4) / rate
+    soft values in); K information bits out (fewer with a CRC, whose result goes into the status
+    tags). max-log takes int8 soft values (float input is quantised with `scale`); log-map takes
+    float LLRs as they are. LTE max-log runs on the GPU where there is one; the rest on the CPU."""
     return frame_decoder("turbo",
                          turbo_options(K, algorithm, max_iterations, scaling, window, crc,
-                                       early_termination, layout, training),
+                                       early_termination, layout, training, standard, rate),
                          device, int(max_batch), input_type, bool(packed_output), float(scale),
                          status_tags, length_tag_key)
 
 
 class turbo_encoder(gr.hier_block2):
-    """LTE turbo encoder block: K information bits (K - 24 with a CRC, which it appends) in,
-    3K + 12 code bits out, one bit per byte."""
+    """turbo encoder block (LTE or CCSDS): K information bits (fewer with a CRC, which it
+    appends) in, the codeword out (LTE: 3K + 12 bits; CCSDS: (K + 4) / rate), one bit per byte."""
 
-    def __init__(self, K=6144, crc="none", layout="streams"):
+    def __init__(self, K=6144, crc="none", layout="streams", standard="lte", rate="1/3"):
         gr.hier_block2.__init__(self, "gpufec_turbo_encoder",
                                 gr.io_signature(1, 1, gr.sizeof_char),
                                 gr.io_signature(1, 1, gr.sizeof_char))
-        self.enc_obj = fec_encoder("turbo", turbo_options(K=K, crc=crc, layout=layout))
+        self.enc_obj = fec_encoder("turbo", turbo_options(K=K, crc=crc, layout=layout,
+                                                           standard=standard, rate=rate))
         self.enc = fec.encoder(self.enc_obj, gr.sizeof_char, gr.sizeof_char)
         self.connect(self, self.enc, self)

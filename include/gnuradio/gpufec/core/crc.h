@@ -24,7 +24,8 @@ struct crc_spec {
     uint32_t xorout = 0;
     std::string name;
 
-    /*! "lte-24a", "lte-24b", "lte-16", "lte-8" (TS 36.212 5.1.1), "ccsds-32" (CCSDS 142.0-B-1
+    /*! "lte-24a", "lte-24b", "lte-16", "lte-8" (TS 36.212 5.1.1), "ccsds-16" (CCSDS 132.0-B
+     *  frame error control: x^16 + x^12 + x^5 + 1, register initialised to ones), "ccsds-32" (CCSDS 142.0-B-1
      *  3.6: x^32 + x^29 + x^18 + x^14 + x^3 + 1, register initialised to ones). Unknown names
      *  throw std::invalid_argument listing these. */
     static crc_spec named(const std::string& name);

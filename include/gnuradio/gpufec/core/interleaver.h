@@ -25,6 +25,12 @@ public:
     static interleaver lte_qpp(int K);
     //! the 188 sizes lte_qpp() takes, ascending
     static std::vector<int> lte_sizes();
+    /*! The CCSDS turbo code permutation (CCSDS 131.0-B 6.3 g): K = k1 k2 with k1 = 8 and
+     *  k2 = 223, 446, 892 or 1115 (K = 1784, 3568, 7136, 8920), from the standard's closed form
+     *  with its eight primes. Other K throw std::invalid_argument. */
+    static interleaver ccsds_turbo(int K);
+    //! the 4 sizes ccsds_turbo() takes, ascending
+    static std::vector<int> ccsds_sizes() { return { 1784, 3568, 7136, 8920 }; }
 
     size_t size() const { return d_pi.size(); }
     uint32_t operator[](size_t i) const { return d_pi[i]; }

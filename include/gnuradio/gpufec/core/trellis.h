@@ -32,6 +32,10 @@ public:
     static trellis recursive_systematic(int k, int feedback, const std::vector<int>& feedforward);
     //! the LTE turbo code's constituent code (TS 36.212 5.1.3.2.1): K=4, 013 / 015 octal
     static trellis lte_turbo_constituent();
+    /*! the CCSDS turbo code's constituent code (CCSDS 131.0-B 6.3 h): K=5, backward G0 = 10011
+     *  (023 octal), forward G1 = 11011, G2 = 10101, G3 = 11111 (033, 025, 037) as outputs 1..3;
+     *  each rate sends a subset of them (turbo_code) */
+    static trellis ccsds_turbo_constituent();
 
     int k() const { return d_k; }
     int n() const { return d_n; }
