@@ -170,9 +170,20 @@ TEST(turbo_decoder, crc_stops_early_and_reports)
     EXPECT_EQ(st.iterations, 6);
     EXPECT_FALSE(st.ok());
     }
-    // the fixed engine reports a passing CRC too
+    // the fixed engine checks the CRC after every iteration and stops there too
     const fer_point fx = simulate("code=lte:2048, crc=lte-24a, engine=fixed", 3.0, 20, 32);
     EXPECT_EQ(fx.frame_errors, 0u);
+    EXPECT_LE(fx.mean_iterations, 2.0);
+    const fer_point all = simulate("code=lte:2048, crc=lte-24a, engine=fixed, early_termination=false", 3.0, 20, 32);
+    EXPECT_EQ(all.frame_errors, 0u);
+    EXPECT_DOUBLE_EQ(all.mean_iterations, 6.0);
+    // at 0.8 dB the frames need different numbers of iterations; the stop costs no frame
+    const fer_point mid = simulate("code=lte:2048, crc=lte-24a, engine=fixed, max_iterations=8", 0.8, 60, 33);
+    const fer_point mid_all =
+        simulate("code=lte:2048, crc=lte-24a, engine=fixed, max_iterations=8, early_termination=false", 0.8, 60, 33);
+    EXPECT_GT(mid.mean_iterations, 1.5);
+    EXPECT_LT(mid.mean_iterations, 7.0);
+    EXPECT_LE(mid.frame_errors, mid_all.frame_errors + 1);
 }
 
 TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
@@ -185,7 +196,11 @@ TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
                               "code=lte:6144, max_iterations=8", "code=lte:2048, scaling=0.5",
                               "code=lte:256, layout=interleaved", "code=lte:512, max_batch=64",
                               "code=lte:4032, crc=lte-24b, max_iterations=3", "code=lte:6144, training=16",
-                              "code=lte:2048, training=24", "code=lte:96, training=24" }) {
+                              "code=lte:2048, training=24", "code=lte:96, training=24",
+                              // the CRC and early stop: frames stop at different iterations
+                              "code=lte:6144, crc=lte-24a, max_iterations=8", "code=lte:40, crc=lte-24a",
+                              "code=lte:1024, crc=lte-24b, early_termination=false", "code=lte:512, crc=lte-8",
+                              "code=lte:2048, crc=lte-16, max_batch=64" }) {
         const auto o = parse_frame_options(opts);
         auto cpu = make_frame_decoder("turbo", o, device_spec::parse("cpu"));
         auto gpu = make_frame_decoder("turbo", o, device_spec::parse("cuda"));
@@ -218,8 +233,10 @@ TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
                 cpu->decode(ba);
                 gpu->decode(bb);
                 ASSERT_EQ(a, b) << opts << ", input " << t << (packed ? ", packed" : "");
-                for (size_t f = 0; f < frames; ++f)
+                for (size_t f = 0; f < frames; ++f) {
                     ASSERT_EQ(sa[f].check, sb[f].check) << opts << " frame " << f;
+                    ASSERT_EQ(sa[f].iterations, sb[f].iterations) << opts << " frame " << f;
+                }
             }
     }
     // other windows run on the CPU twin with device=auto, and are refused by name on the GPU

@@ -20,7 +20,12 @@
  * bits. Per block: the permutation to the other decoder's order. Global: the input (int8, the
  * streams layout), decoder 2's systematic values (gathered once per chunk), the two a-priori
  * arrays (words, each decoder's order) and the window boundaries (words, two buffers that swap
- * roles every iteration). The output is packed decisions, MSB first. */
+ * roles every iteration). The output is packed decisions, MSB first, and a report per frame.
+ *
+ * Early stop (a CRC set): decoder 2 writes the decisions of every frame still running at every
+ * iteration, a warp per frame then checks its CRC (turbo_crc_kernel) and marks the frame done
+ * once it passes; done frames keep their decisions, and a pair whose two frames are done is
+ * skipped by the later launches (a block whose pairs are all done returns at once). */
 #include "runtime/batch_pipeline.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
@@ -141,8 +146,17 @@ struct half_args {
     int read_buf;            // the buffer holding the previous iteration's boundaries
     int first;               // the first iteration: no a-priori, uniform boundaries
     uint8_t* bits;           // frames x K / 8 packed decisions, or null
+    const turbo_report* report; // frames: iterations != 0 once a frame is done
     int scale16;
 };
+
+//! the first and second frame of pair q (an odd chunk's last pair: B repeats A)
+__device__ __forceinline__ int frame_a(int q) { return 2 * q; }
+__device__ __forceinline__ int frame_b(int q, int frames) { return 2 * q + 1 < frames ? 2 * q + 1 : 2 * q; }
+__device__ __forceinline__ bool pair_done(const half_args& a, int q)
+{
+    return a.report[frame_a(q)].iterations != 0 && a.report[frame_b(q, a.frames)].iterations != 0;
+}
 
 __device__ __forceinline__ u32 soft_pair(const int8_t* a, const int8_t* b, int k)
 {
@@ -179,10 +193,19 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
     u32* s_perm = smem;
     const int tid = threadIdx.x;
 
+    // a block whose pairs have all stopped early has nothing to do (a block-wide decision)
+    bool all_done = true;
+    for (int gi = 0; gi < a.group; ++gi) {
+        const int qi = blockIdx.x * a.group + gi;
+        all_done = all_done && (qi >= a.pairs || pair_done(a, qi));
+    }
+    if (all_done)
+        return;
+
     // this thread's window and pair; its stored boundaries are fetched first, to arrive while
     // the block loads its inputs
     const int g = tid / NW, w = tid - g * NW, q = blockIdx.x * a.group + g;
-    const bool active = g < a.group && q < a.pairs;
+    const bool active = g < a.group && q < a.pairs && !pair_done(a, q);
     const int k0 = w * GW, len = min(GW, K - k0), k1 = k0 + len;
     const size_t nb = size_t(NW) * STATES; // words of one [alpha | beta] half
     u32* pair_bounds = a.bounds + size_t(active ? q : 0) * 8 * nb;
@@ -212,8 +235,8 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
         }
         if (it < items) {
             const int gi = it / K4, k = 4 * (it - gi * K4), qi = blockIdx.x * a.group + gi;
-            if (qi < a.pairs) {
-                const int fa = 2 * qi, fb = fa + 1 < a.frames ? fa + 1 : fa; // an odd chunk: B repeats A
+            if (qi < a.pairs && !pair_done(a, qi)) {
+                const int fa = frame_a(qi), fb = frame_b(qi, a.frames);
                 const int8_t* ia = a.in + size_t(fa) * a.n;
                 const int8_t* ib = a.in + size_t(fb) * a.n;
                 const int po = DEC == 0 ? D : 2 * D;
@@ -241,7 +264,7 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
         }
         if (it < items) {
             const int gi = it / K4, k = 4 * (it - gi * K4), qi = blockIdx.x * a.group + gi;
-            if (qi < a.pairs) {
+            if (qi < a.pairs && !pair_done(a, qi)) {
                 u32* s_sa = smem + P + gi * pair_words(K, NW);
                 u32* s_par = s_sa + P;
                 const int at = k + k / GW;
@@ -302,8 +325,8 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
         // backward from min(k1 + T, K): the known end through the tail, or the beta stored there (b)
         if (k1 + T >= K) {
             set_known_start(b);
-            const int fb = 2 * q + 1 < a.frames ? 2 * q + 1 : 2 * q;
-            const int8_t* ta = a.in + size_t(2 * q) * a.n + K;
+            const int fb = frame_b(q, a.frames);
+            const int8_t* ta = a.in + size_t(frame_a(q)) * a.n + K;
             const int8_t* tb = a.in + size_t(fb) * a.n + K;
 #pragma unroll
             for (int j = 2; j >= 0; --j) { // tail element e is d_(e % 3)[K + e / 3]
@@ -362,6 +385,8 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
         const int q2 = blockIdx.x * a.group + g2;
         if (q2 >= a.pairs)
             break;
+        if (pair_done(a, q2))
+            continue;
         const u32* s_out = smem + P + g2 * pair_words(K, NW) + 2 * P;
         uint4* out = reinterpret_cast<uint4*>(a.ext_out + size_t(q2) * K);
         for (int i = tid; i < K / 4; i += blockDim.x)
@@ -373,6 +398,8 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
                 const int frame = 2 * q2 + f;
                 if (frame >= a.frames)
                     break;
+                if (a.report[frame].iterations != 0)
+                    continue; // stopped early: its decisions stay
                 uint8_t* dst = a.bits + size_t(frame) * bytes;
                 for (int i = tid; i < bytes; i += blockDim.x)
                     dst[i] = s_bits[f * 4 * KW + i];
@@ -385,13 +412,109 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
 __global__ void turbo_sys2_kernel(const int8_t* in, int n, int K, int frames, const uint32_t* pi, u32* sys2)
 {
     const int q = blockIdx.x;
-    const int fa = 2 * q, fb = fa + 1 < frames ? fa + 1 : fa;
-    const int8_t* ia = in + size_t(fa) * n;
-    const int8_t* ib = in + size_t(fb) * n;
+    const int8_t* ia = in + size_t(frame_a(q)) * n;
+    const int8_t* ib = in + size_t(frame_b(q, frames)) * n;
     for (int k = threadIdx.x; k < K; k += blockDim.x) {
         const uint32_t j = pi[k];
         sys2[size_t(q) * K + k] = pk16(soft_in(ia[j]), soft_in(ib[j]));
     }
+}
+
+/* The CRC of a code block, linear in the message: lane j of the warp owning a frame takes a
+ * run of the data bytes, divides it from a zero register (a 256-entry table, MSB first), and
+ * moves the remainder past the bytes after its run by multiplying it with x^(8 after) mod G
+ * (lane_shift[j], from the host); the lanes' remainders XOR to the CRC of the data from a zero
+ * register, and the CRC of as many zero bytes (with the spec's preset and final XOR) completes it. */
+struct crc_gpu {
+    int width = 0, data_bytes = 0, bytes = 0, max_iterations = 0, early = 0;
+    u32 poly = 0, mask = 0, zero_crc = 0;
+    u32 table[256];
+    u32 lane_shift[32];
+};
+
+__device__ __forceinline__ u32 crc_mulmod(u32 a, u32 b, const crc_gpu& c)
+{
+    u32 r = 0;
+    for (int i = c.width - 1; i >= 0; --i) {
+        const u32 top = (r >> (c.width - 1)) & 1u;
+        r = (r << 1) & c.mask;
+        if (top)
+            r ^= c.poly;
+        if ((b >> i) & 1u)
+            r ^= a;
+    }
+    return r;
+}
+
+//! after iteration `it`: a warp per frame still running checks its CRC (c.width 0: no CRC) and
+//! completes its report when it passes (early stop) or at the last iteration
+__global__ void turbo_crc_kernel(const uint8_t* bits, int frames, int it, const __grid_constant__ crc_gpu c,
+                                 turbo_report* report)
+{
+    __shared__ u32 table[256];
+    for (int i = threadIdx.x; i < 256; i += blockDim.x)
+        table[i] = c.table[i];
+    __syncthreads();
+    const int f = int((blockIdx.x * blockDim.x + threadIdx.x) / 32), lane = int(threadIdx.x % 32);
+    if (f >= frames || report[f].iterations != 0)
+        return;
+    const bool last = it == c.max_iterations;
+    if (c.width == 0) {
+        if (lane == 0 && last)
+            report[f] = turbo_report{ uint8_t(it), -1 };
+        return;
+    }
+    const uint8_t* p = bits + size_t(f) * c.bytes;
+    const int run = (c.data_bytes + 31) / 32, b0 = min(lane * run, c.data_bytes), b1 = min(b0 + run, c.data_bytes);
+    u32 reg = 0;
+    for (int i = b0; i < b1; ++i)
+        reg = ((reg << 8) ^ table[((reg >> (c.width - 8)) ^ p[i]) & 0xFFu]) & c.mask;
+    reg = crc_mulmod(reg, c.lane_shift[lane], c);
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        reg ^= __shfl_xor_sync(0xFFFFFFFFu, reg, o);
+    if (lane == 0) {
+        u32 sent = 0;
+        for (int i = c.data_bytes; i < c.bytes; ++i)
+            sent = sent << 8 | p[i];
+        const bool ok = (reg ^ c.zero_crc) == sent;
+        if ((ok && c.early) || last)
+            report[f] = turbo_report{ uint8_t(it), int8_t(ok) };
+    }
+}
+
+//! the CRC kernel's constants for code blocks of K bits (width 0 without a CRC)
+crc_gpu make_crc_gpu(const turbo_options& o, int K)
+{
+    crc_gpu c{};
+    c.max_iterations = o.max_iterations;
+    c.early = o.early_termination ? 1 : 0;
+    c.bytes = K / 8;
+    if (o.crc.empty())
+        return c;
+    const crc_spec spec = crc_spec::named(o.crc);
+    c.width = spec.width;
+    c.poly = spec.poly;
+    c.mask = spec.width == 32 ? 0xFFFFFFFFu : (1u << spec.width) - 1;
+    c.data_bytes = (K - spec.width) / 8;
+    auto times_x = [&](u32 r) { return ((r << 1) & c.mask) ^ (((r >> (c.width - 1)) & 1u) ? c.poly : 0u); };
+    for (u32 i = 0; i < 256; ++i) {
+        u32 r = i << (c.width - 8);
+        for (int b = 0; b < 8; ++b)
+            r = times_x(r);
+        c.table[i] = r & c.mask;
+    }
+    const int run = (c.data_bytes + 31) / 32;
+    for (int lane = 0; lane < 32; ++lane) {
+        const int after = c.data_bytes - std::min((lane + 1) * run, c.data_bytes);
+        u32 r = 1; // x^0
+        for (int b = 0; b < 8 * after; ++b)
+            r = times_x(r);
+        c.lane_shift[lane] = r;
+    }
+    const std::vector<uint8_t> zeros(size_t(c.data_bytes), 0);
+    c.zero_crc = crc_bytes(spec, zeros.data(), zeros.size());
+    return c;
 }
 
 class turbo_cuda : public turbo_engine
@@ -400,7 +523,8 @@ public:
     turbo_cuda(const turbo_code& code, const turbo_options& o, int window, int device, size_t max_batch)
         : d_code(code), d_opts(o), d_dev(device)
     {
-        check_fixed_window(code, window, o.training);
+        check_fixed_window(code, window, o.training, o.crc);
+        d_crc = make_crc_gpu(o, code.K);
         if (window != GW)
             throw std::invalid_argument("window: the GPU decoder runs windows of " + std::to_string(GW) +
                                         " stages (other windows: device=cpu)");
@@ -446,7 +570,7 @@ public:
         const size_t pairs = chunk / 2;
         pipeline_layout l;
         l.in = { chunk * code.coded_bits() };
-        l.out = { chunk * size_t(K / 8) };
+        l.out = { chunk * size_t(K / 8), chunk * sizeof(turbo_report) };
         l.scratch = { pairs * K * 4, 2 * pairs * K * 4, pairs * 8 * size_t(d_nwin) * STATES * 4 };
         d_pipe = std::make_unique<batch_pipeline>(3, l);
         d_args.n = int(code.coded_bits());
@@ -462,7 +586,7 @@ public:
     }
     bool on_gpu() const override { return true; }
 
-    void decode(const int8_t* in, size_t frames, uint8_t* bits) override
+    void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
     {
         if (frames == 0)
             return;
@@ -478,14 +602,16 @@ public:
                 io.in_bytes[0] = m * n;
                 io.out[0] = bits + a * bytes;
                 io.out_bytes[0] = m * bytes;
+                io.out[1] = report + a;
+                io.out_bytes[1] = m * sizeof(turbo_report);
                 return io;
             },
-            // ports: in 0 soft values; out 0 packed decisions; scratch 0 decoder 2's systematic
-            // words, 1 the two a-priori arrays, 2 the window boundaries
+            // ports: in 0 soft values; out 0 packed decisions, 1 the reports; scratch 0 decoder
+            // 2's systematic words, 1 the two a-priori arrays, 2 the window boundaries
             [&](int64_t c, const slot_view& v) {
                 const size_t m = std::min(d_chunk, frames - size_t(c) * d_chunk);
                 enqueue(v.stream, v.input<const int8_t>(0), m, v.scratch_as<u32>(0), v.scratch_as<u32>(1),
-                        v.scratch_as<u32>(2), v.output<uint8_t>(0));
+                        v.scratch_as<u32>(2), v.output<uint8_t>(0), v.output<turbo_report>(1));
             });
     }
 
@@ -497,10 +623,11 @@ public:
         device_buffer<int8_t> d_in(m * n);
         device_buffer<u32> sys2(pairs * K), apri(2 * pairs * K), bounds(pairs * 8 * size_t(d_nwin) * STATES);
         device_buffer<uint8_t> out(m * K / 8);
+        device_buffer<turbo_report> rep(m);
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), in, m * n, cudaMemcpyHostToDevice, st.get()));
         const double t = time_on_stream(st.get(), reps, [&] {
-            enqueue(st.get(), d_in.get(), m, sys2.get(), apri.get(), bounds.get(), out.get());
+            enqueue(st.get(), d_in.get(), m, sys2.get(), apri.get(), bounds.get(), out.get(), rep.get());
         });
         return t * double(frames) / double(m);
     }
@@ -514,10 +641,12 @@ private:
         d_half[1] = turbo_half_kernel<1, T>;
     }
 
-    void enqueue(cudaStream_t s, const int8_t* in, size_t m, u32* sys2, u32* apri, u32* bounds, uint8_t* bits)
+    void enqueue(cudaStream_t s, const int8_t* in, size_t m, u32* sys2, u32* apri, u32* bounds, uint8_t* bits,
+                 turbo_report* report)
     {
         const int K = d_code.K;
         const size_t pairs = (m + 1) / 2;
+        GPUFEC_CUDA_CHECK(cudaMemsetAsync(report, 0, m * sizeof(turbo_report), s)); // every frame running
         turbo_sys2_kernel<<<unsigned(pairs), 256, 0, s>>>(in, d_args.n, K, int(m), d_perm.get() + K, sys2);
         GPUFEC_CUDA_CHECK_LAUNCH("turbo_sys2_kernel");
         half_args a = d_args;
@@ -526,6 +655,9 @@ private:
         a.pairs = int(pairs);
         a.sys2 = sys2;
         a.bounds = bounds;
+        a.report = report;
+        const bool checks = d_crc.width > 0; // the CRC after every iteration
+        const unsigned crc_blocks = unsigned((m * 32 + 255) / 256);
         const unsigned grid = unsigned((pairs + size_t(d_group) - 1) / size_t(d_group));
         const unsigned threads = unsigned(d_group * d_nwin);
         u32* apri1 = apri;                  // decoder 1's a-priori, natural order
@@ -542,9 +674,13 @@ private:
             a.apri = apri2;
             a.ext_out = apri1;
             a.perm = d_perm.get() + K; // interleaved -> natural: pi
-            a.bits = it == d_opts.max_iterations ? bits : nullptr;
+            a.bits = it == d_opts.max_iterations || checks ? bits : nullptr;
             d_half[1]<<<grid, threads, d_shared, s>>>(a);
             GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<1>");
+            if (checks || it == d_opts.max_iterations) {
+                turbo_crc_kernel<<<crc_blocks, 256, 0, s>>>(bits, int(m), it, d_crc, report);
+                GPUFEC_CUDA_CHECK_LAUNCH("turbo_crc_kernel");
+            }
         }
     }
 
@@ -554,6 +690,7 @@ private:
     size_t d_shared = 0, d_chunk = 0;
     std::string d_gpu;
     half_args d_args{};
+    crc_gpu d_crc{};
     half_fn d_half[2] = { nullptr, nullptr }; // the two decoders' kernels for the training length
     device_buffer<uint32_t> d_perm; // the inverse of pi, then pi
     std::unique_ptr<batch_pipeline> d_pipe;

@@ -3,7 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* The fixed-point max-log turbo engines (turbo_fixed.h): the CPU one and the CUDA one give the
- * same bits. Input in the streams layout (d0 | d1 | d2, K + 4 each), int8. */
+ * same bits, iteration counts and CRC results. Input in the streams layout (d0 | d1 | d2, K + 4
+ * each), int8. With a CRC (turbo_options::crc) each engine checks it after every iteration and,
+ * with early_termination, stops a frame once it passes (its decisions are those of that
+ * iteration); without one, every frame runs max_iterations. */
 #ifndef INCLUDED_GPUFEC_TURBO_ENGINE_H
 #define INCLUDED_GPUFEC_TURBO_ENGINE_H
 
@@ -13,21 +16,39 @@
 
 namespace gpufec {
 
+//! per frame: the iterations run and the CRC result (1 passed, 0 failed, -1 no CRC)
+struct turbo_report {
+    uint8_t iterations = 0;
+    int8_t check = -1;
+};
+
+//! the CRC over the packed decisions of a code block of K bits: the data bytes, then the CRC's
+//! bytes (K and the width are multiples of 8)
+inline bool packed_crc_passes(const crc_spec& c, const uint8_t* bytes, size_t K)
+{
+    const size_t data = (K - size_t(c.width)) / 8;
+    uint32_t sent = 0;
+    for (size_t i = data; i < K / 8; ++i)
+        sent = sent << 8 | bytes[i];
+    return crc_bytes(c, bytes, data) == sent;
+}
+
 class turbo_engine
 {
 public:
     virtual ~turbo_engine() = default;
     virtual std::string name() const = 0;
     virtual bool on_gpu() const { return false; }
-    //! frames x (3K + 12) int8 in, frames x K / 8 bytes of decisions out (packed, MSB first)
-    virtual void decode(const int8_t* in, size_t frames, uint8_t* bits) = 0;
+    //! frames x (3K + 12) int8 in, frames x K / 8 bytes of decisions out (packed, MSB first),
+    //! and a report per frame
+    virtual void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) = 0;
     //! seconds per decode() of `frames` frames in the kernels alone; negative on the CPU
     virtual double time_kernels(const int8_t*, size_t, int) { return -1; }
 };
 
-//! throws std::invalid_argument unless `window` and `training` suit the fixed-point decoders
-//! (turbo_fixed.h)
-void check_fixed_window(const turbo_code& code, int window, int training);
+/*! throws std::invalid_argument unless `window`, `training` and the CRC suit the fixed-point
+ *  decoders (turbo_fixed.h) */
+void check_fixed_window(const turbo_code& code, int window, int training, const std::string& crc = "");
 //! `window`: stages per window, a multiple of 8 up to turbo_fx::MAX_WINDOW
 std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window);
 #ifdef GPUFEC_HAVE_CUDA

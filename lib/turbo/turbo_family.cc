@@ -113,35 +113,24 @@ private:
         const bool direct = b.packed && !d_has_crc;
         if (!direct)
             d_packed.resize(b.frames * bytes);
-        d_engine->decode(in, b.frames, direct ? b.bits : d_packed.data());
-        if (direct) {
-            if (b.status)
-                for (size_t f = 0; f < b.frames; ++f) {
-                    b.status[f].iterations = d_opts.max_iterations;
-                    b.status[f].check = -1;
-                }
+        d_reports.resize(b.frames);
+        d_engine->decode(in, b.frames, direct ? b.bits : d_packed.data(), d_reports.data());
+        if (b.status)
+            for (size_t f = 0; f < b.frames; ++f) {
+                b.status[f].iterations = d_reports[f].iterations;
+                b.status[f].check = d_reports[f].check;
+            }
+        if (direct)
             return;
-        }
         const size_t out_bytes = output_bytes(b.packed);
         d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int) {
             const size_t f = size_t(fi);
             const uint8_t* p = d_packed.data() + f * bytes;
             uint8_t* out = b.bits + f * out_bytes;
             if (b.packed)
-                std::copy(p, p + out_bytes, out); // (the CRC takes whole bytes: K - 24 = 8m)
+                std::copy(p, p + out_bytes, out); // (the CRC takes whole bytes)
             else
                 unpack_bits(p, d_out_bits, out);
-            int8_t check = -1;
-            if (d_has_crc) { // on the packed bytes: the data bytes, then the CRC's 3 bytes
-                uint32_t sent = 0;
-                for (size_t i = d_out_bits / 8; i < bytes; ++i)
-                    sent = sent << 8 | p[i];
-                check = int8_t(crc_bytes(d_crc, p, d_out_bits / 8) == sent ? 1 : 0);
-            }
-            if (b.status) {
-                b.status[f].iterations = d_opts.max_iterations;
-                b.status[f].check = check;
-            }
         });
     }
 
@@ -180,6 +169,7 @@ private:
     crc_spec d_crc;
     bool d_has_crc = false;
     std::vector<uint8_t> d_packed;                  // the engine's decisions
+    std::vector<turbo_report> d_reports;
     std::vector<int8_t> d_layout_buf;
 };
 
@@ -224,7 +214,7 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
     if (fixed && o.window == 0)
         throw std::invalid_argument("window: engine=fixed needs windows (window=0, the whole block, is engine=reference)");
     if (fixed)
-        check_fixed_window(c.code, o.window, o.training);
+        check_fixed_window(c.code, o.window, o.training, o.crc);
     std::unique_ptr<turbo_engine> eng;
     if (fixed) {
         const backend_choice choice = resolve_backend(device);
@@ -297,7 +287,7 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "algorithm=<max-log|log-map|fptd> (max-log), "
                              "max_iterations=<1..100> (6), scaling (0.75 max-log, 1 log-map), "
                              "window=<stages> (16 fixed: the GPU's; 0 = the whole block, reference only), crc=<none|lte-24a|lte-24b|ccsds-16|...> (none), "
-                             "early_termination=<bool> (true: stop on CRC, or on unchanged decisions; reference engine), "
+                             "early_termination=<bool> (true: stop a frame when its CRC passes; the reference engine also on unchanged decisions), "
                              "engine=<fixed|reference> (fixed for max-log: int16 metrics, CPU or GPU, the same bits, "
                              "windows multiples of 8; training=<8..64> (32) stages outside each window; the GPU: window 16, "
                              "training 16, 24 or 32; "

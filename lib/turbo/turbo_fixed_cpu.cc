@@ -36,7 +36,11 @@ public:
         : d_code(code), d_opts(o), d_W(window), d_T(make_tables(code.rsc)),
           d_pool(get_cpu_pool(o.cpu_threads))
     {
-        check_fixed_window(code, window, o.training);
+        check_fixed_window(code, window, o.training, o.crc);
+        if (!o.crc.empty()) {
+            d_crc = crc_spec::named(o.crc);
+            d_has_crc = true;
+        }
         d_nwin = (code.K + window - 1) / window;
         d_train = o.training;
         d_scale16 = int(std::lround(o.scaling * 16));
@@ -50,13 +54,12 @@ public:
         return "cpu fixed-point max-log, window " + std::to_string(d_W) + ", training " + std::to_string(d_train) + " (" + std::to_string(d_pool->size()) +
                " threads " + d_pool->kind() + ")";
     }
-    void decode(const int8_t* in, size_t frames, uint8_t* bits) override
+    void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
     {
         const size_t n = d_code.coded_bits(), bytes = size_t(d_code.K) / 8;
         d_pool->parallel_for(int64_t(frames), [&](int64_t f, int w) {
             scratch& sc = d_scratch[size_t(w)];
-            frame(in + size_t(f) * n, sc);
-            pack_bits(sc.decisions.data(), sc.decisions.size(), bits + size_t(f) * bytes);
+            report[f] = frame(in + size_t(f) * n, sc, bits + size_t(f) * bytes);
         });
     }
 
@@ -153,8 +156,8 @@ private:
         }
     }
 
-    //! decodes one frame; its decisions are left in sc.decisions (one per byte)
-    void frame(const int8_t* in, scratch& sc) const
+    //! decodes one frame into `packed` (K / 8 bytes)
+    turbo_report frame(const int8_t* in, scratch& sc, uint8_t* packed) const
     {
         const size_t K = size_t(d_code.K), D = K + 4;
         const int8_t *d0 = in, *d1 = in + D, *d2 = in + 2 * D;
@@ -168,21 +171,34 @@ private:
         sc.apri2.assign(K, 0);
         const size_t nb = size_t(d_nwin) * STATES;
         sc.bounds.assign(8 * nb, 0); // two decoders x [a_in | b_in | a_out | b_out]
+        turbo_report r;
         for (int it = 1; it <= d_opts.max_iterations; ++it) {
-            const bool final = it == d_opts.max_iterations;
+            const bool final = it == d_opts.max_iterations, decide = final || d_has_crc;
             half(d0, d1, t1, sc.apri1.data(), sc.apri2.data(), d_inv.data(), sc.bounds.data(), it == 1, nullptr,
                  nullptr, sc.alpha);
             half(sc.sys2.data(), d2, t2, sc.apri2.data(), sc.apri1.data(), d_pi.data(), sc.bounds.data() + 4 * nb,
-                 it == 1, final ? sc.decisions.data() : nullptr, d_pi.data(), sc.alpha);
+                 it == 1, decide ? sc.decisions.data() : nullptr, d_pi.data(), sc.alpha);
+            r.iterations = uint8_t(it);
+            if (decide) {
+                pack_bits(sc.decisions.data(), K, packed);
+                if (d_has_crc) {
+                    r.check = int8_t(packed_crc_passes(d_crc, packed, K));
+                    if (r.check && d_opts.early_termination)
+                        break;
+                }
+            }
             for (int d = 0; d < 2; ++d) // the outputs become the next iteration's inputs
                 std::copy(sc.bounds.begin() + long((4 * d + 2) * nb), sc.bounds.begin() + long((4 * d + 4) * nb),
                           sc.bounds.begin() + long(4 * d * nb));
         }
+        return r;
     }
 
     turbo_code d_code;
     turbo_options d_opts;
     int d_W, d_nwin = 0, d_scale16 = 12, d_train = TRAIN;
+    crc_spec d_crc;
+    bool d_has_crc = false;
     rsc_tables d_T;
     std::shared_ptr<cpu_pool> d_pool;
     std::vector<uint32_t> d_pi, d_inv;
@@ -191,8 +207,12 @@ private:
 
 } // namespace
 
-void check_fixed_window(const turbo_code& code, int window, int training)
+void check_fixed_window(const turbo_code& code, int window, int training, const std::string& crc)
 {
+    if (code.standard != turbo_standard::lte)
+        throw std::invalid_argument("engine: the fixed-point decoders run the LTE code");
+    if (!crc.empty() && crc_spec::named(crc).width % 8 != 0)
+        throw std::invalid_argument("crc: the fixed-point decoders take CRCs of whole bytes");
     if (training < 8 || training > 64 || training % 8 != 0)
         throw std::invalid_argument("training: the fixed-point decoder takes a multiple of 8 from 8 to 64 stages, not " +
                                     std::to_string(training));
