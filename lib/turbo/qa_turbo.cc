@@ -200,7 +200,12 @@ TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
                               // the CRC and early stop: frames stop at different iterations
                               "code=lte:6144, crc=lte-24a, max_iterations=8", "code=lte:40, crc=lte-24a",
                               "code=lte:1024, crc=lte-24b, early_termination=false", "code=lte:512, crc=lte-8",
-                              "code=lte:2048, crc=lte-16, max_batch=64" }) {
+                              "code=lte:2048, crc=lte-16, max_batch=64",
+                              // the FPTD with max-log (float, a cluster of blocks per frame)
+                              "code=lte:2048, algorithm=fptd-max-log, max_iterations=24",
+                              "code=lte:6144, algorithm=fptd-max-log, max_iterations=6",
+                              "code=lte:40, algorithm=fptd-max-log, crc=lte-8, max_iterations=10",
+                              "code=lte:1024, algorithm=fptd-max-log, layout=interleaved, max_iterations=16, max_batch=5" }) {
         const auto o = parse_frame_options(opts);
         auto cpu = make_frame_decoder("turbo", o, device_spec::parse("cpu"));
         auto gpu = make_frame_decoder("turbo", o, device_spec::parse("cuda"));
@@ -261,6 +266,10 @@ TEST(turbo_decoder, fptd_needs_about_36_iterations_to_match_windowed_bcjr)
     EXPECT_LE(fptd36, bcjr * 2 + 5) << "bcjr " << bcjr;
     EXPECT_GE(fptd36 * 2 + 5, bcjr) << "bcjr " << bcjr;
     EXPECT_GT(fptd12, 60u) << "12 FPTD iterations should not decode at 0.8 dB";
+    // with max-log (the GPU's FPTD): every iteration by default, near the exact one
+    const uint64_t fptd_ml = frame_errors_llr(base + "algorithm=fptd-max-log, max_iterations=36", 0.8, 120, 5);
+    EXPECT_LE(fptd_ml, fptd36 * 2 + 8) << "exact " << fptd36;
+    EXPECT_FALSE(make_frame_decoder("turbo", parse_frame_options("algorithm=fptd-max-log"))->wants_float_input());
     // noiseless: the FPTD decodes every size it is given
     for (int K : { 40, 1024 }) {
         const turbo_code c = turbo_code::lte(K);

@@ -183,12 +183,24 @@ turbo_algorithm parse_turbo_algorithm(const std::string& name)
         return turbo_algorithm::log_map;
     if (name == "fptd")
         return turbo_algorithm::fptd;
-    throw std::invalid_argument("algorithm: '" + name + "' is not valid (allowed: max-log, log-map, fptd)");
+    if (name == "fptd-max-log")
+        return turbo_algorithm::fptd_max_log;
+    throw std::invalid_argument("algorithm: '" + name +
+                                "' is not valid (allowed: max-log, log-map, fptd, fptd-max-log)");
 }
 
 std::string turbo_algorithm_name(turbo_algorithm a)
 {
-    return a == turbo_algorithm::max_log ? "max-log" : a == turbo_algorithm::log_map ? "log-map" : "fptd";
+    switch (a) {
+    case turbo_algorithm::max_log:
+        return "max-log";
+    case turbo_algorithm::log_map:
+        return "log-map";
+    case turbo_algorithm::fptd:
+        return "fptd";
+    default:
+        return "fptd-max-log";
+    }
 }
 
 void turbo_options::validate() const

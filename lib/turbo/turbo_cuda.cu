@@ -31,6 +31,7 @@
 #include "runtime/cuda_resources.h"
 #include "turbo_engine.h"
 #include "turbo_fixed.h"
+#include "turbo_lte_trellis.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -47,18 +48,6 @@ constexpr int GW = GPU_WINDOW;                // stages per window
 constexpr int PAD = GW + 1;                   // words per window in shared memory
 constexpr int MAX_THREADS = 384;              // K = 6144: 384 windows
 static_assert(GW % 8 == 0, "turbo_fixed.h: windows are multiples of 8");
-
-// The LTE constituent code (feedback 13, feed-forward 15 octal; state bit 0 = the newest
-// register value) as compile-time functions, so that state indices below are constants and
-// the metrics stay in registers. The engine checks them against the codes layer.
-__host__ __device__ constexpr int lte_fb(int s) { return ((s >> 1) ^ (s >> 2)) & 1; }
-__host__ __device__ constexpr int lte_next(int s, int x) { return ((s << 1) | (x ^ lte_fb(s))) & 7; }
-__host__ __device__ constexpr int lte_par(int s, int x)
-{
-    return (((s << 1) | (x ^ lte_fb(s))) ^ (s) ^ (s >> 2)) & 1; // a_t + a_t-1 + a_t-3
-}
-__host__ __device__ constexpr int lte_prev(int n, int h) { return (n >> 1) | (h << 2); }
-__host__ __device__ constexpr int lte_prev_x(int n, int h) { return (n & 1) ^ lte_fb(lte_prev(n, h)); }
 
 __device__ __forceinline__ u32 pk16(int lo, int hi) { return (u32(lo) & 0xFFFFu) | (u32(hi) << 16); }
 __device__ __forceinline__ int lo16(u32 v) { return int(int16_t(v & 0xFFFFu)); }
@@ -528,12 +517,8 @@ public:
         if (window != GW)
             throw std::invalid_argument("window: the GPU decoder runs windows of " + std::to_string(GW) +
                                         " stages (other windows: device=cpu)");
-        const rsc_tables T = make_tables(code.rsc);
-        for (int st = 0; st < STATES; ++st)
-            for (int x = 0; x < 2; ++x)
-                if (T.next[st * 2 + x] != lte_next(st, x) || T.par[st * 2 + x] != lte_par(st, x) ||
-                    T.term[st] != lte_fb(st))
-                    throw std::invalid_argument("turbo: the GPU decoder is built for the LTE constituent code");
+        if (!lte_trellis_matches(code.rsc))
+            throw std::invalid_argument("turbo: the GPU decoder is built for the LTE constituent code");
         device_guard g(d_dev);
         cudaDeviceProp prop;
         GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_dev));

@@ -54,6 +54,9 @@ std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const
 #ifdef GPUFEC_HAVE_CUDA
 std::unique_ptr<turbo_engine> make_turbo_cuda(const turbo_code& code, const turbo_options& o, int window,
                                               int device, size_t max_batch);
+//! the fully parallel decoder with max-log (fptd_max_log), a cluster of blocks per frame
+std::unique_ptr<turbo_engine> make_turbo_fptd_cuda(const turbo_code& code, const turbo_options& o, int device,
+                                                   size_t max_batch);
 #endif
 
 } // namespace gpufec

@@ -30,8 +30,8 @@ public:
         if (!d_engine)
             for (int w = 0; w < d_pool->size(); ++w) {
                 std::unique_ptr<turbo_frame_engine> dec;
-                if (o.algorithm == turbo_algorithm::fptd)
-                    dec = std::make_unique<turbo_fptd_decoder>(code, o, true);
+                if (o.algorithm == turbo_algorithm::fptd || o.algorithm == turbo_algorithm::fptd_max_log)
+                    dec = std::make_unique<turbo_fptd_decoder>(code, o, o.algorithm == turbo_algorithm::fptd);
                 else
                     dec = std::make_unique<turbo_reference_decoder>(code, o);
                 d_workers.push_back({ std::move(dec), {}, {} });
@@ -60,7 +60,8 @@ public:
     {
         if (d_engine)
             return d_engine->name();
-        return std::string(d_opts.algorithm == turbo_algorithm::fptd ? "cpu fptd reference (" : "cpu reference (") +
+        const bool fptd = d_opts.algorithm == turbo_algorithm::fptd || d_opts.algorithm == turbo_algorithm::fptd_max_log;
+        return std::string(fptd ? "cpu fptd reference (" : "cpu reference (") +
                std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
     }
     size_t input_per_frame() const override { return d_code.coded_bits(); }
@@ -70,7 +71,10 @@ public:
     bool iterates() const override { return true; }
     size_t soft_output_per_frame() const override { return d_engine ? 0 : size_t(d_code.K); }
     //! exact max* (log-map, fptd) depends on the LLR scale: float LLRs
-    bool wants_float_input() const override { return d_opts.algorithm != turbo_algorithm::max_log; }
+    bool wants_float_input() const override
+    {
+        return d_opts.algorithm == turbo_algorithm::log_map || d_opts.algorithm == turbo_algorithm::fptd;
+    }
     size_t preferred_batch() const override { return d_batch; }
     size_t min_efficient_batch() const override { return d_engine && d_engine->on_gpu() ? 256 : 1; }
     double time_kernels(const int8_t* soft, size_t frames, int reps) override
@@ -205,10 +209,12 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
     if (fixed && !maxlog)
         throw std::invalid_argument("engine: fixed runs max-log only (log-map: engine=reference)");
     o.max_iterations = int(r.get_int("max_iterations", 6, 1, 100));
-    o.scaling = float(r.get_float("scaling", maxlog ? 0.75 : 1.0, 1e-3, 1.0));
+    const bool fptd_ml = o.algorithm == turbo_algorithm::fptd_max_log;
+    o.scaling = float(r.get_float("scaling", maxlog || fptd_ml ? 0.75 : 1.0, 1e-3, 1.0));
     o.window = int(r.get_int("window", fixed ? turbo_fx::GPU_WINDOW : 0, 0, 6144));
     o.training = int(r.get_int("training", turbo_fx::TRAIN, 0, 1000));
-    o.early_termination = r.get_bool("early_termination", true);
+    // the FPTD with max-log runs every iteration by default (the GPU one always does)
+    o.early_termination = r.get_bool("early_termination", !fptd_ml);
     o.cpu_threads = common.cpu_threads;
     o.validate();
     if (fixed && o.window == 0)
@@ -230,9 +236,19 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
 #endif
         if (!eng)
             eng = make_turbo_fixed_cpu(c.code, o, o.window);
+    } else if (fptd_ml && lte) {
+#ifdef GPUFEC_HAVE_CUDA
+        // the GPU FPTD runs every iteration: with early_termination the CPU one, unless asked for by name
+        const backend_choice choice = resolve_backend(device);
+        if (choice.cuda && (!o.early_termination || device.type == device_spec::kind::cuda))
+            eng = make_turbo_fptd_cuda(c.code, o, choice.device, size_t(common.max_batch));
+#else
+        if (device.type == device_spec::kind::cuda)
+            throw std::invalid_argument("device: this build has no CUDA");
+#endif
     } else if (device.type == device_spec::kind::cuda) {
-        throw std::invalid_argument("device: engine=reference (log-map, fptd and the CCSDS codes) runs on the CPU "
-                                    "only");
+        throw std::invalid_argument("device: engine=reference (log-map, exact fptd and the CCSDS codes) runs on the "
+                                    "CPU only");
     }
     const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : eng && eng->on_gpu() ? 4096 : 64;
     return std::make_unique<turbo_frames>(c.code, o, batch, std::move(eng));
@@ -284,7 +300,8 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "turbo codes: LTE (all 188 K), CCSDS (4 K, 4 rates), BCJR max-log / log-map, sliding "
                              "windows, CRC stop",
                              "code=<lte:K|ccsds:K[:1/r]> (lte:6144; ccsds K 1784, 3568, 7136, 8920, r 2, 3, 4, 6, default 3), "
-                             "algorithm=<max-log|log-map|fptd> (max-log), "
+                             "algorithm=<max-log|log-map|fptd|fptd-max-log> (max-log; fptd-max-log: CPU or GPU, "
+                             "the same bits, every iteration), "
                              "max_iterations=<1..100> (6), scaling (0.75 max-log, 1 log-map), "
                              "window=<stages> (16 fixed: the GPU's; 0 = the whole block, reference only), crc=<none|lte-24a|lte-24b|ccsds-16|...> (none), "
                              "early_termination=<bool> (true: stop a frame when its CRC passes; the reference engine also on unchanged decisions), "

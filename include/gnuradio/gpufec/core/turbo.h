@@ -90,8 +90,10 @@ void turbo_encode(const turbo_code& code, const uint8_t* bits, uint8_t* coded);
  *  fptd: the fully parallel turbo decoder (Li, Maunder et al., SIMD FPTD): every trellis stage
  *  of both codes is an algorithmic block using its neighbours' metrics of the previous half-
  *  iteration; odd stages of the upper code and even stages of the lower code in one
- *  half-iteration, the others in the next (exact max*, float). */
-enum class turbo_algorithm { max_log, log_map, fptd };
+ *  half-iteration, the others in the next (exact max*, float). fptd_max_log: the same with
+ *  max-log (the paper's GPU configuration): the CPU and the GPU give the same bits; every
+ *  iteration runs by default. */
+enum class turbo_algorithm { max_log, log_map, fptd, fptd_max_log };
 turbo_algorithm parse_turbo_algorithm(const std::string& name);
 std::string turbo_algorithm_name(turbo_algorithm a);
 
