@@ -136,6 +136,7 @@ struct half_args {
     int first;               // the first iteration: no a-priori, uniform boundaries
     uint8_t* bits;           // frames x K / 8 packed decisions, or null
     const turbo_report* report; // frames: iterations != 0 once a frame is done
+    int skip_done;              // frames stop early (CRC and early stop): skip the done pairs
     int scale16;
 };
 
@@ -144,7 +145,8 @@ __device__ __forceinline__ int frame_a(int q) { return 2 * q; }
 __device__ __forceinline__ int frame_b(int q, int frames) { return 2 * q + 1 < frames ? 2 * q + 1 : 2 * q; }
 __device__ __forceinline__ bool pair_done(const half_args& a, int q)
 {
-    return a.report[frame_a(q)].iterations != 0 && a.report[frame_b(q, a.frames)].iterations != 0;
+    // (without early stop no flag is read: a load here would delay every input load behind it)
+    return a.skip_done && a.report[frame_a(q)].iterations != 0 && a.report[frame_b(q, a.frames)].iterations != 0;
 }
 
 __device__ __forceinline__ u32 soft_pair(const int8_t* a, const int8_t* b, int k)
@@ -387,7 +389,7 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
                 const int frame = 2 * q2 + f;
                 if (frame >= a.frames)
                     break;
-                if (a.report[frame].iterations != 0)
+                if (a.skip_done && a.report[frame].iterations != 0)
                     continue; // stopped early: its decisions stay
                 uint8_t* dst = a.bits + size_t(frame) * bytes;
                 for (int i = tid; i < bytes; i += blockDim.x)
@@ -642,6 +644,7 @@ private:
         a.bounds = bounds;
         a.report = report;
         const bool checks = d_crc.width > 0; // the CRC after every iteration
+        a.skip_done = checks && d_opts.early_termination;
         const unsigned crc_blocks = unsigned((m * 32 + 255) / 256);
         const unsigned grid = unsigned((pairs + size_t(d_group) - 1) / size_t(d_group));
         const unsigned threads = unsigned(d_group * d_nwin);
@@ -659,10 +662,10 @@ private:
             a.apri = apri2;
             a.ext_out = apri1;
             a.perm = d_perm.get() + K; // interleaved -> natural: pi
-            a.bits = it == d_opts.max_iterations || checks ? bits : nullptr;
+            a.bits = it == d_opts.max_iterations || a.skip_done ? bits : nullptr;
             d_half[1]<<<grid, threads, d_shared, s>>>(a);
             GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<1>");
-            if (checks || it == d_opts.max_iterations) {
+            if (a.skip_done || it == d_opts.max_iterations) {
                 turbo_crc_kernel<<<crc_blocks, 256, 0, s>>>(bits, int(m), it, d_crc, report);
                 GPUFEC_CUDA_CHECK_LAUNCH("turbo_crc_kernel");
             }

@@ -18,7 +18,9 @@
  * each stage. A thread writes its outputs where its neighbours will read them, in its own block
  * or (at the block's edges) in the next or previous block, and reads the other code's extrinsic
  * at the interleaved position from whichever block holds it (distributed shared memory). The
- * channel values of a stage stay in its thread's registers for the whole frame. */
+ * channel values of a stage stay in its thread's registers for the whole frame. A frame of one
+ * block (small K) runs the same kernel without the cluster: plain shared memory and block
+ * barriers, which are much cheaper. */
 #include <gnuradio/gpufec/core/bits.h>
 
 #include "runtime/batch_pipeline.h"
@@ -56,11 +58,20 @@ __device__ __forceinline__ float soft_f(int8_t v) { return float(v < -127 ? -127
 #define GPUFEC_FPTD_BODY 1
 #endif
 
+template <bool CLUSTER>
 __global__ void fptd_kernel(fptd_args a)
 {
 #ifdef GPUFEC_FPTD_BODY
     cg::cluster_group cluster = cg::this_cluster();
-    const int C = int(cluster.num_blocks()), rank = int(cluster.block_rank());
+    const int C = CLUSTER ? int(cluster.num_blocks()) : 1, rank = CLUSTER ? int(cluster.block_rank()) : 0;
+    // block r's copy of a shared array (distributed shared memory only for another block's)
+    auto at_rank = [&](float* p, int r) { return CLUSTER && r != rank ? cluster.map_shared_rank(p, r) : p; };
+    auto barrier = [&] {
+        if (CLUSTER)
+            cluster.sync();
+        else
+            __syncthreads();
+    };
     const int frame = int(blockIdx.x) / C, K = a.K, L = a.L, D = K + 4;
     const int li = int(threadIdx.x), i = rank * L + li;
     const bool live = li < L && i < K;
@@ -110,14 +121,14 @@ __global__ void fptd_kernel(fptd_args a)
                     s_beta[(r * L + li) * S + s] = b[s];
             }
     }
-    cluster.sync();
+    barrier();
 
     for (int it = 0; it < a.iterations; ++it)
         for (int h = 0; h < 2; ++h) {
             if (live) {
                 const int r = (i + h) & 1; // 0: the upper code, 1: the lower
                 const uint32_t j = r == 0 ? inv_i : pi_i; // where the other code keeps this bit
-                const float* ext_other = cluster.map_shared_rank(s_ext + (1 - r) * L, int(j) / L);
+                const float* ext_other = at_rank(s_ext + (1 - r) * L, int(j) / L);
                 const float apri = __fmul_rn(a.sf, ext_other[int(j) % L]);
                 const float su = __fadd_rn(apri, r == 0 ? sys : sys2), pr = par[r];
                 const float* al = s_alpha + (r * L + li) * S;
@@ -148,24 +159,24 @@ __global__ void fptd_kernel(fptd_args a)
                 }
                 s_ext[r * L + li] = __fsub_rn(m1, m0);
                 if (i + 1 < K) { // alpha into stage i + 1
-                    float* dst = cluster.map_shared_rank(s_alpha, (i + 1) / L) + (r * L + (i + 1) % L) * S;
+                    float* dst = at_rank(s_alpha, (i + 1) / L) + (r * L + (i + 1) % L) * S;
 #pragma unroll
                     for (int s = 0; s < S; ++s)
                         dst[s] = __fsub_rn(an[s], an[0]);
                 }
                 if (i > 0) { // beta into stage i - 1
-                    float* dst = cluster.map_shared_rank(s_beta, (i - 1) / L) + (r * L + (i - 1) % L) * S;
+                    float* dst = at_rank(s_beta, (i - 1) / L) + (r * L + (i - 1) % L) * S;
 #pragma unroll
                     for (int s = 0; s < S; ++s)
                         dst[s] = __fsub_rn(bn[s], bn[0]);
                 }
             }
-            cluster.sync();
+            barrier();
         }
 
     // decisions: the a-posteriori value sf ext_lower + sys + ext_upper, as the CPU sums it
     if (live) {
-        const float* e1 = cluster.map_shared_rank(s_ext + L, int(inv_i) / L);
+        const float* e1 = at_rank(s_ext + L, int(inv_i) / L);
         const float app = __fadd_rn(__fadd_rn(__fmul_rn(a.sf, e1[int(inv_i) % L]), sys), s_ext[li]);
         s_bit[li] = app > 0.f;
     }
@@ -176,7 +187,8 @@ __global__ void fptd_kernel(fptd_args a)
             byte = uint8_t(byte << 1 | s_bit[li + b]);
         a.bits[size_t(frame) * size_t(K / 8) + size_t(i / 8)] = byte;
     }
-    cluster.sync(); // the other blocks may still read this block's extrinsic values
+    if (CLUSTER)
+        cluster.sync(); // the other blocks may still read this block's extrinsic values
 #else
     (void)a;
 #endif
@@ -204,17 +216,21 @@ public:
         if (prop.major < 9)
             throw std::invalid_argument("device: the GPU FPTD needs thread block clusters (compute capability 9.0)");
         const int K = code.K;
-        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(fptd_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(fptd_kernel<true>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
         // as many blocks per frame as keep ~128 or more stages each, up to a cluster of 16
         for (d_C = std::min(MAX_CLUSTER, (K + 127) / 128); d_C >= 1; --d_C) {
             d_L = 8 * ((K + 8 * d_C - 1) / (8 * d_C));
             d_threads = (d_L + 31) / 32 * 32;
             d_shared = size_t(d_L) * (2 * 2 * S * 4 + 2 * 4 + 1);
-            GPUFEC_CUDA_CHECK(
-                cudaFuncSetAttribute(fptd_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(d_shared)));
+            for (auto* f : { fptd_kernel<true>, fptd_kernel<false> })
+                GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(d_shared)));
+            if (d_C == 1) { // no cluster
+                d_active = prop.multiProcessorCount;
+                break;
+            }
             cudaLaunchConfig_t cfg = config(1, nullptr);
             int clusters = 0;
-            if (cudaOccupancyMaxActiveClusters(&clusters, fptd_kernel, &cfg) == cudaSuccess && clusters > 0) {
+            if (cudaOccupancyMaxActiveClusters(&clusters, fptd_kernel<true>, &cfg) == cudaSuccess && clusters > 0) {
                 d_active = clusters;
                 break;
             }
@@ -308,8 +324,13 @@ private:
         a.pi = d_perm.get();
         a.inv = d_perm.get() + d_code.K;
         a.bits = bits;
+        if (d_C == 1) {
+            fptd_kernel<false><<<unsigned(m), unsigned(d_threads), d_shared, s>>>(a);
+            GPUFEC_CUDA_CHECK_LAUNCH("fptd_kernel");
+            return;
+        }
         cudaLaunchConfig_t cfg = config(m, s);
-        GPUFEC_CUDA_CHECK(cudaLaunchKernelEx(&cfg, fptd_kernel, a));
+        GPUFEC_CUDA_CHECK(cudaLaunchKernelEx(&cfg, fptd_kernel<true>, a));
     }
 
     turbo_code d_code;
