@@ -29,6 +29,7 @@
 #include "runtime/batch_pipeline.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
+#include "turbo_chunks.h"
 #include "turbo_engine.h"
 #include "turbo_fixed.h"
 #include "turbo_lte_trellis.cuh"
@@ -580,26 +581,13 @@ public:
         if (frames == 0)
             return;
         device_guard g(d_dev);
-        const size_t n = d_code.coded_bits(), bytes = size_t(d_code.K / 8);
-        const int64_t nchunks = int64_t((frames + d_chunk - 1) / d_chunk);
+        const turbo_chunks ch{ in, bits, report, frames, d_chunk, d_code.coded_bits(), size_t(d_code.K / 8) };
         d_pipe->run(
-            nchunks,
-            [&](int64_t c) {
-                const size_t a = size_t(c) * d_chunk, m = std::min(d_chunk, frames - a);
-                chunk_io io;
-                io.in[0] = in + a * n;
-                io.in_bytes[0] = m * n;
-                io.out[0] = bits + a * bytes;
-                io.out_bytes[0] = m * bytes;
-                io.out[1] = report + a;
-                io.out_bytes[1] = m * sizeof(turbo_report);
-                return io;
-            },
+            ch.count(), [&](int64_t c) { return ch.io(c); },
             // ports: in 0 soft values; out 0 packed decisions, 1 the reports; scratch 0 decoder
             // 2's systematic words, 1 the two a-priori arrays, 2 the window boundaries
             [&](int64_t c, const slot_view& v) {
-                const size_t m = std::min(d_chunk, frames - size_t(c) * d_chunk);
-                enqueue(v.stream, v.input<const int8_t>(0), m, v.scratch_as<u32>(0), v.scratch_as<u32>(1),
+                enqueue(v.stream, v.input<const int8_t>(0), ch.frames_in(c), v.scratch_as<u32>(0), v.scratch_as<u32>(1),
                         v.scratch_as<u32>(2), v.output<uint8_t>(0), v.output<turbo_report>(1));
             });
     }

@@ -26,6 +26,7 @@
 #include "runtime/batch_pipeline.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
+#include "turbo_chunks.h"
 #include "turbo_engine.h"
 #include "turbo_lte_trellis.cuh"
 
@@ -261,21 +262,12 @@ public:
         if (frames == 0)
             return;
         device_guard g(d_dev);
-        const size_t n = d_code.coded_bits(), bytes = size_t(d_code.K / 8);
+        const size_t bytes = size_t(d_code.K / 8);
+        const turbo_chunks ch{ in, bits, nullptr, frames, d_chunk, d_code.coded_bits(), bytes };
         d_pipe->run(
-            int64_t((frames + d_chunk - 1) / d_chunk),
-            [&](int64_t c) {
-                const size_t a = size_t(c) * d_chunk, m = std::min(d_chunk, frames - a);
-                chunk_io io;
-                io.in[0] = in + a * n;
-                io.in_bytes[0] = m * n;
-                io.out[0] = bits + a * bytes;
-                io.out_bytes[0] = m * bytes;
-                return io;
-            },
+            ch.count(), [&](int64_t c) { return ch.io(c); },
             [&](int64_t c, const slot_view& v) {
-                const size_t m = std::min(d_chunk, frames - size_t(c) * d_chunk);
-                enqueue(v.stream, v.input<const int8_t>(0), m, v.output<uint8_t>(0));
+                enqueue(v.stream, v.input<const int8_t>(0), ch.frames_in(c), v.output<uint8_t>(0));
             });
         for (size_t f = 0; f < frames; ++f) {
             report[f].iterations = uint8_t(d_opts.max_iterations);
