@@ -96,9 +96,11 @@ frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> 
       d_set(settings)
 {
     const auto& dec = *decoder;
-    if (dec.variable_input())
-        throw std::invalid_argument("family: " + dec.family() +
-                                    " has frames of varying length; use the tagged-stream or PDU face");
+    d_variable = dec.variable_input();
+    if (d_variable && d_set.length_tag_key.empty())
+        throw std::invalid_argument("length_tag_key: the " + dec.family() + " decoder (" + dec.describe() +
+                                    ") has frames of varying length: name the length tag (tagged-stream "
+                                    "face, a frame per packet) or use the PDU face");
     d_family = dec.family();
     d_describe = dec.describe();
     d_iterates = dec.iterates();
@@ -106,6 +108,7 @@ frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> 
     if (dec.input_per_frame() > size_t(1) << 28 || dec.output_bytes(d_set.packed) > size_t(1) << 28)
         throw std::invalid_argument("frame: frames of more than 2^28 items are not supported");
     d_in_unit = int(dec.input_per_frame());
+    d_min_in = d_variable ? dec.min_input_per_frame() : dec.input_per_frame();
     d_out_unit = int(dec.output_bytes(d_set.packed));
     if (d_set.packed && dec.output_bits() % 8 != 0)
         d_logger->info("packed_output: {} bits per frame, so each frame's last byte is padded with "
@@ -116,6 +119,7 @@ frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> 
     // slots always hold packed bits: the engines write them directly, and emit() unpacks
     // straight into GNU Radio's buffer when the user wants one bit per byte (one pass)
     ao.packed = true;
+    ao.variable_lengths = d_variable;
     d_slot_bytes = dec.output_bytes(true);
     d_out_bits = dec.output_bits();
     ao.depth = 3;
@@ -176,7 +180,11 @@ bool frame_decoder_impl::check_topology(int, int)
 
 bool frame_decoder_impl::stop()
 {
-    if (d_bad_packets)
+    if (d_bad_packets && d_variable)
+        d_logger->warn("{} packets were dropped (a length the decoder does not take, or cut short by the "
+                       "end of the stream)",
+                       d_bad_packets);
+    else if (d_bad_packets)
         d_logger->warn("{} packets were dropped (length not a whole number of frames of {}, or cut "
                        "short by the end of the stream)",
                        d_bad_packets, d_in_unit);
@@ -190,7 +198,9 @@ bool frame_decoder_impl::stop()
                       d_batches ? double(d_batch_frames_sum) / double(d_batches) : 0.0);
         report_profile(*d_logger, alias(), msg);
     }
-    if (d_dropped)
+    if (d_dropped && d_len_key)
+        d_logger->warn("{} input items were not decoded (outside any packet, or in dropped packets)", d_dropped);
+    else if (d_dropped)
         d_logger->warn("{} input items at the end of the stream made no whole frame of {} and "
                        "were not decoded",
                        d_dropped, d_in_unit);
@@ -209,7 +219,8 @@ void frame_decoder_impl::forecast(int, gr_vector_int& required)
     if (d_len_key) {
         // a packet's frames, or one item to read the next packet's length (or to skip it)
         // (at the end of a stream, whatever is left is taken, so a packet cut short is counted)
-        required[0] = (d_pkt_decode && d_pkt_left > 0 && !detail()->input(0)->done()) ? d_in_unit : 1;
+        const bool more = d_pkt_decode && d_pkt_left > 0 && !detail()->input(0)->done();
+        required[0] = more ? (d_variable ? int(d_pkt_left) : d_in_unit) : 1; // (variable: the whole frame)
         return;
     }
     // at the end of a stream, a remainder shorter than a frame is taken (and reported)
@@ -257,15 +268,43 @@ size_t frame_decoder_impl::fill(const void* in_window, size_t first_item, size_t
             submit();
     }
     if (taken) {
-        // input tags go with the frame they fell in
-        const uint64_t r0 = nitems_read(0) + first_item;
-        get_tags_in_range(d_tag_scratch, 0, r0, r0 + taken * in_unit);
-        for (const auto& t : d_tag_scratch)
-            if (!d_len_key || !pmt::eq(t.key, d_len_key)) // packet lengths are rewritten
-                d_tags.emplace_back(d_frames_in + (t.offset - r0) / in_unit, t);
+        move_tags(first_item, taken * in_unit, d_frames_in, in_unit);
         d_frames_in += taken;
     }
     return taken;
+}
+
+void frame_decoder_impl::move_tags(size_t first_item, size_t items, uint64_t frame0, size_t in_unit)
+{
+    // input tags go with the frame they fell in
+    const uint64_t r0 = nitems_read(0) + first_item;
+    get_tags_in_range(d_tag_scratch, 0, r0, r0 + items);
+    for (const auto& t : d_tag_scratch)
+        if (!d_len_key || !pmt::eq(t.key, d_len_key)) // packet lengths are rewritten
+            d_tags.emplace_back(frame0 + (t.offset - r0) / in_unit, t);
+}
+
+bool frame_decoder_impl::fill_frame(const void* in_window, size_t first_item, size_t length)
+{
+    for (;;) {
+        auto* s = d_async->filling();
+        if (!s)
+            return false; // every slot is busy
+        const bool fits = d_set.float_input
+                              ? d_async->append_frame(static_cast<const float*>(in_window) + first_item, length,
+                                                      d_set.scale, d_nans)
+                              : d_async->append_frame(static_cast<const int8_t*>(in_window) + first_item, length);
+        if (!fits) { // the slot is full: send it, the frame goes into the next
+            submit();
+            continue;
+        }
+        if (s->frames == d_async->batch_frames())
+            submit();
+        break;
+    }
+    move_tags(first_item, length, d_frames_in, length);
+    d_frames_in++;
+    return true;
 }
 
 bool frame_decoder_impl::stream_ended(size_t ninput)
@@ -324,19 +363,28 @@ size_t frame_decoder_impl::take_packets(const void* in, size_t ninput, bool inpu
             const long len = pmt::is_integer(here->value) ? pmt::to_long(here->value) : -1;
             if (len == 0)
                 continue; // an empty packet: nothing to decode, nothing to send
-            if (len < 0 || size_t(len) % in_unit != 0) {
+            const auto& dec = d_async->decoder();
+            const bool bad = len < 0 || (d_variable ? !dec.accepts_length(size_t(len)) : size_t(len) % in_unit != 0);
+            if (bad) {
                 d_bad_packets++;
-                d_logger->warn("packet of {} items at item {}: not a whole number of frames of {}; dropped",
-                               len, here->offset, in_unit);
+                if (d_variable)
+                    d_logger->warn("packet of {} items at item {}: the {} decoder takes frames of {}; dropped", len,
+                                   here->offset, dec.family(), dec.accepted_lengths());
+                else
+                    d_logger->warn("packet of {} items at item {}: not a whole number of frames of {}; dropped",
+                                   len, here->offset, in_unit);
                 d_pkt_decode = false;
                 d_pkt_left = uint64_t(std::max(0L, len));
                 continue;
             }
             d_pkt_decode = true;
             d_pkt_left = uint64_t(len);
+            const size_t out_items = d_variable ? (d_set.packed ? (dec.output_bits_for(size_t(len)) + 7) / 8
+                                                                : dec.output_bits_for(size_t(len)))
+                                                : size_t(len) / in_unit * size_t(d_out_unit);
             gr::tag_t t;
             t.key = d_len_key;
-            t.value = pmt::from_long(long(size_t(len) / in_unit * size_t(d_out_unit)));
+            t.value = pmt::from_long(long(out_items));
             t.srcid = d_src;
             d_tags.emplace_back(d_frames_in, t);
         }
@@ -346,6 +394,22 @@ size_t frame_decoder_impl::take_packets(const void* in, size_t ninput, bool inpu
             d_pkt_left -= n;
             d_dropped += n;
             continue;
+        }
+        if (d_variable) { // the packet is one frame, taken whole
+            if (n == d_pkt_left) {
+                if (!fill_frame(in, pos, n))
+                    break; // every slot is busy
+                pos += n;
+                d_pkt_left = 0;
+                continue;
+            }
+            if (input_done && stream_ended(ninput)) { // it ended inside the frame
+                d_bad_packets++;
+                d_dropped += ninput - pos;
+                d_pkt_left = 0;
+                pos = ninput;
+            }
+            break;
         }
         const size_t frames = n / in_unit;
         if (frames == 0) {
@@ -427,39 +491,8 @@ size_t frame_decoder_impl::emit(uint8_t* out, size_t max_frames, bool wait)
             }
         }
         const uint64_t w0 = nitems_written(0) + done * ou;
-        for (size_t f = 0; f < n; ++f) {
-            const ::gpufec::frame_status& st = s->status[s->read + f];
-            const uint64_t at = w0 + f * ou;
-            const uint64_t frame = d_frames_out + f;
-            d_iterations += uint64_t(st.iterations);
-            d_failed += st.check == 0;
-            d_erased += st.erased != 0;
-            // tags cost GNU Radio about a microsecond each: at millions of frames a second,
-            // "failures" (the default) tags only what a receiver has to act on
-            const bool tag = d_set.status_tags == frame_block_settings::tags::all ||
-                             (d_set.status_tags == frame_block_settings::tags::failures &&
-                              (st.check == 0 || st.erased));
-            if (tag) {
-                if (d_iterates)
-                    add_item_tag(0, at, d_iter_key, iterations_pmt(st.iterations), d_src);
-                if (d_has_check)
-                    add_item_tag(0, at, d_check_key, pmt::from_bool(st.check == 1), d_src);
-                if (st.erased)
-                    add_item_tag(0, at, d_erased_key, pmt::PMT_T, d_src);
-            }
-            while (!d_tags.empty() && d_tags.front().first <= frame) {
-                gr::tag_t t = d_tags.front().second;
-                t.offset = at;
-                add_item_tag(0, t);
-                d_tags.pop_front();
-            }
-        }
-        if (d_erased && !d_warned_erased) {
-            d_warned_erased = true;
-            d_logger->warn("frames whose soft values are all zero or NaN are decoded but reported as "
-                           "erased (tag {}, erased_frames())",
-                           pmt::symbol_to_string(d_erased_key));
-        }
+        for (size_t f = 0; f < n; ++f)
+            tag_frame(w0 + f * ou, s->status[s->read + f], d_frames_out + f);
         d_frames_out += n;
         s->read += n;
         done += n;
@@ -467,6 +500,78 @@ size_t frame_decoder_impl::emit(uint8_t* out, size_t max_frames, bool wait)
             d_async->release_front();
     }
     return done;
+}
+
+void frame_decoder_impl::tag_frame(uint64_t at, const ::gpufec::frame_status& st, uint64_t frame)
+{
+    d_iterations += uint64_t(st.iterations);
+    d_failed += st.check == 0;
+    d_erased += st.erased != 0;
+    // tags cost GNU Radio about a microsecond each: at millions of frames a second,
+    // "failures" (the default) tags only what a receiver has to act on
+    const bool tag = d_set.status_tags == frame_block_settings::tags::all ||
+                     (d_set.status_tags == frame_block_settings::tags::failures && (st.check == 0 || st.erased));
+    if (tag) {
+        if (d_iterates)
+            add_item_tag(0, at, d_iter_key, iterations_pmt(st.iterations), d_src);
+        if (d_has_check)
+            add_item_tag(0, at, d_check_key, pmt::from_bool(st.check == 1), d_src);
+        if (st.erased)
+            add_item_tag(0, at, d_erased_key, pmt::PMT_T, d_src);
+    }
+    while (!d_tags.empty() && d_tags.front().first <= frame) {
+        gr::tag_t t = d_tags.front().second;
+        t.offset = at;
+        add_item_tag(0, t);
+        d_tags.pop_front();
+    }
+    if (st.erased && !d_warned_erased) {
+        d_warned_erased = true;
+        d_logger->warn("frames whose soft values are all zero or NaN are decoded but reported as "
+                       "erased (tag {}, erased_frames())",
+                       pmt::symbol_to_string(d_erased_key));
+    }
+}
+
+size_t frame_decoder_impl::emit_variable(uint8_t* out, size_t room, bool wait)
+{
+    // frames of varying length, each a packet: as many whole frames as the room holds
+    size_t done = 0;
+    const auto& dec = d_async->decoder();
+    for (;;) {
+        ::gpufec::async_decoder::slot* s;
+        try {
+            s = d_async->front(wait && done == 0);
+        } catch (const std::exception& e) {
+            throw std::runtime_error(std::string("frame_decoder: decoding failed: ") + e.what());
+        }
+        if (!s)
+            break;
+        while (s->read < s->frames) {
+            const size_t f = s->read, bits = dec.output_bits_for(s->lengths[f]);
+            const size_t items = d_set.packed ? (bits + 7) / 8 : bits;
+            if (done + items > room)
+                return done;
+            const uint8_t* src = s->bits + f * d_slot_bytes;
+            if (d_set.packed)
+                std::memcpy(out + done, src, items);
+            else
+                ::gpufec::unpack_bits(src, bits, out + done);
+            tag_frame(nitems_written(0) + done, s->status[f], d_frames_out);
+            d_frames_out++;
+            s->read++;
+            done += items;
+        }
+        d_async->release_front();
+    }
+    return done;
+}
+
+size_t frame_decoder_impl::emit_items(uint8_t* out, size_t room, bool wait)
+{
+    if (d_variable)
+        return emit_variable(out, room, wait);
+    return emit(out, room / size_t(d_out_unit), wait) * size_t(d_out_unit);
 }
 
 int frame_decoder_impl::general_work(int noutput_items,
@@ -477,27 +582,27 @@ int frame_decoder_impl::general_work(int noutput_items,
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
     auto out = static_cast<uint8_t*>(output_items[0]);
-    const size_t room = size_t(noutput_items) / size_t(d_out_unit);
+    const size_t room = size_t(noutput_items);
     const bool input_done = detail()->input(0)->done();
     const uint64_t nans_before = d_nans;
 
-    size_t produced = emit(out, room, false);
+    size_t produced = emit_items(out, room, false);
     const auto t1 = clock::now();
     const size_t ninput = size_t(ninput_items[0]);
     const size_t consumed = d_len_key ? take_packets(input_items[0], ninput, input_done)
                                       : take_stream(input_items[0], ninput, input_done);
     const bool stalled =
-        d_partial.update(ninput >= size_t(d_in_unit), d_async->in_flight() == 0, t1);
+        d_partial.update(ninput >= d_min_in, d_async->in_flight() == 0, t1);
     flush_if_idle(input_done && consumed == ninput);
     const auto t2 = clock::now();
     if (produced == 0 && consumed == 0) {
         // nothing else to do: after a stall or at the end, wait for the oldest batch; with a
         // batch in flight, wait for it briefly; holding a partial batch, nap
         if (d_async->unreleased() > 0 && (stalled || input_done)) {
-            produced = emit(out, room, true);
+            produced = emit_items(out, room, true);
         } else if (d_async->unreleased() > 0) {
             if (d_async->front_within(::gpufec::partial_batch_policy::max_wait))
-                produced = emit(out, room, false);
+                produced = emit_items(out, room, false);
         } else if (auto* s = d_async->filling(); s && s->frames > 0) {
             std::this_thread::sleep_for(::gpufec::partial_batch_policy::nap);
         }
@@ -516,7 +621,7 @@ int frame_decoder_impl::general_work(int noutput_items,
         d_logger->warn("NaN soft values in the input are decoded as erasures (0); nan_count() keeps "
                        "the total");
     consume_each(int(consumed));
-    return int(produced * size_t(d_out_unit));
+    return int(produced);
 }
 
 } // namespace gpufec

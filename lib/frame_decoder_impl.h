@@ -84,7 +84,12 @@ public:
 
 private:
     size_t emit(uint8_t* out, size_t max_frames, bool wait);
+    size_t emit_variable(uint8_t* out, size_t room, bool wait); // items written
+    size_t emit_items(uint8_t* out, size_t room, bool wait);    // either, in items
     size_t fill(const void* in, size_t first_item, size_t frames);
+    bool fill_frame(const void* in, size_t first_item, size_t length); // one variable frame
+    void move_tags(size_t first_item, size_t items, uint64_t frame0, size_t in_unit);
+    void tag_frame(uint64_t at, const ::gpufec::frame_status& st, uint64_t frame);
     size_t take_stream(const void* in, size_t ninput, bool input_done);
     bool stream_ended(size_t ninput);
     size_t take_packets(const void* in, size_t ninput, bool input_done);
@@ -102,6 +107,8 @@ private:
     std::shared_ptr<::gpufec::cpu_pool> d_copy_pool;
     std::vector<pmt::pmt_t> d_iter_pmts;
     bool d_iterates = false, d_has_check = false;
+    bool d_variable = false; // frames of varying length: one per packet (tagged-stream face)
+    size_t d_min_in = 0;     // the shortest frame's input
     size_t d_frames_multiple = 1; // frames per GNU Radio output multiple
     pmt::pmt_t d_iter_key, d_check_key, d_erased_key, d_src;
     std::deque<std::pair<uint64_t, gr::tag_t>> d_tags; // (frame, tag) waiting for their frame

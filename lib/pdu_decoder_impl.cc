@@ -42,8 +42,7 @@ public:
           d_scale(scale),
           d_port(pmt::mp("pdus"))
     {
-        if (dec->variable_input())
-            throw std::invalid_argument("family: variable-length families are not supported here yet");
+        d_variable = dec->variable_input();
         d_in = dec->input_per_frame();
         d_bits = dec->output_bits();
         d_bytes = dec->output_bytes(true);
@@ -55,6 +54,7 @@ public:
         ao.soft_output = soft_output;
         ao.batch_frames = max_batch > 0 ? size_t(max_batch) : 0;
         ao.packed = true;
+        ao.variable_lengths = d_variable;
         d_async = std::make_unique<::gpufec::async_decoder>(std::move(dec), ao, std::move(fallback));
         message_port_register_in(d_port);
         message_port_register_out(d_port);
@@ -88,6 +88,7 @@ private:
     struct pending {
         pmt::pmt_t meta;
         size_t frames = 0, done = 0;
+        size_t out_bits = 0, soft_len = 0; // per frame (variable families: of this PDU's frame)
         std::vector<uint8_t> bits;
         std::vector<int32_t> iterations;
         std::vector<uint8_t> passed, erased;
@@ -117,24 +118,57 @@ private:
             return;
         }
         const size_t len = pmt::length(vec);
-        if (len == 0 || len % d_in != 0) {
-            drop("length " + std::to_string(len) + " is not a whole number of frames of " + std::to_string(d_in));
-            return;
+        auto p = std::make_shared<pending>();
+        if (d_variable) { // one PDU, one frame, of any length the decoder takes
+            const auto& dec = d_async->decoder();
+            if (!dec.accepts_length(len)) {
+                drop("a frame of " + std::to_string(len) + " soft values; the " + dec.family() +
+                     " decoder takes " + dec.accepted_lengths());
+                return;
+            }
+            p->frames = 1;
+            p->out_bits = dec.output_bits_for(len);
+            p->soft_len = d_soft_len ? dec.soft_output_for(len) : 0;
+        } else {
+            if (len == 0 || len % d_in != 0) {
+                drop("length " + std::to_string(len) + " is not a whole number of frames of " + std::to_string(d_in));
+                return;
+            }
+            p->frames = len / d_in;
+            p->out_bits = d_bits;
+            p->soft_len = d_soft_len;
         }
         size_t off = 0;
         const void* base = f32 ? static_cast<const void*>(pmt::f32vector_elements(vec, off))
                                : static_cast<const void*>(pmt::uniform_vector_elements(vec, off));
-        auto p = std::make_shared<pending>();
         p->meta = pmt::is_null(meta) ? pmt::make_dict() : meta;
-        p->frames = len / d_in;
-        p->bits.resize(p->frames * (d_packed ? d_bytes : d_bits));
+        p->bits.resize(p->frames * (d_packed ? (p->out_bits + 7) / 8 : p->out_bits));
         p->iterations.resize(p->frames);
         p->passed.resize(p->frames);
         p->erased.resize(p->frames);
-        p->soft.resize(p->frames * d_soft_len);
+        p->soft.resize(p->frames * p->soft_len);
         std::unique_lock<std::mutex> lock(d_mutex);
         d_pending.push_back(p);
-        size_t frame = 0;
+        if (d_variable) {
+            for (;;) {
+                auto* s = d_async->filling();
+                while (!s) {
+                    d_freed.wait(lock);
+                    s = d_async->filling();
+                }
+                size_t nans = 0;
+                const bool fits = f32 ? d_async->append_frame(static_cast<const float*>(base), len, d_scale, nans)
+                                      : d_async->append_frame(static_cast<const int8_t*>(base), len);
+                d_nans += nans;
+                if (fits) {
+                    if (s->frames == d_async->batch_frames())
+                        d_async->submit();
+                    break;
+                }
+                d_async->submit(); // full: the frame goes into the next slot
+            }
+        }
+        size_t frame = d_variable ? p->frames : 0;
         while (frame < p->frames) {
             auto* s = d_async->filling();
             while (!s) { // every slot busy: wait for the collector to free one
@@ -187,21 +221,22 @@ private:
             while (f < s->frames && !d_pending.empty()) {
                 auto& p = *d_pending.front();
                 const size_t n = std::min(s->frames - f, p.frames - p.done);
+                const size_t ob = p.out_bits, obytes = (ob + 7) / 8;
                 for (size_t i = 0; i < n; ++i) {
                     const auto& st = s->status[f + i];
-                    const uint8_t* src = s->bits + (f + i) * d_bytes;
+                    const uint8_t* src = s->bits + (f + i) * d_bytes; // (the longest frame's stride)
                     if (d_packed)
-                        std::memcpy(p.bits.data() + (p.done + i) * d_bytes, src, d_bytes);
+                        std::memcpy(p.bits.data() + (p.done + i) * obytes, src, obytes);
                     else
-                        ::gpufec::unpack_bits(src, d_bits, p.bits.data() + (p.done + i) * d_bits);
+                        ::gpufec::unpack_bits(src, ob, p.bits.data() + (p.done + i) * ob);
                     p.iterations[p.done + i] = st.iterations;
                     p.passed[p.done + i] = st.check == 1;
                     p.erased[p.done + i] = st.erased != 0;
                     d_failed += st.check == 0;
                 }
-                if (d_soft_len)
-                    std::memcpy(p.soft.data() + p.done * d_soft_len, s->soft_out + f * d_soft_len,
-                                n * d_soft_len * sizeof(float));
+                for (size_t i = 0; i < n && p.soft_len; ++i)
+                    std::memcpy(p.soft.data() + (p.done + i) * p.soft_len, s->soft_out + (f + i) * d_soft_len,
+                                p.soft_len * sizeof(float));
                 p.done += n;
                 f += n;
                 if (p.done == p.frames) {
@@ -254,6 +289,7 @@ private:
     pmt::pmt_t d_port;
     size_t d_in = 0, d_bits = 0, d_bytes = 0, d_soft_len = 0;
     bool d_has_check = false;
+    bool d_variable = false; // frames of varying length: one per PDU
     std::mutex d_mutex; // the slot being filled, the pending PDUs
     std::condition_variable d_work, d_freed;
     std::deque<std::shared_ptr<pending>> d_pending;

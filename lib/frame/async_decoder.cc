@@ -98,6 +98,8 @@ async_decoder::slot* async_decoder::filling()
 
 async_decoder::slot& async_decoder::room_for(size_t frames)
 {
+    if (d_opts.variable_lengths)
+        throw std::logic_error("async_decoder::append: slots of variable-length frames take append_frame()");
     const size_t i = d_ring->filling();
     if (i == slot_ring::none || d_slots[i].frames + frames > d_batch)
         throw std::logic_error("async_decoder::append: no filling slot with room for the frames");
@@ -133,6 +135,49 @@ size_t async_decoder::append(const float* soft, size_t frames, float scale, cons
     s.frames += frames;
     s.used += values;
     return nans;
+}
+
+async_decoder::slot* async_decoder::room_for_frame(size_t length)
+{
+    if (!d_opts.variable_lengths)
+        throw std::logic_error("async_decoder::append_frame: the slots were not made for variable lengths");
+    const size_t i = d_ring->filling();
+    if (i == slot_ring::none)
+        throw std::logic_error("async_decoder::append_frame: no filling slot");
+    slot& s = d_slots[i];
+    if (length > d_dec->input_per_frame())
+        throw std::invalid_argument("async_decoder::append_frame: a frame of " + std::to_string(length) +
+                                    " values is longer than the decoder's longest, " +
+                                    std::to_string(d_dec->input_per_frame()));
+    if (s.frames == d_batch || s.used + length > d_capacity)
+        return nullptr;
+    return &s;
+}
+
+bool async_decoder::append_frame(const int8_t* soft, size_t length)
+{
+    slot* s = room_for_frame(length);
+    if (!s)
+        return false;
+    if (s->soft)
+        std::memcpy(s->soft + s->used, soft, length);
+    else
+        widen_soft(soft, s->soft_f + s->used, length);
+    s->lengths[s->frames++] = length;
+    s->used += length;
+    return true;
+}
+
+bool async_decoder::append_frame(const float* soft, size_t length, float scale, size_t& nans)
+{
+    slot* s = room_for_frame(length);
+    if (!s)
+        return false;
+    nans += s->soft ? quantize_soft(soft, s->soft + s->used, length, scale)
+                    : sanitize_soft(soft, s->soft_f + s->used, length);
+    s->lengths[s->frames++] = length;
+    s->used += length;
+    return true;
 }
 
 void async_decoder::submit()

@@ -38,12 +38,10 @@ void frame_decoder::decode(const frame_batch& batch)
     if (batch.input_lengths) {
         for (size_t f = 0; f < batch.frames; ++f) {
             const size_t len = batch.input_lengths[f];
-            if (len < min_input_per_frame() || len > input_per_frame())
-                throw std::invalid_argument(
-                    "decode: frame " + std::to_string(f) + " has " + std::to_string(len) +
-                    " soft values; the " + family() + " decoder takes " +
-                    (variable_input() ? std::to_string(min_input_per_frame()) + ".." : std::string()) +
-                    std::to_string(input_per_frame()));
+            if (!accepts_length(len))
+                throw std::invalid_argument("decode: frame " + std::to_string(f) + " has " +
+                                            std::to_string(len) + " soft values; the " + family() +
+                                            " decoder takes " + accepted_lengths());
         }
     }
     frame_batch b = batch;
@@ -82,6 +80,13 @@ void frame_decoder::decode(const frame_batch& batch)
                 b.status[f].check = 0;
         }
     }
+}
+
+std::string frame_decoder::accepted_lengths() const
+{
+    if (!variable_input() || min_input_per_frame() == input_per_frame())
+        return std::to_string(input_per_frame());
+    return std::to_string(min_input_per_frame()) + ".." + std::to_string(input_per_frame());
 }
 
 frame_decoder::frame_decoder() = default;

@@ -8,6 +8,7 @@
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/turbo.h>
 
+#include "frame/multi_length_decoder.h"
 #include "runtime/cpu_pool.h"
 #include "turbo_engine.h"
 #include "turbo_fixed.h"
@@ -180,49 +181,73 @@ private:
 struct turbo_config {
     turbo_code code;
     turbo_options opts;
+    bool any_k = false; //!< code=lte:any: K follows from each frame's length (code holds K = 6144)
 };
 
 turbo_config read_code(option_reader& r)
 {
     turbo_config c;
-    c.code = turbo_code::named(r.get("code", "lte:6144"), parse_turbo_layout(r.get("layout", "streams")));
+    const std::string id = r.get("code", "lte:6144");
+    const turbo_layout layout = parse_turbo_layout(r.get("layout", "streams"));
+    c.any_k = id == "lte:any";
+    c.code = turbo_code::named(c.any_k ? "lte:6144" : id, layout);
     std::string crc = r.get("crc", "none");
     c.opts.crc = crc == "none" ? "" : crc;
     return c;
 }
 
-std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_common& common,
-                                                 const device_spec& device)
+//! everything the options say, checked, before a decoder is made for a code
+struct turbo_setup {
+    turbo_config c;
+    bool fixed = false;
+    frame_common common;
+    device_spec device;
+};
+
+turbo_setup read_setup(option_reader& r, const frame_common& common, const device_spec& device)
 {
-    turbo_config c = read_code(r);
-    turbo_options& o = c.opts;
+    turbo_setup s;
+    s.c = read_code(r);
+    s.common = common;
+    s.device = device;
+    turbo_options& o = s.c.opts;
     o.algorithm = parse_turbo_algorithm(r.get("algorithm", "max-log"));
     const bool maxlog = o.algorithm == turbo_algorithm::max_log;
-    const bool lte = c.code.standard == turbo_standard::lte;
+    const bool lte = s.c.code.standard == turbo_standard::lte;
     const std::string engine = r.get("engine", maxlog && lte ? "fixed" : "reference");
     if (engine != "fixed" && engine != "reference")
         throw std::invalid_argument("engine: '" + engine + "' is not valid (allowed: fixed, reference)");
-    const bool fixed = engine == "fixed";
-    if (fixed && !lte)
+    s.fixed = engine == "fixed";
+    if (s.fixed && !lte)
         throw std::invalid_argument("engine: fixed (and the GPU) run the LTE code; CCSDS codes run engine=reference "
                                     "on the CPU");
-    if (fixed && !maxlog)
+    if (s.fixed && !maxlog)
         throw std::invalid_argument("engine: fixed runs max-log only (log-map: engine=reference)");
     o.max_iterations = int(r.get_int("max_iterations", 6, 1, 100));
     const bool fptd_ml = o.algorithm == turbo_algorithm::fptd_max_log;
     o.scaling = float(r.get_float("scaling", maxlog || fptd_ml ? 0.75 : 1.0, 1e-3, 1.0));
-    o.window = int(r.get_int("window", fixed ? turbo_fx::GPU_WINDOW : 0, 0, 6144));
+    o.window = int(r.get_int("window", s.fixed ? turbo_fx::GPU_WINDOW : 0, 0, 6144));
     o.training = int(r.get_int("training", turbo_fx::TRAIN, 0, 1000));
     // the FPTD with max-log runs every iteration by default (the GPU one always does)
     o.early_termination = r.get_bool("early_termination", !fptd_ml);
     o.cpu_threads = common.cpu_threads;
     o.validate();
-    if (fixed && o.window == 0)
+    if (s.fixed && o.window == 0)
         throw std::invalid_argument("window: engine=fixed needs windows (window=0, the whole block, is engine=reference)");
-    if (fixed)
-        check_fixed_window(c.code, o.window, o.training, o.crc);
+    if (s.fixed)
+        check_fixed_window(s.c.code, o.window, o.training, o.crc);
+    return s;
+}
+
+//! the decoder of one code, as the setup says
+std::unique_ptr<frame_decoder> build(const turbo_code& code, const turbo_setup& s)
+{
+    const turbo_options& o = s.c.opts;
+    const device_spec& device = s.device;
+    const bool lte = code.standard == turbo_standard::lte;
+    const bool fptd_ml = o.algorithm == turbo_algorithm::fptd_max_log;
     std::unique_ptr<turbo_engine> eng;
-    if (fixed) {
+    if (s.fixed) {
         const backend_choice choice = resolve_backend(device);
 #ifdef GPUFEC_HAVE_CUDA
         // the GPU runs windows of GPU_WINDOW stages and a few training lengths: others go to the CPU twin unless
@@ -230,18 +255,18 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
         const bool gpu_window = (o.window == turbo_fx::GPU_WINDOW && turbo_fx::gpu_training(o.training)) ||
                                 device.type == device_spec::kind::cuda;
         if (choice.cuda && gpu_window)
-            eng = make_turbo_cuda(c.code, o, o.window, choice.device, size_t(common.max_batch));
+            eng = make_turbo_cuda(code, o, o.window, choice.device, size_t(s.common.max_batch));
 #else
         (void)choice;
 #endif
         if (!eng)
-            eng = make_turbo_fixed_cpu(c.code, o, o.window);
+            eng = make_turbo_fixed_cpu(code, o, o.window);
     } else if (fptd_ml && lte) {
 #ifdef GPUFEC_HAVE_CUDA
         // the GPU FPTD runs every iteration: with early_termination the CPU one, unless asked for by name
         const backend_choice choice = resolve_backend(device);
         if (choice.cuda && (!o.early_termination || device.type == device_spec::kind::cuda))
-            eng = make_turbo_fptd_cuda(c.code, o, choice.device, size_t(common.max_batch));
+            eng = make_turbo_fptd_cuda(code, o, choice.device, size_t(s.common.max_batch));
 #else
         if (device.type == device_spec::kind::cuda)
             throw std::invalid_argument("device: this build has no CUDA");
@@ -250,8 +275,45 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
         throw std::invalid_argument("device: engine=reference (log-map, exact fptd and the CCSDS codes) runs on the "
                                     "CPU only");
     }
-    const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : eng && eng->on_gpu() ? 4096 : 64;
-    return std::make_unique<turbo_frames>(c.code, o, batch, std::move(eng));
+    const size_t batch = s.common.max_batch > 0 ? size_t(s.common.max_batch) : eng && eng->on_gpu() ? 4096 : 64;
+    return std::make_unique<turbo_frames>(code, o, batch, std::move(eng));
+}
+
+//! LTE K of a frame of n soft values (3K + 12), or 0
+int lte_k_of_length(size_t n)
+{
+    if (n < 12 || (n - 12) % 3 != 0)
+        return 0;
+    static const std::vector<int> sizes = interleaver::lte_sizes();
+    const int K = int((n - 12) / 3);
+    return std::binary_search(sizes.begin(), sizes.end(), K) ? K : 0;
+}
+
+std::unique_ptr<frame_decoder> make_any_k(const turbo_setup& s)
+{
+    const size_t crc_bits = s.c.opts.crc.empty() ? 0 : size_t(crc_spec::named(s.c.opts.crc).width);
+    multi_length_spec m;
+    m.describe = "LTE turbo, any K (K from each frame's 3K + 12 values), " + turbo_algorithm_name(s.c.opts.algorithm) +
+                 ", " + std::to_string(s.c.opts.max_iterations) + " it" + (crc_bits ? ", " + s.c.opts.crc : "");
+    m.lengths_text = "3K + 12 soft values for an LTE K (132 .. 18444)";
+    m.min_input = 3 * 40 + 12;
+    m.max_input = 3 * 6144 + 12;
+    m.accepts = [](size_t n) { return lte_k_of_length(n) != 0; };
+    m.output_bits_for = [crc_bits](size_t n) { return size_t(lte_k_of_length(n)) - crc_bits; };
+    m.soft_output_for = [](size_t n) { return size_t(lte_k_of_length(n)); }; // (where the engine has it)
+    const turbo_layout layout = s.c.code.layout;
+    m.make = [s, layout](size_t n) {
+        return build(turbo_code::named("lte:" + std::to_string(lte_k_of_length(n)), layout), s);
+    };
+    m.batch = s.common.max_batch > 0 ? size_t(s.common.max_batch) : 0;
+    return make_multi_length_decoder(std::move(m));
+}
+
+std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_common& common,
+                                                 const device_spec& device)
+{
+    const turbo_setup s = read_setup(r, common, device);
+    return s.c.any_k ? make_any_k(s) : build(s.c.code, s);
 }
 
 class turbo_frame_encoder : public frame_encoder
@@ -290,7 +352,10 @@ private:
 
 std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
 {
-    return std::make_unique<turbo_frame_encoder>(read_code(r));
+    const turbo_config c = read_code(r);
+    if (c.any_k)
+        throw std::invalid_argument("code: an encoder takes one K (lte:K); lte:any is for decoders");
+    return std::make_unique<turbo_frame_encoder>(c);
 }
 
 } // namespace
@@ -299,7 +364,8 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "turbo",
                              "turbo codes: LTE (all 188 K), CCSDS (4 K, 4 rates), BCJR max-log / log-map, sliding "
                              "windows, CRC stop",
-                             "code=<lte:K|ccsds:K[:1/r]> (lte:6144; ccsds K 1784, 3568, 7136, 8920, r 2, 3, 4, 6, default 3), "
+                             "code=<lte:K|lte:any|ccsds:K[:1/r]> (lte:6144; lte:any: K from each frame's length, 3K + 12, on the tagged-stream "
+                             "and PDU faces; ccsds K 1784, 3568, 7136, 8920, r 2, 3, 4, 6, default 3), "
                              "algorithm=<max-log|log-map|fptd|fptd-max-log> (max-log; fptd-max-log: CPU or GPU, "
                              "the same bits, every iteration), "
                              "max_iterations=<1..100> (6), scaling (0.75 max-log, 1 log-map), "

@@ -109,6 +109,71 @@ class qa_turbo(gr_unittest.TestCase):
             np.testing.assert_array_equal(out, bits, err_msg="rate " + rate)
             self.assertIn("CCSDS", dec.code_description())
 
+    def _mixed_code_blocks(self, sizes):
+        bits, coded = [], []
+        for K in sizes:
+            b = self.rng.integers(0, 2, K, dtype=np.uint8)
+            bits.append(b)
+            coded.append(encode_with(gpufec.turbo_encoder(K=K), b))
+        return bits, coded
+
+    def test_007_any_k_tagged_stream(self):
+        """K=0: every packet one code block of its own K (3K + 12 values); a length that is no LTE K
+        is dropped and counted; small slots (max_batch=2) and short input chunks on the way"""
+        sizes = [6144, 40, 512, 6080, 40, 1024, 6144]
+        bits, coded = self._mixed_code_blocks(sizes)
+        bad = np.zeros(3 * 41 + 12, dtype=np.uint8)  # K = 41 is not an LTE size
+        packets = coded[:3] + [bad] + coded[3:]
+        soft, tags, at = [], [], 0
+        for i, c in enumerate(packets):
+            tags.append(gr.tag_utils.python_to_tag((at, pmt.intern("packet_len"), pmt.from_long(len(c)))))
+            soft.append(bpsk(c, 0.8, seed=i + 1))
+            at += len(c)
+        dec = gpufec.turbo_decoder(K=0, device="cpu", length_tag_key="packet_len", max_batch=2)
+        self.assertEqual(dec.input_per_frame(), 3 * 6144 + 12)
+        out, otags = run_decoder(dec, np.concatenate(soft), tags=tags, chunk=5000)
+        np.testing.assert_array_equal(out, np.concatenate(bits))
+        lens = [(t.offset, pmt.to_long(t.value)) for t in otags if pmt.symbol_to_string(t.key) == "packet_len"]
+        self.assertEqual([n for _, n in lens], sizes)
+        self.assertEqual([o for o, _ in lens], list(np.cumsum([0] + sizes[:-1])))
+        self.assertEqual(dec.frames(), len(sizes))
+        self.assertEqual(dec.dropped_packets(), 1)
+        with self.assertRaises(ValueError) as cm:  # K=0 needs a face that marks the frames
+            gpufec.turbo_decoder(K=0, device="cpu")
+        self.assertIn("length_tag_key", str(cm.exception))
+
+    def test_008_any_k_pdus_with_crc(self):
+        import time
+        from gnuradio import blocks
+        sizes = [40, 6144, 1056, 40]
+        payload, coded = [], []
+        for K in sizes:
+            b = self.rng.integers(0, 2, K - 24, dtype=np.uint8)
+            payload.append(b)
+            coded.append(encode_with(gpufec.turbo_encoder(K=K, crc="lte-24b"), b))
+        dec = gpufec.pdu_decoder("turbo", gpufec.turbo_options(K=0, crc="lte-24b"), device="cpu")
+        tb = gr.top_block()
+        dbg = blocks.message_debug()
+        tb.msg_connect((dec, "pdus"), (dbg, "store"))
+        tb.start()
+        port = pmt.intern("pdus")
+        for i, c in enumerate(coded):
+            if i == 2:  # a PDU of no LTE length between the good ones
+                dec.to_basic_block()._post(port, pmt.cons(pmt.make_dict(), pmt.init_f32vector(100, [1.0] * 100)))
+            dec.to_basic_block()._post(port, pmt.cons(pmt.make_dict(), pmt.init_f32vector(len(c), bpsk(c).tolist())))
+        t0 = time.time()
+        while dbg.num_messages() < len(sizes) and time.time() - t0 < 30:
+            time.sleep(0.01)
+        tb.stop()
+        tb.wait()
+        self.assertEqual(dbg.num_messages(), len(sizes))
+        for i, b in enumerate(payload):
+            msg = dbg.get_message(i)
+            np.testing.assert_array_equal(np.array(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.uint8), b)
+            passed = pmt.u8vector_elements(pmt.dict_ref(pmt.car(msg), pmt.intern("passed"), pmt.PMT_NIL))
+            self.assertEqual(list(passed), [1])
+        self.assertEqual(dec.dropped_pdus(), 1)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_turbo)

@@ -8,7 +8,8 @@ turbo_decoder() is gpufec.frame_decoder("turbo", ...) with the family's options 
 turbo_encoder() is gr-fec's encoder block around gpufec.fec_encoder("turbo", ...).
 
 standard="lte": any of the 188 K; codewords are the d0, d1, d2 streams of K + 4 values each
-(36.212 5.1.3.2), or (layout="interleaved") d0 d1 d2 triplets.
+(36.212 5.1.3.2), or (layout="interleaved") d0 d1 d2 triplets. A decoder with K=0 takes frames of
+every K, one per packet (length_tag_key) or PDU, K read from the length (3K + 12).
 standard="ccsds": K = 1784, 3568, 7136 or 8920 and rate "1/2", "1/3", "1/4" or "1/6"
 (CCSDS 131.0-B section 6); codewords in the standard's multiplexed order, (K + 4) / rate values.
 Soft values: positive = bit 1.
@@ -19,10 +20,13 @@ from .gpufec_python import fec_encoder, frame_decoder
 
 
 def turbo_code_id(standard="lte", K=6144, rate="1/3"):
-    """the family's code name: "lte:6144", "ccsds:1784:1/2" """
+    """the family's code name: "lte:6144", "ccsds:1784:1/2"; LTE K=0 (or "any"): "lte:any", every
+    K, read from each frame's length (decoders on the tagged-stream or PDU face)"""
     if standard == "lte":
         if rate not in ("1/3", None, ""):
             raise ValueError("rate: the LTE mother code has rate 1/3 (rate matching gives the others)")
+        if K in ("any", 0, "0"):
+            return "lte:any"
         return "lte:%d" % int(K)
     if standard == "ccsds":
         return "ccsds:%d:%s" % (int(K), rate or "1/3")

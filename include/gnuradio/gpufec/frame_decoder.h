@@ -35,7 +35,10 @@ namespace gpufec {
  * a whole number of frames, come out as packets of their decoded frames, with the tag's value
  * set to the output length. A packet whose length is not a whole number of frames, and items
  * outside any packet, are dropped, counted (dropped_packets(), dropped_items()) and logged;
- * empty packets give no output.
+ * empty packets give no output. Families whose frames vary in length (turbo with
+ * `code=lte:any`: K follows from the length) need this face (or the PDU face): each packet is
+ * one frame of any length the decoder accepts, and comes out as a packet of that frame's bits;
+ * input_per_frame() and output_per_frame() are then the longest frame's.
  *
  * family: a registered family (frame_families()); options: "key=value, ..." as that family
  * documents (frame_family_options(family)).

@@ -25,6 +25,9 @@ namespace gpufec {
  * With soft_output, families that have one (LDPC: the posterior LLRs of every code bit, the
  * convention of the input: positive = bit 1) add "soft_out" (f32vector, the frames' values
  * back to back).
+ * Families whose frames vary in length (turbo with `code=lte:any`, where K follows from the
+ * length) take one frame per PDU, of any length the decoder accepts; the output PDU holds that
+ * frame's bits. A length the decoder does not take is dropped like a bad PDU.
  * PDUs of several frames, and PDUs that arrive close together, are decoded in one batch,
  * asynchronously; output PDUs leave in the order their inputs came. An empty PDU, a length that
  * is not a whole number of frames, or a PDU that is not (dict, vector of those types) is dropped,

@@ -65,6 +65,12 @@ public:
      *  (quantize_soft), or kept for float decoders (sanitize_soft). Returns the NaNs seen. */
     size_t append(const int8_t* soft, size_t frames, const splitter& split = nullptr);
     size_t append(const float* soft, size_t frames, float scale, const splitter& split = nullptr);
+    /*! Variable-length families (options::variable_lengths): appends one frame of `length`
+     *  values and records its length; false (nothing appended) when the filling slot has no
+     *  room for it (then submit and fill the next). The decoder checks the length. */
+    bool append_frame(const int8_t* soft, size_t length);
+    //! the same for float soft values (quantised with `scale`); adds the NaNs seen to `nans`
+    bool append_frame(const float* soft, size_t length, float scale, size_t& nans);
     //! decode the filling slot (it must hold at least one frame)
     void submit();
     /*! the oldest submitted slot once decoded (wait: until it is), else null; rethrows what
@@ -86,6 +92,7 @@ public:
 
 private:
     slot& room_for(size_t frames); // the filling slot, checked to hold `frames` more
+    slot* room_for_frame(size_t length); // the filling slot if one more frame fits, else null
     void decode_slot(size_t i); // on the ring's thread (or in submit() for CPU decoders)
 
     std::unique_ptr<frame_decoder> d_dec;

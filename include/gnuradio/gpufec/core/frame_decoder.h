@@ -40,10 +40,15 @@ struct frame_batch {
     /*! Variable-length families (variable_input()): the input length of each frame; null for
      *  fixed frames (every frame input_per_frame() values). */
     const size_t* input_lengths = nullptr;
-    uint8_t* bits = nullptr; //!< output_bits() per frame: one per byte, or packed MSB first
+    /*! output_bits() per frame: one per byte, or packed MSB first. Variable-length families
+     *  write output_bits_for(length) of each frame at the same stride (output_bytes(packed),
+     *  the longest frame's); the rest of the stride is left as it was. */
+    uint8_t* bits = nullptr;
     bool packed = false;     //!< packed: ceil(output_bits / 8) bytes per frame
     frame_status* status = nullptr; //!< one per frame, or null
-    float* soft_out = nullptr; //!< soft_output_per_frame() per frame (where supported), or null
+    //! soft_output_per_frame() per frame (where supported; variable families: soft_output_for(length)
+    //! at that stride), or null
+    float* soft_out = nullptr;
 };
 
 class frame_decoder
@@ -57,10 +62,23 @@ public:
     bool on_gpu() const { return backend().rfind("cuda", 0) == 0; }
 
     virtual size_t input_per_frame() const = 0; //!< soft values (the longest, if variable)
-    virtual size_t output_bits() const = 0;     //!< decoded bits per frame
+    virtual size_t output_bits() const = 0;     //!< decoded bits per frame (the most, if variable)
     virtual bool variable_input() const { return false; }
     //! frames whose input is shorter / longer than these are refused (variable families)
     virtual size_t min_input_per_frame() const { return input_per_frame(); }
+    /*! whether a frame of `length` soft values can be decoded (variable families whose valid
+     *  lengths have gaps, e.g. turbo frames of any LTE K, say which; the default is the range
+     *  min_input_per_frame() .. input_per_frame()) */
+    virtual bool accepts_length(size_t length) const
+    {
+        return length >= min_input_per_frame() && length <= input_per_frame();
+    }
+    //! decoded bits of a frame of `length` soft values (variable families; else output_bits())
+    virtual size_t output_bits_for(size_t /*length*/) const { return output_bits(); }
+    //! soft output values of a frame of `length` soft values (where supported)
+    virtual size_t soft_output_for(size_t /*length*/) const { return soft_output_per_frame(); }
+    //! the lengths accepted, in words, for error messages ("132..18444, 3K + 12 for an LTE K")
+    virtual std::string accepted_lengths() const;
     virtual bool has_check() const { return false; }
     //! what the check is called in tags and logs: "syndrome_ok", "crc_ok"
     virtual std::string check_name() const { return "check_ok"; }

@@ -1,0 +1,40 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* Frames of several codes of one family in one batch, told apart by their length: a code
+ * block of an LTE transport block is one of two turbo sizes, and a receiver that serves
+ * several allocations sees all 188. The decoder groups a batch's frames by length, decodes
+ * each group with a decoder made for that length (kept for later batches, the least recently
+ * used dropped beyond a few), and puts every frame's results back in the batch's order, at the
+ * longest frame's stride (frame_batch's rule for variable-length families). */
+#ifndef INCLUDED_GPUFEC_FRAME_MULTI_LENGTH_DECODER_H
+#define INCLUDED_GPUFEC_FRAME_MULTI_LENGTH_DECODER_H
+
+#include <gnuradio/gpufec/core/frame_decoder.h>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace gpufec {
+
+struct multi_length_spec {
+    std::string describe;     //!< the codes, in words ("LTE turbo, any K, ...")
+    std::string lengths_text; //!< the accepted lengths, in words, for errors
+    size_t min_input = 0, max_input = 0;
+    std::function<bool(size_t)> accepts;          //!< a length decodable by some code
+    std::function<size_t(size_t)> output_bits_for; //!< decoded bits of a frame of that length
+    std::function<size_t(size_t)> soft_output_for; //!< soft output values (0: none)
+    //! the decoder for frames of one length (made on first use; sized for `batch` frames)
+    std::function<std::unique_ptr<frame_decoder>(size_t length)> make;
+    size_t batch = 0;       //!< frames per call
+    size_t keep = 8;        //!< decoders kept (each holds buffers for `batch` frames)
+};
+
+/*! The wrapper; it makes the decoder of max_input at once (so bad options fail here and its
+ *  properties - family, backend, check, iterations, float input - stand for every length). */
+std::unique_ptr<frame_decoder> make_multi_length_decoder(multi_length_spec spec);
+
+} // namespace gpufec
+
+#endif
