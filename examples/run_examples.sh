@@ -22,6 +22,8 @@ timeout 300 /usr/bin/python3 "$src/examples/ldpc_loopback.py" --frames 100
 timeout 300 /usr/bin/python3 "$src/examples/ldpc_loopback.py" --frames 50 --code 802.16e:2304:2/3A --ebn0 3
 echo "== ldpc_vs_grfec.py"
 timeout 300 /usr/bin/python3 "$src/examples/ldpc_vs_grfec.py" --frames 20 --code 802.16e:576:1/2
+echo "== lte_transport_loopback.py (transport blocks of several code blocks, every K on one decoder)"
+timeout 300 /usr/bin/python3 "$src/examples/lte_transport_loopback.py" --blocks 12 --ebn0 2 --check
 echo "== benchmark_flowgraph.py"
 timeout 300 /usr/bin/python3 "$src/examples/benchmark_flowgraph.py" --bits 200000 --devices cpu,auto
 echo "== zmq_soft_frames.py (two flowgraphs, two processes, over loopback)"

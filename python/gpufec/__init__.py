@@ -9,7 +9,9 @@ ldpc_decoder (802.11n, 802.16e, alist / base-matrix files), frame_decoder (any f
 name: ldpc, viterbi, repetition, ...). They decode in batches, asynchronously, with a stream
 face and a tagged-stream face (length_tag_key).
 Turbo (LTE, all 188 K): turbo_decoder, turbo_encoder (on the generic blocks); rate matching:
-lte_rate_match, lte_derate_match (PDU blocks), lte_rate_matcher, lte_segmentation.
+lte_rate_match, lte_derate_match (PDU blocks), lte_rate_matcher, lte_segmentation; transport
+blocks: lte_segment, turbo_pdu_encoder, lte_desegment (PDU blocks), lte_segment_bits(),
+turbo_encode(), crc_append(), crc_check().
 Encoder blocks: conv_encoder, ldpc_encoder.
 Helpers: frame_families(), frame_family_options(family), ldpc_codes(), ldpc_code_alist(code),
 conv_presets(), conv_preset(name), cuda_devices(), cuda_compiled(),
@@ -18,3 +20,4 @@ union_bound_ber(preset, ebn0_db).
 from .gpufec_python import *  # noqa: F401,F403
 from .turbo import turbo_decoder, turbo_encoder, turbo_options  # noqa: F401
 from .lte_rate_matching import lte_rate_match, lte_derate_match  # noqa: F401
+from .lte_transport import lte_segment, lte_desegment, turbo_pdu_encoder, lte_k_sizes  # noqa: F401

@@ -8,9 +8,13 @@ lte_rate_match: a PDU of 3K + 12 turbo code bits (u8vector, the streams layout o
 gpufec.turbo_encoder) in, the E bits of a redundancy version out.
 lte_derate_match: a PDU of E soft values (f32vector, positive = bit 1) in, the 3K + 12 soft values
 the turbo decoder takes out (zeros where nothing was sent, filler bits as known zeros); with
-combine=True, PDUs of the same code block add up (HARQ) until one carries "new_data": True.
-Metadata "rv" (an integer) overrides the block's redundancy version for one PDU. A PDU of the
-wrong size is dropped with an error in the log and counted (dropped()).
+combine=True, PDUs of the same code block (metadata "cb", 0 if absent) add up (HARQ) until one
+carries "new_data": True.
+Metadata "rv" (an integer) overrides the block's redundancy version for one PDU. With K=0 the
+blocks serve code blocks of every size, as lte_segment labels them: K and F come from each PDU's
+metadata "K" and "F" (the encoder side also from the length, 3K + 12), and lte_rate_match takes
+"E" from the metadata where it is (else the E parameter; E=0: 3K + 12, every code bit once). A PDU of the wrong size is dropped with
+an error in the log and counted (dropped()).
 """
 import numpy as np
 import pmt
@@ -19,9 +23,13 @@ from gnuradio import gr
 from .gpufec_python import lte_rate_matcher
 
 
-def _rv(meta, default):
-    v = pmt.dict_ref(meta, pmt.intern("rv"), pmt.PMT_NIL)
+def _meta_int(meta, key, default):
+    v = pmt.dict_ref(meta, pmt.intern(key), pmt.PMT_NIL)
     return int(pmt.to_long(v)) if pmt.is_integer(v) else default
+
+
+def _rv(meta, default):
+    return _meta_int(meta, "rv", default)
 
 
 class _pdu_block(gr.basic_block):
@@ -29,15 +37,38 @@ class _pdu_block(gr.basic_block):
 
     def __init__(self, name, K, rv, F, Ncb):
         gr.basic_block.__init__(self, name, None, None)
-        self.rm = lte_rate_matcher(int(K), int(F), int(Ncb))
-        self.rm.k0(int(rv))  # checks rv
-        self.K, self.rv, self._dropped = int(K), int(rv), 0
+        if not 0 <= int(rv) <= 3:
+            raise ValueError("rv: %d is not valid (allowed: 0, 1, 2, 3)" % int(rv))
+        self.K, self.F, self.Ncb, self.rv, self._dropped = int(K), int(F), int(Ncb), int(rv), 0
+        self._matchers = {}
+        if self.K:
+            self.rm = self.matcher(self.K, self.F)  # checks K, F and Ncb now
         self.message_port_register_in(pmt.intern("pdus"))
         self.message_port_register_out(pmt.intern("pdus"))
         self.set_msg_handler(pmt.intern("pdus"), self.handle)
 
     def dropped(self):
         return self._dropped
+
+    def matcher(self, K, F):
+        """the rate matcher of (K, F), made once"""
+        if (K, F) not in self._matchers:
+            self._matchers[(K, F)] = lte_rate_matcher(K, F, self.Ncb)
+        return self._matchers[(K, F)]
+
+    def code_block(self, meta, K_from_length=None):
+        """(rate matcher, K) of this PDU: the block's, or with K=0 its metadata's; None if unusable"""
+        if self.K:
+            return self.rm, self.K
+        K = _meta_int(meta, "K", K_from_length)
+        if K is None:
+            self.drop("K=0 needs the code block size in the metadata (\"K\")")
+            return None
+        try:
+            return self.matcher(K, _meta_int(meta, "F", 0)), K
+        except (ValueError, RuntimeError) as e:
+            self.drop(str(e))
+            return None
 
     def drop(self, why):
         self._dropped += 1
@@ -46,19 +77,28 @@ class _pdu_block(gr.basic_block):
 
 class lte_rate_match(_pdu_block):
     def __init__(self, K=6144, E=18444, rv=0, F=0, Ncb=0):
-        if int(E) < 1:
-            raise ValueError("E: must be at least 1")
+        if int(E) < 0:
+            raise ValueError("E: must be at least 1 (or 0: 3K + 12, every code bit once)")
         _pdu_block.__init__(self, "gpufec_lte_rate_match", K, rv, F, Ncb)
         self.E = int(E)
 
     def handle(self, msg):
         meta, vec = pmt.car(msg), pmt.cdr(msg)
         bits = np.asarray(pmt.u8vector_elements(vec), dtype=np.uint8) if pmt.is_u8vector(vec) else None
-        if bits is None or len(bits) != 3 * self.K + 12:
-            self.drop("%s values, K=%d takes %d code bits (u8vector)"
-                      % (len(bits) if bits is not None else "not u8", self.K, 3 * self.K + 12))
+        n = len(bits) if bits is not None else 0
+        cb = self.code_block(meta, (n - 12) // 3 if n >= 12 and (n - 12) % 3 == 0 else None)
+        if cb is None:
             return
-        e = self.rm.match(bits, self.E, _rv(meta, self.rv))
+        rm, K = cb
+        if bits is None or n != 3 * K + 12:
+            self.drop("%s values, K=%d takes %d code bits (u8vector)"
+                      % (n if bits is not None else "not u8", K, 3 * K + 12))
+            return
+        E = _meta_int(meta, "E", self.E or 3 * K + 12)
+        if E < 1:
+            self.drop("E=%d" % E)
+            return
+        e = rm.match(bits, E, _rv(meta, self.rv))
         self.message_port_pub(pmt.intern("pdus"), pmt.cons(meta, pmt.init_u8vector(len(e), e.tolist())))
 
 
@@ -66,7 +106,7 @@ class lte_derate_match(_pdu_block):
     def __init__(self, K=6144, rv=0, F=0, Ncb=0, combine=False, filler_llr=-100.0):
         _pdu_block.__init__(self, "gpufec_lte_derate_match", K, rv, F, Ncb)
         self.combine, self.filler = bool(combine), float(filler_llr)
-        self.acc = np.zeros(3 * self.K + 12, dtype=np.float32)
+        self.accs = {}  # code block ("cb" in the metadata, else 0) -> ((K, F), accumulated soft values)
 
     def handle(self, msg):
         meta, vec = pmt.car(msg), pmt.cdr(msg)
@@ -74,8 +114,14 @@ class lte_derate_match(_pdu_block):
             self.drop("not a non-empty f32vector of soft values")
             return
         soft = np.asarray(pmt.f32vector_elements(vec), dtype=np.float32)
+        cb = self.code_block(meta)
+        if cb is None:
+            return
+        rm, K = cb
         new = pmt.to_python(pmt.dict_ref(meta, pmt.intern("new_data"), pmt.PMT_F))
-        if not self.combine or new:
-            self.acc[:] = 0.0
-        self.rm.accumulate(soft, _rv(meta, self.rv), self.acc, self.filler)
-        self.message_port_pub(pmt.intern("pdus"), pmt.cons(meta, pmt.init_f32vector(len(self.acc), self.acc.tolist())))
+        cb, key = _meta_int(meta, "cb", 0), (K, _meta_int(meta, "F", self.F))
+        if not self.combine or new or self.accs.get(cb, (None,))[0] != key:  # (another size starts afresh)
+            self.accs[cb] = (key, np.zeros(3 * K + 12, dtype=np.float32))
+        acc = self.accs[cb][1]
+        rm.accumulate(soft, _rv(meta, self.rv), acc, self.filler)
+        self.message_port_pub(pmt.intern("pdus"), pmt.cons(meta, pmt.init_f32vector(len(acc), acc.tolist())))

@@ -6,7 +6,10 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <gnuradio/gpufec/core/crc.h>
 #include <gnuradio/gpufec/core/lte_coding.h>
+#include <gnuradio/gpufec/core/turbo.h>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -30,6 +33,48 @@ void bind_lte_coding(py::module& m)
         .def("K", &lte_segmentation::K, py::arg("r"), "K of code block r");
     using u8 = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>;
     using f32 = py::array_t<float, py::array::c_style | py::array::forcecast>;
+    using u8in = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>;
+    m.def(
+        "lte_segment_bits",
+        [](const lte_segmentation& seg, u8in bits) {
+            if (size_t(bits.size()) != size_t(seg.B))
+                throw std::invalid_argument("lte_segment: " + std::to_string(bits.size()) + " bits; the segmentation is for B=" +
+                                            std::to_string(seg.B));
+            py::list out;
+            for (const auto& b : gpufec::lte_segment(seg, bits.data()))
+                out.append(py::array_t<uint8_t>(py::ssize_t(b.size()), b.data()));
+            return out;
+        },
+        py::arg("seg"), py::arg("bits"),
+        "36.212 5.1.2: the code blocks of B bits (filler zeros first, CRC-24B each when C > 1), a list of arrays");
+    m.def(
+        "crc_append",
+        [](const std::string& name, u8in bits) {
+            std::vector<uint8_t> v(bits.data(), bits.data() + bits.size());
+            gpufec::crc_append(gpufec::crc_spec::named(name), v);
+            return py::array_t<uint8_t>(py::ssize_t(v.size()), v.data());
+        },
+        py::arg("crc"), py::arg("bits"), "bits (one per byte) with the named CRC (lte-24a, lte-24b, ...) appended");
+    m.def(
+        "crc_check",
+        [](const std::string& name, u8in bits) {
+            const auto spec = gpufec::crc_spec::named(name);
+            return size_t(bits.size()) >= size_t(spec.width) && gpufec::crc_check(spec, bits.data(), size_t(bits.size()));
+        },
+        py::arg("crc"), py::arg("bits"), "true when the last bits are the named CRC of the ones before");
+    m.def(
+        "turbo_encode",
+        [](u8in bits, const std::string& code, const std::string& layout) {
+            const auto c = gpufec::turbo_code::named(code, gpufec::parse_turbo_layout(layout));
+            if (size_t(bits.size()) != size_t(c.K))
+                throw std::invalid_argument("turbo_encode: " + std::to_string(bits.size()) + " bits; " + code +
+                                            " takes K=" + std::to_string(c.K));
+            py::array_t<uint8_t> out(py::ssize_t(c.coded_bits()));
+            gpufec::turbo_encode(c, bits.data(), out.mutable_data());
+            return out;
+        },
+        py::arg("bits"), py::arg("code") = "lte:6144", py::arg("layout") = "streams",
+        "one turbo codeword of K bits (code: lte:K or ccsds:K[:1/r]); the decoder's input order");
     py::class_<lte_rate_matcher>(m, "lte_rate_matcher",
                                  "36.212 5.1.4.1 rate matching of one turbo code block (streams layout).")
         .def(py::init<int, int, int>(), py::arg("K"), py::arg("F") = 0, py::arg("Ncb") = 0)
