@@ -2,9 +2,10 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* The fixed-point max-log turbo decoder on the CPU: one frame per pool task, the arithmetic of
- * turbo_fixed.h state by state in int (the CUDA kernel computes two frames at once in int16
- * halves; the bound in turbo_fixed.h makes them equal). */
+/* The fixed-point max-log turbo decoder on the CPU, the readable scalar twin: one frame per pool
+ * task, the arithmetic of turbo_fixed.h state by state in int (the CUDA kernel computes two
+ * frames at once in int16 halves, the SIMD engine turbo_fixed_lanes.cc a group per vector; the
+ * bound in turbo_fixed.h makes them all equal). The tests compare the others with it. */
 #include <gnuradio/gpufec/core/bits.h>
 
 #include "runtime/cpu_pool.h"
@@ -51,7 +52,7 @@ public:
     }
     std::string name() const override
     {
-        return "cpu fixed-point max-log, window " + std::to_string(d_W) + ", training " + std::to_string(d_train) + " (" + std::to_string(d_pool->size()) +
+        return "cpu scalar fixed-point max-log, window " + std::to_string(d_W) + ", training " + std::to_string(d_train) + " (" + std::to_string(d_pool->size()) +
                " threads " + d_pool->kind() + ")";
     }
     void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
@@ -223,9 +224,14 @@ void check_fixed_window(const turbo_code& code, int window, int training, const 
         throw std::invalid_argument("turbo: the fixed-point decoder needs K a multiple of 8 (every LTE size is)");
 }
 
-std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
+std::unique_ptr<turbo_engine> make_turbo_fixed_scalar(const turbo_code& code, const turbo_options& o, int window)
 {
     return std::make_unique<fixed_cpu>(code, o, window);
+}
+
+std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
+{
+    return make_turbo_fixed_lanes(code, o, window);
 }
 
 } // namespace gpufec

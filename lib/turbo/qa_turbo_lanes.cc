@@ -1,0 +1,92 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The SIMD CPU engine (a group of frames per vector) against the scalar engine, for every
+ * instruction set the machine has: the same decisions, iterations and CRC results, frame by
+ * frame, on noisy, failing, clean and full-scale input, partial groups included. */
+#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/turbo.h>
+
+#include "turbo_engine.h"
+#include "turbo_test_util.h"
+#include <gtest/gtest.h>
+#include <cstdlib>
+
+namespace gpufec {
+namespace {
+
+struct engine_case {
+    int K;
+    size_t frames;
+    double ebn0;
+    int window, training, iterations;
+    const char* crc;
+    bool early;
+};
+
+void expect_same(const engine_case& c, const std::vector<int8_t>& in, const char* isa)
+{
+    const turbo_code code = turbo_code::named("lte:" + std::to_string(c.K));
+    turbo_options o;
+    o.max_iterations = c.iterations;
+    o.training = c.training;
+    o.window = c.window;
+    o.crc = c.crc;
+    o.early_termination = c.early;
+    auto scalar = make_turbo_fixed_scalar(code, o, c.window);
+    auto lanes = make_turbo_fixed_lanes(code, o, c.window);
+    const size_t bytes = size_t(c.K) / 8;
+    std::vector<uint8_t> a(c.frames * bytes), b(c.frames * bytes);
+    std::vector<turbo_report> ra(c.frames), rb(c.frames);
+    scalar->decode(in.data(), c.frames, a.data(), ra.data());
+    lanes->decode(in.data(), c.frames, b.data(), rb.data());
+    const std::string what = std::string(isa) + " K=" + std::to_string(c.K) + " W=" + std::to_string(c.window) +
+                             " T=" + std::to_string(c.training) + " crc=" + c.crc;
+    int failed = 0, early = 0;
+    for (size_t f = 0; f < c.frames; ++f) {
+        EXPECT_TRUE(std::equal(a.begin() + long(f * bytes), a.begin() + long((f + 1) * bytes), b.begin() + long(f * bytes)))
+            << what << " frame " << f;
+        EXPECT_EQ(ra[f].iterations, rb[f].iterations) << what << " frame " << f;
+        EXPECT_EQ(ra[f].check, rb[f].check) << what << " frame " << f;
+        failed += ra[f].check == 0;
+        early += ra[f].iterations < c.iterations;
+    }
+    if (*c.crc && c.early) // the case means something only if frames stop at different iterations
+        EXPECT_GT(early, 0) << what;
+    (void)failed;
+}
+
+TEST(turbo_lanes, simd_engine_gives_the_scalar_engines_bits)
+{
+    const engine_case cases[] = {
+        { 40, 37, 0.5, 16, 32, 6, "", false },            // a partial last group
+        { 1024, 21, 0.6, 16, 32, 6, "", false },
+        { 1056, 40, 0.8, 16, 16, 8, "lte-24b", true },     // frames stop at different iterations
+        { 6144, 9, 0.6, 16, 32, 6, "lte-24a", false },
+        { 512, 19, 0.7, 64, 24, 5, "lte-24a", true },      // longer windows
+        { 2048, 5, 5.0, 16, 32, 3, "lte-16", true },       // clean: every frame stops at once
+    };
+    const char* isas[] = { "baseline", "avx2", "avx512" };
+    for (const char* isa : isas) {
+        ASSERT_EQ(setenv("GPUFEC_SIMD", isa, 1), 0);
+        for (const auto& c : cases) {
+            const std::string crc = *c.crc ? std::string(", crc=") + c.crc : std::string();
+            turbo_test::noisy_frames t("code=lte:" + std::to_string(c.K) + crc, c.ebn0, c.frames, uint32_t(c.K + c.frames));
+            expect_same(c, t.soft, isa);
+        }
+        // full-scale values, -128 included: the metrics reach their bounds
+        const engine_case x = { 256, 11, 0, 16, 32, 4, "", false };
+        std::vector<int8_t> extreme(x.frames * size_t(3 * x.K + 12));
+        uint32_t r = 12345;
+        for (auto& v : extreme) {
+            r = r * 1103515245u + 12345u;
+            v = (r >> 16) & 1 ? int8_t(127) : int8_t(-128);
+        }
+        expect_same(x, extreme, isa);
+    }
+    unsetenv("GPUFEC_SIMD");
+}
+
+} // namespace
+} // namespace gpufec
