@@ -396,8 +396,9 @@ public:
         // Z = 81 (802.11n 1944): C = 3 8.9 Gb/s, C = 5 (fewest idle threads) 7.8, C = 1 8.2.
         const size_t smem_limit = std::min<size_t>(size_t(prop.sharedMemPerBlockOptin), 100 << 10);
         d_kernel = pick_kernel(d_int8, code.max_row_degree());
-        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(d_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               int(std::max(smem_limit, smem(1)))));
+        if (smem(1) > size_t(prop.sharedMemPerBlockOptin))
+            throw std::invalid_argument("the code is too long for the GPU's shared memory");
+        allow_dynamic_shared(d_kernel, smem(1), "LDPC GPU decoder");
         // all of the unified L1 / shared memory as shared memory: the kernel reads global
         // memory once per codeword and needs no L1
         GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(d_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
@@ -430,7 +431,6 @@ public:
             throw std::invalid_argument("the code is too long for the GPU's shared memory");
         d_threads = (d_c * code.z() + 31) / 32 * 32;
         const int bytes = int(smem(d_c));
-        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(d_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
         int per_sm = 0;
         GPUFEC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d_kernel, d_threads, bytes));
         d_per_sm = std::max(1, per_sm);

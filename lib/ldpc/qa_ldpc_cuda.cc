@@ -152,6 +152,23 @@ TEST(ldpc_cuda, two_instances_run_concurrently)
     EXPECT_TRUE(ok_b);
 }
 
+TEST(ldpc_cuda, a_decoder_made_later_with_less_shared_memory_leaves_the_first_working)
+{
+    // the kernel's shared-memory limit is one per process: the second decoder must not lower it
+    GPUFEC_REQUIRE_GPU();
+    const ldpc_code big = ldpc_code::standard("802.16e:2304:1/2"), small = ldpc_code::standard("802.11n:648:1/2");
+    const int frames = 300;
+    const auto info = test::random_bits(size_t(big.k()) * frames, 4);
+    std::vector<uint8_t> cw(size_t(big.n()) * frames);
+    ldpc_encoder(big).encode(info.data(), size_t(frames), cw.data());
+    const auto soft = test::channel(cw, big.rate(), 0, 5, false);
+    ldpc_decoder first(big, ldpc_options{}, device_spec::parse("cuda"));
+    ldpc_decoder second(small, ldpc_options{}, device_spec::parse("cuda"));
+    std::vector<uint8_t> out(info.size());
+    first.decode(soft.data(), size_t(frames), out.data());
+    EXPECT_EQ(out, info);
+}
+
 TEST(ldpc_cuda, rows_of_two_bits_and_mixed_degrees_match_the_cpu)
 {
     GPUFEC_REQUIRE_GPU();

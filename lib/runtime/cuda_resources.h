@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace gpufec {
@@ -202,6 +204,23 @@ inline bool is_pinned_host(const void* p)
         return false;
     }
     return attr.type == cudaMemoryTypeHost;
+}
+
+/*! Lets `kernel` launch with up to `bytes` of dynamic shared memory on the current device. The
+ *  limit is a property of the kernel function, shared by every decoder of the process: one
+ *  decoder setting it to its own size would break another that needs more (two LDPC codes, two
+ *  turbo sizes in one flowgraph). So it is raised to the device's opt-in maximum, never lowered;
+ *  `bytes` beyond that maximum throws, naming `what`. */
+template <class F>
+void allow_dynamic_shared(F* kernel, size_t bytes, const char* what)
+{
+    int dev = 0, optin = 0;
+    GPUFEC_CUDA_CHECK(cudaGetDevice(&dev));
+    GPUFEC_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    if (bytes > size_t(optin))
+        throw std::invalid_argument(std::string(what) + ": needs " + std::to_string(bytes) +
+                                    " bytes of shared memory per block; the GPU has " + std::to_string(optin));
+    GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
 }
 
 } // namespace gpufec

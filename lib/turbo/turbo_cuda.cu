@@ -546,7 +546,7 @@ public:
             throw std::invalid_argument("training: the GPU decoder runs 16, 24 or 32 stages (others: device=cpu)");
         }
         for (half_fn f : d_half)
-            GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(d_shared)));
+            allow_dynamic_shared(f, d_shared, "turbo GPU decoder");
         // a chunk: whole waves of blocks (one block of a large K per SM), at least ~6 M soft values
         const size_t pairs_per_wave = size_t(prop.multiProcessorCount) * size_t(d_group);
         size_t chunk = max_batch ? max_batch : std::max<size_t>(8 * pairs_per_wave, 6000000 / code.coded_bits());

@@ -224,7 +224,7 @@ public:
             d_threads = (d_L + 31) / 32 * 32;
             d_shared = size_t(d_L) * (2 * 2 * S * 4 + 2 * 4 + 1);
             for (auto* f : { fptd_kernel<true>, fptd_kernel<false> })
-                GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(d_shared)));
+                allow_dynamic_shared(f, d_shared, "turbo GPU FPTD");
             if (d_C == 1) { // no cluster
                 d_active = prop.multiProcessorCount;
                 break;
