@@ -11,6 +11,9 @@
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#ifdef __linux__
+#include <sched.h>
+#endif
 
 #ifdef GPUFEC_HAVE_TBB
 #include <oneapi/tbb/blocked_range.h>
@@ -88,6 +91,14 @@ int default_threads()
         if (v > 0)
             return std::min(v, 1024);
     }
+#ifdef __linux__
+    // the cores this process may run on: fewer than the machine's under taskset, a container's
+    // cpuset or an MPI launcher's binding (one rank bound to one core must not start a thread
+    // per core of the machine on it)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+#endif
     return int(std::max(1u, std::thread::hardware_concurrency()));
 }
 

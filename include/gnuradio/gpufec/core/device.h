@@ -74,8 +74,9 @@ private:
 };
 
 /*! The CPU threads that decoders share: every CPU decoder made without its own thread count
- *  (cpu_threads = 0) runs on one process-wide pool of this size (0: every core, or the
- *  environment's GPUFEC_CPU_THREADS). Takes effect for decoders made afterwards. */
+ *  (cpu_threads = 0) runs on one process-wide pool of this size (0: every core the process may
+ *  run on - its affinity mask, so taskset, cpusets and MPI binding count - or the environment's
+ *  GPUFEC_CPU_THREADS). Takes effect for decoders made afterwards. */
 void set_cpu_threads(int threads);
 int cpu_threads(); //!< the size the shared pool has (or will have)
 
