@@ -161,8 +161,80 @@ TEST(turbo_ccsds, frame_crc_and_what_ccsds_refuses)
     for (const char* bad : { "ccsds:1785", "ccsds:1784:1/5", "ccsds:1784:2/3", "ccsds:1784:1/", "ccsds:", "ccsds" })
         EXPECT_THROW(turbo_code::named(bad), std::invalid_argument) << bad;
     EXPECT_THROW(turbo_code::named("ccsds:1784", turbo_layout::interleaved), std::invalid_argument);
-    for (const char* bad : { "code=ccsds:1784, engine=fixed", "code=ccsds:1784, algorithm=fptd" })
+    for (const char* bad : { "code=ccsds:1784, algorithm=fptd", "code=ccsds:1784, engine=fixed, window=12" })
         EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options(bad)), std::invalid_argument) << bad;
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("code=ccsds:1784"), device_spec::parse("cuda")),
                  std::invalid_argument);
+}
+
+TEST(turbo_ccsds, fixed_point_simd_engine_against_the_float_reference)
+{
+    // max-log both ways, 10 iterations, the same noisy frames: the int32 lanes (windows of 16,
+    // training 32) must decode what the float whole-block BCJR decodes, but for a few frames
+    const size_t frames = 400;
+    for (const char* code : { "code=ccsds:1784", "code=ccsds:1784:1/2", "code=ccsds:3568:1/6" }) {
+        const std::string c = code;
+        const double ebn0 = c.find("1/6") != std::string::npos ? -0.2 : c.find("1/2") != std::string::npos ? 1.0 : 0.5;
+        const std::string o = c + ", max_iterations=10";
+        noisy_frames fx(o, ebn0, frames, 21);
+        noisy_frames ref(o + ", engine=reference", ebn0, frames, 21);
+        ASSERT_EQ(fx.soft, ref.soft);
+        for (auto* t : { &fx, &ref }) {
+            frame_batch b;
+            b.frames = frames;
+            b.soft = t->soft.data();
+            b.bits = t->out.data();
+            t->dec->decode(b);
+        }
+        EXPECT_NE(fx.dec->backend().find("fixed-point"), std::string::npos) << fx.dec->backend();
+        size_t e_fx = 0, e_ref = 0, differ = 0;
+        for (size_t f = 0; f < frames; ++f) {
+            e_fx += fx.errors(f) > 0;
+            e_ref += ref.errors(f) > 0;
+            differ += (fx.errors(f) > 0) != (ref.errors(f) > 0);
+        }
+        // a point on the waterfall (errors on both sides): the same frame error rate within its
+        // statistics, and the same frames but for those near the decision threshold (the windows
+        // and the fixed point move a few either way)
+        EXPECT_GT(e_ref, 10u) << code;
+        EXPECT_LT(e_ref, frames / 2) << code;
+        EXPECT_LE(double(differ), 0.1 * frames) << code << ": fixed " << e_fx << ", float " << e_ref;
+        EXPECT_LE(double(e_fx), 1.25 * double(e_ref) + 5) << code << ": fixed " << e_fx << ", float " << e_ref;
+        EXPECT_GE(double(e_fx), 0.75 * double(e_ref) - 5) << code << ": fixed " << e_fx << ", float " << e_ref;
+    }
+}
+
+TEST(turbo_ccsds, fixed_point_engine_is_the_same_for_every_instruction_set)
+{
+    const size_t frames = 21; // partial groups for every lane count
+    noisy_frames t("code=ccsds:1784:1/4, crc=ccsds-16", 0.2, frames, 5);
+    std::vector<std::vector<uint8_t>> outs;
+    std::vector<std::vector<frame_status>> sts;
+    for (const char* isa : { "baseline", "avx2", "avx512" }) {
+        ASSERT_EQ(setenv("GPUFEC_SIMD", isa, 1), 0);
+        auto dec = make_frame_decoder("turbo", parse_frame_options("code=ccsds:1784:1/4, crc=ccsds-16"),
+                                      device_spec::parse("cpu"));
+        std::vector<uint8_t> out(frames * dec->output_bits());
+        std::vector<frame_status> st(frames);
+        frame_batch b;
+        b.frames = frames;
+        b.soft = t.soft.data();
+        b.bits = out.data();
+        b.status = st.data();
+        dec->decode(b);
+        outs.push_back(out);
+        sts.push_back(st);
+    }
+    unsetenv("GPUFEC_SIMD");
+    for (size_t i = 1; i < outs.size(); ++i) {
+        EXPECT_EQ(outs[i], outs[0]) << "instruction set " << i;
+        for (size_t f = 0; f < frames; ++f) {
+            EXPECT_EQ(sts[i][f].iterations, sts[0][f].iterations) << f;
+            EXPECT_EQ(sts[i][f].check, sts[0][f].check) << f;
+        }
+    }
+    int early = 0;
+    for (size_t f = 0; f < frames; ++f)
+        early += sts[0][f].iterations < 6;
+    EXPECT_GT(early, 0); // frames stopped at different iterations
 }

@@ -4,21 +4,23 @@
  */
 /* The fast CPU turbo decoder's inner loop: the fixed-point max-log half-iteration of
  * turbo_fixed.h over a group of frames at once, one frame per SIMD lane (GCC/Clang vector
- * extensions, int16 lanes). turbo_fixed.h proves that every metric and every sum of the
- * recursions fits int16, so int16 lanes give the scalar engine's values exactly; the extrinsic
- * (a difference of two such sums) is formed in int32 lanes.
+ * extensions). LTE: int16 lanes; turbo_fixed.h proves that every metric and every sum of the
+ * recursions fits int16, so they give the scalar engine's (and the GPU's) values exactly; the
+ * extrinsic (a difference of two such sums) is formed in int32 lanes. The CCSDS code (16
+ * states, up to three parities a stage) runs the same recursions in int32 lanes: its sums do
+ * not fit int16, and no other engine has to agree with it bit for bit.
  *
  * Layout: every per-stage quantity is V[k] (stage k, one lane per frame of the group): the
- * systematic, parity and a-priori values, the window's alphas alpha[i * 8 + s], the stored
- * window boundaries bound[w * 8 + s]. The frames of a group share K, so the interleaver moves
- * whole vectors. The trellis is the LTE code's, as compile-time functions (turbo_lte_trellis.h),
- * so that the loops over states unroll with constant indices and the metrics stay in
- * registers. */
+ * systematic, parity and a-priori values, the window's alphas alpha[i * S + s], the stored
+ * window boundaries bound[w * S + s]. The frames of a group share K, so the interleaver moves
+ * whole vectors. The trellis is a compile-time policy (lte_rsc, ccsds_rsc), so that the loops
+ * over states unroll with constant indices and the metrics stay in registers. */
 #ifndef INCLUDED_GPUFEC_TURBO_CPU_LANES_H
 #define INCLUDED_GPUFEC_TURBO_CPU_LANES_H
 
 #include "turbo_fixed.h"
 #include "turbo_lte_trellis.h"
+#include <gnuradio/gpufec/core/trellis.h>
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -31,20 +33,67 @@
 namespace gpufec {
 namespace turbo_fx {
 
+/*! The constituent codes the lanes run, as compile-time functions of (state, input): the
+ *  codes layer's convention (state bit 0 = the newest register value, a = x ^ feedback). The
+ *  engine checks them against the codes layer's trellis (matches()). */
+struct lte_rsc {
+    static constexpr int S = 8, NP = 1, TAIL = 3; // states, parity outputs, tail stages
+    static constexpr int fb(int s) { return lte_fb(s); }
+    static constexpr int next(int s, int x) { return lte_next(s, x); }
+    static constexpr int prev(int n, int h) { return lte_prev(n, h); }
+    static constexpr int prev_x(int n, int h) { return lte_prev_x(n, h); }
+    static constexpr int par(int, int s, int x) { return lte_par(s, x); }
+};
+
+//! CCSDS 131.0-B: feedback G0 = 23, parities G1 = 33, G2 = 25, G3 = 37 (octal), 16 states
+struct ccsds_rsc {
+    static constexpr int S = 16, NP = 3, TAIL = 4;
+    static constexpr int fb(int s) { return ((s >> 2) ^ (s >> 3)) & 1; }
+    static constexpr int a(int s, int x) { return x ^ fb(s); }
+    static constexpr int next(int s, int x) { return ((s << 1) | a(s, x)) & 15; }
+    static constexpr int prev(int n, int h) { return (n >> 1) | (h << 3); }
+    static constexpr int prev_x(int n, int h) { return (n & 1) ^ fb(prev(n, h)); }
+    static constexpr int par(int j, int s, int x)
+    {
+        const int v = a(s, x);
+        return j == 0   ? (v ^ s ^ (s >> 2) ^ (s >> 3)) & 1               // 33: D^0 D^1 D^3 D^4
+               : j == 1 ? (v ^ (s >> 1) ^ (s >> 3)) & 1                   // 25: D^0 D^2 D^4
+                        : (v ^ s ^ (s >> 1) ^ (s >> 2) ^ (s >> 3)) & 1;   // 37: D^0 .. D^4
+    }
+};
+
+//! true when the code's functions give the trellis `t` (next states, parities, tail inputs)
+template <class C>
+bool rsc_matches(const trellis& t)
+{
+    if (int(t.states()) != C::S || t.n() != C::NP + 1)
+        return false;
+    for (int s = 0; s < C::S; ++s)
+        for (int x = 0; x < 2; ++x) {
+            if (int(t.next_state(uint32_t(s), uint32_t(x))) != C::next(s, x) ||
+                int(t.termination_input(uint32_t(s))) != C::fb(s))
+                return false;
+            for (int j = 0; j < C::NP; ++j)
+                if (int((t.output(uint32_t(s), uint32_t(x)) >> (j + 1)) & 1u) != C::par(j, s, x))
+                    return false;
+        }
+    return true;
+}
+
 //! one half-iteration's inputs and outputs for a group of frames (V per stage)
-template <class V>
+template <class V, int NP>
 struct lane_half {
     const V* sys;
-    const V* par;
-    const V* tail;    //!< 6 values: (sys, parity) of the 3 tail stages
+    const V* par[NP]; //!< the parity outputs (0 where not sent)
+    const V* tail;    //!< TAIL x (1 + NP) values: (sys, parities) of each tail stage
     const V* apri;
     V* dst;           //!< scaled extrinsic, written at dst_index[k]
     const uint32_t* dst_index;
-    V* bound;         //!< [a_in | b_in | a_out | b_out], windows x 8 each
+    V* bound;         //!< [a_in | b_in | a_out | b_out], windows x S each
     bool first;       //!< first iteration: boundaries are 0
     V* decide;        //!< or null: at bit_index[k], all ones where sys + apri + ext > 0
     const uint32_t* bit_index;
-    V* alpha;         //!< W x 8 scratch
+    V* alpha;         //!< W x S scratch
 };
 
 template <class V, class V32, int LANES>
@@ -52,7 +101,7 @@ __attribute__((always_inline)) inline V lanes_splat(int x)
 {
     V v;
     for (int l = 0; l < LANES; ++l)
-        v[l] = int16_t(x);
+        v[l] = x;
     return v;
 }
 
@@ -62,94 +111,108 @@ __attribute__((always_inline)) inline V lanes_max(V a, V b)
     return a > b ? a : b;
 }
 
-/* The scalar engine's half() (turbo_fixed_cpu.cc), lane-parallel: the same windows, training,
- * boundaries, normalisation, extrinsic and decisions. */
-template <class V, class V32, int LANES>
+/* The scalar engine's half() (turbo_fixed_cpu.cc), lane-parallel, for code C: the same windows,
+ * training, boundaries, normalisation, extrinsic and decisions. */
+template <class C, class V, class V32, int LANES>
 __attribute__((always_inline)) inline void
-lanes_half(const lane_half<V>& h, int K, int W, int T, int nwin, int scale16)
+lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scale16)
 {
-    const size_t nb = size_t(nwin) * STATES;
+    constexpr int S = C::S, NP = C::NP;
+    const size_t nb = size_t(nwin) * S;
     const V* a_in = h.bound;
     const V* b_in = h.bound + nb;
     V* a_out = h.bound + 2 * nb;
     V* b_out = h.bound + 3 * nb;
     const V zero = lanes_splat<V, V32, LANES>(0);
     const V unknown = lanes_splat<V, V32, LANES>(-UNKNOWN);
-    V am[STATES], b[STATES];
-    // the branch metric of (state s, input x) at stage k: x (sys + apri) + par(s, x) par
-    auto gamma = [](const V& sa, const V& par, int s, int x) {
-        const int p = lte_par(s, x);
-        return x ? (p ? sa + par : sa) : (p ? par : sa - sa);
+    V am[S], b[S];
+    // the parity part of the branch metric of (s, x): the sum of the parities it emits
+    auto pgamma = [&](const V* P, int s, int x) {
+        V g = zero;
+        for (int j = 0; j < NP; ++j)
+            if (C::par(j, s, x))
+                g += P[j];
+        return g;
+    };
+    // the branch metric of (state s, input x): x (sys + apri) + its parities
+    auto gamma = [&](const V& sa, const V* P, int s, int x) { return x ? sa + pgamma(P, s, x) : pgamma(P, s, x); };
+    auto load = [&](int k, V* P) {
+        for (int j = 0; j < NP; ++j)
+            P[j] = h.par[j][k];
+        return h.sys[k] + h.apri[k];
     };
     auto forward = [&](int k) {
-        const V sa = h.sys[k] + h.apri[k], par = h.par[k];
-        V an[STATES];
-#pragma GCC unroll 8
-        for (int n = 0; n < STATES; ++n) {
-            const int s0 = lte_prev(n, 0), s1 = lte_prev(n, 1);
-            an[n] = lanes_max(am[s0] + gamma(sa, par, s0, lte_prev_x(n, 0)), am[s1] + gamma(sa, par, s1, lte_prev_x(n, 1)));
+        V P[NP], an[S];
+        const V sa = load(k, P);
+#pragma GCC unroll 16
+        for (int n = 0; n < S; ++n) {
+            const int s0 = C::prev(n, 0), s1 = C::prev(n, 1);
+            an[n] = lanes_max(am[s0] + gamma(sa, P, s0, C::prev_x(n, 0)), am[s1] + gamma(sa, P, s1, C::prev_x(n, 1)));
         }
-#pragma GCC unroll 8
-        for (int s = 0; s < STATES; ++s)
+#pragma GCC unroll 16
+        for (int s = 0; s < S; ++s)
             am[s] = an[s] - an[0];
     };
-    auto backward = [&](const V& sa, const V& par) {
-        V bn[STATES];
-#pragma GCC unroll 8
-        for (int s = 0; s < STATES; ++s)
-            bn[s] = lanes_max(b[lte_next(s, 0)] + gamma(sa, par, s, 0), b[lte_next(s, 1)] + gamma(sa, par, s, 1));
-#pragma GCC unroll 8
-        for (int s = 0; s < STATES; ++s)
+    auto backward = [&](const V& sa, const V* P) {
+        V bn[S];
+#pragma GCC unroll 16
+        for (int s = 0; s < S; ++s)
+            bn[s] = lanes_max(b[C::next(s, 0)] + gamma(sa, P, s, 0), b[C::next(s, 1)] + gamma(sa, P, s, 1));
+#pragma GCC unroll 16
+        for (int s = 0; s < S; ++s)
             b[s] = bn[s] - bn[0];
     };
     for (int w = 0; w < nwin; ++w) {
         const int k0 = w * W, k1 = std::min(K, k0 + W), len = k1 - k0;
         const int fs = k0 - T;
-        for (int s = 0; s < STATES; ++s)
-            am[s] = fs <= 0 ? (s == 0 ? zero : unknown) : h.first ? zero : a_in[w * STATES + s];
+        for (int s = 0; s < S; ++s)
+            am[s] = fs <= 0 ? (s == 0 ? zero : unknown) : h.first ? zero : a_in[w * S + s];
         for (int k = std::max(fs, 0); k < k0; ++k)
             forward(k);
         for (int i = 0; i < len; ++i) {
             const int p = k0 + i;
             if (p > 0 && (p + T) % W == 0 && (p + T) / W < nwin)
-                std::copy(am, am + STATES, a_out + (p + T) / W * STATES);
-            std::copy(am, am + STATES, h.alpha + i * STATES);
+                std::copy(am, am + S, a_out + (p + T) / W * S);
+            std::copy(am, am + S, h.alpha + i * S);
             forward(p);
         }
         const int be = k1 + T;
         if (be >= K) {
-            for (int s = 0; s < STATES; ++s)
+            for (int s = 0; s < S; ++s)
                 b[s] = s == 0 ? zero : unknown;
-            for (int j = 2; j >= 0; --j) { // the tail: input = feedback, not normalised
-                V bn[STATES];
-#pragma GCC unroll 8
-                for (int s = 0; s < STATES; ++s) {
-                    const int x = lte_fb(s);
-                    bn[s] = b[lte_next(s, x)];
+            for (int j = C::TAIL - 1; j >= 0; --j) { // the tail: input = feedback, not normalised
+                const V* tv = h.tail + j * (1 + NP);
+                V bn[S];
+#pragma GCC unroll 16
+                for (int s = 0; s < S; ++s) {
+                    const int x = C::fb(s);
+                    bn[s] = b[C::next(s, x)] + pgamma(tv + 1, s, x);
                     if (x)
-                        bn[s] += h.tail[2 * j];
-                    if (lte_par(s, x))
-                        bn[s] += h.tail[2 * j + 1];
+                        bn[s] += tv[0];
                 }
-                std::copy(bn, bn + STATES, b);
+                std::copy(bn, bn + S, b);
             }
         } else {
-            for (int s = 0; s < STATES; ++s)
-                b[s] = h.first ? zero : b_in[w * STATES + s];
+            for (int s = 0; s < S; ++s)
+                b[s] = h.first ? zero : b_in[w * S + s];
         }
-        for (int k = std::min(be, K) - 1; k >= k1; --k)
-            backward(h.sys[k] + h.apri[k], h.par[k]);
+        for (int k = std::min(be, K) - 1; k >= k1; --k) {
+            V P[NP];
+            const V sa = load(k, P);
+            backward(sa, P);
+        }
         for (int i = len - 1; i >= 0; --i) {
             const int k = k0 + i;
-            const V sa = h.sys[k] + h.apri[k], par = h.par[k];
-            const V* al = h.alpha + i * STATES;
+            V P[NP];
+            const V sa = load(k, P);
+            const V* al = h.alpha + i * S;
             // without the x (sys + apri) term of x = 1, as the scalar engine: it is added below
-            V m0 = al[0] + gamma(sa, par, 0, 0) + b[lte_next(0, 0)];
-            V m1 = al[0] + (lte_par(0, 1) ? par : zero) + b[lte_next(0, 1)];
-#pragma GCC unroll 8
-            for (int s = 1; s < STATES; ++s) {
-                m0 = lanes_max(m0, al[s] + gamma(sa, par, s, 0) + b[lte_next(s, 0)]);
-                m1 = lanes_max(m1, al[s] + (lte_par(s, 1) ? par : zero) + b[lte_next(s, 1)]);
+            V m0 = al[0] + pgamma(P, 0, 0) + b[C::next(0, 0)];
+            V m1 = al[0] + pgamma(P, 0, 1) + b[C::next(0, 1)];
+#pragma GCC unroll 16
+            for (int s = 1; s < S; ++s) {
+                m0 = lanes_max(m0, al[s] + pgamma(P, s, 0) + b[C::next(s, 0)]);
+                m1 = lanes_max(m1, al[s] + pgamma(P, s, 1) + b[C::next(s, 1)]);
             }
             const V32 ext = __builtin_convertvector(m1, V32) - __builtin_convertvector(m0, V32);
             V32 sc = (ext * scale16) >> 4;
@@ -161,9 +224,9 @@ lanes_half(const lane_half<V>& h, int K, int W, int T, int nwin, int scale16)
                 const V32 total = __builtin_convertvector(sa, V32) + ext;
                 h.decide[h.bit_index[k]] = __builtin_convertvector(total > 0, V);
             }
-            backward(sa, par);
+            backward(sa, P);
             if (k - T >= W && (k - T) % W == 0)
-                std::copy(b, b + STATES, b_out + ((k - T) / W - 1) * STATES);
+                std::copy(b, b + S, b_out + ((k - T) / W - 1) * S);
         }
     }
 }

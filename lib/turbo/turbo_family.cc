@@ -214,13 +214,13 @@ turbo_setup read_setup(option_reader& r, const frame_common& common, const devic
     o.algorithm = parse_turbo_algorithm(r.get("algorithm", "max-log"));
     const bool maxlog = o.algorithm == turbo_algorithm::max_log;
     const bool lte = s.c.code.standard == turbo_standard::lte;
-    const std::string engine = r.get("engine", maxlog && lte ? "fixed" : "reference");
+    const std::string engine = r.get("engine", maxlog ? "fixed" : "reference");
     if (engine != "fixed" && engine != "reference")
         throw std::invalid_argument("engine: '" + engine + "' is not valid (allowed: fixed, reference)");
     s.fixed = engine == "fixed";
-    if (s.fixed && !lte)
-        throw std::invalid_argument("engine: fixed (and the GPU) run the LTE code; CCSDS codes run engine=reference "
-                                    "on the CPU");
+    if (s.fixed && !lte && device.type == device_spec::kind::cuda)
+        throw std::invalid_argument("device: the GPU runs the LTE turbo code; the CCSDS codes run on the CPU "
+                                    "(device=cpu or auto)");
     if (s.fixed && !maxlog)
         throw std::invalid_argument("engine: fixed runs max-log only (log-map: engine=reference)");
     o.max_iterations = int(r.get_int("max_iterations", 6, 1, 100));
@@ -254,7 +254,7 @@ std::unique_ptr<frame_decoder> build(const turbo_code& code, const turbo_setup& 
         // the GPU was asked for by name (then the GPU engine says why it cannot)
         const bool gpu_window = (o.window == turbo_fx::GPU_WINDOW && turbo_fx::gpu_training(o.training)) ||
                                 device.type == device_spec::kind::cuda;
-        if (choice.cuda && gpu_window)
+        if (choice.cuda && gpu_window && lte)
             eng = make_turbo_cuda(code, o, o.window, choice.device, size_t(s.common.max_batch));
 #else
         (void)choice;
@@ -371,10 +371,10 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "max_iterations=<1..100> (6), scaling (0.75 max-log, 1 log-map), "
                              "window=<stages> (16 fixed: the GPU's; 0 = the whole block, reference only), crc=<none|lte-24a|lte-24b|ccsds-16|...> (none), "
                              "early_termination=<bool> (true: stop a frame when its CRC passes; the reference engine also on unchanged decisions), "
-                             "engine=<fixed|reference> (fixed for max-log: int16 metrics, CPU or GPU, the same bits, "
+                             "engine=<fixed|reference> (fixed for max-log: LTE int16 metrics, CPU or GPU, the same bits; CCSDS int32, CPU; "
                              "windows multiples of 8; training=<8..64> (32) stages outside each window; the GPU: window 16, "
                              "training 16, 24 or 32; "
-                             "log-map, fptd and CCSDS: reference, CPU), "
+                             "log-map and fptd: reference, CPU), "
                              "layout=<streams|interleaved> (LTE; streams: d0|d1|d2)",
                              make_from_options,
                              make_encoder_from_options);

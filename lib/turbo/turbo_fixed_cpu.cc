@@ -38,6 +38,8 @@ public:
           d_pool(get_cpu_pool(o.cpu_threads))
     {
         check_fixed_window(code, window, o.training, o.crc);
+        if (code.standard != turbo_standard::lte)
+            throw std::invalid_argument("engine: the scalar fixed-point decoder runs the LTE code");
         if (!o.crc.empty()) {
             d_crc = crc_spec::named(o.crc);
             d_has_crc = true;
@@ -210,8 +212,8 @@ private:
 
 void check_fixed_window(const turbo_code& code, int window, int training, const std::string& crc)
 {
-    if (code.standard != turbo_standard::lte)
-        throw std::invalid_argument("engine: the fixed-point decoders run the LTE code");
+    if (code.standard != turbo_standard::lte && code.standard != turbo_standard::ccsds)
+        throw std::invalid_argument("engine: the fixed-point decoders run the LTE and CCSDS codes");
     if (!crc.empty() && crc_spec::named(crc).width % 8 != 0)
         throw std::invalid_argument("crc: the fixed-point decoders take CRCs of whole bytes");
     if (training < 8 || training > 64 || training % 8 != 0)

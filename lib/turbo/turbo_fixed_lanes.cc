@@ -3,10 +3,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* The fast CPU turbo engine: the fixed-point max-log decoder of turbo_fixed.h with a group of
- * frames per SIMD vector (turbo_cpu_lanes.h: 32 int16 lanes with AVX-512BW, 16 with AVX2, 8
- * otherwise), groups over the worker pool. Same bits, iterations and CRC results as the scalar
- * engine (turbo_fixed_cpu.cc) and the GPU. A frame whose CRC passes keeps the decisions of that
- * iteration while its group goes on for the others. */
+ * frames per SIMD vector (turbo_cpu_lanes.h; LTE: 32 int16 lanes with AVX-512BW, 16 with AVX2, 8
+ * otherwise, the same bits, iterations and CRC results as the scalar engine turbo_fixed_cpu.cc
+ * and the GPU; CCSDS: int32 lanes, half as many), groups over the worker pool. The values are
+ * gathered through the code's (encoder, output, stage) -> codeword map. A frame whose CRC passes
+ * keeps the decisions of that iteration while its group goes on for the others. */
 #include <gnuradio/gpufec/core/bits.h>
 
 #include "runtime/cpu_pool.h"
@@ -29,6 +30,7 @@ namespace {
 
 using namespace turbo_fx;
 
+typedef int32_t i32x4 __attribute__((vector_size(16), aligned(16)));
 typedef int16_t i16x8 __attribute__((vector_size(16), aligned(16)));
 typedef int32_t i32x8 __attribute__((vector_size(32), aligned(16)));
 typedef int16_t i16x16 __attribute__((vector_size(32), aligned(16)));
@@ -43,51 +45,55 @@ struct group_setup {
     const crc_spec* crc; // or null
     const uint32_t* pi;
     const uint32_t* inv;
+    size_t n;            // soft values per frame
+    /* where each value sits in a frame (-1: not sent, read as 0): the systematic values, the
+     * parities of each encoder [e][j][k], and each encoder's tail [e][t][0: sys, 1..: parities] */
+    const int32_t* at_sys;
+    const int32_t* at_par; // 2 x NP x K
+    const int32_t* at_tail; // 2 x TAIL x (1 + NP)
 };
 
 //! one group: `used` frames (the other lanes repeat the last), decoded into packed / report
 struct group_io {
-    const int8_t* in; // used x (3K + 12)
+    const int8_t* in; // used x n
     int used;
     uint8_t* packed;  // used x K / 8
     turbo_report* report;
-    void* scratch;    // group_scratch_bytes()
+    void* scratch;    // group_scratch_vectors() vectors
 };
 
+template <class C>
 size_t group_scratch_vectors(const group_setup& g)
 {
-    const size_t K = size_t(g.K), nb = size_t(g.nwin) * STATES;
-    // sys, sys2, par1, par2, apri1, apri2, decisions: K each; tails 12; alpha W x 8; bounds 8 nb
-    return 7 * K + 12 + size_t(g.W) * STATES + 8 * nb;
+    const size_t K = size_t(g.K), nb = size_t(g.nwin) * C::S;
+    // sys, sys2, apri1, apri2, decisions: K each; 2 NP parities; tails; alpha W x S; bounds 8 nb
+    return (5 + 2 * C::NP) * K + 2 * C::TAIL * (1 + C::NP) + size_t(g.W) * C::S + 8 * nb;
 }
 
-template <class V, class V32, int LANES>
+template <class C, class V, class V32, int LANES>
 __attribute__((always_inline)) inline void decode_group_lanes(const group_setup& g, const group_io& io)
 {
-    const size_t K = size_t(g.K), D = K + 4, n = 3 * D, nb = size_t(g.nwin) * STATES;
+    constexpr int NP = C::NP, TV = C::TAIL * (1 + C::NP);
+    const size_t K = size_t(g.K), nb = size_t(g.nwin) * C::S;
     V* sys = static_cast<V*>(io.scratch);
     V* sys2 = sys + K;
-    V* par1 = sys2 + K;
-    V* par2 = par1 + K;
-    V* apri1 = par2 + K;
+    V* apri1 = sys2 + K;
     V* apri2 = apri1 + K;
     V* dec = apri2 + K;
-    V* tails = dec + K; // t1[6], t2[6]
-    V* alpha = tails + 12;
-    V* bounds = alpha + size_t(g.W) * STATES;
-    // frames into lanes (-128 reads as -127)
+    V* par = dec + K; // [e][j] x K
+    V* tails = par + 2 * NP * K; // [e] x TV
+    V* alpha = tails + 2 * TV;
+    V* bounds = alpha + size_t(g.W) * C::S;
+    // frames into lanes (-128 reads as -127, values not sent as 0)
     for (int l = 0; l < LANES; ++l) {
-        const int8_t* f = io.in + size_t(std::min(l, io.used - 1)) * n;
-        const int8_t *d0 = f, *d1 = f + D, *d2 = f + 2 * D;
-        for (size_t k = 0; k < K; ++k) {
-            sys[k][l] = int16_t(soft_in(d0[k]));
-            par1[k][l] = int16_t(soft_in(d1[k]));
-            par2[k][l] = int16_t(soft_in(d2[k]));
-        }
-        const int8_t tv[12] = { d0[K], d1[K], d2[K], d0[K + 1], d1[K + 1], d2[K + 1],
-                                d0[K + 2], d1[K + 2], d2[K + 2], d0[K + 3], d1[K + 3], d2[K + 3] };
-        for (int i = 0; i < 12; ++i)
-            tails[i][l] = int16_t(soft_in(tv[i]));
+        const int8_t* f = io.in + size_t(std::min(l, io.used - 1)) * g.n;
+        auto value = [f](int32_t at) { return at < 0 ? 0 : soft_in(f[at]); };
+        for (size_t k = 0; k < K; ++k)
+            sys[k][l] = value(g.at_sys[k]);
+        for (size_t i = 0; i < 2 * NP * K; ++i)
+            par[i][l] = value(g.at_par[i]);
+        for (int i = 0; i < 2 * TV; ++i)
+            tails[i][l] = value(g.at_tail[i]);
     }
     for (size_t k = 0; k < K; ++k)
         sys2[k] = sys[g.pi[k]];
@@ -98,13 +104,32 @@ __attribute__((always_inline)) inline void decode_group_lanes(const group_setup&
     bool done[LANES] = {};
     int left = io.used;
     std::vector<uint8_t> bits(K);
+    lane_half<V, NP> h1{}, h2{};
+    for (int j = 0; j < NP; ++j) {
+        h1.par[j] = par + size_t(j) * K;
+        h2.par[j] = par + size_t(NP + j) * K;
+    }
+    h1.sys = sys;
+    h1.tail = tails;
+    h1.apri = apri1;
+    h1.dst = apri2;
+    h1.dst_index = g.inv;
+    h1.bound = bounds;
+    h1.alpha = alpha;
+    h2.sys = sys2;
+    h2.tail = tails + TV;
+    h2.apri = apri2;
+    h2.dst = apri1;
+    h2.dst_index = g.pi;
+    h2.bound = bounds + 4 * nb;
+    h2.bit_index = g.pi;
+    h2.alpha = alpha;
     for (int it = 1; it <= g.max_iterations && left > 0; ++it) {
         const bool final = it == g.max_iterations, decide = final || g.crc;
-        lane_half<V> h1{ sys, par1, tails, apri1, apri2, g.inv, bounds, it == 1, nullptr, nullptr, alpha };
-        lanes_half<V, V32, LANES>(h1, g.K, g.W, g.T, g.nwin, g.scale16);
-        lane_half<V> h2{ sys2, par2, tails + 6, apri2, apri1, g.pi, bounds + 4 * nb, it == 1,
-                         decide ? dec : nullptr, g.pi, alpha };
-        lanes_half<V, V32, LANES>(h2, g.K, g.W, g.T, g.nwin, g.scale16);
+        h1.first = h2.first = it == 1;
+        h2.decide = decide ? dec : nullptr;
+        lanes_half<C, V, V32, LANES>(h1, g.K, g.W, g.T, g.nwin, g.scale16);
+        lanes_half<C, V, V32, LANES>(h2, g.K, g.W, g.T, g.nwin, g.scale16);
         if (decide) {
             for (int l = 0; l < io.used; ++l) {
                 if (done[l])
@@ -134,54 +159,83 @@ __attribute__((always_inline)) inline void decode_group_lanes(const group_setup&
 
 typedef void (*group_fn)(const group_setup&, const group_io&);
 
-template <class V, class V32, int LANES>
+template <class C, class V, class V32, int LANES>
 void group_generic(const group_setup& g, const group_io& io)
 {
-    decode_group_lanes<V, V32, LANES>(g, io);
+    decode_group_lanes<C, V, V32, LANES>(g, io);
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-template <class V, class V32, int LANES>
+template <class C, class V, class V32, int LANES>
 __attribute__((target("avx2"))) void group_avx2(const group_setup& g, const group_io& io)
 {
-    decode_group_lanes<V, V32, LANES>(g, io);
+    decode_group_lanes<C, V, V32, LANES>(g, io);
 }
 
-template <class V, class V32, int LANES>
+template <class C, class V, class V32, int LANES>
 __attribute__((target("avx512f,avx512bw"))) void group_avx512(const group_setup& g, const group_io& io)
 {
-    decode_group_lanes<V, V32, LANES>(g, io);
+    decode_group_lanes<C, V, V32, LANES>(g, io);
 }
 #endif
 
 struct kernel_choice {
     group_fn fn;
     int lanes, vector_bytes;
+    size_t vectors; // scratch per group
 };
 
-kernel_choice pick(simd_isa isa)
+template <class C>
+kernel_choice pick(simd_isa isa, const group_setup& g)
 {
+    const size_t v = group_scratch_vectors<C>(g);
+    // LTE in int16 lanes (the GPU's arithmetic), CCSDS in int32 lanes
+    constexpr bool lte = C::S == 8;
 #if defined(__x86_64__) || defined(__i386__)
     if (isa == simd_isa::avx512)
-        return { group_avx512<i16x32, i32x32, 32>, 32, 64 };
+        return lte ? kernel_choice{ group_avx512<C, i16x32, i32x32, 32>, 32, 64, v }
+                   : kernel_choice{ group_avx512<C, i32x16, i32x16, 16>, 16, 64, v };
     if (isa == simd_isa::avx2)
-        return { group_avx2<i16x16, i32x16, 16>, 16, 32 };
+        return lte ? kernel_choice{ group_avx2<C, i16x16, i32x16, 16>, 16, 32, v }
+                   : kernel_choice{ group_avx2<C, i32x8, i32x8, 8>, 8, 32, v };
 #else
     (void)isa;
 #endif
-    return { group_generic<i16x8, i32x8, 8>, 8, 16 };
+    return lte ? kernel_choice{ group_generic<C, i16x8, i32x8, 8>, 8, 16, v }
+               : kernel_choice{ group_generic<C, i32x4, i32x4, 4>, 4, 16, v };
 }
 
 class fixed_lanes : public turbo_engine
 {
 public:
     fixed_lanes(const turbo_code& code, const turbo_options& o, int window)
-        : d_code(code), d_opts(o), d_pool(get_cpu_pool(o.cpu_threads)), d_isa(detect_simd_isa()), d_k(pick(d_isa))
+        : d_code(code), d_opts(o), d_pool(get_cpu_pool(o.cpu_threads)), d_isa(detect_simd_isa())
     {
         check_fixed_window(code, window, o.training, o.crc);
         if (!o.crc.empty()) {
             d_crc = crc_spec::named(o.crc);
             d_has_crc = true;
+        }
+        const bool lte = code.standard == turbo_standard::lte;
+        if (lte ? !rsc_matches<lte_rsc>(code.rsc) : !rsc_matches<ccsds_rsc>(code.rsc))
+            throw std::logic_error("turbo: the SIMD engine's trellis is not the code's");
+        // LTE input comes in the streams layout whatever the code's layout (the family converts)
+        const turbo_code layout = lte ? turbo_code::lte(code.K) : code;
+        const int NP = lte ? lte_rsc::NP : ccsds_rsc::NP, TAIL = code.tail_stages();
+        const size_t K = size_t(code.K);
+        d_at_sys.resize(K);
+        d_at_par.resize(2 * size_t(NP) * K);
+        d_at_tail.resize(2 * size_t(TAIL) * size_t(1 + NP));
+        for (size_t k = 0; k < K; ++k)
+            d_at_sys[k] = int32_t(layout.position(0, 0, int(k)));
+        for (int e = 0; e < 2; ++e) {
+            for (int j = 0; j < NP; ++j)
+                for (size_t k = 0; k < K; ++k)
+                    d_at_par[(size_t(e) * NP + size_t(j)) * K + k] = int32_t(layout.position(e, j + 1, int(k)));
+            for (int t = 0; t < TAIL; ++t)
+                for (int r = 0; r <= NP; ++r)
+                    d_at_tail[(size_t(e) * TAIL + size_t(t)) * size_t(1 + NP) + size_t(r)] =
+                        int32_t(layout.position(e, r, code.K + t));
         }
         const auto& pi = code.pi.permutation();
         d_pi.assign(pi.begin(), pi.end());
@@ -197,26 +251,29 @@ public:
         g.crc = d_has_crc ? &d_crc : nullptr;
         g.pi = d_pi.data();
         g.inv = d_inv.data();
-        if (!lte_trellis_matches(code.rsc))
-            throw std::invalid_argument("turbo: the SIMD engine runs the LTE constituent code");
+        g.n = code.coded_bits();
+        g.at_sys = d_at_sys.data();
+        g.at_par = d_at_par.data();
+        g.at_tail = d_at_tail.data();
+        d_k = lte ? pick<lte_rsc>(d_isa, g) : pick<ccsds_rsc>(d_isa, g);
         d_scratch.resize(size_t(d_pool->size()));
     }
     std::string name() const override
     {
-        return "cpu fixed-point max-log, window " + std::to_string(d_setup.W) + ", training " +
-               std::to_string(d_setup.T) + ", " + std::to_string(d_k.lanes) + " frames per vector (" +
-               simd_isa_name(d_isa) + ", " + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
+        return "cpu fixed-point max-log" + std::string(d_code.standard == turbo_standard::lte ? "" : " (int32)") +
+               ", window " + std::to_string(d_setup.W) + ", training " + std::to_string(d_setup.T) + ", " +
+               std::to_string(d_k.lanes) + " frames per vector (" + simd_isa_name(d_isa) + ", " +
+               std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
     }
     void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
     {
         const size_t n = d_code.coded_bits(), bytes = size_t(d_code.K) / 8, L = size_t(d_k.lanes);
         const size_t groups = (frames + L - 1) / L;
-        const size_t vectors = group_scratch_vectors(d_setup);
+        const size_t lines = d_k.vectors * size_t(d_k.vector_bytes) / 64 + 1; // (64-byte aligned)
         d_pool->parallel_for(int64_t(groups), [&](int64_t gi, int w) {
             auto& sc = d_scratch[size_t(w)];
-            // (64-byte aligned: the widest vector)
-            if (sc.size() < vectors * size_t(d_k.vector_bytes) / 64 + 1)
-                sc.resize(vectors * size_t(d_k.vector_bytes) / 64 + 1);
+            if (sc.size() < lines)
+                sc.resize(lines);
             const size_t f0 = size_t(gi) * L;
             group_io io;
             io.in = in + f0 * n;
@@ -238,10 +295,11 @@ private:
     turbo_options d_opts;
     std::shared_ptr<cpu_pool> d_pool;
     simd_isa d_isa;
-    kernel_choice d_k;
+    kernel_choice d_k{};
     crc_spec d_crc;
     bool d_has_crc = false;
     std::vector<uint32_t> d_pi, d_inv;
+    std::vector<int32_t> d_at_sys, d_at_par, d_at_tail;
     group_setup d_setup{};
     std::vector<std::vector<line>> d_scratch; // per worker
 };
