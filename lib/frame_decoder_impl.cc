@@ -457,16 +457,20 @@ void frame_decoder_impl::flush_if_idle(bool input_done)
         submit();
 }
 
+::gpufec::async_decoder::slot* frame_decoder_impl::front_slot(bool wait)
+{
+    try {
+        return d_async->front(wait);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(std::string("frame_decoder: decoding failed: ") + e.what());
+    }
+}
+
 size_t frame_decoder_impl::emit(uint8_t* out, size_t max_frames, bool wait)
 {
     size_t done = 0;
     while (done < max_frames) {
-        ::gpufec::async_decoder::slot* s;
-        try {
-            s = d_async->front(wait && done == 0);
-        } catch (const std::exception& e) {
-            throw std::runtime_error(std::string("frame_decoder: decoding failed: ") + e.what());
-        }
+        ::gpufec::async_decoder::slot* s = front_slot(wait && done == 0);
         if (!s)
             break;
         const size_t n = std::min(s->frames - s->read, max_frames - done);
@@ -539,12 +543,7 @@ size_t frame_decoder_impl::emit_variable(uint8_t* out, size_t room, bool wait)
     size_t done = 0;
     const auto& dec = d_async->decoder();
     for (;;) {
-        ::gpufec::async_decoder::slot* s;
-        try {
-            s = d_async->front(wait && done == 0);
-        } catch (const std::exception& e) {
-            throw std::runtime_error(std::string("frame_decoder: decoding failed: ") + e.what());
-        }
+        ::gpufec::async_decoder::slot* s = front_slot(wait && done == 0);
         if (!s)
             break;
         while (s->read < s->frames) {

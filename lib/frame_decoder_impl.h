@@ -83,6 +83,7 @@ public:
     uint64_t dropped_packets() const override { return d_bad_packets; }
 
 private:
+    ::gpufec::async_decoder::slot* front_slot(bool wait); // the oldest decoded batch; errors named
     size_t emit(uint8_t* out, size_t max_frames, bool wait);
     size_t emit_variable(uint8_t* out, size_t room, bool wait); // items written
     size_t emit_items(uint8_t* out, size_t room, bool wait);    // either, in items

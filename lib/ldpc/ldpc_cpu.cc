@@ -20,13 +20,6 @@ namespace gpufec {
 
 namespace {
 
-typedef int16_t i16x8 __attribute__((vector_size(16), aligned(16)));
-typedef int32_t i32x4 __attribute__((vector_size(16), aligned(16)));
-typedef int16_t i16x16 __attribute__((vector_size(32), aligned(16)));
-typedef int32_t i32x8 __attribute__((vector_size(32), aligned(16)));
-typedef int16_t i16x32 __attribute__((vector_size(64), aligned(16)));
-typedef int32_t i32x16 __attribute__((vector_size(64), aligned(16)));
-
 typedef void (*group_fn)(const ldpc_group_code&, const ldpc_group_io&, void*);
 
 template <class V, int LANES, class S>

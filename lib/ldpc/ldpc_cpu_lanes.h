@@ -18,6 +18,7 @@
 #include <gnuradio/gpufec/core/ldpc.h>
 
 #include "ldpc_common.h"
+#include "../runtime/simd_vectors.h"
 #include <cstddef>
 #include <cstdint>
 
@@ -47,15 +48,6 @@ struct ldpc_group_code {
 };
 
 template <class V, int LANES, class S>
-__attribute__((always_inline)) inline V ldpc_splat(S x)
-{
-    V v;
-    for (int l = 0; l < LANES; ++l)
-        v[l] = x;
-    return v;
-}
-
-template <class V, int LANES, class S>
 __attribute__((always_inline)) inline void
 ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V* lambda)
 {
@@ -67,9 +59,9 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
     for (int e = 0; e < edges; ++e)
         lambda[e] = V{};
     const V zero{}, ones = zero == zero;
-    const V mmax = ldpc_splat<V, LANES, S>(S(c.fx.mmax)), off = ldpc_splat<V, LANES, S>(S(c.fx.offset)),
-            norm = ldpc_splat<V, LANES, S>(S(c.fx.norm16)), fifteen = ldpc_splat<V, LANES, S>(S(15));
-    const V big = ldpc_splat<V, LANES, S>(S(sizeof(S) == 2 ? 0x7fff : 0x7fffffff));
+    const V mmax = simd_splat<V, LANES, S>(S(c.fx.mmax)), off = simd_splat<V, LANES, S>(S(c.fx.offset)),
+            norm = simd_splat<V, LANES, S>(S(c.fx.norm16)), fifteen = simd_splat<V, LANES, S>(S(15));
+    const V big = simd_splat<V, LANES, S>(S(sizeof(S) == 2 ? 0x7fff : 0x7fffffff));
     V active = ones; // -1 while the lane's codeword is decoding
     V iters = zero, ok = zero;
     for (int it = 1; it <= c.max_iter; ++it) {
@@ -111,12 +103,12 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
                     x ^= gamma[c.row_cols[e]] < zero;
                 bad |= x;
             }
-            iters = active ? ldpc_splat<V, LANES, S>(S(it)) : iters;
+            iters = active ? simd_splat<V, LANES, S>(S(it)) : iters;
             ok = active ? ~bad : ok;
             if (c.early_termination)
                 active &= bad;
         } else {
-            iters = active ? ldpc_splat<V, LANES, S>(S(it)) : iters;
+            iters = active ? simd_splat<V, LANES, S>(S(it)) : iters;
         }
         bool any = false;
         for (int l = 0; l < io.used; ++l)

@@ -35,7 +35,7 @@ void expect_same(const engine_case& c, const std::vector<int8_t>& in, const char
     o.crc = c.crc;
     o.early_termination = c.early;
     auto scalar = make_turbo_fixed_scalar(code, o, c.window);
-    auto lanes = make_turbo_fixed_lanes(code, o, c.window);
+    auto lanes = make_turbo_fixed_cpu(code, o, c.window);
     const size_t bytes = size_t(c.K) / 8;
     std::vector<uint8_t> a(c.frames * bytes), b(c.frames * bytes);
     std::vector<turbo_report> ra(c.frames), rb(c.frames);

@@ -19,8 +19,8 @@
 #define INCLUDED_GPUFEC_TURBO_CPU_LANES_H
 
 #include "turbo_fixed.h"
-#include "turbo_lte_trellis.h"
-#include <gnuradio/gpufec/core/trellis.h>
+#include "turbo_rsc.h"
+#include "runtime/simd_vectors.h"
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -32,53 +32,6 @@
 
 namespace gpufec {
 namespace turbo_fx {
-
-/*! The constituent codes the lanes run, as compile-time functions of (state, input): the
- *  codes layer's convention (state bit 0 = the newest register value, a = x ^ feedback). The
- *  engine checks them against the codes layer's trellis (matches()). */
-struct lte_rsc {
-    static constexpr int S = 8, NP = 1, TAIL = 3; // states, parity outputs, tail stages
-    static constexpr int fb(int s) { return lte_fb(s); }
-    static constexpr int next(int s, int x) { return lte_next(s, x); }
-    static constexpr int prev(int n, int h) { return lte_prev(n, h); }
-    static constexpr int prev_x(int n, int h) { return lte_prev_x(n, h); }
-    static constexpr int par(int, int s, int x) { return lte_par(s, x); }
-};
-
-//! CCSDS 131.0-B: feedback G0 = 23, parities G1 = 33, G2 = 25, G3 = 37 (octal), 16 states
-struct ccsds_rsc {
-    static constexpr int S = 16, NP = 3, TAIL = 4;
-    static constexpr int fb(int s) { return ((s >> 2) ^ (s >> 3)) & 1; }
-    static constexpr int a(int s, int x) { return x ^ fb(s); }
-    static constexpr int next(int s, int x) { return ((s << 1) | a(s, x)) & 15; }
-    static constexpr int prev(int n, int h) { return (n >> 1) | (h << 3); }
-    static constexpr int prev_x(int n, int h) { return (n & 1) ^ fb(prev(n, h)); }
-    static constexpr int par(int j, int s, int x)
-    {
-        const int v = a(s, x);
-        return j == 0   ? (v ^ s ^ (s >> 2) ^ (s >> 3)) & 1               // 33: D^0 D^1 D^3 D^4
-               : j == 1 ? (v ^ (s >> 1) ^ (s >> 3)) & 1                   // 25: D^0 D^2 D^4
-                        : (v ^ s ^ (s >> 1) ^ (s >> 2) ^ (s >> 3)) & 1;   // 37: D^0 .. D^4
-    }
-};
-
-//! true when the code's functions give the trellis `t` (next states, parities, tail inputs)
-template <class C>
-bool rsc_matches(const trellis& t)
-{
-    if (int(t.states()) != C::S || t.n() != C::NP + 1)
-        return false;
-    for (int s = 0; s < C::S; ++s)
-        for (int x = 0; x < 2; ++x) {
-            if (int(t.next_state(uint32_t(s), uint32_t(x))) != C::next(s, x) ||
-                int(t.termination_input(uint32_t(s))) != C::fb(s))
-                return false;
-            for (int j = 0; j < C::NP; ++j)
-                if (int((t.output(uint32_t(s), uint32_t(x)) >> (j + 1)) & 1u) != C::par(j, s, x))
-                    return false;
-        }
-    return true;
-}
 
 //! one half-iteration's inputs and outputs for a group of frames (V per stage)
 template <class V, int NP>
@@ -95,15 +48,6 @@ struct lane_half {
     const uint32_t* bit_index;
     V* alpha;         //!< W x S scratch
 };
-
-template <class V, class V32, int LANES>
-__attribute__((always_inline)) inline V lanes_splat(int x)
-{
-    V v;
-    for (int l = 0; l < LANES; ++l)
-        v[l] = x;
-    return v;
-}
 
 template <class V>
 __attribute__((always_inline)) inline V lanes_max(V a, V b)
@@ -123,8 +67,8 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
     const V* b_in = h.bound + nb;
     V* a_out = h.bound + 2 * nb;
     V* b_out = h.bound + 3 * nb;
-    const V zero = lanes_splat<V, V32, LANES>(0);
-    const V unknown = lanes_splat<V, V32, LANES>(-UNKNOWN);
+    const V zero = simd_splat<V, LANES>(0);
+    const V unknown = simd_splat<V, LANES>(-UNKNOWN);
     V am[S], b[S];
     // the parity part of the branch metric of (s, x): the sum of the parities it emits
     auto pgamma = [&](const V* P, int s, int x) {

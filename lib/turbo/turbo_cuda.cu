@@ -32,7 +32,7 @@
 #include "turbo_chunks.h"
 #include "turbo_engine.h"
 #include "turbo_fixed.h"
-#include "turbo_lte_trellis.h"
+#include "turbo_rsc.h"
 
 #include <algorithm>
 #include <cmath>

@@ -52,7 +52,6 @@ void check_fixed_window(const turbo_code& code, int window, int training, const 
 //! `window`: stages per window, a multiple of 8 up to turbo_fx::MAX_WINDOW; the SIMD engine
 //! (a group of frames per vector, turbo_fixed_lanes.cc)
 std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window);
-std::unique_ptr<turbo_engine> make_turbo_fixed_lanes(const turbo_code& code, const turbo_options& o, int window);
 //! the scalar engine, a frame at a time, state by state (the readable twin the tests compare with)
 std::unique_ptr<turbo_engine> make_turbo_fixed_scalar(const turbo_code& code, const turbo_options& o, int window);
 #ifdef GPUFEC_HAVE_CUDA

@@ -231,9 +231,5 @@ std::unique_ptr<turbo_engine> make_turbo_fixed_scalar(const turbo_code& code, co
     return std::make_unique<fixed_cpu>(code, o, window);
 }
 
-std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
-{
-    return make_turbo_fixed_lanes(code, o, window);
-}
 
 } // namespace gpufec

@@ -8,10 +8,10 @@
  * and the GPU; CCSDS: int32 lanes, half as many), groups over the worker pool. The values are
  * gathered through the code's (encoder, output, stage) -> codeword map. A frame whose CRC passes
  * keeps the decisions of that iteration while its group goes on for the others. */
-#include <gnuradio/gpufec/core/bits.h>
 
 #include "runtime/cpu_pool.h"
 #include "runtime/simd_isa.h"
+#include "runtime/simd_vectors.h"
 #include "turbo_cpu_lanes.h"
 #include "turbo_engine.h"
 
@@ -30,13 +30,6 @@ namespace {
 
 using namespace turbo_fx;
 
-typedef int32_t i32x4 __attribute__((vector_size(16), aligned(16)));
-typedef int16_t i16x8 __attribute__((vector_size(16), aligned(16)));
-typedef int32_t i32x8 __attribute__((vector_size(32), aligned(16)));
-typedef int16_t i16x16 __attribute__((vector_size(32), aligned(16)));
-typedef int32_t i32x16 __attribute__((vector_size(64), aligned(16)));
-typedef int16_t i16x32 __attribute__((vector_size(64), aligned(16)));
-typedef int32_t i32x32 __attribute__((vector_size(128), aligned(16)));
 
 //! what a group decode needs besides its frames
 struct group_setup {
@@ -97,13 +90,12 @@ __attribute__((always_inline)) inline void decode_group_lanes(const group_setup&
     }
     for (size_t k = 0; k < K; ++k)
         sys2[k] = sys[g.pi[k]];
-    const V zero = lanes_splat<V, V32, LANES>(0);
+    const V zero = simd_splat<V, LANES>(0);
     std::fill(apri1, apri1 + K, zero);
     std::fill(apri2, apri2 + K, zero);
     std::fill(bounds, bounds + 8 * nb, zero);
     bool done[LANES] = {};
     int left = io.used;
-    std::vector<uint8_t> bits(K);
     lane_half<V, NP> h1{}, h2{};
     for (int j = 0; j < NP; ++j) {
         h1.par[j] = par + size_t(j) * K;
@@ -134,10 +126,13 @@ __attribute__((always_inline)) inline void decode_group_lanes(const group_setup&
             for (int l = 0; l < io.used; ++l) {
                 if (done[l])
                     continue;
-                for (size_t k = 0; k < K; ++k)
-                    bits[k] = uint8_t(dec[k][l] != 0);
                 uint8_t* out = io.packed + size_t(l) * (K / 8);
-                pack_bits(bits.data(), K, out);
+                for (size_t i = 0; i < K / 8; ++i) { // packed MSB first, as pack_bits()
+                    unsigned byte = 0;
+                    for (size_t k = 8 * i; k < 8 * i + 8; ++k)
+                        byte = byte << 1 | unsigned(dec[k][l] != 0);
+                    out[i] = uint8_t(byte);
+                }
                 turbo_report& r = io.report[l];
                 r.iterations = uint8_t(it);
                 if (g.crc) {
@@ -306,7 +301,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<turbo_engine> make_turbo_fixed_lanes(const turbo_code& code, const turbo_options& o, int window)
+std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
 {
     return std::make_unique<fixed_lanes>(code, o, window);
 }

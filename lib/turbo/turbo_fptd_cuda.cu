@@ -28,7 +28,7 @@
 #include "runtime/cuda_resources.h"
 #include "turbo_chunks.h"
 #include "turbo_engine.h"
-#include "turbo_lte_trellis.h"
+#include "turbo_rsc.h"
 
 #include <cooperative_groups.h>
 #include <algorithm>
