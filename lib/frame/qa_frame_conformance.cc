@@ -34,6 +34,7 @@ const config kConfigs[] = {
     { "repetition", "frame_bits=100, repeat=3" },
     { "turbo", "code=lte:104, max_iterations=4" },
     { "turbo", "code=lte:256, crc=lte-24a, layout=interleaved" },
+    { "scppm", "M=8, rate=1/2, input=symbol_llr, max_iterations=8" },
 };
 
 class conformance : public ::testing::TestWithParam<config>

@@ -1,0 +1,382 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* SCPPM: the code's pieces against independent computations (polynomial division for the CRC,
+ * the standard's inverse permutation, gr-fec's conventions for the outer code through the codes
+ * layer's trellis), noiseless round trips for every M and rate, error rates against the Poisson
+ * PPM channel's capacity, log-map against max-log, and bad input. */
+#include <gnuradio/gpufec/core/conv_code.h>
+#include <gnuradio/gpufec/core/crc.h>
+#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/scppm.h>
+#include <gnuradio/gpufec/core/trellis.h>
+
+#include "scppm/scppm_codeword.h"
+#include "testing/test_util.h"
+#include <gtest/gtest.h>
+#include <cmath>
+#include <random>
+
+namespace gpufec {
+namespace {
+
+//! CRC-32 of CCSDS 142 by long division: the register's all-ones start is the first 32
+//! message bits inverted; the remainder of (message * x^32) by g(x)
+uint32_t crc32_by_division(std::vector<uint8_t> msg)
+{
+    const std::vector<int> g = { 32, 29, 18, 14, 3, 0 };
+    for (size_t i = 0; i < 32 && i < msg.size(); ++i)
+        msg[i] ^= 1;
+    msg.resize(msg.size() + 32, 0);
+    for (size_t i = 0; i + 32 < msg.size(); ++i)
+        if (msg[i])
+            for (int d : g)
+                msg[i + 32 - size_t(d)] ^= 1;
+    uint32_t r = 0;
+    for (size_t i = msg.size() - 32; i < msg.size(); ++i)
+        r = (r << 1) | msg[i];
+    return r;
+}
+
+TEST(scppm_code, crc32_matches_polynomial_division)
+{
+    const crc_spec c = crc_spec::named("ccsds-32");
+    EXPECT_EQ(c.poly, 0x20044009u); // x^29 + x^18 + x^14 + x^3 + 1
+    for (size_t n : { 32, 33, 100, 5006, 7526, 10046 }) {
+        const auto bits = test::random_bits(n, uint32_t(n));
+        EXPECT_EQ(crc_bits(c, bits.data(), n), crc32_by_division(bits)) << n;
+    }
+    // and a block with its CRC appended checks
+    auto bits = test::random_bits(5006, 7);
+    crc_append(c, bits);
+    EXPECT_TRUE(crc_check(c, bits.data(), bits.size()));
+    bits[100] ^= 1;
+    EXPECT_FALSE(crc_check(c, bits.data(), bits.size()));
+}
+
+// the GPU's CRC check (a sum of per-bit responses) against the shift register
+TEST(scppm_code, crc_as_a_sum_of_responses)
+{
+    const scppm_code c = scppm_code::make(16, "1/2");
+    const auto w = scppm::crc_responses(c);
+    const uint32_t zero = scppm::crc_zero(c);
+    for (uint32_t seed = 1; seed < 6; ++seed) {
+        auto bits = test::random_bits(size_t(c.info_bits()), seed);
+        crc_append(crc_spec::named("ccsds-32"), bits);
+        if (seed == 5)
+            bits[seed * 7] ^= 1; // one error
+        uint32_t x = 0;
+        for (size_t k = 0; k < bits.size(); ++k)
+            if (bits[k])
+                x ^= w[k];
+        EXPECT_EQ(x == zero, seed != 5);
+        EXPECT_EQ(crc_check(crc_spec::named("ccsds-32"), bits.data(), bits.size()), seed != 5);
+    }
+}
+
+TEST(scppm_code, interleaver_is_the_standards_permutation)
+{
+    const auto& pi = scppm_interleaver();
+    const auto& inv = scppm_deinterleaver();
+    ASSERT_EQ(pi.size(), 15120u);
+    std::vector<int> seen(15120, 0);
+    for (size_t j = 0; j < pi.size(); ++j) {
+        ++seen[pi[j]];
+        // the inverse the standard gives: (14891 j + 210 j^2) mod 15120
+        EXPECT_EQ(inv[j], uint32_t((14891ull * j + 210ull * j * j) % 15120)) << j;
+    }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 15120);
+    EXPECT_EQ(pi[0], 0u);
+    EXPECT_EQ(pi[1], 221u);
+    EXPECT_EQ(pi[2], (22u + 840u) % 15120u);
+}
+
+TEST(scppm_code, parameters_and_puncturing)
+{
+    const struct {
+        const char* rate;
+        int K, info;
+        const char* pattern;
+    } rows[] = { { "1/3", 5040, 5006, "111111" }, { "1/2", 7560, 7526, "110110" }, { "2/3", 10080, 10046, "110010" } };
+    for (const auto& r : rows) {
+        const scppm_code c = scppm_code::make(16, r.rate);
+        EXPECT_EQ(c.outer_input_bits(), r.K);
+        EXPECT_EQ(c.info_bits(), r.info);
+        EXPECT_STREQ(c.puncture_pattern(), r.pattern);
+        size_t kept = 0;
+        for (size_t i = 0; i < 3 * size_t(r.K); ++i)
+            kept += c.kept(i);
+        EXPECT_EQ(kept, 15120u) << r.rate;
+    }
+    for (int M : { 4, 8, 16, 32, 64, 128, 256 }) {
+        const scppm_code c = scppm_code::make(M, "1/2");
+        EXPECT_EQ(size_t(c.symbols()) * size_t(c.m), 15120u);
+    }
+    EXPECT_THROW(scppm_code::make(2, "1/2"), std::invalid_argument);
+    EXPECT_THROW(scppm_code::make(12, "1/2"), std::invalid_argument);
+    EXPECT_THROW(scppm_code::make(512, "1/2"), std::invalid_argument);
+    EXPECT_THROW(scppm_code::make(16, "3/4"), std::invalid_argument);
+}
+
+// Each stage of the encoder against an independent computation of it
+TEST(scppm_code, encoder_stages)
+{
+    for (const char* rate : { "1/3", "1/2", "2/3" })
+        for (int M : { 4, 16, 256 }) {
+            const scppm_code c = scppm_code::make(M, rate);
+            const auto info = test::random_bits(size_t(c.info_bits()), uint32_t(M));
+            std::vector<uint16_t> sym(size_t(c.symbols()));
+            std::vector<uint8_t> u, v, w;
+            scppm_encode(c, info.data(), sym.data(), &u, &v, &w);
+            // u: info, CRC-32, 0, 0
+            ASSERT_EQ(u.size(), size_t(c.outer_input_bits()));
+            EXPECT_TRUE(std::equal(info.begin(), info.end(), u.begin()));
+            EXPECT_TRUE(crc_check(crc_spec::named("ccsds-32"), u.data(), u.size() - 2));
+            EXPECT_EQ(u[u.size() - 1] | u[u.size() - 2], 0);
+            // outer code: (5,7,7) through the codes layer's feed-forward trellis, then the table's puncturing
+            conv_code cc;
+            cc.k = 3;
+            cc.polys = { 5, 7, 7 };
+            const auto full = trellis::feed_forward(cc).encode(u, false);
+            ASSERT_EQ(full.size(), 3 * u.size());
+            std::vector<uint8_t> kept;
+            for (size_t i = 0; i < full.size(); ++i)
+                if (c.puncture_pattern()[i % 6] == '1')
+                    kept.push_back(full[i]);
+            EXPECT_EQ(kept, v) << rate;
+            // interleaver, accumulator, MSB-first symbols
+            for (size_t j = 0; j < w.size(); ++j)
+                ASSERT_EQ(w[j], v[(11 * j + 210 * j * j) % 15120]);
+            uint8_t prev = 0;
+            for (size_t j = 0; j < w.size(); ++j) {
+                const size_t s = j / size_t(c.m), t = j % size_t(c.m);
+                const uint8_t a = (sym[s] >> (c.m - 1 - int(t))) & 1;
+                ASSERT_EQ(a ^ prev, w[j]) << "bit " << j;
+                prev = a;
+            }
+        }
+}
+
+std::vector<int8_t> clean_counts(const scppm_code& c, const std::vector<uint8_t>& info, size_t frames, int photons)
+{
+    auto enc = make_frame_encoder("scppm", { { "M", std::to_string(c.M) }, { "rate", c.rate_name() } });
+    std::vector<uint8_t> slots(frames * c.slots());
+    enc->encode(info.data(), frames, slots.data());
+    std::vector<int8_t> in(slots.size());
+    for (size_t i = 0; i < slots.size(); ++i)
+        in[i] = int8_t(slots[i] * photons);
+    return in;
+}
+
+TEST(scppm_decoder, noiseless_round_trip_every_m_and_rate)
+{
+    for (const char* rate : { "1/3", "1/2", "2/3" })
+        for (int M : { 4, 8, 16, 32, 64, 128, 256 }) {
+            const scppm_code c = scppm_code::make(M, rate);
+            const size_t frames = 2;
+            const auto info = test::random_bits(frames * size_t(c.info_bits()), uint32_t(M * 7));
+            const auto in = clean_counts(c, info, frames, 1);
+            auto dec = make_frame_decoder("scppm", { { "M", std::to_string(M) }, { "rate", rate }, { "cpu_threads", "2" } },
+                                          device_spec::parse("cpu"));
+            std::vector<uint8_t> out(frames * dec->output_bits());
+            std::vector<frame_status> st(frames);
+            frame_batch b;
+            b.frames = frames;
+            b.soft = in.data();
+            b.bits = out.data();
+            b.status = st.data();
+            dec->decode(b);
+            EXPECT_EQ(out, info) << "M " << M << " rate " << rate;
+            for (const auto& s : st) {
+                EXPECT_EQ(s.check, 1);
+                EXPECT_EQ(s.iterations, 1);
+            }
+        }
+}
+
+//! counts of `frames` random codewords through the Poisson channel
+struct poisson_frames {
+    std::vector<uint8_t> info;
+    std::vector<int8_t> counts;
+    std::vector<float> llr;
+};
+poisson_frames poisson(const scppm_code& c, size_t frames, double ks, double kb, uint64_t seed)
+{
+    poisson_frames p;
+    p.info = test::random_bits(frames * size_t(c.info_bits()), uint32_t(seed));
+    auto enc = make_frame_encoder("scppm", { { "M", std::to_string(c.M) }, { "rate", c.rate_name() } });
+    std::vector<uint8_t> slots(frames * c.slots());
+    enc->encode(p.info.data(), frames, slots.data());
+    std::vector<float> y(slots.size());
+    std::mt19937_64 rng(seed);
+    poisson_channel(slots.data(), slots.size(), ks, kb, rng, y.data());
+    p.counts.resize(y.size());
+    p.llr.resize(y.size());
+    const float w = float(slot_llr_weight(ks, kb));
+    for (size_t i = 0; i < y.size(); ++i) {
+        p.counts[i] = int8_t(std::min(y[i], 127.f));
+        p.llr[i] = y[i] * w;
+    }
+    return p;
+}
+
+struct run_result {
+    size_t frame_errors = 0;
+    double mean_iterations = 0;
+    std::vector<uint8_t> bits;
+    std::vector<frame_status> status;
+};
+run_result run(frame_decoder& d, const poisson_frames& p, size_t frames)
+{
+    run_result r;
+    r.bits.resize(frames * d.output_bits());
+    r.status.resize(frames);
+    frame_batch b;
+    b.frames = frames;
+    if (d.wants_float_input())
+        b.soft_f = p.llr.data();
+    else
+        b.soft = p.counts.data();
+    b.bits = r.bits.data();
+    b.status = r.status.data();
+    d.decode(b);
+    const size_t k = d.output_bits();
+    for (size_t f = 0; f < frames; ++f) {
+        r.frame_errors += !std::equal(r.bits.begin() + long(f * k), r.bits.begin() + long((f + 1) * k),
+                                      p.info.begin() + long(f * k));
+        r.mean_iterations += r.status[f].iterations;
+        // a codeword whose CRC passed is right (a CRC-32 miss is ~2^-32)
+        if (r.status[f].check == 1)
+            EXPECT_TRUE(std::equal(r.bits.begin() + long(f * k), r.bits.begin() + long((f + 1) * k),
+                                   p.info.begin() + long(f * k)));
+    }
+    r.mean_iterations /= double(frames);
+    return r;
+}
+
+//! the Ks (photons per pulse) where the Poisson PPM capacity equals the code's rate, by bisection in dB
+double capacity_ks_db(int M, double rate_bits_per_symbol, double kb)
+{
+    double lo = -10, hi = 10;
+    for (int i = 0; i < 30; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (poisson_ppm_capacity(M, std::pow(10, mid / 10), kb, 200000, 5) > rate_bits_per_symbol ? hi : lo) = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* Error rates against the channel's capacity: Moision and Hamkins (IPN PR 42-161) report SCPPM
+ * within about 1 dB of capacity. M = 16 at rate 2/3 and M = 4 at rate 1/2, Kb = 0.2 photons per
+ * slot: 1.0 dB above the capacity threshold most codewords decode (max-log with its default
+ * scaling 0.75, 32 iterations; measured thresholds in docs/scppm.md); 0.5 dB below it, where no
+ * code can work, none does. */
+TEST(scppm_decoder, error_rate_near_capacity)
+{
+    const double kb = 0.2;
+    const struct {
+        int M;
+        const char* rate;
+    } cases[] = { { 16, "2/3" }, { 4, "1/2" } };
+    for (const auto& cs : cases) {
+        const scppm_code c = scppm_code::make(cs.M, cs.rate);
+        const double cap_db = capacity_ks_db(cs.M, c.rate() * c.m, kb);
+        auto dec = make_frame_decoder("scppm", { { "M", std::to_string(cs.M) }, { "rate", cs.rate } },
+                                      device_spec::parse("cpu"));
+        const size_t frames = 24;
+        const auto good = poisson(c, frames, std::pow(10, (cap_db + 1.0) / 10), kb, 11);
+        const auto rg = run(*dec, good, frames);
+        EXPECT_LE(rg.frame_errors, 2u) << "M " << cs.M << " capacity at " << cap_db << " dB";
+        const auto bad = poisson(c, 8, std::pow(10, (cap_db - 0.5) / 10), kb, 12);
+        const auto rb = run(*dec, bad, 8);
+        EXPECT_EQ(rb.frame_errors, 8u) << "M " << cs.M;
+    }
+}
+
+// log-map (float, exact max*) decodes at least as well as max-log on the same noisy frames
+TEST(scppm_decoder, log_map_and_max_log)
+{
+    const scppm_code c = scppm_code::make(16, "2/3");
+    const double kb = 0.2, cap_db = capacity_ks_db(16, c.rate() * c.m, kb);
+    const size_t frames = 16;
+    const auto p = poisson(c, frames, std::pow(10, (cap_db + 0.6) / 10), kb, 21);
+    auto ml = make_frame_decoder("scppm", {}, device_spec::parse("cpu"));
+    auto lm = make_frame_decoder("scppm", { { "algorithm", "log-map" }, { "input", "symbol_llr" } },
+                                 device_spec::parse("cpu"));
+    const auto a = run(*ml, p, frames), b = run(*lm, p, frames);
+    EXPECT_LE(b.frame_errors, a.frame_errors + 1);
+    EXPECT_LE(b.mean_iterations, a.mean_iterations + 1.0);
+    // the same frames as counts with Ks and Kb given: the same decisions as the LLRs
+    auto lmc = make_frame_decoder("scppm", { { "algorithm", "log-map" }, { "ks", std::to_string(std::pow(10, (cap_db + 0.6) / 10)) },
+                                             { "kb", "0.2" } },
+                                  device_spec::parse("cpu"));
+    std::vector<float> counts_f(p.counts.begin(), p.counts.end());
+    poisson_frames pc = p;
+    pc.llr = counts_f;
+    const auto d = run(*lmc, pc, frames);
+    EXPECT_EQ(d.frame_errors, b.frame_errors);
+}
+
+TEST(scppm_decoder, bad_input)
+{
+    const scppm_code c = scppm_code::make(16, "2/3");
+    auto dec = make_frame_decoder("scppm", {}, device_spec::parse("cpu"));
+    const auto info = test::random_bits(2 * size_t(c.info_bits()), 3);
+    auto in = clean_counts(c, info, 2, 2);
+    in[500] = -3; // frame 0: a negative count is not a count
+    std::vector<uint8_t> out(2 * dec->output_bits());
+    std::vector<frame_status> st(2);
+    frame_batch b;
+    b.frames = 2;
+    b.soft = in.data();
+    b.bits = out.data();
+    b.status = st.data();
+    dec->decode(b);
+    EXPECT_EQ(st[0].erased, 1);
+    EXPECT_EQ(st[0].check, 0);
+    EXPECT_EQ(st[1].erased, 0);
+    EXPECT_EQ(st[1].check, 1);
+    // options
+    EXPECT_THROW(make_frame_decoder("scppm", { { "M", "12" } }), std::invalid_argument);
+    EXPECT_THROW(make_frame_decoder("scppm", { { "rate", "3/4" } }), std::invalid_argument);
+    EXPECT_THROW(make_frame_decoder("scppm", { { "input", "volts" } }), std::invalid_argument);
+    EXPECT_THROW(make_frame_decoder("scppm", { { "algorithm", "log-map" } }), std::invalid_argument); // counts need ks, kb
+    EXPECT_THROW(make_frame_decoder("scppm", { { "algorithm", "log-map" }, { "input", "symbol_llr" } }, device_spec::parse("cuda")),
+                 std::exception);
+    EXPECT_THROW(slot_llr_weight(1.0, 0.0), std::invalid_argument);
+    // NaN slot LLRs are erasures (the platform's rule), and an all-NaN codeword is reported erased
+    auto lm = make_frame_decoder("scppm", { { "algorithm", "log-map" }, { "input", "symbol_llr" } }, device_spec::parse("cpu"));
+    std::vector<float> nan(c.slots(), std::nanf(""));
+    std::vector<uint8_t> o1(lm->output_bits());
+    frame_status s1;
+    frame_batch b1;
+    b1.frames = 1;
+    b1.bits = o1.data();
+    b1.status = &s1;
+    EXPECT_EQ(lm->decode_float(nan.data(), b1), c.slots());
+    EXPECT_EQ(s1.erased, 1);
+    EXPECT_EQ(s1.check, 0);
+}
+
+TEST(scppm_channel, poisson_statistics_and_capacity)
+{
+    std::vector<uint8_t> pulses(200000);
+    for (size_t i = 0; i < pulses.size(); ++i)
+        pulses[i] = i % 4 == 0;
+    std::vector<float> y(pulses.size());
+    std::mt19937_64 rng(1);
+    poisson_channel(pulses.data(), pulses.size(), 2.0, 0.5, rng, y.data());
+    double on = 0, off = 0;
+    for (size_t i = 0; i < y.size(); ++i)
+        (pulses[i] ? on : off) += y[i];
+    EXPECT_NEAR(on / 50000, 2.5, 0.03);
+    EXPECT_NEAR(off / 150000, 0.5, 0.01);
+    // capacity: log2 M with a strong signal and no background to speak of, small for a weak one
+    EXPECT_NEAR(poisson_ppm_capacity(16, 50, 1e-3, 20000, 1), 4.0, 0.01);
+    EXPECT_LT(poisson_ppm_capacity(16, 0.05, 1.0, 20000, 1), 0.01);
+    const double c1 = poisson_ppm_capacity(16, 1.0, 0.2, 100000, 1), c2 = poisson_ppm_capacity(16, 2.0, 0.2, 100000, 1);
+    EXPECT_LT(c1, c2);
+}
+
+} // namespace
+} // namespace gpufec
