@@ -112,7 +112,7 @@ int main(int argc, char** argv)
                                       "higher Eb/N0)")
         ->capture_default_str()
         ->check(CLI::Range(-20.0, 40.0));
-    cli.add_option("--channel", channel, "the channel (bpsk-awgn)")->capture_default_str();
+    cli.add_option("--channel", channel, "the channel: bpsk-awgn, or poisson-ppm[:kb=K] (-e is then Ks in dB)")->capture_default_str();
     cli.add_option("--reps", reps, "timed repetitions; the median is reported")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000));
@@ -165,13 +165,13 @@ int main(int argc, char** argv)
         }
 
         // the report: one line per device, and the sum
-        csv_table table({ "family", "options", "code", "device", "input", "ebn0_db", "frames", "info_bits",
+        csv_table table({ "family", "options", "code", "device", "input", ch->measure(), "frames", "info_bits",
                           "input_bytes", "reps", "seconds", "gbps_host_to_host", "gbps_kernels", "fer",
                           "mean_iterations", "latency_us", "commit" });
         nlohmann::json jdev = nlohmann::json::array();
         auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
-        std::printf("%s; input %s at Eb/N0 %.2f dB; median of %d runs\n", first.describe().c_str(),
-                    first.input_kind().c_str(), ebn0, reps);
+        std::printf("%s; input %s at %s %.2f dB; median of %d runs\n", first.describe().c_str(),
+                    first.input_kind().c_str(), ch->measure() == "ks_db" ? "Ks" : "Eb/N0", ebn0, reps);
         std::printf("%-44s %10s %12s %10s %11s %11s %9s %7s %11s\n", "device", "frames", "info_bits", "ms",
                     "Gb/s(h2h)", "Gb/s(kern)", "FER", "avg_it", "latency_us");
         double kernel_sum = 0;
@@ -217,7 +217,7 @@ int main(int argc, char** argv)
                                  { "code", first.describe() },
                                  { "input", first.input_kind() },
                                  { "output", "packed bits" },
-                                 { "ebn0_db", ebn0 },
+                                 { ch->measure(), ebn0 },
                                  { "reps", reps },
                                  { "units",
                                    { { "gbps", "decoded information bits per second / 1e9" },

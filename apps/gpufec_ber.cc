@@ -65,7 +65,7 @@ double ratio(uint64_t k, uint64_t n) { return n ? double(k) / double(n) : NAN; }
 csv_table make_csv(const std::string& family, const std::string& options, const std::string& backends,
                    const channel_kit& ch, const code_kit& kit, const std::vector<point>& pts)
 {
-    csv_table t({ "family", "options", "backend", "channel", "ebn0_db", "bits", "bit_errors", "ber",
+    csv_table t({ "family", "options", "backend", "channel", ch.measure(), "bits", "bit_errors", "ber",
                   "ber_lo95", "ber_hi95", "frames", "frame_errors", "fer", "fer_lo95", "fer_hi95",
                   "mean_iterations", "uncoded_ber", "union_bound", "seconds" });
     for (const auto& p : pts) {
@@ -122,8 +122,8 @@ int main(int argc, char** argv)
                    "device, frames split among them. Under mpirun with several ranks on a host, each "
                    "rank takes one of them: cuda:(local rank mod GPUs)")
         ->capture_default_str();
-    cli.add_option("--channel", channel, "the channel (bpsk-awgn)")->capture_default_str();
-    cli.add_option("-e,--ebn0", ebn0, "Eb/N0 in dB: START:STEP:STOP or one value")->capture_default_str();
+    cli.add_option("--channel", channel, "the channel: bpsk-awgn, or poisson-ppm[:kb=K] (photon counting, Kb background photons per slot, 0.2 by default)")->capture_default_str();
+    cli.add_option("-e,--ebn0", ebn0, "Eb/N0 in dB (poisson-ppm: Ks, signal photons per pulse, in dB): START:STEP:STOP or one value")->capture_default_str();
     cli.add_option("--min-frame-errors", rule.min_frame_errors,
                    "a point ends once it has this many frame errors (0: not required)")
         ->capture_default_str();
@@ -170,6 +170,7 @@ int main(int argc, char** argv)
                                                     "--min-bit-errors, --max-frames, --max-bits");
         const auto points = ebn0_points(ebn0);
         auto ch = make_channel(channel);
+        const char* label = ch->measure() == "ks_db" ? "Ks" : "Eb/N0";
         // this process's decoders; a rank that cannot make them fails the run on every rank
         std::vector<std::unique_ptr<code_kit>> kits;
         std::string made_error;
@@ -209,8 +210,8 @@ int main(int argc, char** argv)
             const auto t0 = std::chrono::steady_clock::now();
             p.c = driver.run_point({ seed, i }, *ch, rule, [&](const error_counts& c) {
                 if (lead && !quiet)
-                    std::fprintf(stderr, "\r  Eb/N0 %6.2f dB: %llu frames, %llu frame errors, %llu bit errors   ",
-                                 p.ebn0, (unsigned long long)c.frames, (unsigned long long)c.frame_errors,
+                    std::fprintf(stderr, "\r  %s %6.2f dB: %llu frames, %llu frame errors, %llu bit errors   ",
+                                 label, p.ebn0, (unsigned long long)c.frames, (unsigned long long)c.frame_errors,
                                  (unsigned long long)c.bit_errors);
             });
             p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -220,9 +221,9 @@ int main(int argc, char** argv)
                     std::fprintf(stderr, "\n");
                 const auto& c = p.c;
                 const interval bi = wilson(c.bit_errors, c.bits);
-                std::printf("Eb/N0 %6.2f dB  BER %.3e [%.2e, %.2e]  FER %.3e  (%llu frames, %llu frame "
+                std::printf("%s %6.2f dB  BER %.3e [%.2e, %.2e]  FER %.3e  (%llu frames, %llu frame "
                             "errors, %.2f s)\n",
-                            p.ebn0, ratio(c.bit_errors, c.bits), bi.lo, bi.hi, ratio(c.frame_errors, c.frames),
+                            label, p.ebn0, ratio(c.bit_errors, c.bits), bi.lo, bi.hi, ratio(c.frame_errors, c.frames),
                             (unsigned long long)c.frames, (unsigned long long)c.frame_errors, p.seconds);
                 std::fflush(stdout);
             }

@@ -6,6 +6,7 @@
 #include "kits.h"
 
 #include <gnuradio/gpufec/core/distance_spectrum.h>
+#include <gnuradio/gpufec/core/scppm.h>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -38,15 +39,64 @@ private:
     float d_sigma = 1.f;
 };
 
+class poisson_ppm : public channel_kit
+{
+public:
+    explicit poisson_ppm(double kb) : d_kb(kb)
+    {
+        if (!(kb > 0) || !std::isfinite(kb))
+            throw std::invalid_argument("poisson-ppm: kb (background photons per slot) must be positive");
+    }
+    std::string name() const override { return "poisson-ppm kb=" + std::to_string(d_kb); }
+    std::string measure() const override { return "ks_db"; }
+    void set_point(double ks_db, double) override
+    {
+        if (!std::isfinite(ks_db))
+            throw std::invalid_argument("poisson-ppm: Ks in dB must be finite");
+        d_ks = std::pow(10.0, ks_db / 10.0);
+    }
+    void transmit(const uint8_t* bits, size_t n, float* out, unit_rng& rng) const override
+    {
+        std::poisson_distribution<int> off(d_kb), on(d_ks + d_kb);
+        for (size_t i = 0; i < n; ++i)
+            out[i] = float(bits[i] ? on(rng) : off(rng));
+    }
+    float llr_scale() const override { return float(slot_llr_weight(d_ks, d_kb)); }
+    float int8_scale() const override { return 1.f; }
+    double uncoded_ber(double) const override { return NAN; }
+
+private:
+    double d_kb, d_ks = 1;
+};
+
 } // namespace
 
 std::unique_ptr<channel_kit> make_bpsk_awgn() { return std::make_unique<bpsk_awgn>(); }
+std::unique_ptr<channel_kit> make_poisson_ppm(double kb) { return std::make_unique<poisson_ppm>(kb); }
 
 std::unique_ptr<channel_kit> make_channel(const std::string& name)
 {
     if (name == "bpsk-awgn" || name == "awgn")
         return make_bpsk_awgn();
-    throw std::invalid_argument("channel: '" + name + "' is not known (allowed: bpsk-awgn)");
+    const std::string base = name.substr(0, name.find(':'));
+    if (base == "poisson-ppm" || base == "poisson") {
+        double kb = 0.2;
+        if (base.size() < name.size()) {
+            const std::string arg = name.substr(base.size() + 1);
+            size_t used = 0;
+            try {
+                if (arg.rfind("kb=", 0) != 0)
+                    throw std::invalid_argument("");
+                kb = std::stod(arg.substr(3), &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != arg.size() - 3)
+                throw std::invalid_argument("channel: '" + name + "': write poisson-ppm:kb=<background photons per slot>");
+        }
+        return make_poisson_ppm(kb);
+    }
+    throw std::invalid_argument("channel: '" + name + "' is not known (allowed: bpsk-awgn, poisson-ppm[:kb=K])");
 }
 
 } // namespace app

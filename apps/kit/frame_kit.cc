@@ -129,7 +129,7 @@ private:
             d_softf = d_in.get<float>(count * d_n);
         else
             d_soft8 = d_in.get<int8_t>(count * d_n);
-        const float llr = ch.llr_scale();
+        const float llr = ch.llr_scale(), i8 = ch.int8_scale();
         for_frames(*d_pool, count, [&](uint64_t f, int w) {
             worker& wk = d_workers[size_t(w)];
             unit_rng rng(key.seed, key.point, first + f);
@@ -142,7 +142,7 @@ private:
                 for (size_t i = 0; i < d_n; ++i)
                     o[i] = wk.rx[i] * llr;
             } else {
-                quantize_soft(wk.rx.data(), d_soft8 + f * d_n, d_n);
+                quantize_soft(wk.rx.data(), d_soft8 + f * d_n, d_n, i8);
             }
         });
     }

@@ -16,6 +16,7 @@
 #include "error_stats.h"
 #include "unit_rng.h"
 #include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/soft.h>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -39,12 +40,20 @@ public:
     virtual void transmit(const uint8_t* bits, size_t n, float* out, unit_rng& rng) const = 0;
     //! the scale from the channel's values to LLRs (for decoders that take float LLRs)
     virtual float llr_scale() const = 0;
+    //! the scale from the channel's values to int8 input (photon counts go as they are)
+    virtual float int8_scale() const { return default_soft_scale; }
     //! the error rate of the same channel without coding, for reference (NaN if unknown)
     virtual double uncoded_ber(double snr_db) const = 0;
 };
 
 //! BPSK (bit 1 -> +1) over AWGN; Eb/N0 counts information bits (sigma^2 = 1 / (2 R Eb/N0))
 std::unique_ptr<channel_kit> make_bpsk_awgn();
+/*! Photon counting (PPM slots: bit 1 = a pulse): Poisson(Ks + Kb) photons in a pulsed slot,
+ *  Poisson(Kb) in the others; the point is Ks in dB (10 log10 of the signal photons per pulse),
+ *  Kb fixed. Values out: the counts (int8 input: as they are, 127 at most; float: counts times
+ *  ln(1 + Ks / Kb), the slot log-likelihoods). */
+std::unique_ptr<channel_kit> make_poisson_ppm(double kb);
+//! "bpsk-awgn" (or "awgn"), "poisson-ppm[:kb=K]" (or "poisson"; Kb 0.2 unless given)
 std::unique_ptr<channel_kit> make_channel(const std::string& name);
 
 //! what one frame gave
