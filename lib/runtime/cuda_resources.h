@@ -210,17 +210,21 @@ inline bool is_pinned_host(const void* p)
  *  limit is a property of the kernel function, shared by every decoder of the process: one
  *  decoder setting it to its own size would break another that needs more (two LDPC codes, two
  *  turbo sizes in one flowgraph). So it is raised to the device's opt-in maximum, never lowered;
- *  `bytes` beyond that maximum throws, naming `what`. */
+ *  `bytes` beyond that maximum (less the kernel's static shared memory) throws, naming `what`. */
 template <class F>
 void allow_dynamic_shared(F* kernel, size_t bytes, const char* what)
 {
     int dev = 0, optin = 0;
     GPUFEC_CUDA_CHECK(cudaGetDevice(&dev));
     GPUFEC_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (bytes > size_t(optin))
-        throw std::invalid_argument(std::string(what) + ": needs " + std::to_string(bytes) +
+    // the kernel's static shared memory comes out of the same opt-in maximum
+    cudaFuncAttributes fa;
+    GPUFEC_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
+    const size_t room = size_t(optin) > fa.sharedSizeBytes ? size_t(optin) - fa.sharedSizeBytes : 0;
+    if (bytes > room)
+        throw std::invalid_argument(std::string(what) + ": needs " + std::to_string(bytes + fa.sharedSizeBytes) +
                                     " bytes of shared memory per block; the GPU has " + std::to_string(optin));
-    GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+    GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(room)));
 }
 
 } // namespace gpufec
