@@ -38,6 +38,10 @@ namespace {
 
 constexpr int THREADS = 256;
 constexpr int WARPS = THREADS / 32;
+#ifndef GPUFEC_SCPPM_BLOCKS_PER_SM
+#define GPUFEC_SCPPM_BLOCKS_PER_SM 3
+#endif
+constexpr int BLOCKS_PER_SM = GPUFEC_SCPPM_BLOCKS_PER_SM; // registers are held to this many blocks an SM
 constexpr int NB = scppm_code::code_bits;
 constexpr int NEG = scppm::maxlog_fixed::neg;
 constexpr int SUB = 8;      // stages whose forward metrics a thread holds in registers
@@ -185,29 +189,49 @@ __device__ void combine_segments(const mat<S>& t, mat<S>& before, mat<S>& after,
 template <int m>
 struct inner_stage {
     static constexpr int M = 1 << m;
+    static constexpr int WORDS = M <= 32 ? M / 4 : 1; // M <= 32: the symbol's slots in registers
+    static constexpr int UNROLL = M <= 32 ? M : 16;
     const int8_t* row;
+    uint32_t w[WORDS];
     int lr[m];
     int counts;
 
     __device__ inner_stage(const int8_t* ch, const int16_t* la, int i, int counts_) : row(ch + size_t(i) * M), counts(counts_)
     {
+        if constexpr (M <= 32) {
+            const uint32_t* p = reinterpret_cast<const uint32_t*>(row); // 4-byte aligned: M >= 4
+#pragma unroll
+            for (int q = 0; q < WORDS; ++q)
+                w[q] = __ldg(p + q);
+        }
 #pragma unroll
         for (int t = 0; t < m; ++t)
             lr[t] = la[i * m + t];
+    }
+    //! the metric of slot e (e a compile-time index where the slots are in registers)
+    __device__ int slot(int e) const
+    {
+        if constexpr (M <= 32)
+            return slot_metric(int8_t(w[e >> 2] >> (8 * (e & 3))), counts);
+        else
+            return slot_metric(__ldg(row + e), counts);
+    }
+    //! the prior sum after Gray step g (g > 0): the one bit that flips, with its new sign
+    __device__ int prior_step(int g) const
+    {
+        const int b = __ffs(g) - 1;
+        return ((g ^ (g >> 1)) >> b) & 1 ? lr[m - 1 - b] : -lr[m - 1 - b];
     }
     //! the stage's 2x2 transition matrix d[from][to]
     __device__ void delta(int d[4]) const
     {
         d[0] = d[1] = d[2] = d[3] = NEG;
         int P = 0;
-#pragma unroll 16
+#pragma unroll UNROLL
         for (int g = 0; g < M; ++g) {
-            if (g) {
-                const int b = __ffs(g) - 1;
-                P += ((g ^ (g >> 1)) >> b) & 1 ? lr[m - 1 - b] : -lr[m - 1 - b];
-            }
-            const int x0 = slot_metric(__ldg(row + g), counts) + P;
-            const int x1 = slot_metric(__ldg(row + (g ^ (M - 1))), counts) + P;
+            if (g)
+                P += prior_step(g);
+            const int x0 = slot(g) + P, x1 = slot(g ^ (M - 1)) + P;
             if (g & 1) {
                 d[1] = max(d[1], x0);
                 d[2] = max(d[2], x1);
@@ -276,14 +300,11 @@ __device__ void inner_siso(const kernel_args& a, const int8_t* ch, const int16_t
                 for (int t = 0; t < m; ++t)
                     one[t] = zero[t] = NEG;
                 int n0 = NEG, n1 = NEG, P = 0;
-#pragma unroll 16
+#pragma unroll inner_stage<m>::UNROLL
                 for (int g = 0; g < M; ++g) {
-                    if (g) {
-                        const int b = __ffs(g) - 1;
-                        P += ((g ^ (g >> 1)) >> b) & 1 ? st.lr[m - 1 - b] : -st.lr[m - 1 - b];
-                    }
-                    const int x0 = slot_metric(__ldg(st.row + g), a.counts) + P;
-                    const int x1 = slot_metric(__ldg(st.row + (g ^ (M - 1))), a.counts) + P;
+                    if (g)
+                        P += st.prior_step(g);
+                    const int x0 = st.slot(g) + P, x1 = st.slot(g ^ (M - 1)) + P;
                     const int e0 = (g & 1) ? b1 : b0, e1 = (g & 1) ? b0 : b1; // beta at each edge's end
                     n0 = max(n0, x0 + e0);
                     n1 = max(n1, x1 + e1);
@@ -452,7 +473,7 @@ __device__ uint32_t outer_siso(const kernel_args& a, const int16_t* lv, int16_t*
 }
 
 template <int m>
-__global__ void __launch_bounds__(THREADS) scppm_kernel(kernel_args a)
+__global__ void __launch_bounds__(THREADS, BLOCKS_PER_SM) scppm_kernel(kernel_args a)
 {
     extern __shared__ int16_t sh16[];
     int16_t* la = sh16;      // inner priors, interleaved order
