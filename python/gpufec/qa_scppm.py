@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""gpufec.scppm_encoder, gpufec.poisson_channel and gpufec.scppm_decoder in flowgraphs: a
+noiseless loopback, a loopback through the Poisson channel, slot LLRs with log-map, the PDU face,
+a negative count reported as an erasure, and bad parameters named in the error."""
+
+import time
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+from gnuradio import gpufec
+
+from qa_util import encode_with, run_decoder
+
+
+def channel(slots, ks, kb, seed=3):
+    tb = gr.top_block()
+    src = blocks.vector_source_b(slots.tolist())
+    ch = gpufec.poisson_channel(Ks=ks, Kb=kb, seed=seed)
+    snk = blocks.vector_sink_f()
+    tb.connect(src, ch, snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.float32)
+
+
+class qa_scppm(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.rng = np.random.default_rng(9)
+
+    def test_001_noiseless_loopback(self):
+        for M, rate in ((4, "1/3"), (16, "2/3"), (256, "1/2")):
+            k = gpufec.scppm_info_bits(M, rate)
+            bits = self.rng.integers(0, 2, 2 * k, dtype=np.uint8)
+            slots = encode_with(gpufec.scppm_encoder(M=M, rate=rate), bits)
+            self.assertEqual(len(slots), 2 * gpufec.scppm_slots(M, rate))
+            self.assertEqual(int(slots.sum()), 2 * 15120 // (M.bit_length() - 1))  # one pulse a symbol
+            dec = gpufec.scppm_decoder(M=M, rate=rate, device="cpu")
+            out, _ = run_decoder(dec, slots.astype(np.float32))
+            np.testing.assert_array_equal(out, bits, err_msg="M=%d rate %s" % (M, rate))
+            self.assertEqual(dec.frames(), 2)
+            self.assertEqual(dec.failed_frames(), 0)
+
+    def test_002_poisson_channel_loopback(self):
+        M, rate, frames = 16, "2/3", 4
+        k = gpufec.scppm_info_bits(M, rate)
+        bits = self.rng.integers(0, 2, frames * k, dtype=np.uint8)
+        slots = encode_with(gpufec.scppm_encoder(M=M, rate=rate), bits)
+        counts = channel(slots, ks=10 ** 0.5, kb=0.2)  # Ks 5 dB: 1 dB above where decoding starts
+        self.assertAlmostEqual(float(counts[slots == 0].mean()), 0.2, delta=0.01)
+        dec = gpufec.scppm_decoder(M=M, rate=rate, device="cpu", status_tags="all")
+        out, tags = run_decoder(dec, counts)
+        np.testing.assert_array_equal(out, bits)
+        crc = [pmt.to_python(t.value) for t in tags if pmt.symbol_to_string(t.key) == "scppm_crc_ok"]
+        self.assertEqual(crc, [True] * frames)
+        self.assertGreater(dec.mean_iterations(), 1.0)
+        # the same counts as slot log-likelihoods, decoded with log-map
+        llr = counts * np.log1p(10 ** 0.5 / 0.2)
+        lm = gpufec.scppm_decoder(M=M, rate=rate, algorithm="log-map", input="symbol_llr", device="cpu")
+        out2, _ = run_decoder(lm, llr.astype(np.float32))
+        np.testing.assert_array_equal(out2, bits)
+
+    def test_003_pdu_face(self):
+        M, rate = 8, "1/2"
+        k = gpufec.scppm_info_bits(M, rate)
+        bits = self.rng.integers(0, 2, k, dtype=np.uint8)
+        slots = encode_with(gpufec.scppm_encoder(M=M, rate=rate), bits)
+        dec = gpufec.pdu_decoder("scppm", gpufec.scppm_options(M=M, rate=rate), device="cpu")
+        tb = gr.top_block()
+        dbg = blocks.message_debug()
+        tb.msg_connect((dec, "pdus"), (dbg, "store"))
+        tb.start()
+        dec.to_basic_block()._post(pmt.intern("pdus"),
+                                   pmt.cons(pmt.make_dict(), pmt.init_u8vector(len(slots), (3 * slots).tolist())))
+        t0 = time.time()
+        while dbg.num_messages() < 1 and time.time() - t0 < 30:
+            time.sleep(0.01)
+        tb.stop()
+        tb.wait()
+        self.assertEqual(dbg.num_messages(), 1)
+        msg = dbg.get_message(0)
+        np.testing.assert_array_equal(np.array(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.uint8), bits)
+        meta = pmt.to_python(pmt.car(msg))
+        self.assertEqual(meta["passed"], True)
+
+    def test_004_negative_count_is_an_erasure(self):
+        M, rate = 16, "2/3"
+        k = gpufec.scppm_info_bits(M, rate)
+        bits = self.rng.integers(0, 2, 2 * k, dtype=np.uint8)
+        slots = encode_with(gpufec.scppm_encoder(M=M, rate=rate), bits).astype(np.float32)
+        slots[100] = -2.0  # codeword 0
+        dec = gpufec.scppm_decoder(M=M, rate=rate, device="cpu")
+        out, _ = run_decoder(dec, slots)
+        np.testing.assert_array_equal(out[k:], bits[k:])
+        self.assertEqual(dec.frames(), 2)
+        self.assertEqual(dec.erased_frames(), 1)
+
+    def test_005_bad_parameters_are_named(self):
+        for kwargs, word in (({"M": 12}, "M: 12"), ({"rate": "3/4"}, "rate"), ({"input": "volts"}, "input"),
+                             ({"algorithm": "map"}, "algorithm"), ({"algorithm": "log-map"}, "ks, kb"),
+                             ({"max_iterations": 0}, "max_iterations")):
+            with self.assertRaises(ValueError) as cm:
+                gpufec.scppm_decoder(device="cpu", **kwargs)
+            self.assertIn(word, str(cm.exception), msg=str(kwargs))
+        with self.assertRaises(ValueError):
+            gpufec.poisson_channel(Ks=-1)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_scppm)
