@@ -109,6 +109,39 @@ TEST(app_kits, awgn_scaling_matches_theory)
     }
 }
 
+// the photon-counting channel: its names, its statistics, and the SCPPM kit through it (codewords
+// decode well above the capacity threshold, none below it)
+TEST(app_kits, poisson_ppm_channel)
+{
+    EXPECT_EQ(make_channel("poisson")->measure(), "ks_db");
+    EXPECT_NE(make_channel("poisson-ppm:kb=0.5")->name().find("0.5"), std::string::npos);
+    EXPECT_THROW(make_channel("poisson-ppm:kb=x"), std::invalid_argument);
+    EXPECT_THROW(make_channel("poisson-ppm:kb=0"), std::invalid_argument);
+    auto ch = make_channel("poisson-ppm:kb=0.2");
+    EXPECT_EQ(ch->int8_scale(), 1.f); // counts go to int8 decoders as they are
+    ch->set_point(3.0, 0.5);
+    std::vector<uint8_t> pulses(40000);
+    for (size_t i = 0; i < pulses.size(); ++i)
+        pulses[i] = i % 4 == 0;
+    std::vector<float> y(pulses.size());
+    unit_rng rng(1, 2, 3);
+    ch->transmit(pulses.data(), pulses.size(), y.data(), rng);
+    double on = 0, off = 0;
+    for (size_t i = 0; i < y.size(); ++i) {
+        EXPECT_EQ(y[i], std::floor(y[i]));
+        (pulses[i] ? on : off) += y[i];
+    }
+    EXPECT_NEAR(on / 10000, std::pow(10, 0.3) + 0.2, 0.06);
+    EXPECT_NEAR(off / 30000, 0.2, 0.01);
+    auto k = make_code_kit("scppm", "M=4, rate=1/3", cpu());
+    ch->set_point(2.5, k->rate()); // capacity threshold of this code near 0 dB at Kb 0.2
+    EXPECT_EQ(errors(simulate(*k, *ch, 0, 6)), 0u);
+    ch->set_point(-3.0, k->rate());
+    const auto bad = simulate(*k, *ch, 0, 4);
+    for (const auto& f : bad)
+        EXPECT_GT(f.bit_errors, 0u);
+}
+
 TEST(app_kits, counts_do_not_depend_on_decoders_or_batch)
 {
     auto ch = make_bpsk_awgn();
