@@ -36,6 +36,7 @@ namespace gpufec {
 
 namespace {
 
+// threads a codeword: measured on an H100 (M=16 rate 2/3), 128 and 512 are 1.4-1.5 times slower
 constexpr int THREADS = 256;
 constexpr int WARPS = THREADS / 32;
 // registers are held to 2 blocks an SM (shared memory would allow 3). Measured on an H100, M=16
