@@ -10,6 +10,7 @@
 #include <gnuradio/gpufec/core/crc.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/scppm.h>
+#include <gnuradio/gpufec/core/scppm_framing.h>
 #include <gnuradio/gpufec/core/trellis.h>
 
 #include "scppm/scppm_codeword.h"
@@ -376,6 +377,70 @@ TEST(scppm_channel, poisson_statistics_and_capacity)
     EXPECT_LT(poisson_ppm_capacity(16, 0.05, 1.0, 20000, 1), 0.01);
     const double c1 = poisson_ppm_capacity(16, 1.0, 0.2, 100000, 1), c2 = poisson_ppm_capacity(16, 2.0, 0.2, 100000, 1);
     EXPECT_LT(c1, c2);
+}
+
+// guard slots and the sync marker: framed, sent through the channel at an arbitrary slot offset
+// behind noise, found again at every offset within a symbol and at scattered others, deframed,
+// decoded
+TEST(scppm_framing, marker_found_at_every_offset_and_decoded)
+{
+    for (int M : { 4, 8, 16, 64 }) {
+        const scppm_code c = scppm_code::make(M, "1/2");
+        EXPECT_EQ(scppm_sync_marker(M).size(), M == 4 ? 24u : 16u);
+        const size_t per = scppm_symbol_slots(M), frame = scppm_frame_slots(c);
+        EXPECT_EQ(frame, (scppm_sync_marker(M).size() + size_t(c.symbols())) * (size_t(M) + size_t(M) / 4));
+        const auto info = test::random_bits(size_t(c.info_bits()), uint32_t(M));
+        std::vector<uint16_t> sym(size_t(c.symbols()));
+        scppm_encode(c, info.data(), sym.data());
+        std::vector<uint8_t> slots(frame);
+        scppm_frame(c, sym.data(), slots.data());
+        // one pulse a symbol, never in a guard slot
+        size_t pulses = 0;
+        for (size_t i = 0; i < frame; ++i) {
+            pulses += slots[i];
+            if (i % per >= size_t(M))
+                EXPECT_EQ(slots[i], 0) << i;
+        }
+        EXPECT_EQ(pulses, scppm_sync_marker(M).size() + size_t(c.symbols()));
+        std::vector<size_t> offsets;
+        for (size_t k = 0; k < per; ++k)
+            offsets.push_back(k);
+        std::mt19937 pick{ uint32_t(M) };
+        for (int r = 0; r < 6; ++r)
+            offsets.push_back(pick() % frame);
+        const double ks = M == 4 ? 4.0 : 6.0, kb = 0.2;
+        for (size_t k : offsets) {
+            // noise slots, then the frame, then the start of a next frame's marker
+            std::vector<uint8_t> stream(k, 0);
+            stream.insert(stream.end(), slots.begin(), slots.end());
+            stream.resize(stream.size() + frame, 0);
+            std::vector<float> y(stream.size());
+            std::mt19937_64 rng(k + 1);
+            poisson_channel(stream.data(), stream.size(), ks, kb, rng, y.data());
+            const size_t at = scppm_find_marker(c, y.data(), frame);
+            ASSERT_EQ(at, k) << "M " << M;
+            if (k < 2 || k == offsets.back()) { // decode a few
+                std::vector<float> in(c.slots());
+                scppm_deframe(c, y.data() + at, in.data());
+                std::vector<int8_t> q(in.size());
+                for (size_t i = 0; i < in.size(); ++i)
+                    q[i] = int8_t(std::min(in[i], 127.f));
+                auto dec = make_frame_decoder("scppm", { { "M", std::to_string(M) }, { "rate", "1/2" } },
+                                              device_spec::parse("cpu"));
+                std::vector<uint8_t> out(dec->output_bits());
+                frame_status st;
+                frame_batch b;
+                b.frames = 1;
+                b.soft = q.data();
+                b.bits = out.data();
+                b.status = &st;
+                dec->decode(b);
+                EXPECT_EQ(out, info) << "M " << M << " offset " << k;
+                EXPECT_EQ(st.check, 1);
+            }
+        }
+    }
+    EXPECT_THROW(scppm_sync_marker(2), std::invalid_argument);
 }
 
 } // namespace

@@ -99,6 +99,27 @@ class qa_scppm(gr_unittest.TestCase):
         self.assertEqual(dec.frames(), 2)
         self.assertEqual(dec.erased_frames(), 1)
 
+    def test_006_framing_through_the_channel(self):
+        M, rate = 16, "1/2"
+        k = gpufec.scppm_info_bits(M, rate)
+        bits = self.rng.integers(0, 2, 2 * k, dtype=np.uint8)
+        slots = encode_with(gpufec.scppm_encoder(M=M, rate=rate), bits)
+        framed = gpufec.scppm_add_framing(slots, M, rate)
+        fs = gpufec.scppm_frame_slots(M, rate)
+        self.assertEqual(len(framed), 2 * fs)
+        self.assertEqual(list(gpufec.scppm_sync_marker(M))[:4], [0, 2, 7, 14])
+        lead = 1234  # slots of noise before the first frame
+        stream = np.concatenate([np.zeros(lead, np.uint8), framed, np.zeros(fs, np.uint8)])
+        counts = channel(stream, ks=10 ** 0.6, kb=0.2)
+        at, score = gpufec.scppm_find_marker(counts, M, rate)
+        self.assertEqual(at, lead)
+        code_counts = gpufec.scppm_deframe(counts[at:at + 2 * fs], M, rate)
+        dec = gpufec.scppm_decoder(M=M, rate=rate, device="cpu")
+        out, _ = run_decoder(dec, code_counts)
+        np.testing.assert_array_equal(out, bits)
+        with self.assertRaises(ValueError):
+            gpufec.scppm_deframe(counts[:fs - 1], M, rate)
+
     def test_005_bad_parameters_are_named(self):
         for kwargs, word in (({"M": 12}, "M: 12"), ({"rate": "3/4"}, "rate"), ({"input": "volts"}, "input"),
                              ({"algorithm": "map"}, "algorithm"), ({"algorithm": "log-map"}, "ks, kb"),

@@ -25,6 +25,7 @@
 namespace py = pybind11;
 
 void bind_lte_coding(py::module& m); // lte_coding_bindings.cc
+void bind_scppm(py::module& m);      // scppm_bindings.cc
 
 namespace {
 // Python integers of any size reach these, so that out-of-range values get a message naming the
@@ -48,6 +49,7 @@ std::vector<int> int_list_param(const std::vector<long long>& v, const char* nam
 PYBIND11_MODULE(gpufec_python, m)
 {
     bind_lte_coding(m);
+    bind_scppm(m);
     m.doc() = "gr-gpufec: GPU (CUDA) channel decoders for GNU Radio";
     py::module::import("gnuradio.gr");
     py::module::import("gnuradio.fec"); // generic_decoder / generic_encoder, our objects' bases
