@@ -28,7 +28,8 @@ BUF = 4 << 20
 
 
 def make_soft(kind, n_values, int8, rng):
-    """random codewords / stream of the decoder's code, BPSK at a comfortable SNR, as int8 or float"""
+    """random codewords / stream of the decoder's code, BPSK at a comfortable SNR (SCPPM: photon
+    counts), as int8 or float"""
     if kind == "viterbi":
         bits = rng.integers(0, 2, n_values // 2, dtype=np.uint8)
         tb = gr.top_block()
@@ -36,6 +37,17 @@ def make_soft(kind, n_values, int8, rng):
         tb.connect(blocks.vector_source_b(bits.tolist()), gpufec.conv_encoder("ccsds"), snk)
         tb.run()
         coded = np.array(snk.data(), dtype=np.float32)
+    elif kind[0] == "scppm":  # photon counts of M=16 rate-2/3 codewords at Ks 4.25 dB, Kb 0.2
+        code, n, k = kind
+        frames = max(1, n_values // n)
+        bits = rng.integers(0, 2, frames * k, dtype=np.uint8)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(bits.tolist()), gpufec.scppm_encoder(M=16, rate="2/3"), snk)
+        tb.run()
+        slots = np.array(snk.data(), dtype=np.float64)
+        counts = rng.poisson(0.2 + 10 ** 0.425 * slots)
+        return np.minimum(counts, 127).astype(np.int8) if int8 else counts.astype(np.float32)
     else:
         code, n, k = kind
         frames = max(1, n_values // n)
@@ -73,12 +85,14 @@ def main():
     ap.add_argument("--device", default="auto")
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--cases", default="all", help="comma list: vit-int8,vit-int8-packed,vit-float,"
-                    "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags,turbo-int8,turbo-int8-packed")
+                    "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags,turbo-int8,turbo-int8-packed,"
+                    "scppm-int8,scppm-float")
     ap.add_argument("--csv")
     args = ap.parse_args()
     rng = np.random.default_rng(1)
     ldpc = ("802.16e:2304:1/2", 2304, 1152)
     turbo = ("turbo", 18444, 6144)  # LTE K = 6144, 6 iterations, max-log int8
+    scppm = ("scppm", 60480, 10046)  # M = 16, rate 2/3: photon counts, max-log, 32 iterations at most
     cases = {
         "vit-int8": ("viterbi", True, False, {}),
         "vit-int8-packed": ("viterbi", True, True, {}),
@@ -89,6 +103,8 @@ def main():
         "ldpc-float": (ldpc, False, False, {}),
         "turbo-int8": (turbo, True, False, {}),
         "turbo-int8-packed": (turbo, True, True, {}),
+        "scppm-int8": (scppm, True, False, {}),
+        "scppm-float": (scppm, False, False, {}),
     }
     names = list(cases) if args.cases == "all" else args.cases.split(",")
     tmp = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
@@ -111,7 +127,10 @@ def main():
         backend = ""
         for _ in range(args.reps):
             ceil_t.append(run_graph(files[key], itemsize, total))
-            if kind == turbo:
+            if kind == scppm:
+                blk = gpufec.scppm_decoder(M=16, rate="2/3", device=args.device, packed_output=packed,
+                                           input_type="int8" if int8 else "float")
+            elif kind == turbo:
                 blk = gpufec.turbo_decoder(K=kind[2], device=args.device, packed_output=packed,
                                            input_type="int8" if int8 else "float")
             elif kind == "viterbi":
