@@ -443,5 +443,35 @@ TEST(scppm_framing, marker_found_at_every_offset_and_decoded)
     EXPECT_THROW(scppm_sync_marker(2), std::invalid_argument);
 }
 
+// the channel interleaver: symbols spread as the rows say, and its deinterleaver gives the input
+// back after N (N - 1) B symbols, whatever the pieces it is pushed in
+TEST(scppm_framing, convolutional_interleaver)
+{
+    const int N = 5, B = 3;
+    const size_t W = 4, n = 400;
+    std::vector<float> in(n * W);
+    for (size_t i = 0; i < in.size(); ++i)
+        in[i] = float(i + 1);
+    conv_symbol_interleaver<float> il(N, B, W, false), de(N, B, W, true);
+    std::vector<float> mid(in.size()), back(in.size());
+    il.push(in.data(), 7, mid.data()); // pieces of any size
+    il.push(in.data() + 7 * W, n - 7, mid.data() + 7 * W);
+    // symbol k left at k + (k mod N) N B (row k mod N, delay (k mod N) B of its row's turns)
+    for (size_t k = 0; k + size_t(N * N * B) < n; ++k) {
+        const size_t out_at = k + (k % size_t(N)) * size_t(N) * size_t(B);
+        EXPECT_EQ(mid[out_at * W], in[k * W]) << k;
+    }
+    for (size_t k = 0; k < n; k += 13)
+        de.push(mid.data() + k * W, std::min<size_t>(13, n - k), back.data() + k * W);
+    const size_t d = il.end_to_end_delay();
+    EXPECT_EQ(d, size_t(N * (N - 1) * B));
+    for (size_t k = d; k < n; ++k)
+        for (size_t w = 0; w < W; ++w)
+            ASSERT_EQ(back[k * W + w], in[(k - d) * W + w]) << k;
+    for (size_t k = 0; k < d; ++k)
+        EXPECT_EQ(back[k * W], 0.f); // the rows started empty
+    EXPECT_THROW(conv_symbol_interleaver<float>(0, 1, 1, false), std::invalid_argument);
+}
+
 } // namespace
 } // namespace gpufec

@@ -72,4 +72,47 @@ void scppm_deframe(const scppm_code& code, const float* counts, float* out)
         std::copy(body + s * per, body + s * per + M, out + s * M);
 }
 
+template <typename T>
+conv_symbol_interleaver<T>::conv_symbol_interleaver(int rows, int B, size_t width, bool deinterleave)
+    : d_rows(rows), d_B(B), d_width(width), d_de(deinterleave)
+{
+    if (rows < 1 || B < 0 || width < 1)
+        throw std::invalid_argument("conv_symbol_interleaver: rows >= 1, B >= 0 and width >= 1");
+    reset();
+}
+
+template <typename T>
+void conv_symbol_interleaver<T>::reset()
+{
+    d_fifo.assign(size_t(d_rows), {});
+    for (int r = 0; r < d_rows; ++r) {
+        const size_t delay = size_t(d_de ? d_rows - 1 - r : r) * size_t(d_B);
+        d_fifo[size_t(r)].assign(delay * d_width, T(0));
+    }
+    d_head.assign(size_t(d_rows), 0);
+    d_next_row = 0;
+}
+
+template <typename T>
+void conv_symbol_interleaver<T>::push(const T* in, size_t symbols, T* out)
+{
+    for (size_t k = 0; k < symbols; ++k) {
+        const T* x = in + k * d_width;
+        T* y = out + k * d_width;
+        std::vector<T>& f = d_fifo[d_next_row];
+        if (f.empty()) {
+            std::copy(x, x + d_width, y);
+        } else { // the oldest symbol of the row leaves, this one takes its place
+            size_t& h = d_head[d_next_row];
+            std::copy(f.begin() + long(h), f.begin() + long(h + d_width), y);
+            std::copy(x, x + d_width, f.begin() + long(h));
+            h = (h + d_width) % f.size();
+        }
+        d_next_row = (d_next_row + 1) % size_t(d_rows);
+    }
+}
+
+template class conv_symbol_interleaver<float>;
+template class conv_symbol_interleaver<uint8_t>;
+
 } // namespace gpufec

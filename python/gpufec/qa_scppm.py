@@ -119,6 +119,13 @@ class qa_scppm(gr_unittest.TestCase):
         np.testing.assert_array_equal(out, bits)
         with self.assertRaises(ValueError):
             gpufec.scppm_deframe(counts[:fs - 1], M, rate)
+        # the channel interleaver and its deinterleaver give the symbols back, delayed
+        il = gpufec.conv_symbol_interleaver(4, 2, M, False)
+        de = gpufec.conv_symbol_interleaver(4, 2, M, True)
+        x = code_counts[:100 * M]
+        back = de.push(il.push(x, M), M)
+        d = il.end_to_end_delay()
+        np.testing.assert_array_equal(back[d * M:], x[:len(x) - d * M])
 
     def test_005_bad_parameters_are_named(self):
         for kwargs, word in (({"M": 12}, "M: 12"), ({"rate": "3/4"}, "rate"), ({"input": "volts"}, "input"),

@@ -86,4 +86,23 @@ void bind_scppm(py::module& m)
         },
         py::arg("counts"), py::arg("M") = 16, py::arg("rate") = "2/3",
         "frames that start at their marker -> the decoder's input (marker and guard slots removed)");
+    using il = gpufec::conv_symbol_interleaver<float>;
+    py::class_<il>(m, "conv_symbol_interleaver",
+                   "Convolutional interleaver of symbols of `width` values (N rows, row r delays by r B symbols; "
+                   "deinterleave=True: (N - 1 - r) B), streaming; the rows start with zero symbols.")
+        .def(py::init<int, int, size_t, bool>(), py::arg("rows"), py::arg("B"), py::arg("width"),
+             py::arg("deinterleave") = false)
+        .def(
+            "push",
+            [](il& x, f32 in, size_t width) {
+                if (width == 0 || size_t(in.size()) % width)
+                    throw std::invalid_argument("push: " + std::to_string(in.size()) +
+                                                " values is not a whole number of symbols of " + std::to_string(width));
+                py::array_t<float> out(in.size());
+                x.push(in.data(), size_t(in.size()) / width, out.mutable_data());
+                return out;
+            },
+            py::arg("values"), py::arg("width"), "whole symbols in, as many out (delayed)")
+        .def("end_to_end_delay", &il::end_to_end_delay)
+        .def("reset", &il::reset);
 }
