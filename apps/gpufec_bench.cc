@@ -171,7 +171,7 @@ int main(int argc, char** argv)
         nlohmann::json jdev = nlohmann::json::array();
         auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
         std::printf("%s; input %s at %s %.2f dB; median of %d runs\n", first.describe().c_str(),
-                    first.input_kind().c_str(), ch->measure() == "ks_db" ? "Ks" : "Eb/N0", ebn0, reps);
+                    first.input_kind().c_str(), ch->measure_label().c_str(), ebn0, reps);
         std::printf("%-44s %10s %12s %10s %11s %11s %9s %7s %11s\n", "device", "frames", "info_bits", "ms",
                     "Gb/s(h2h)", "Gb/s(kern)", "FER", "avg_it", "latency_us");
         double kernel_sum = 0;

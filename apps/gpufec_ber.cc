@@ -170,7 +170,7 @@ int main(int argc, char** argv)
                                                     "--min-bit-errors, --max-frames, --max-bits");
         const auto points = ebn0_points(ebn0);
         auto ch = make_channel(channel);
-        const char* label = ch->measure() == "ks_db" ? "Ks" : "Eb/N0";
+        const std::string label = ch->measure_label();
         // this process's decoders; a rank that cannot make them fails the run on every rank
         std::vector<std::unique_ptr<code_kit>> kits;
         std::string made_error;
@@ -211,7 +211,7 @@ int main(int argc, char** argv)
             p.c = driver.run_point({ seed, i }, *ch, rule, [&](const error_counts& c) {
                 if (lead && !quiet)
                     std::fprintf(stderr, "\r  %s %6.2f dB: %llu frames, %llu frame errors, %llu bit errors   ",
-                                 label, p.ebn0, (unsigned long long)c.frames, (unsigned long long)c.frame_errors,
+                                 label.c_str(), p.ebn0, (unsigned long long)c.frames, (unsigned long long)c.frame_errors,
                                  (unsigned long long)c.bit_errors);
             });
             p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -223,7 +223,7 @@ int main(int argc, char** argv)
                 const interval bi = wilson(c.bit_errors, c.bits);
                 std::printf("%s %6.2f dB  BER %.3e [%.2e, %.2e]  FER %.3e  (%llu frames, %llu frame "
                             "errors, %.2f s)\n",
-                            label, p.ebn0, ratio(c.bit_errors, c.bits), bi.lo, bi.hi, ratio(c.frame_errors, c.frames),
+                            label.c_str(), p.ebn0, ratio(c.bit_errors, c.bits), bi.lo, bi.hi, ratio(c.frame_errors, c.frames),
                             (unsigned long long)c.frames, (unsigned long long)c.frame_errors, p.seconds);
                 std::fflush(stdout);
             }

@@ -49,6 +49,7 @@ public:
     }
     std::string name() const override { return "poisson-ppm kb=" + std::to_string(d_kb); }
     std::string measure() const override { return "ks_db"; }
+    std::string measure_label() const override { return "Ks"; }
     void set_point(double ks_db, double) override
     {
         if (!std::isfinite(ks_db))
@@ -57,9 +58,7 @@ public:
     }
     void transmit(const uint8_t* bits, size_t n, float* out, unit_rng& rng) const override
     {
-        std::poisson_distribution<int> off(d_kb), on(d_ks + d_kb);
-        for (size_t i = 0; i < n; ++i)
-            out[i] = float(bits[i] ? on(rng) : off(rng));
+        poisson_channel(bits, n, d_ks, d_kb, rng, out);
     }
     float llr_scale() const override { return float(slot_llr_weight(d_ks, d_kb)); }
     float int8_scale() const override { return 1.f; }

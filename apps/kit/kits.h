@@ -34,6 +34,8 @@ public:
     virtual std::string name() const = 0;
     //! what the x axis of a sweep is ("ebn0_db" for AWGN)
     virtual std::string measure() const { return "ebn0_db"; }
+    //! the same in words, for printed lines ("Eb/N0", "Ks")
+    virtual std::string measure_label() const { return "Eb/N0"; }
     //! prepares for a point: `snr_db` in the channel's own measure (Eb/N0 for AWGN), `rate` of the code
     virtual void set_point(double snr_db, double rate) = 0;
     //! thread-safe: kits call it from several threads at once, each with its frame's generator

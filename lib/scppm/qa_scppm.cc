@@ -128,8 +128,9 @@ TEST(scppm_code, encoder_stages)
             const scppm_code c = scppm_code::make(M, rate);
             const auto info = test::random_bits(size_t(c.info_bits()), uint32_t(M));
             std::vector<uint16_t> sym(size_t(c.symbols()));
-            std::vector<uint8_t> u, v, w;
-            scppm_encode(c, info.data(), sym.data(), &u, &v, &w);
+            scppm_encoder enc(c);
+            enc.encode(info.data(), sym.data());
+            const std::vector<uint8_t>&u = enc.u(), &v = enc.outer(), &w = enc.interleaved();
             // u: info, CRC-32, 0, 0
             ASSERT_EQ(u.size(), size_t(c.outer_input_bits()));
             EXPECT_TRUE(std::equal(info.begin(), info.end(), u.begin()));
@@ -391,7 +392,7 @@ TEST(scppm_framing, marker_found_at_every_offset_and_decoded)
         EXPECT_EQ(frame, (scppm_sync_marker(M).size() + size_t(c.symbols())) * (size_t(M) + size_t(M) / 4));
         const auto info = test::random_bits(size_t(c.info_bits()), uint32_t(M));
         std::vector<uint16_t> sym(size_t(c.symbols()));
-        scppm_encode(c, info.data(), sym.data());
+        scppm_encoder(c).encode(info.data(), sym.data());
         std::vector<uint8_t> slots(frame);
         scppm_frame(c, sym.data(), slots.data());
         // one pulse a symbol, never in a guard slot

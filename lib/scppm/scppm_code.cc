@@ -56,8 +56,9 @@ const char* scppm_code::puncture_pattern() const
 
 uint32_t scppm_interleave_index(uint32_t j)
 {
-    const uint64_t n = scppm_code::code_bits;
-    return uint32_t((11 * uint64_t(j) + 210 * uint64_t(j) * uint64_t(j)) % n);
+    if (j >= uint32_t(scppm_code::code_bits))
+        throw std::invalid_argument("scppm_interleave_index: j must be below 15120");
+    return uint32_t(scppm::interleave_index(int(j)));
 }
 
 namespace {
@@ -81,55 +82,53 @@ const permutations& perms()
 const std::vector<uint32_t>& scppm_interleaver() { return perms().pi; }
 const std::vector<uint32_t>& scppm_deinterleaver() { return perms().inv; }
 
-void scppm_encode(const scppm_code& code, const uint8_t* info, uint16_t* symbols,
-                  std::vector<uint8_t>* u_out, std::vector<uint8_t>* outer_out,
-                  std::vector<uint8_t>* interleaved_out)
+scppm_encoder::scppm_encoder(const scppm_code& code) : d_code(code), d_crc(crc_spec::named("ccsds-32"))
 {
+    d_u.reserve(size_t(code.outer_input_bits()));
+    d_v.reserve(scppm_code::code_bits);
+    d_w.resize(scppm_code::code_bits);
+}
+
+void scppm_encoder::encode(const uint8_t* info, uint16_t* symbols)
+{
+    const scppm_code& code = d_code;
     // u: information, its CRC-32 (register initialised to ones), two zeros to end in state 0
-    std::vector<uint8_t> u(info, info + code.info_bits());
-    for (auto& b : u)
+    d_u.assign(info, info + code.info_bits());
+    for (auto& b : d_u)
         b &= 1;
-    crc_append(crc_spec::named("ccsds-32"), u);
-    u.push_back(0);
-    u.push_back(0);
+    crc_append(d_crc, d_u);
+    d_u.push_back(0);
+    d_u.push_back(0);
 
     // outer (5,7,7) code: c0 = u + u_-2, c1 = c2 = u + u_-1 + u_-2; punctured on the fly
-    std::vector<uint8_t> v;
-    v.reserve(scppm_code::code_bits);
+    d_v.clear();
     uint8_t d1 = 0, d2 = 0;
     size_t i = 0;
-    for (uint8_t b : u) {
+    for (uint8_t b : d_u) {
         const uint8_t c[3] = { uint8_t(b ^ d2), uint8_t(b ^ d1 ^ d2), uint8_t(b ^ d1 ^ d2) };
         for (int r = 0; r < 3; ++r, ++i)
             if (code.kept(i))
-                v.push_back(c[r]);
+                d_v.push_back(c[r]);
         d2 = d1;
         d1 = b;
     }
-    if (v.size() != size_t(scppm_code::code_bits))
-        throw std::logic_error("scppm_encode: puncturing gave " + std::to_string(v.size()) + " bits");
+    if (d_v.size() != size_t(scppm_code::code_bits))
+        throw std::logic_error("scppm_encoder: puncturing gave " + std::to_string(d_v.size()) + " bits");
 
     const auto& pi = scppm_interleaver();
-    std::vector<uint8_t> w(v.size());
-    for (size_t j = 0; j < w.size(); ++j)
-        w[j] = v[pi[j]];
+    for (size_t j = 0; j < d_w.size(); ++j)
+        d_w[j] = d_v[pi[j]];
 
     // accumulator a_j = a_{j-1} + w_j from state 0, m bits per symbol, the first one its MSB
     uint8_t a = 0;
     for (int s = 0; s < code.symbols(); ++s) {
         unsigned sym = 0;
         for (int t = 0; t < code.m; ++t) {
-            a ^= w[size_t(s) * size_t(code.m) + size_t(t)];
+            a ^= d_w[size_t(s) * size_t(code.m) + size_t(t)];
             sym = (sym << 1) | a;
         }
         symbols[s] = uint16_t(sym);
     }
-    if (u_out)
-        *u_out = std::move(u);
-    if (outer_out)
-        *outer_out = std::move(v);
-    if (interleaved_out)
-        *interleaved_out = std::move(w);
 }
 
 void ppm_slots(const uint16_t* symbols, size_t n, int M, uint8_t* slots)
@@ -137,21 +136,6 @@ void ppm_slots(const uint16_t* symbols, size_t n, int M, uint8_t* slots)
     for (size_t s = 0; s < n; ++s)
         for (int j = 0; j < M; ++j)
             slots[s * size_t(M) + size_t(j)] = uint8_t(symbols[s] == j);
-}
-
-void poisson_channel(const uint8_t* pulses, size_t n, double Ks, double Kb, std::mt19937_64& rng,
-                     float* counts)
-{
-    if (!(Ks >= 0) || !(Kb >= 0) || !std::isfinite(Ks) || !std::isfinite(Kb))
-        throw std::invalid_argument("poisson channel: Ks and Kb must be finite and not negative");
-    // (a Poisson distribution of mean 0 is not defined: such slots see no photon)
-    std::poisson_distribution<int> off(Kb > 0 ? Kb : 1.0), on(Ks + Kb > 0 ? Ks + Kb : 1.0);
-    for (size_t i = 0; i < n; ++i) {
-        if (pulses[i])
-            counts[i] = Ks + Kb > 0 ? float(on(rng)) : 0.f;
-        else
-            counts[i] = Kb > 0 ? float(off(rng)) : 0.f;
-    }
 }
 
 double slot_llr_weight(double Ks, double Kb)

@@ -35,7 +35,7 @@ public:
             bool negative = false;
             for (size_t i = 0; i < n; ++i) {
                 negative |= d_s.counts && x[i] < 0;
-                wk.ch[i] = scppm_fixed_metric(x[i], d_s.counts);
+                wk.ch[i] = scppm::fixed_slot_metric(x[i], d_s.counts);
             }
             const scppm::report r = wk.dec.decode(wk.ch.data(), wk.info.data());
             pack_bits(wk.info.data(), k, bits + f * bytes);

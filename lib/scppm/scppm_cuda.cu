@@ -61,25 +61,10 @@ struct kernel_args {
     int kept[6];
 };
 
-__host__ __device__ inline int pi_of(int j) // (11 j + 210 j^2) mod 15120
-{
-    return (11 * j + 210 * ((j * j) % NB)) % NB;
-}
-__host__ __device__ inline int inv_pi_of(int p) // (14891 p + 210 p^2) mod 15120
-{
-    return (14891 * p + 210 * ((p * p) % NB)) % NB;
-}
-
-__device__ inline int slot_metric(int8_t v, int counts)
-{
-    const int x = counts ? max(int(v), 0) : max(int(v), -127);
-    return x * (1 << scppm::frac_bits);
-}
-__device__ inline int ext_out(int x, int scale_q)
-{
-    x = min(max(x, -scppm::ext_limit_fixed), scppm::ext_limit_fixed);
-    return (x * scale_q) >> scppm::scale_shift;
-}
+using scppm::deinterleave_index;
+using scppm::fixed_extrinsic;
+using scppm::fixed_slot_metric;
+using scppm::interleave_index;
 
 // ---- S x S max-plus matrices (row = from state, column = to state)
 
@@ -129,22 +114,14 @@ __device__ inline mat<S> mul(const mat<S>& a, const mat<S>& b)
     return c;
 }
 
-template <int S>
-__device__ inline mat<S> shfl_up(const mat<S>& a, int d)
+//! a matrix from the lane `d` below (up) or above (down)
+template <int S, bool up>
+__device__ inline mat<S> shuffle(const mat<S>& a, int d)
 {
     mat<S> r;
 #pragma unroll
     for (int i = 0; i < S * S; ++i)
-        r.v[i] = __shfl_up_sync(0xffffffffu, a.v[i], d);
-    return r;
-}
-template <int S>
-__device__ inline mat<S> shfl_down(const mat<S>& a, int d)
-{
-    mat<S> r;
-#pragma unroll
-    for (int i = 0; i < S * S; ++i)
-        r.v[i] = __shfl_down_sync(0xffffffffu, a.v[i], d);
+        r.v[i] = up ? __shfl_up_sync(0xffffffffu, a.v[i], d) : __shfl_down_sync(0xffffffffu, a.v[i], d);
     return r;
 }
 
@@ -157,13 +134,13 @@ __device__ void combine_segments(const mat<S>& t, mat<S>& before, mat<S>& after,
     mat<S> inc = t, sinc = t;
 #pragma unroll
     for (int d = 1; d < 32; d <<= 1) {
-        const mat<S> o = shfl_up(inc, d), p = shfl_down(sinc, d);
+        const mat<S> o = shuffle<S, true>(inc, d), p = shuffle<S, false>(sinc, d);
         if (lane >= d)
             inc = mul(o, inc);
         if (lane + d < 32)
             sinc = mul(sinc, p);
     }
-    mat<S> ex = shfl_up(inc, 1), sex = shfl_down(sinc, 1);
+    mat<S> ex = shuffle<S, true>(inc, 1), sex = shuffle<S, false>(sinc, 1);
     if (lane == 0)
         ex = identity<S>();
     if (lane == 31)
@@ -214,9 +191,9 @@ struct inner_stage {
     __device__ int slot(int e) const
     {
         if constexpr (M <= 32)
-            return slot_metric(int8_t(w[e >> 2] >> (8 * (e & 3))), counts);
+            return fixed_slot_metric(int8_t(w[e >> 2] >> (8 * (e & 3))), counts);
         else
-            return slot_metric(__ldg(row + e), counts);
+            return fixed_slot_metric(__ldg(row + e), counts);
     }
     //! the prior sum after Gray step g (g > 0): the one bit that flips, with its new sign
     __device__ int prior_step(int g) const
@@ -334,7 +311,7 @@ __device__ void inner_siso(const kernel_args& a, const int8_t* ch, const int16_t
                 }
 #pragma unroll
                 for (int t = 0; t < m; ++t)
-                    lv[pi_of(i * m + t)] = int16_t(ext_out(one[t] - zero[t] - st.lr[t], a.scale_q));
+                    lv[interleave_index(i * m + t)] = int16_t(fixed_extrinsic(one[t] - zero[t] - st.lr[t], a.scale_q));
                 const int top = max(n0, n1);
                 b0 = n0 - top;
                 b1 = n1 - top;
@@ -464,7 +441,7 @@ __device__ uint32_t outer_siso(const kernel_args& a, const int16_t* lv, int16_t*
 #pragma unroll
                 for (int r = 0; r < 3; ++r)
                     if (st.rank[r] >= 0)
-                        la[inv_pi_of(st.rank[r])] = int16_t(ext_out(app[r] - st.l[r], a.scale_q));
+                        la[deinterleave_index(st.rank[r])] = int16_t(fixed_extrinsic(app[r] - st.l[r], a.scale_q));
                 const bool bit = u1 - u0 > 0;
                 if (bit && k < K - 2)
                     crc ^= __ldg(a.crc_w + k);

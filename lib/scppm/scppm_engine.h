@@ -44,13 +44,6 @@ public:
     virtual double time_kernels(const int8_t*, size_t, int) { return -1; }
 };
 
-//! the slot metric of an int8 input value (a unit is 1/16 nat: the scale does not matter to max-log)
-inline int32_t scppm_fixed_metric(int8_t v, bool counts)
-{
-    const int32_t x = counts ? (v > 0 ? v : 0) : (v < -127 ? -127 : v);
-    return x * (1 << scppm::frac_bits);
-}
-
 std::unique_ptr<scppm_engine> make_scppm_fixed_cpu(const scppm_setup& s, int cpu_threads);
 #ifdef GPUFEC_HAVE_CUDA
 std::unique_ptr<scppm_engine> make_scppm_cuda(const scppm_setup& s, int device, size_t max_batch);

@@ -202,19 +202,20 @@ std::unique_ptr<frame_decoder> make_scppm(option_reader& r, const frame_common& 
 class scppm_frame_encoder : public frame_encoder
 {
 public:
-    explicit scppm_frame_encoder(const scppm_code& code) : d_code(code), d_sym(size_t(code.symbols())) {}
+    explicit scppm_frame_encoder(const scppm_code& code) : d_code(code), d_enc(code), d_sym(size_t(code.symbols())) {}
     size_t info_bits() const override { return size_t(d_code.info_bits()); }
     size_t coded_bits() const override { return d_code.slots(); }
     void encode(const uint8_t* bits, size_t frames, uint8_t* coded) override
     {
         for (size_t f = 0; f < frames; ++f) {
-            scppm_encode(d_code, bits + f * info_bits(), d_sym.data());
+            d_enc.encode(bits + f * info_bits(), d_sym.data());
             ppm_slots(d_sym.data(), d_sym.size(), d_code.M, coded + f * coded_bits());
         }
     }
 
 private:
     scppm_code d_code;
+    scppm_encoder d_enc;
     std::vector<uint16_t> d_sym;
 };
 

@@ -22,6 +22,8 @@
 #ifndef INCLUDED_GPUFEC_SCPPM_SISO_H
 #define INCLUDED_GPUFEC_SCPPM_SISO_H
 
+#include "runtime/host_device.h"
+#include <gnuradio/gpufec/core/scppm.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -38,16 +40,38 @@ constexpr float ext_limit_float = 128.f;
 //! extrinsic scaling in fixed point: (x * scale_q) >> scale_shift
 constexpr int scale_shift = 6;
 
+// The fixed-point rules the CPU twin and the CUDA kernel share (one definition: the same bits)
+
+//! a fixed-point extrinsic as it leaves a SISO: clamped, then scaled
+GPUFEC_HD int32_t fixed_extrinsic(int32_t x, int32_t scale_q)
+{
+    x = x < -ext_limit_fixed ? -ext_limit_fixed : x > ext_limit_fixed ? ext_limit_fixed : x;
+    return (x * scale_q) >> scale_shift;
+}
+//! the slot metric of an int8 input value: a count (negative read as 0) or an LLR
+GPUFEC_HD int32_t fixed_slot_metric(int v, bool counts)
+{
+    const int32_t x = counts ? (v > 0 ? v : 0) : (v < -127 ? -127 : v);
+    return x * (1 << frac_bits);
+}
+//! the bit interleaver: interleaved[j] = in[pi(j)], pi(j) = (11 j + 210 j^2) mod 15120
+GPUFEC_HD int interleave_index(int j)
+{
+    constexpr int n = scppm_code::code_bits;
+    return (11 * j + 210 * ((j * j) % n)) % n;
+}
+//! its inverse, as the standard gives it: (14891 p + 210 p^2) mod 15120
+GPUFEC_HD int deinterleave_index(int p)
+{
+    constexpr int n = scppm_code::code_bits;
+    return (14891 * p + 210 * ((p * p) % n)) % n;
+}
+
 struct maxlog_fixed {
     using T = int32_t;
     static constexpr T neg = -(1 << 29); // an unreachable state: never wins a max
     static T join(T a, T b) { return a > b ? a : b; }
-    //! the extrinsic as it leaves a SISO: clamped, then scaled
-    static T out(T x, int32_t scale_q, float)
-    {
-        x = std::min(std::max(x, -ext_limit_fixed), ext_limit_fixed);
-        return (x * scale_q) >> scale_shift;
-    }
+    static T out(T x, int32_t scale_q, float) { return fixed_extrinsic(x, scale_q); }
 };
 
 struct maxlog_float {
@@ -104,7 +128,7 @@ class inner_siso
 public:
     using T = typename P::T;
     inner_siso(int m, int n) : d_m(m), d_M(1 << m), d_n(n), d_e0(inner_symbols(m)), d_alpha(2 * size_t(n + 1)),
-                               d_pu(size_t(d_M)), d_g(2 * size_t(d_M)) {}
+                               d_pu(size_t(d_M)), d_g(2 * size_t(d_M)), d_mu(size_t(d_M)) {}
 
     void run(const T* ch, const T* la, T* le, const ext_scale& sc)
     {
@@ -130,7 +154,6 @@ public:
         }
         T b0 = 0, b1 = 0; // the end state is free
         std::vector<T>& mu = d_mu;
-        mu.resize(size_t(d_M));
         for (int i = d_n - 1; i >= 0; --i) {
             branch(ch + size_t(i) * size_t(d_M), la + size_t(i) * size_t(d_m));
             const T A0 = d_alpha[2 * size_t(i)], A1 = d_alpha[2 * size_t(i) + 1];

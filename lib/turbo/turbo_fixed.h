@@ -36,11 +36,7 @@
 #include <gnuradio/gpufec/core/trellis.h>
 #include <cstdint>
 
-#ifdef __CUDACC__
-#define GPUFEC_HD __host__ __device__ __forceinline__
-#else
-#define GPUFEC_HD inline
-#endif
+#include "runtime/host_device.h"
 
 namespace gpufec {
 namespace turbo_fx {

@@ -26,11 +26,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define GPUFEC_HD __host__ __device__ __forceinline__
-#else
-#define GPUFEC_HD inline
-#endif
+#include "runtime/host_device.h"
 
 namespace gpufec {
 

@@ -87,14 +87,3 @@ class poisson_channel(gr.sync_block):
         pulses = input_items[0] != 0
         output_items[0][:] = self._rng.poisson(self._kb + self._ks * pulses)
         return len(output_items[0])
-
-
-def scppm_info_bits(M=16, rate="2/3"):
-    """information bits per codeword: 15120 * rate - 34"""
-    num, den = (int(x) for x in rate.split("/"))
-    return 15120 * num // den - 34
-
-
-def scppm_slots(M=16, rate="2/3"):
-    """slots per codeword: 15120 / log2(M) symbols of M slots"""
-    return 15120 // (int(M).bit_length() - 1) * int(M)

@@ -2,8 +2,9 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* Python bindings of the SCPPM framing helpers (numpy in, numpy out): guard slots and the sync
- * marker around codewords, the marker's search and their removal. */
+/* Python bindings of the SCPPM code's sizes and framing helpers (numpy in, numpy out): guard
+ * slots and the sync marker around codewords, the marker's search and their removal, the
+ * channel interleaver. */
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -20,6 +21,12 @@ void bind_scppm(py::module& m)
     using gpufec::scppm_code;
     using u8 = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>;
     using f32 = py::array_t<float, py::array::c_style | py::array::forcecast>;
+    m.def(
+        "scppm_info_bits", [](int M, const std::string& rate) { return scppm_code::make(M, rate).info_bits(); },
+        py::arg("M") = 16, py::arg("rate") = "2/3", "information bits per codeword: 15120 * rate - 34");
+    m.def(
+        "scppm_slots", [](int M, const std::string& rate) { return scppm_code::make(M, rate).slots(); },
+        py::arg("M") = 16, py::arg("rate") = "2/3", "slots per codeword (the decoder's input): 15120 / log2(M) x M");
     m.def("scppm_sync_marker", &gpufec::scppm_sync_marker, py::arg("M"),
           "the codeword sync marker's PPM symbols (24 for M = 4, 16 for M >= 8)");
     m.def(

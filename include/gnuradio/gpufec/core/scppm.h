@@ -20,9 +20,12 @@
 #ifndef INCLUDED_GPUFEC_CORE_SCPPM_H
 #define INCLUDED_GPUFEC_CORE_SCPPM_H
 
+#include <gnuradio/gpufec/core/crc.h>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -56,18 +59,43 @@ uint32_t scppm_interleave_index(uint32_t j);
 const std::vector<uint32_t>& scppm_interleaver();
 const std::vector<uint32_t>& scppm_deinterleaver(); //!< its inverse
 
-/*! Encodes `info` (info_bits() bits, one per byte) to 15120 / m PPM symbols (0 .. M-1). Also
- *  returns the intermediate sequences where asked (for tests): u (info, CRC, 2 zeros), the
- *  punctured outer code bits and the interleaved bits. */
-void scppm_encode(const scppm_code& code, const uint8_t* info, uint16_t* symbols,
-                  std::vector<uint8_t>* u = nullptr, std::vector<uint8_t>* outer = nullptr,
-                  std::vector<uint8_t>* interleaved = nullptr);
+/*! The encoder of one code: info_bits() bits (one per byte) to 15120 / m PPM symbols (0 .. M-1).
+ *  It keeps its scratch (one object per thread): encoding allocates nothing. */
+class scppm_encoder
+{
+public:
+    explicit scppm_encoder(const scppm_code& code);
+    void encode(const uint8_t* info, uint16_t* symbols);
+    //! the last encode()'s intermediate sequences (for tests): u (info, CRC, 2 zeros), the
+    //! punctured outer code bits, the interleaved bits
+    const std::vector<uint8_t>& u() const { return d_u; }
+    const std::vector<uint8_t>& outer() const { return d_v; }
+    const std::vector<uint8_t>& interleaved() const { return d_w; }
+
+private:
+    scppm_code d_code;
+    crc_spec d_crc;
+    std::vector<uint8_t> d_u, d_v, d_w;
+};
 //! symbols -> slots, M per symbol, 1 in the pulsed slot
 void ppm_slots(const uint16_t* symbols, size_t n, int M, uint8_t* slots);
 
-//! the Poisson photon-counting channel of one slot pattern (pulses 0/1): counts out
-void poisson_channel(const uint8_t* pulses, size_t n, double Ks, double Kb, std::mt19937_64& rng,
-                     float* counts);
+//! the Poisson photon-counting channel of one slot pattern (pulses 0/1): counts out; any
+//! random bit generator (std::mt19937_64, the apps' per-frame generators)
+template <class URBG>
+void poisson_channel(const uint8_t* pulses, size_t n, double Ks, double Kb, URBG& rng, float* counts)
+{
+    if (!(Ks >= 0) || !(Kb >= 0) || !std::isfinite(Ks) || !std::isfinite(Kb))
+        throw std::invalid_argument("poisson channel: Ks and Kb must be finite and not negative");
+    // (a Poisson distribution of mean 0 is not defined: such slots see no photon)
+    std::poisson_distribution<int> off(Kb > 0 ? Kb : 1.0), on(Ks + Kb > 0 ? Ks + Kb : 1.0);
+    for (size_t i = 0; i < n; ++i) {
+        if (pulses[i])
+            counts[i] = Ks + Kb > 0 ? float(on(rng)) : 0.f;
+        else
+            counts[i] = Kb > 0 ? float(off(rng)) : 0.f;
+    }
+}
 /*! ln(1 + Ks / Kb): the weight that makes a photon count a slot log-likelihood. Kb must be
  *  positive (Kb = 0 makes a single photon certain; give a small Kb instead), Ks >= 0. */
 double slot_llr_weight(double Ks, double Kb);
