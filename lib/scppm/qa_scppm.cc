@@ -6,6 +6,7 @@
  * the standard's inverse permutation, gr-fec's conventions for the outer code through the codes
  * layer's trellis), noiseless round trips for every M and rate, error rates against the Poisson
  * PPM channel's capacity, log-map against max-log, and bad input. */
+#include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/conv_code.h>
 #include <gnuradio/gpufec/core/crc.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
@@ -472,6 +473,275 @@ TEST(scppm_framing, convolutional_interleaver)
     for (size_t k = 0; k < d; ++k)
         EXPECT_EQ(back[k * W], 0.f); // the rows started empty
     EXPECT_THROW(conv_symbol_interleaver<float>(0, 1, 1, false), std::invalid_argument);
+}
+
+// the pseudo-randomizer's sequence against the bytes the standard lists, its period, and the
+// three ways of adding it (bits, packed bits, soft values) against each other
+TEST(scppm_randomizer, sequence_and_forms)
+{
+    const auto& p = ccsds_pn_sequence();
+    ASSERT_EQ(p.size(), 255u);
+    const uint8_t first[] = { 0xFF, 0x48, 0x0E, 0xC0, 0x9A, 0x0D, 0x70, 0xBC };
+    for (size_t b = 0; b < 8; ++b) {
+        uint8_t x = 0;
+        for (size_t i = 0; i < 8; ++i)
+            x = uint8_t((x << 1) | p[b * 8 + i]);
+        EXPECT_EQ(x, first[b]) << b;
+    }
+    // the register after 255 steps is all ones again (the recurrence continued gives p again),
+    // and not before: the period is 255
+    std::vector<uint8_t> q(p.begin(), p.end());
+    for (size_t i = 255; i < 255 + 16; ++i)
+        q.push_back(q[i - 1] ^ q[i - 3] ^ q[i - 5] ^ q[i - 8]);
+    for (size_t i = 0; i < 16; ++i)
+        EXPECT_EQ(q[255 + i], p[i]);
+    for (size_t s = 1; s < 255; ++s) {
+        size_t same = 0;
+        for (size_t i = 0; i < 8; ++i)
+            same += p[s + i] == 1;
+        EXPECT_LT(same, 8u) << "all-ones state again at " << s;
+    }
+    const size_t n = 1000;
+    auto bits = test::random_bits(n, 5);
+    auto r = bits;
+    ccsds_randomize(r.data(), n);
+    for (size_t i = 0; i < n; ++i)
+        EXPECT_EQ(r[i], bits[i] ^ p[i % 255]) << i;
+    std::vector<uint8_t> packed((n + 7) / 8);
+    pack_bits(bits.data(), n, packed.data());
+    ccsds_randomize_packed(packed.data(), n);
+    std::vector<uint8_t> unpacked(n);
+    unpack_bits(packed.data(), n, unpacked.data());
+    EXPECT_EQ(unpacked, r);
+    std::vector<float> soft(n);
+    for (size_t i = 0; i < n; ++i)
+        soft[i] = bits[i] ? 1.5f : -1.5f;
+    ccsds_randomize_soft(soft.data(), n);
+    for (size_t i = 0; i < n; ++i)
+        EXPECT_EQ(soft[i] > 0, r[i] == 1) << i;
+    ccsds_randomize(r.data(), n);
+    EXPECT_EQ(r, bits); // its own inverse
+}
+
+// randomizer=1 on both sides: the encoder codes the randomized block (the CRC covers it), the
+// decoder gives the user's bits back; a decoder without it gives the randomized block
+TEST(scppm_randomizer, encoder_and_decoder_option)
+{
+    const frame_options o = { { "M", "8" }, { "rate", "1/2" } };
+    frame_options r = o;
+    r["randomizer"] = "1";
+    auto enc_r = make_frame_encoder("scppm", r), enc = make_frame_encoder("scppm", o);
+    const size_t k = enc->info_bits(), n = enc->coded_bits();
+    const auto info = test::random_bits(2 * k, 17);
+    auto randomized = info;
+    ccsds_randomize(randomized.data(), k);
+    ccsds_randomize(randomized.data() + k, k);
+    std::vector<uint8_t> a(2 * n), b(2 * n);
+    enc_r->encode(info.data(), 2, a.data());
+    enc->encode(randomized.data(), 2, b.data());
+    EXPECT_EQ(a, b);
+    std::vector<int8_t> q(a.size());
+    for (size_t i = 0; i < a.size(); ++i)
+        q[i] = int8_t(a[i] ? 6 : 0);
+    for (const char* dev : { "cpu", "auto" }) {
+        for (bool packed : { false, true }) {
+            for (bool with : { true, false }) {
+                auto dec = make_frame_decoder("scppm", with ? r : o, device_spec::parse(dev));
+                const size_t bytes = packed ? (k + 7) / 8 : k;
+                std::vector<uint8_t> out(2 * bytes);
+                frame_status st[2];
+                frame_batch fb;
+                fb.frames = 2;
+                fb.soft = q.data();
+                fb.bits = out.data();
+                fb.packed = packed;
+                fb.status = st;
+                dec->decode(fb);
+                std::vector<uint8_t> got(2 * k);
+                if (packed) {
+                    unpack_bits(out.data(), k, got.data());
+                    unpack_bits(out.data() + bytes, k, got.data() + k);
+                } else {
+                    got = out;
+                }
+                EXPECT_EQ(got, with ? info : randomized) << dev << " packed " << packed;
+                EXPECT_EQ(st[0].check, 1);
+                EXPECT_EQ(st[1].check, 1);
+            }
+        }
+    }
+    // log-map (float, soft output): the soft values de-randomized with the bits
+    frame_options lm = r;
+    lm["algorithm"] = "log-map";
+    lm["input"] = "symbol_llr";
+    auto dec = make_frame_decoder("scppm", lm, device_spec::parse("cpu"));
+    std::vector<float> llr(n);
+    for (size_t i = 0; i < n; ++i)
+        llr[i] = a[i] ? 3.f : 0.f;
+    std::vector<uint8_t> out(k);
+    std::vector<float> soft(k);
+    frame_status st;
+    frame_batch fb;
+    fb.frames = 1;
+    fb.soft_f = llr.data();
+    fb.bits = out.data();
+    fb.soft_out = soft.data();
+    fb.status = &st;
+    dec->decode(fb);
+    EXPECT_EQ(out, std::vector<uint8_t>(info.begin(), info.begin() + long(k)));
+    for (size_t i = 0; i < k; ++i)
+        ASSERT_EQ(soft[i] > 0, out[i] == 1) << i;
+}
+
+//! a stream of framed codewords (random information), and each codeword's decoder input
+struct framed_stream {
+    std::vector<uint8_t> slots;
+    std::vector<std::vector<float>> expected; //!< each frame's codeword slots (0/1)
+};
+framed_stream make_framed_stream(const scppm_code& c, size_t frames, uint32_t seed)
+{
+    framed_stream s;
+    scppm_encoder enc(c);
+    std::vector<uint16_t> sym(size_t(c.symbols()));
+    std::vector<uint8_t> frame(scppm_frame_slots(c)), cw(c.slots());
+    for (size_t f = 0; f < frames; ++f) {
+        const auto info = test::random_bits(size_t(c.info_bits()), seed + uint32_t(f));
+        enc.encode(info.data(), sym.data());
+        scppm_frame(c, sym.data(), frame.data());
+        s.slots.insert(s.slots.end(), frame.begin(), frame.end());
+        ppm_slots(sym.data(), sym.size(), c.M, cw.data());
+        s.expected.emplace_back(cw.begin(), cw.end());
+    }
+    return s;
+}
+
+//! runs the synchroniser over `y` in pieces of `piece` counts, as a streaming block would
+struct sync_run {
+    std::vector<std::vector<float>> frames;
+    std::vector<scppm_frame_sync::event> events;
+};
+sync_run run_sync(scppm_frame_sync& sync, const std::vector<float>& y, size_t piece)
+{
+    sync_run r;
+    std::vector<float> buf, out(sync.code().slots());
+    size_t fed = 0;
+    while (true) {
+        const size_t more = std::min(piece, y.size() - fed);
+        buf.insert(buf.end(), y.begin() + long(fed), y.begin() + long(fed + more));
+        fed += more;
+        size_t used = 0;
+        while (true) {
+            const auto s = sync.step(buf.data() + used, buf.size() - used, out.data());
+            if (s.what != scppm_frame_sync::event::none)
+                r.events.push_back(s.what);
+            if (s.frame)
+                r.frames.push_back(out);
+            if (s.consumed == 0 && !s.frame && s.what == scppm_frame_sync::event::none)
+                break;
+            used += s.consumed;
+        }
+        buf.erase(buf.begin(), buf.begin() + long(used));
+        if (fed == y.size())
+            break;
+    }
+    return r;
+}
+
+//! whether a frame's counts are the expected codeword's: its pulses hold most photons
+bool same_codeword(const std::vector<float>& got, const std::vector<float>& want, int M)
+{
+    size_t right = 0, symbols = want.size() / size_t(M);
+    for (size_t s = 0; s < symbols; ++s) {
+        const auto* g = got.data() + s * size_t(M);
+        const auto* w = want.data() + s * size_t(M);
+        right += std::max_element(w, w + M) - w == std::max_element(g, g + M) - g;
+    }
+    return right > symbols * 3 / 4;
+}
+
+// codeword synchronisation on a stream: noise before the first marker, a slot lost and two
+// slots added (slips), a faded frame (flywheel), a long outage (lost, then found again); every
+// frame given is the codeword sent there, and the counters say what happened
+TEST(scppm_framing, frame_sync_keeps_and_regains_lock)
+{
+    const scppm_code c = scppm_code::make(16, "2/3");
+    const size_t fs = scppm_frame_slots(c);
+    const framed_stream tx = make_framed_stream(c, 16, 100);
+    std::vector<uint8_t> pulses(777, 0); // noise first
+    std::vector<size_t> sent;            // which frame each piece of the stream carries
+    auto add = [&](size_t f) { pulses.insert(pulses.end(), tx.slots.begin() + long(f * fs), tx.slots.begin() + long((f + 1) * fs)); };
+    for (size_t f = 0; f < 3; ++f)
+        add(f);
+    pulses.pop_back(); // frame 2 one slot short: frame 3's marker comes a slot early
+    add(3);
+    pulses.insert(pulses.end(), 2, 0); // two extra slots: frame 4 comes 2 late
+    for (size_t f = 4; f < 16; ++f)
+        add(f);
+    std::vector<float> y(pulses.size());
+    std::mt19937_64 rng(3);
+    poisson_channel(pulses.data(), pulses.size(), 6.0, 0.2, rng, y.data());
+    // frame 6 fades out (its marker too): flywheel; frames 9, 10, 11 are lost in an outage
+    const size_t start6 = 777 + 6 * fs + 1, start9 = 777 + 9 * fs + 1;
+    std::fill(y.begin() + long(start6), y.begin() + long(start6 + fs), 0.f);
+    std::fill(y.begin() + long(start9), y.begin() + long(start9 + 3 * fs), 0.f);
+
+    for (size_t piece : { size_t(1000), size_t(3 * fs) }) {
+        scppm_frame_sync sync(c);
+        const sync_run r = run_sync(sync, y, piece);
+        using ev = scppm_frame_sync::event;
+        const std::vector<ev> want = { ev::acquired, ev::slipped, ev::slipped, ev::flywheel,
+                                       ev::flywheel, ev::flywheel, ev::lost, ev::acquired };
+        EXPECT_EQ(r.events, want) << "piece " << piece;
+        // given: frames 0 .. 8 (6 faded: given by the flywheel), 9 and 10 (flywheel in the
+        // outage), then after the loss the search skips faded frame 11 and locks on 12 (with
+        // 13's marker); 13 and 14 follow, and the last, 15, waits for the slots after it
+        const auto& st = sync.stats();
+        EXPECT_EQ(st.acquisitions, 2u);
+        EXPECT_EQ(st.losses, 1u);
+        EXPECT_EQ(st.slips, 2u);
+        EXPECT_EQ(st.flywheel, 3u);
+        ASSERT_EQ(r.frames.size(), 14u);
+        EXPECT_EQ(st.frames, r.frames.size());
+        for (size_t f = 0; f < 9; ++f)
+            if (f != 6)
+                EXPECT_TRUE(same_codeword(r.frames[f], tx.expected[f], c.M)) << "frame " << f;
+        for (size_t f = 12; f < 15; ++f)
+            EXPECT_TRUE(same_codeword(r.frames[f - 1], tx.expected[f], c.M)) << "frame " << f;
+        EXPECT_FALSE(same_codeword(r.frames[0], tx.expected[1], c.M)); // the check can fail
+        // skipped: the noise before frame 0, the slip's two slots, faded frame 11's search
+        EXPECT_EQ(st.skipped_slots, 777u + 2u + fs);
+    }
+    // nothing but noise: no lock, every slot counted as skipped
+    std::vector<float> noise(5 * fs);
+    std::vector<uint8_t> none(noise.size(), 0);
+    std::mt19937_64 rng2(4);
+    poisson_channel(none.data(), none.size(), 6.0, 0.2, rng2, noise.data());
+    scppm_frame_sync quiet(c);
+    const sync_run q = run_sync(quiet, noise, 4096);
+    EXPECT_TRUE(q.frames.empty());
+    EXPECT_EQ(quiet.stats().acquisitions, 0u);
+    EXPECT_GE(quiet.stats().skipped_slots, 3 * fs);
+    EXPECT_THROW(scppm_frame_sync(c, 0), std::invalid_argument);
+    // the weakest signal the code decodes (M = 4, rate 1/2, Ks 1.5 = 1.8 dB: CWER about 1e-2)
+    // still locks at the first search, on every frame
+    const scppm_code c4 = scppm_code::make(4, "1/2");
+    const framed_stream weak = make_framed_stream(c4, 5, 7);
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+        std::vector<uint8_t> p4(1234, 0);
+        p4.insert(p4.end(), weak.slots.begin(), weak.slots.end());
+        std::vector<float> y4(p4.size());
+        std::mt19937_64 r4(seed);
+        poisson_channel(p4.data(), p4.size(), 1.5, 0.2, r4, y4.data());
+        scppm_frame_sync s4(c4);
+        const sync_run w = run_sync(s4, y4, 100000);
+        EXPECT_EQ(s4.stats().skipped_slots, 1234u);
+        ASSERT_EQ(w.frames.size(), 4u);
+        std::vector<float> at(c4.slots());
+        for (size_t f = 0; f < 4; ++f) { // exactly the counts where the frame was sent
+            scppm_deframe(c4, y4.data() + 1234 + f * scppm_frame_slots(c4), at.data());
+            EXPECT_EQ(w.frames[f], at) << "frame " << f;
+        }
+    }
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <gnuradio/gpufec/core/device.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/scppm.h>
+#include <gnuradio/gpufec/core/scppm_framing.h>
 
 #include "runtime/cpu_pool.h"
 #include "scppm_codeword.h"
@@ -25,6 +26,7 @@ struct scppm_config {
     scppm_setup s;
     bool log_map = false;
     double weight = 1.0; //!< log-map with counts: ln(1 + Ks / Kb)
+    bool randomizer = false; //!< the information blocks were randomized before the CRC
     int cpu_threads = 0;
 };
 
@@ -44,7 +46,7 @@ public:
     {
         return d_c.s.code.describe() + ", " + (d_c.log_map ? "log-map" : "max-log") + ", " +
                std::to_string(d_c.s.max_iterations) + " it at most, input " +
-               (d_c.s.counts ? "photon counts" : "slot LLRs");
+               (d_c.s.counts ? "photon counts" : "slot LLRs") + (d_c.randomizer ? ", de-randomized" : "");
     }
     std::string backend() const override
     {
@@ -91,10 +93,13 @@ private:
             if (d_reports[f].bad_input) // a negative photon count: not a count
                 mark_bad(b.status[f]);
         }
-        if (!direct)
-            d_pool->parallel_for(int64_t(b.frames), [&](int64_t f, int) {
-                unpack_bits(d_packed.data() + size_t(f) * bytes, k, b.bits + size_t(f) * k);
-            });
+        d_pool->parallel_for(int64_t(b.frames), [&](int64_t f, int) {
+            uint8_t* packed = (direct ? b.bits : d_packed.data()) + size_t(f) * bytes;
+            if (d_c.randomizer)
+                ccsds_randomize_packed(packed, k);
+            if (!direct)
+                unpack_bits(packed, k, b.bits + size_t(f) * k);
+        });
     }
 
     void decode_reference(const frame_batch& b)
@@ -114,7 +119,13 @@ private:
                 }
                 wk.ch[i] = v;
             }
-            const scppm::report r = wk.dec.decode(wk.ch.data(), wk.info.data(), b.soft_out ? b.soft_out + f * k : nullptr);
+            float* soft = b.soft_out ? b.soft_out + f * k : nullptr;
+            const scppm::report r = wk.dec.decode(wk.ch.data(), wk.info.data(), soft);
+            if (d_c.randomizer) {
+                ccsds_randomize(wk.info.data(), k);
+                if (soft)
+                    ccsds_randomize_soft(soft, k);
+            }
             uint8_t* out = b.bits + f * output_bytes(b.packed);
             if (b.packed)
                 pack_bits(wk.info.data(), k, out);
@@ -180,6 +191,7 @@ std::unique_ptr<frame_decoder> make_scppm(option_reader& r, const frame_common& 
                                         "per slot (ks > 0, kb > 0) to weigh the counts (or give input=symbol_llr)");
         c.weight = slot_llr_weight(ks, kb);
     }
+    c.randomizer = r.get_bool("randomizer", false);
     c.cpu_threads = common.cpu_threads;
     std::unique_ptr<scppm_engine> eng;
     if (!c.log_map) {
@@ -202,26 +214,40 @@ std::unique_ptr<frame_decoder> make_scppm(option_reader& r, const frame_common& 
 class scppm_frame_encoder : public frame_encoder
 {
 public:
-    explicit scppm_frame_encoder(const scppm_code& code) : d_code(code), d_enc(code), d_sym(size_t(code.symbols())) {}
+    scppm_frame_encoder(const scppm_code& code, bool randomizer)
+        : d_code(code), d_randomizer(randomizer), d_enc(code), d_sym(size_t(code.symbols()))
+    {
+        if (randomizer)
+            d_info.resize(info_bits());
+    }
     size_t info_bits() const override { return size_t(d_code.info_bits()); }
     size_t coded_bits() const override { return d_code.slots(); }
     void encode(const uint8_t* bits, size_t frames, uint8_t* coded) override
     {
         for (size_t f = 0; f < frames; ++f) {
-            d_enc.encode(bits + f * info_bits(), d_sym.data());
+            const uint8_t* info = bits + f * info_bits();
+            if (d_randomizer) {
+                std::copy(info, info + info_bits(), d_info.begin());
+                ccsds_randomize(d_info.data(), d_info.size());
+                info = d_info.data();
+            }
+            d_enc.encode(info, d_sym.data());
             ppm_slots(d_sym.data(), d_sym.size(), d_code.M, coded + f * coded_bits());
         }
     }
 
 private:
     scppm_code d_code;
+    bool d_randomizer;
     scppm_encoder d_enc;
     std::vector<uint16_t> d_sym;
+    std::vector<uint8_t> d_info; //!< a randomized copy of the information block
 };
 
 std::unique_ptr<frame_encoder> make_scppm_encoder(option_reader& r)
 {
-    return std::make_unique<scppm_frame_encoder>(read_code(r));
+    const scppm_code code = read_code(r);
+    return std::make_unique<scppm_frame_encoder>(code, r.get_bool("randomizer", false));
 }
 
 } // namespace
@@ -235,7 +261,9 @@ GPUFEC_REGISTER_FRAME_FAMILY(scppm,
                              "log-map: float, CPU), max_iterations=<1..1000> (32), "
                              "input=<counts|symbol_llr> (counts: photon counts per slot; symbol_llr: a log-likelihood "
                              "per slot, the pulse there), ks, kb (signal / background photons per slot: log-map with "
-                             "counts only), scaling=<0.016..1> (extrinsic scaling: 0.75 max-log, 1 log-map)",
+                             "counts only), scaling=<0.016..1> (extrinsic scaling: 0.75 max-log, 1 log-map), "
+                             "randomizer=<0|1> (0; 1: the CCSDS pseudo-randomizer on each information block, "
+                             "before the CRC)",
                              make_scppm,
                              make_scppm_encoder);
 

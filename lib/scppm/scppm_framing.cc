@@ -2,10 +2,12 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* Guard slots and the codeword sync marker around an SCPPM codeword, and their removal. */
+/* Guard slots and the codeword sync marker around an SCPPM codeword, their removal and the
+ * codeword synchronisation of a stream; the pseudo-randomizer; the channel interleaver. */
 #include <gnuradio/gpufec/core/scppm_framing.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace gpufec {
@@ -70,6 +72,158 @@ void scppm_deframe(const scppm_code& code, const float* counts, float* out)
     const float* body = counts + scppm_sync_marker(code.M).size() * per;
     for (size_t s = 0; s < size_t(code.symbols()); ++s)
         std::copy(body + s * per, body + s * per + M, out + s * M);
+}
+
+scppm_frame_sync::scppm_frame_sync(const scppm_code& code, int max_misses, double acquire_sigmas, double miss_ratio)
+    : d_code(code),
+      d_max_misses(max_misses),
+      d_acquire_sigmas(acquire_sigmas),
+      d_miss_ratio(miss_ratio),
+      d_frame(scppm_frame_slots(code)),
+      d_per(scppm_symbol_slots(code.M))
+{
+    if (max_misses < 1)
+        throw std::invalid_argument("scppm_frame_sync: max_misses must be at least 1");
+    if (!(acquire_sigmas >= 0) || !(miss_ratio > 0 && miss_ratio < 1))
+        throw std::invalid_argument("scppm_frame_sync: acquire_sigmas >= 0 and 0 < miss_ratio < 1");
+}
+
+void scppm_frame_sync::reset()
+{
+    d_locked = false;
+    d_misses = 0;
+    d_mean_marker = 0;
+    d_stats = counters();
+}
+
+size_t scppm_frame_sync::window() const
+{
+    return d_locked ? d_frame + 2 * d_per : 2 * d_frame + scppm_sync_marker(d_code.M).size() * d_per;
+}
+
+double scppm_frame_sync::marker_photons(const float* counts) const
+{
+    const auto& csm = scppm_sync_marker(d_code.M);
+    double x = 0;
+    for (size_t s = 0; s < csm.size(); ++s)
+        x += double(counts[s * d_per + csm[s]]);
+    return x;
+}
+
+scppm_frame_sync::step_result scppm_frame_sync::step(const float* counts, size_t n, float* out)
+{
+    step_result r;
+    if (n < window())
+        return r;
+    if (!d_locked) {
+        // every offset of a frame's length, scored by its marker and the next frame's: the best
+        // offset where both markers hold photons locks if it stands out from all offsets' scores
+        double sum = 0, sum2 = 0, best_score = -1;
+        size_t best = 0;
+        for (size_t o = 0; o < d_frame; ++o) {
+            const double a = marker_photons(counts + o), b = marker_photons(counts + o + d_frame), x = a + b;
+            sum += x;
+            sum2 += x * x;
+            if (x > best_score && std::min(a, b) >= x / 4) {
+                best_score = x;
+                best = o;
+            }
+        }
+        const double mean = sum / double(d_frame);
+        const double sd = std::sqrt(std::max(0.0, sum2 / double(d_frame) - mean * mean));
+        if (!(best_score > 0) || best_score < mean + d_acquire_sigmas * sd) {
+            r.consumed = d_frame;
+            d_stats.skipped_slots += d_frame;
+            return r;
+        }
+        d_locked = true;
+        d_misses = 0;
+        d_mean_marker = best_score / 2;
+        ++d_stats.acquisitions;
+        scppm_deframe(d_code, counts + best, out);
+        ++d_stats.frames;
+        d_stats.skipped_slots += best;
+        r.frame = true;
+        r.what = event::acquired;
+        r.consumed = best + d_frame - d_per; // the next marker is due at d_per
+        return r;
+    }
+    // locked: the marker is due at d_per; look d_per either side, the due place first on ties
+    size_t best = d_per;
+    double best_score = marker_photons(counts + d_per);
+    for (size_t o = 0; o <= 2 * d_per; ++o) {
+        const double x = marker_photons(counts + o);
+        if (x > best_score) {
+            best_score = x;
+            best = o;
+        }
+    }
+    if (best_score >= d_miss_ratio * d_mean_marker && best_score > 0) {
+        d_misses = 0;
+        d_mean_marker += (best_score - d_mean_marker) / 8;
+        if (best != d_per) {
+            ++d_stats.slips;
+            r.what = event::slipped;
+            r.shift = long(best) - long(d_per);
+        }
+        if (best > d_per)
+            d_stats.skipped_slots += best - d_per;
+        scppm_deframe(d_code, counts + best, out);
+        ++d_stats.frames;
+        r.frame = true;
+        r.consumed = best + d_frame - d_per;
+        return r;
+    }
+    if (++d_misses >= d_max_misses) { // lost: search again from the due marker on
+        d_locked = false;
+        ++d_stats.losses;
+        r.what = event::lost;
+        r.consumed = d_per; // the slots before it were in the last frame given
+        return r;
+    }
+    ++d_stats.flywheel;
+    scppm_deframe(d_code, counts + d_per, out);
+    ++d_stats.frames;
+    r.frame = true;
+    r.what = event::flywheel;
+    r.consumed = d_frame;
+    return r;
+}
+
+const std::vector<uint8_t>& ccsds_pn_sequence()
+{
+    static const std::vector<uint8_t> seq = [] {
+        std::vector<uint8_t> p(255);
+        // p[i + 8] = p[i + 7] ^ p[i + 5] ^ p[i + 3] ^ p[i]: h(x) = x^8 + x^7 + x^5 + x^3 + 1
+        for (size_t i = 0; i < 8; ++i)
+            p[i] = 1;
+        for (size_t i = 8; i < p.size(); ++i)
+            p[i] = p[i - 1] ^ p[i - 3] ^ p[i - 5] ^ p[i - 8];
+        return p;
+    }();
+    return seq;
+}
+
+void ccsds_randomize(uint8_t* bits, size_t n)
+{
+    const auto& p = ccsds_pn_sequence();
+    for (size_t i = 0, j = 0; i < n; ++i, j = j + 1 == p.size() ? 0 : j + 1)
+        bits[i] ^= p[j];
+}
+
+void ccsds_randomize_packed(uint8_t* bytes, size_t n)
+{
+    const auto& p = ccsds_pn_sequence();
+    for (size_t i = 0, j = 0; i < n; ++i, j = j + 1 == p.size() ? 0 : j + 1)
+        bytes[i / 8] ^= uint8_t(p[j] << (7 - i % 8));
+}
+
+void ccsds_randomize_soft(float* values, size_t n)
+{
+    const auto& p = ccsds_pn_sequence();
+    for (size_t i = 0, j = 0; i < n; ++i, j = j + 1 == p.size() ? 0 : j + 1)
+        if (p[j])
+            values[i] = -values[i];
 }
 
 template <typename T>

@@ -8,8 +8,10 @@
  * slots, and each codeword is preceded by the codeword sync marker (CSM), a fixed sequence of PPM
  * symbols sent the same way. On the receiving side the marker is found by correlating the slot
  * counts with its pulse positions, and the guard slots are dropped, which gives the decoder's
- * input (15120 / m symbols of M slots). The channel interleaver is a convolutional interleaver of
- * PPM symbols (conv_symbol_interleaver); the randomizer is not here. */
+ * input (15120 / m symbols of M slots); scppm_frame_sync does this on a stream and keeps the
+ * lock. The channel interleaver is a convolutional interleaver of PPM symbols
+ * (conv_symbol_interleaver), applied before the marker is inserted. The randomizer is the CCSDS
+ * pseudo-random sequence added to each information block before its CRC. */
 #ifndef INCLUDED_GPUFEC_CORE_SCPPM_FRAMING_H
 #define INCLUDED_GPUFEC_CORE_SCPPM_FRAMING_H
 
@@ -40,6 +42,71 @@ size_t scppm_find_marker(const scppm_code& code, const float* counts, size_t sea
 /*! The decoder's input of the frame that starts at counts[0] (the marker's first slot): the
  *  codeword's symbols without the marker and the guard slots. out: code.slots() values. */
 void scppm_deframe(const scppm_code& code, const float* counts, float* out);
+
+/*! Codeword synchronisation on a stream of slot counts. Searching, it scores each offset of a
+ *  frame's length by the photons at its marker's pulse positions and the next frame's, and
+ *  locks on the best offset where both markers hold at least a quarter of the two's photons,
+ *  if its score is `acquire_sigmas` standard deviations above the mean of all offsets' (7: about
+ *  one false lock in 10^4 searches of pure background). Locked, it looks for each next marker within
+ *  a symbol's slots (M + M / 4) either side of where it is due: a marker found elsewhere in that
+ *  range is a slip (the lock follows it); a marker with fewer than `miss_ratio` times the
+ *  running mean of its locked markers' photons is a miss, and the frame is still given at the
+ *  due place (flywheel); `max_misses` misses in a row lose the lock and searching starts again.
+ *  Every slot not given in a frame (before a lock, after a loss) is counted. */
+class scppm_frame_sync
+{
+public:
+    enum class event { none, acquired, slipped, flywheel, lost };
+    struct counters {
+        uint64_t frames = 0;        //!< codewords given
+        uint64_t acquisitions = 0;  //!< locks from searching
+        uint64_t losses = 0;        //!< locks lost
+        uint64_t slips = 0;         //!< markers found off their due slot while locked
+        uint64_t flywheel = 0;      //!< frames given at the due slot with their marker missed
+        uint64_t skipped_slots = 0; //!< slots in no given frame (searching, markers' leftovers)
+    };
+    struct step_result {
+        size_t consumed = 0; //!< counts used up from the front
+        bool frame = false;  //!< whether out holds a codeword's decoder input (code.slots())
+        event what = event::none;
+        long shift = 0; //!< a slip's slots (positive: the marker came late)
+    };
+
+    explicit scppm_frame_sync(const scppm_code& code, int max_misses = 3, double acquire_sigmas = 7.0,
+                              double miss_ratio = 0.5);
+    //! counts the next step needs (two frames and a marker searching; a frame and two symbols locked)
+    size_t window() const;
+    //! one step on counts[0, n): with n < window() it consumes nothing and gives nothing
+    step_result step(const float* counts, size_t n, float* out);
+    bool locked() const { return d_locked; }
+    const counters& stats() const { return d_stats; }
+    void reset();
+    const scppm_code& code() const { return d_code; }
+
+private:
+    double marker_photons(const float* counts) const;
+
+    scppm_code d_code;
+    int d_max_misses;
+    double d_acquire_sigmas, d_miss_ratio;
+    size_t d_frame, d_per; //!< slots of a frame, of a symbol
+    bool d_locked = false;
+    int d_misses = 0;
+    double d_mean_marker = 0; //!< running mean of the locked markers' photons
+    counters d_stats;
+};
+
+//! the CCSDS pseudo-randomizer's sequence, one period: 255 bits of h(x) = x^8 + x^7 + x^5 + x^3 + 1
+//! from the all-ones state (the first bytes FF 48 0E C0 9A 0D 70 BC)
+const std::vector<uint8_t>& ccsds_pn_sequence();
+/*! Adds (XOR) the pseudo-random sequence, from its start and repeated every 255 bits, to n bits
+ *  (one per byte): it randomizes and de-randomizes. SCPPM applies it to each information block
+ *  before the CRC is computed (docs/scppm.md says where that comes from). */
+void ccsds_randomize(uint8_t* bits, size_t n);
+//! the same on n bits packed 8 per byte, MSB first
+void ccsds_randomize_packed(uint8_t* bytes, size_t n);
+//! the same on n soft values: the sign of each one whose sequence bit is 1 flips
+void ccsds_randomize_soft(float* values, size_t n);
 
 /*! A convolutional (Forney) interleaver of symbols of `width` values, N rows: symbol k goes to
  *  row k mod N, which delays it by row x B symbols (the interleaver) or by (N - 1 - row) x B
