@@ -473,6 +473,14 @@ TEST(scppm_framing, convolutional_interleaver)
     for (size_t k = 0; k < d; ++k)
         EXPECT_EQ(back[k * W], 0.f); // the rows started empty
     EXPECT_THROW(conv_symbol_interleaver<float>(0, 1, 1, false), std::invalid_argument);
+    // a fill symbol (PPM symbol 0 of the transmitter): what the delayed rows give first
+    conv_symbol_interleaver<uint8_t> tx(2, 1, 2, false, { 1, 0 });
+    const uint8_t sym[8] = { 0, 1, 0, 1, 0, 1, 0, 1 };
+    uint8_t o[8];
+    tx.push(sym, 4, o);
+    const uint8_t want[8] = { 0, 1, 1, 0, 0, 1, 0, 1 }; // row 1's first turn gives the fill
+    EXPECT_TRUE(std::equal(o, o + 8, want));
+    EXPECT_THROW(conv_symbol_interleaver<uint8_t>(2, 1, 2, false, { 1 }), std::invalid_argument);
 }
 
 // the pseudo-randomizer's sequence against the bytes the standard lists, its period, and the

@@ -227,11 +227,15 @@ void ccsds_randomize_soft(float* values, size_t n)
 }
 
 template <typename T>
-conv_symbol_interleaver<T>::conv_symbol_interleaver(int rows, int B, size_t width, bool deinterleave)
-    : d_rows(rows), d_B(B), d_width(width), d_de(deinterleave)
+conv_symbol_interleaver<T>::conv_symbol_interleaver(int rows, int B, size_t width, bool deinterleave, std::vector<T> fill)
+    : d_rows(rows), d_B(B), d_width(width), d_de(deinterleave), d_fill(std::move(fill))
 {
     if (rows < 1 || B < 0 || width < 1)
         throw std::invalid_argument("conv_symbol_interleaver: rows >= 1, B >= 0 and width >= 1");
+    if (d_fill.empty())
+        d_fill.assign(width, T(0));
+    if (d_fill.size() != width)
+        throw std::invalid_argument("conv_symbol_interleaver: the fill symbol must have `width` values");
     reset();
 }
 
@@ -241,7 +245,10 @@ void conv_symbol_interleaver<T>::reset()
     d_fifo.assign(size_t(d_rows), {});
     for (int r = 0; r < d_rows; ++r) {
         const size_t delay = size_t(d_de ? d_rows - 1 - r : r) * size_t(d_B);
-        d_fifo[size_t(r)].assign(delay * d_width, T(0));
+        auto& f = d_fifo[size_t(r)];
+        f.clear();
+        for (size_t k = 0; k < delay; ++k)
+            f.insert(f.end(), d_fill.begin(), d_fill.end());
     }
     d_head.assign(size_t(d_rows), 0);
     d_next_row = 0;

@@ -12,9 +12,10 @@ Turbo (LTE, all 188 K): turbo_decoder, turbo_encoder (on the generic blocks); ra
 lte_rate_match, lte_derate_match (PDU blocks), lte_rate_matcher, lte_segmentation; transport
 blocks: lte_segment, turbo_pdu_encoder, lte_desegment (PDU blocks), lte_segment_bits(),
 turbo_encode(), crc_append(), crc_check().
-SCPPM (CCSDS 142, optical): scppm_encoder, scppm_decoder, poisson_channel, scppm_info_bits(),
-scppm_slots(), and the framing helpers scppm_add_framing(), scppm_find_marker(), scppm_deframe(),
-conv_symbol_interleaver.
+SCPPM (CCSDS 142, optical): scppm_encoder, scppm_decoder, poisson_channel, the link's stages
+scppm_channel_interleaver, scppm_framer, scppm_frame_sync (blocks), scppm_info_bits(),
+scppm_slots(), and the helpers scppm_add_framing(), scppm_find_marker(), scppm_deframe(),
+scppm_codeword_sync, conv_symbol_interleaver(_b), ccsds_randomize().
 Encoder blocks: conv_encoder, ldpc_encoder.
 Helpers: frame_families(), frame_family_options(family), ldpc_codes(), ldpc_code_alist(code),
 conv_presets(), conv_preset(name), cuda_devices(), cuda_compiled(),
@@ -23,5 +24,6 @@ union_bound_ber(preset, ebn0_db).
 from .gpufec_python import *  # noqa: F401,F403
 from .turbo import turbo_decoder, turbo_encoder, turbo_options  # noqa: F401
 from .lte_rate_matching import lte_rate_match, lte_derate_match  # noqa: F401
-from .scppm import scppm_decoder, scppm_encoder, scppm_options, poisson_channel  # noqa: F401
+from .scppm import (scppm_decoder, scppm_encoder, scppm_options, poisson_channel,  # noqa: F401
+                    scppm_framer, scppm_frame_sync, scppm_channel_interleaver)
 from .lte_transport import lte_segment, lte_desegment, turbo_pdu_encoder, lte_k_sizes  # noqa: F401

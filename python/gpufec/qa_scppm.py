@@ -5,7 +5,8 @@
 #
 """gpufec.scppm_encoder, gpufec.poisson_channel and gpufec.scppm_decoder in flowgraphs: a
 noiseless loopback, a loopback through the Poisson channel, slot LLRs with log-map, the PDU face,
-a negative count reported as an erasure, and bad parameters named in the error."""
+a negative count reported as an erasure, the link's stages (randomizer, channel interleaver,
+framing, codeword synchronisation) end to end, and bad parameters named in the error."""
 
 import time
 
@@ -127,6 +128,55 @@ class qa_scppm(gr_unittest.TestCase):
         d = il.end_to_end_delay()
         np.testing.assert_array_equal(back[d * M:], x[:len(x) - d * M])
 
+    def test_007_link_chain_blocks(self):
+        # randomizer, channel interleaver, framer | Poisson channel with noise before the first
+        # marker and a slot slipped in | frame sync, deinterleaver, decoder with de-randomizer
+        M, rate, frames = 16, "1/2", 5
+        k, fs = gpufec.scppm_info_bits(M, rate), gpufec.scppm_frame_slots(M, rate)
+        N, B = 2, 1890  # N B = 3780, a codeword's symbols: the pair delays by one codeword
+        bits = self.rng.integers(0, 2, frames * k, dtype=np.uint8)
+        tb = gr.top_block()
+        src = blocks.vector_source_b(bits.tolist())
+        enc = gpufec.scppm_encoder(M=M, rate=rate, randomizer=True)
+        il = gpufec.scppm_channel_interleaver(M=M, N=N, B=B)
+        fr = gpufec.scppm_framer(M=M, rate=rate)
+        snk = blocks.vector_sink_b()
+        tb.connect(src, enc, il, fr, snk)
+        tb.run()
+        framed = np.array(snk.data(), dtype=np.uint8)
+        self.assertEqual(len(framed), frames * fs)
+        lead = 5000
+        stream = np.concatenate([np.zeros(lead, np.uint8), framed[:3 * fs], [0], framed[3 * fs:]])
+        tb = gr.top_block()
+        src = blocks.vector_source_b(stream.tolist())
+        ch = gpufec.poisson_channel(Ks=10 ** 0.6, Kb=0.2, seed=5)
+        sync = gpufec.scppm_frame_sync(M=M, rate=rate)
+        de = gpufec.scppm_channel_interleaver(M=M, N=N, B=B, deinterleave=True, dtype="float")
+        dec = gpufec.scppm_decoder(M=M, rate=rate, device="cpu", randomizer=True)
+        out = blocks.vector_sink_b()
+        tags = blocks.vector_sink_f()
+        tb.connect(src, ch, sync, de, dec, out)
+        tb.connect(sync, tags)
+        tb.run()
+        # frames 0 .. 3 given (4 waits for slots after it), the first codeword's worth is the
+        # deinterleaver's fill: codewords 0 .. 2 come out, the user's bits
+        got = np.array(out.data(), dtype=np.uint8)
+        self.assertEqual(len(got), 3 * k)
+        np.testing.assert_array_equal(got, bits[:3 * k])
+        self.assertEqual(dec.failed_frames(), 0)
+        st = sync.stats()
+        self.assertEqual((st["frames"], st["acquisitions"], st["slips"], st["losses"]), (4, 1, 1, 0))
+        self.assertEqual(st["skipped_slots"], lead + 1)
+        seen = [(t.offset, pmt.to_python(t.value)) for t in tags.tags() if pmt.symbol_to_string(t.key) == "scppm_sync"]
+        slots = gpufec.scppm_slots(M, rate)
+        self.assertEqual(seen, [(0, "acquired"), (3 * slots, ("slipped", 1))])
+        # the encoder's randomizer against the helper: a codeword of zeros is the sequence
+        zeros = encode_with(gpufec.scppm_encoder(M=M, rate=rate, randomizer=True), np.zeros(k, np.uint8))
+        plain = encode_with(gpufec.scppm_encoder(M=M, rate=rate), gpufec.ccsds_randomize(np.zeros(k, np.uint8)))
+        np.testing.assert_array_equal(zeros, plain)
+        np.testing.assert_array_equal(gpufec.ccsds_randomize(np.zeros(16, np.uint8))[:16],
+                                      np.unpackbits(np.array([0xFF, 0x48], np.uint8)))
+
     def test_005_bad_parameters_are_named(self):
         for kwargs, word in (({"M": 12}, "M: 12"), ({"rate": "3/4"}, "rate"), ({"input": "volts"}, "input"),
                              ({"algorithm": "map"}, "algorithm"), ({"algorithm": "log-map"}, "ks, kb"),
@@ -136,6 +186,10 @@ class qa_scppm(gr_unittest.TestCase):
             self.assertIn(word, str(cm.exception), msg=str(kwargs))
         with self.assertRaises(ValueError):
             gpufec.poisson_channel(Ks=-1)
+        with self.assertRaises(ValueError):
+            gpufec.scppm_channel_interleaver(dtype="int")
+        with self.assertRaises(ValueError):
+            gpufec.scppm_frame_sync(max_misses=0)
 
 
 if __name__ == "__main__":

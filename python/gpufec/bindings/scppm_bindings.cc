@@ -3,18 +3,55 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* Python bindings of the SCPPM code's sizes and framing helpers (numpy in, numpy out): guard
- * slots and the sync marker around codewords, the marker's search and their removal, the
- * channel interleaver. */
+ * slots and the sync marker around codewords, the marker's search and their removal, codeword
+ * synchronisation on a stream, the channel interleaver, the pseudo-randomizer. */
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <gnuradio/gpufec/core/scppm_framing.h>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace py = pybind11;
+
+namespace {
+template <typename T>
+void bind_interleaver(py::module& m, const char* name)
+{
+    using il = gpufec::conv_symbol_interleaver<T>;
+    using arr = py::array_t<T, py::array::c_style | py::array::forcecast>;
+    py::class_<il>(m, name,
+                   "Convolutional interleaver of symbols of `width` values (N rows, row r delays by r B symbols; "
+                   "deinterleave=True: (N - 1 - r) B), streaming; the rows start with `fill` symbols "
+                   "(width values; empty: zeros).")
+        .def(py::init<int, int, size_t, bool, std::vector<T>>(), py::arg("rows"), py::arg("B"), py::arg("width"),
+             py::arg("deinterleave") = false, py::arg("fill") = std::vector<T>())
+        .def(
+            "push",
+            [](il& x, arr in, size_t width) {
+                if (width == 0 || size_t(in.size()) % width)
+                    throw std::invalid_argument("push: " + std::to_string(in.size()) +
+                                                " values is not a whole number of symbols of " + std::to_string(width));
+                py::array_t<T> out(in.size());
+                x.push(in.data(), size_t(in.size()) / width, out.mutable_data());
+                return out;
+            },
+            py::arg("values"), py::arg("width"), "whole symbols in, as many out (delayed)")
+        .def(
+            "push_into",
+            [](il& x, py::array_t<T, py::array::c_style> in, py::array_t<T, py::array::c_style> out, size_t width) {
+                if (width == 0 || size_t(in.size()) % width || out.size() < in.size())
+                    throw std::invalid_argument("push_into: whole symbols of `width` values in, room for as many out");
+                x.push(in.data(), size_t(in.size()) / width, out.mutable_data());
+            },
+            py::arg("values"), py::arg("out"), py::arg("width"), "push() writing into `out` (no new array)")
+        .def("end_to_end_delay", &il::end_to_end_delay)
+        .def("reset", &il::reset);
+}
+} // namespace
 
 void bind_scppm(py::module& m)
 {
@@ -93,23 +130,53 @@ void bind_scppm(py::module& m)
         },
         py::arg("counts"), py::arg("M") = 16, py::arg("rate") = "2/3",
         "frames that start at their marker -> the decoder's input (marker and guard slots removed)");
-    using il = gpufec::conv_symbol_interleaver<float>;
-    py::class_<il>(m, "conv_symbol_interleaver",
-                   "Convolutional interleaver of symbols of `width` values (N rows, row r delays by r B symbols; "
-                   "deinterleave=True: (N - 1 - r) B), streaming; the rows start with zero symbols.")
-        .def(py::init<int, int, size_t, bool>(), py::arg("rows"), py::arg("B"), py::arg("width"),
-             py::arg("deinterleave") = false)
+    using sync = gpufec::scppm_frame_sync;
+    py::class_<sync>(m, "scppm_codeword_sync",
+                     "Codeword synchronisation on a stream of slot counts: finds the sync marker, follows it "
+                     "(slips, flywheel through missed markers, re-search after max_misses in a row) and gives "
+                     "each codeword's decoder input.")
+        .def(py::init([](int M, const std::string& rate, int max_misses, double acquire_sigmas, double miss_ratio) {
+                 return sync(scppm_code::make(M, rate), max_misses, acquire_sigmas, miss_ratio);
+             }),
+             py::arg("M") = 16, py::arg("rate") = "2/3", py::arg("max_misses") = 3, py::arg("acquire_sigmas") = 7.0,
+             py::arg("miss_ratio") = 0.5)
+        .def("window", &sync::window, "counts the next step needs")
         .def(
-            "push",
-            [](il& x, f32 in, size_t width) {
-                if (width == 0 || size_t(in.size()) % width)
-                    throw std::invalid_argument("push: " + std::to_string(in.size()) +
-                                                " values is not a whole number of symbols of " + std::to_string(width));
-                py::array_t<float> out(in.size());
-                x.push(in.data(), size_t(in.size()) / width, out.mutable_data());
-                return out;
+            "step",
+            [](sync& x, py::array_t<float, py::array::c_style> counts, py::array_t<float, py::array::c_style> out) {
+                if (size_t(out.size()) < x.code().slots())
+                    throw std::invalid_argument("step: out holds fewer than a codeword's " +
+                                                std::to_string(x.code().slots()) + " slots");
+                const auto r = x.step(counts.data(), size_t(counts.size()), out.mutable_data());
+                static const char* names[] = { "", "acquired", "slipped", "flywheel", "lost" };
+                return py::make_tuple(r.consumed, r.frame, names[int(r.what)], r.shift);
             },
-            py::arg("values"), py::arg("width"), "whole symbols in, as many out (delayed)")
-        .def("end_to_end_delay", &il::end_to_end_delay)
-        .def("reset", &il::reset);
+            py::arg("counts"), py::arg("out"),
+            "one step: (counts consumed, whether out[:slots] now holds a codeword, event name or '', slip in slots)")
+        .def("locked", &sync::locked)
+        .def("reset", &sync::reset)
+        .def("stats", [](const sync& x) {
+            const auto& s = x.stats();
+            py::dict d;
+            d["frames"] = s.frames;
+            d["acquisitions"] = s.acquisitions;
+            d["losses"] = s.losses;
+            d["slips"] = s.slips;
+            d["flywheel"] = s.flywheel;
+            d["skipped_slots"] = s.skipped_slots;
+            return d;
+        });
+    m.def(
+        "ccsds_randomize",
+        [](u8 bits) {
+            py::array_t<uint8_t> out(bits.size());
+            std::copy(bits.data(), bits.data() + bits.size(), out.mutable_data());
+            gpufec::ccsds_randomize(out.mutable_data(), size_t(out.size()));
+            return out;
+        },
+        py::arg("bits"),
+        "bits (one per byte) plus the CCSDS pseudo-random sequence from its start (255-bit period): randomizes "
+        "and de-randomizes");
+    bind_interleaver<float>(m, "conv_symbol_interleaver");
+    bind_interleaver<uint8_t>(m, "conv_symbol_interleaver_b");
 }

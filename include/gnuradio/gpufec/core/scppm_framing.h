@@ -111,14 +111,14 @@ void ccsds_randomize_soft(float* values, size_t n);
 /*! A convolutional (Forney) interleaver of symbols of `width` values, N rows: symbol k goes to
  *  row k mod N, which delays it by row x B symbols (the interleaver) or by (N - 1 - row) x B
  *  (the deinterleaver, deinterleave = true); a symbol leaves the pair N (N - 1) B symbols after
- *  it entered. The rows start full of zero symbols. Streaming: push() any number of whole
+ *  it entered. The rows start full of `fill` symbols (width values; empty: zeros). Streaming: push() any number of whole
  *  symbols; the state carries over. CCSDS 142's channel interleaver is of this kind, with B N a
  *  multiple of the codeword's symbols (single-source parameters: docs/scppm.md). */
 template <typename T>
 class conv_symbol_interleaver
 {
 public:
-    conv_symbol_interleaver(int rows, int B, size_t width, bool deinterleave);
+    conv_symbol_interleaver(int rows, int B, size_t width, bool deinterleave, std::vector<T> fill = {});
     //! in and out: `symbols` x width values (out may not alias in)
     void push(const T* in, size_t symbols, T* out);
     //! symbols from one side to the other through an interleaver and its deinterleaver
@@ -129,6 +129,7 @@ private:
     int d_rows, d_B;
     size_t d_width;
     bool d_de;
+    std::vector<T> d_fill; //!< one symbol
     std::vector<std::vector<T>> d_fifo; // per row: its delay x width values, a ring
     std::vector<size_t> d_head;
     size_t d_next_row = 0;
