@@ -20,9 +20,10 @@
  *      into registers from the kept partial product; for M >= 16 from the inner code's stage
  *      matrices kept from A in local memory) and writes the extrinsic LLRs.
  * Memory: the codeword's int8 slots stay in global memory (read through the caches); the two
- * LLR arrays that the SISOs exchange (inner priors in interleaved order, the outer decoder's
- * code-bit LLRs in the punctured stream's order), 15120 int16 each, and the decisions live in
- * shared memory; the interleaver is computed, not looked up. The CRC-32 is checked on the GPU as
+ * LLR arrays that the SISOs exchange, both in the punctured stream's order (the interleaver's
+ * input order), 15120 int16 each, and the decisions live in shared memory. Only the inner SISO
+ * permutes: it gathers its priors from and scatters its extrinsics to pi(j) for its bit j, with
+ * pi walked incrementally along its segment (pi_walker), neither computed per bit nor looked up. The CRC-32 is checked on the GPU as
  * the XOR of each set bit's contribution to the register (a table), reduced over the block. */
 #include <gnuradio/gpufec/core/crc.h>
 
@@ -61,7 +62,6 @@ struct kernel_args {
     int kept[6];
 };
 
-using scppm::deinterleave_index;
 using scppm::fixed_extrinsic;
 using scppm::fixed_slot_metric;
 using scppm::interleave_index;
@@ -160,6 +160,27 @@ __device__ void combine_segments(const mat<S>& t, mat<S>& before, mat<S>& after,
     __syncthreads();
 }
 
+/*! pi(j) = (11 j + 210 j^2) mod 15120 along consecutive j: pi(j + 1) - pi(j) = 221 + 420 j, so a
+ *  step costs two adds and two compares (the same numbers as interleave_index). */
+struct pi_walker {
+    int p, d; //!< pi(j), and pi(j + 1) - pi(j) mod 15120
+    __device__ explicit pi_walker(int j) : p(interleave_index(j)), d((221 + 420 * j) % NB) {}
+    __device__ void next()
+    {
+        p += d;
+        p -= p >= NB ? NB : 0;
+        d += 420;
+        d -= d >= NB ? NB : 0;
+    }
+    __device__ void prev()
+    {
+        d -= 420;
+        d += d < 0 ? NB : 0;
+        p -= d;
+        p += p < 0 ? NB : 0;
+    }
+};
+
 // ---- the inner code: accumulator + PPM, 2 states, one stage per symbol
 
 /* Input u walks the Gray code: at step g it is g ^ (g >> 1), whose symbol from state 0 is g
@@ -175,7 +196,9 @@ struct inner_stage {
     int lr[m];
     int counts;
 
-    __device__ inner_stage(const int8_t* ch, const int16_t* la, int i, int counts_) : row(ch + size_t(i) * M), counts(counts_)
+    //! la: the priors in the interleaver's input order; pi: the stage's bits' places there
+    __device__ inner_stage(const int8_t* ch, const int16_t* la, const int* pi, int i, int counts_)
+        : row(ch + size_t(i) * M), counts(counts_)
     {
         if constexpr (M <= 32) {
             const uint32_t* p = reinterpret_cast<const uint32_t*>(row); // 4-byte aligned: M >= 4
@@ -185,7 +208,7 @@ struct inner_stage {
         }
 #pragma unroll
         for (int t = 0; t < m; ++t)
-            lr[t] = la[i * m + t];
+            lr[t] = la[pi[t]];
     }
     //! the metric of slot e (e a compile-time index where the slots are in registers)
     __device__ int slot(int e) const
@@ -243,11 +266,16 @@ __device__ void inner_siso(const kernel_args& a, const int8_t* ch, const int16_t
     // segments are long, -3.7%)
     constexpr bool keep = (1 << m) >= 16;
     int4 kept[keep ? SUB * MAX_SUBS : 1];
+    pi_walker wa(i0 * m);
     for (int i = i0, q = 0; i < i1; ++i, ++q) {
         if (q % SUB == 0)
             part[q / SUB] = seg;
+        int pi[m];
+#pragma unroll
+        for (int t = 0; t < m; ++t, wa.next())
+            pi[t] = wa.p;
         int d[4];
-        inner_stage<m>(ch, la, i, a.counts).delta(d);
+        inner_stage<m>(ch, la, pi, i, a.counts).delta(d);
         if constexpr (keep)
             kept[q] = make_int4(d[0], d[1], d[2], d[3]);
         mat<2> dm;
@@ -260,12 +288,14 @@ __device__ void inner_siso(const kernel_args& a, const int8_t* ch, const int16_t
     int b0 = max(after.v[0], after.v[1]), b1 = max(after.v[2], after.v[3]);
     // C: sub-segments from the last, forward metrics recomputed, then backward with extrinsics
     const int nsub = (i1 - i0 + SUB - 1) / SUB;
+    pi_walker wb(max(i1 * m - 1, 0)); // walks back from the segment's last bit
     for (int sb = nsub - 1; sb >= 0; --sb) {
         const mat<2>& p = part[sb];
         int a0 = max(before.v[0] + p.v[0], before.v[1] + p.v[2]);
         int a1 = max(before.v[0] + p.v[1], before.v[1] + p.v[3]);
         const int s0 = i0 + sb * SUB;
         int A0[SUB], A1[SUB];
+        pi_walker wf(keep ? 0 : s0 * m);
 #pragma unroll
         for (int q = 0; q < SUB; ++q)
             if (s0 + q < i1) {
@@ -276,7 +306,11 @@ __device__ void inner_siso(const kernel_args& a, const int8_t* ch, const int16_t
                     const int4 k4 = kept[sb * SUB + q];
                     d[0] = k4.x, d[1] = k4.y, d[2] = k4.z, d[3] = k4.w;
                 } else {
-                    inner_stage<m>(ch, la, s0 + q, a.counts).delta(d);
+                    int pi[m];
+#pragma unroll
+                    for (int t = 0; t < m; ++t, wf.next())
+                        pi[t] = wf.p;
+                    inner_stage<m>(ch, la, pi, s0 + q, a.counts).delta(d);
                 }
                 step2(d, a0, a1);
             }
@@ -284,7 +318,11 @@ __device__ void inner_siso(const kernel_args& a, const int8_t* ch, const int16_t
         for (int q = SUB - 1; q >= 0; --q)
             if (s0 + q < i1) {
                 const int i = s0 + q;
-                const inner_stage<m> st(ch, la, i, a.counts);
+                int pi[m];
+#pragma unroll
+                for (int t = m - 1; t >= 0; --t, wb.prev())
+                    pi[t] = wb.p;
+                const inner_stage<m> st(ch, la, pi, i, a.counts);
                 constexpr int M = 1 << m;
                 int one[m], zero[m];
 #pragma unroll
@@ -311,7 +349,7 @@ __device__ void inner_siso(const kernel_args& a, const int8_t* ch, const int16_t
                 }
 #pragma unroll
                 for (int t = 0; t < m; ++t)
-                    lv[interleave_index(i * m + t)] = int16_t(fixed_extrinsic(one[t] - zero[t] - st.lr[t], a.scale_q));
+                    lv[pi[t]] = int16_t(fixed_extrinsic(one[t] - zero[t] - st.lr[t], a.scale_q));
                 const int top = max(n0, n1);
                 b0 = n0 - top;
                 b1 = n1 - top;
@@ -370,9 +408,13 @@ __device__ uint32_t outer_siso(const kernel_args& a, const int16_t* lv, int16_t*
 #pragma unroll
         for (int s = 0; s < 4; ++s)
             outer_row(st, seg.v + 4 * s, n.v + 4 * s);
-        normalise(n);
+        // normalised every 4 stages: 4 stages add at most 4 x 3 x 2^15 to an entry, far from
+        // overflow and from NEG, and a constant taken from every entry changes no output
+        if ((q & 3) == 3)
+            normalise(n);
         seg = n;
     }
+    normalise(seg);
     mat<4> before, after;
     combine_segments(seg, before, after, sh);
     int b[4]; // terminated in state 0
@@ -441,7 +483,7 @@ __device__ uint32_t outer_siso(const kernel_args& a, const int16_t* lv, int16_t*
 #pragma unroll
                 for (int r = 0; r < 3; ++r)
                     if (st.rank[r] >= 0)
-                        la[deinterleave_index(st.rank[r])] = int16_t(fixed_extrinsic(app[r] - st.l[r], a.scale_q));
+                        la[st.rank[r]] = int16_t(fixed_extrinsic(app[r] - st.l[r], a.scale_q));
                 const bool bit = u1 - u0 > 0;
                 if (bit && k < K - 2)
                     crc ^= __ldg(a.crc_w + k);
@@ -467,7 +509,7 @@ template <int m>
 __global__ void __launch_bounds__(THREADS, BLOCKS_PER_SM) scppm_kernel(kernel_args a)
 {
     extern __shared__ int16_t sh16[];
-    int16_t* la = sh16;      // inner priors, interleaved order
+    int16_t* la = sh16;      // inner priors, punctured stream order (the inner SISO permutes)
     int16_t* lv = sh16 + NB; // outer code-bit LLRs, punctured stream order
     __shared__ mat<4> scan[2 * WARPS];
     __shared__ uint32_t dec[(10080 + 31) / 32];
