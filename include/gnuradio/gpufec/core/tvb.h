@@ -1,0 +1,88 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* Time-varying block (TVB) codes for insertion/deletion channels: a message of N q-ary symbols,
+ * symbol i sent as the n-bit codeword C_i(D) of codebook i mod (number of codebooks). Davey and
+ * MacKay's watermark codes are the case C_i(D) = S(D) xor w_i: a sparse codebook S (the q
+ * lowest-weight n-bit words) added to a pseudo-random watermark w_i; marker codes are
+ * C(D) = the bits of D followed by fixed marker bits.
+ *
+ * tvb_map_decoder is the symbol-level MAP decoder over the BSID channel (bsid.h): the
+ * forward-backward algorithm over the drift, with the receiver metric R(y | C_i(D)) computed by a
+ * lattice limited to a corridor of drifts, alpha and beta normalised in double precision, the
+ * lattice in single precision (as the reference decoder of Briffa's papers does). */
+#ifndef INCLUDED_GPUFEC_CORE_TVB_H
+#define INCLUDED_GPUFEC_CORE_TVB_H
+
+#include <gnuradio/gpufec/core/bsid.h>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpufec {
+
+struct tvb_code {
+    int q = 2; //!< symbols of the message alphabet, 2 .. 2^n
+    int n = 1; //!< bits per codeword, 1 .. 32
+    //! codebooks (each q codewords, bit 0 of the codeword sent first in bit n - 1 .. 0 order:
+    //! the MSB first), used in turn
+    std::vector<std::vector<uint32_t>> books;
+
+    uint32_t codeword(size_t i, int D) const { return books[i % books.size()][size_t(D)]; }
+    //! throws std::invalid_argument naming what is wrong
+    void check() const;
+    std::string describe() const;
+
+    /*! Davey-MacKay: the q lowest-weight n-bit words (by weight, then value) plus a watermark,
+     *  pseudo-random n bits per codebook (`books` codebooks, seed `seed`) */
+    static tvb_code davey_mackay(int q, int n, int books, uint64_t seed);
+    //! the q = 2^d words of d data bits followed by the marker bits (a string of 0 and 1)
+    static tvb_code marker(int d, const std::string& marker_bits);
+};
+
+//! N symbols (each below q) to n N bits, one per byte
+void tvb_encode(const tvb_code& code, const uint16_t* symbols, size_t N, uint8_t* bits);
+
+struct tvb_result {
+    bool erased = false; //!< the received length is outside the drift range (nothing decoded)
+    int end_drift = 0;   //!< received minus sent bits
+};
+
+class tvb_map_decoder
+{
+public:
+    /*! code, N symbols a frame, the channel, and the probability of a drift outside the range
+     *  considered (the range comes from it: bsid_drift_limits over the frame and over a codeword) */
+    tvb_map_decoder(const tvb_code& code, size_t N, const bsid_params& channel, double exclusion = 1e-10);
+    /*! Decodes `rho` received bits (one per byte). priors: N x q probabilities or null
+     *  (equiprobable); app: N x q a-posteriori probabilities or null; symbols: N hard decisions
+     *  (the most probable symbol) or null. */
+    tvb_result decode(const uint8_t* rx, size_t rho, const double* priors, double* app, uint16_t* symbols);
+
+    size_t N() const { return d_N; }
+    size_t frame_bits() const { return d_N * size_t(d_code.n); }
+    drift_limits frame_drift() const { return d_mt; }
+    drift_limits codeword_drift() const { return d_mn; }
+    //! the smallest and largest received lengths a frame may have
+    size_t min_received() const;
+    size_t max_received() const;
+
+private:
+    //! R(y[s .. s + n + d) | x) for every codeword drift d of the corridor into r (Mn values)
+    void receiver_metric(const uint8_t* y, size_t avail, uint32_t x, float* r);
+
+    tvb_code d_code;
+    size_t d_N;
+    bsid_params d_ch;
+    drift_limits d_mt, d_mn;
+    std::vector<float> d_gamma; //!< [i][m'][D][delta]
+    std::vector<double> d_alpha, d_beta, d_app;
+    std::vector<float> d_lattice;
+};
+
+} // namespace gpufec
+
+#endif

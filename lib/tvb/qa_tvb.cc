@@ -1,0 +1,244 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* TVB codes over the BSID channel: the channel's statistics against its parameters and the drift
+ * distribution against Monte Carlo, the MAP decoder's probabilities against brute-force
+ * enumeration of every channel event sequence, noiseless and noisy decoding, bad input. */
+#include <gnuradio/gpufec/core/bsid.h>
+#include <gnuradio/gpufec/core/tvb.h>
+
+#include "testing/test_util.h"
+#include <gtest/gtest.h>
+#include <cmath>
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <random>
+
+namespace gpufec {
+namespace {
+
+TEST(bsid_channel, statistics_match_the_parameters)
+{
+    std::mt19937_64 rng(1);
+    const size_t n = 400000;
+    const auto bits = test::random_bits(n, 3);
+    std::vector<uint8_t> out;
+    // substitutions only: the flip rate
+    bsid_params s;
+    s.Ps = 0.03;
+    bsid_transmit(bits.data(), n, s, rng, out);
+    ASSERT_EQ(out.size(), n);
+    size_t flips = 0;
+    for (size_t i = 0; i < n; ++i)
+        flips += out[i] != bits[i];
+    EXPECT_NEAR(double(flips) / n, 0.03, 4 * std::sqrt(0.03 / n));
+    // deletions only: the length
+    bsid_params d;
+    d.Pd = 0.05;
+    bsid_transmit(bits.data(), n, d, rng, out);
+    EXPECT_NEAR(double(out.size()) / n, 0.95, 4 * std::sqrt(0.05 * 0.95 / n));
+    // insertions only, at most 2 a bit: E[insertions] = Pi + Pi^2
+    bsid_params in;
+    in.Pi = 0.1;
+    bsid_transmit(bits.data(), n, in, rng, out);
+    EXPECT_NEAR(double(out.size()) / n - 1, 0.1 + 0.01, 0.003);
+    // all at once: the length distribution of 64-bit frames against the exact drift distribution
+    bsid_params p;
+    p.Pi = 0.04;
+    p.Pd = 0.06;
+    p.Ps = 0.01;
+    const size_t t = 64, frames = 40000;
+    const drift_distribution dd = bsid_drift_distribution(p, t);
+    double total = 0, mean = 0;
+    for (size_t k = 0; k < dd.p.size(); ++k) {
+        total += dd.p[k];
+        mean += dd.p[k] * (dd.lo + int(k));
+    }
+    EXPECT_NEAR(total, 1.0, 1e-12);
+    // per bit: E[change] = sum_k Pi^k (k Pt + (k - 1) Pd), capped at 2 insertions
+    const double Pt = p.Pt(), pr = Pt + p.Pd;
+    const double per_bit = (0 * Pt - 1 * p.Pd) + p.Pi * (1 * Pt + 0 * p.Pd) + p.Pi * p.Pi * (2 * Pt + 1 * p.Pd) / pr;
+    EXPECT_NEAR(mean, per_bit * t, 1e-9);
+    std::map<int, size_t> seen;
+    for (size_t f = 0; f < frames; ++f) {
+        bsid_transmit(bits.data() + f, t, p, rng, out);
+        ++seen[int(out.size()) - int(t)];
+    }
+    for (const auto& [drift, count] : seen) {
+        const double want = drift >= dd.lo && drift <= dd.hi() ? dd.p[size_t(drift - dd.lo)] * frames : 0;
+        EXPECT_NEAR(double(count), want, 5 * std::sqrt(want) + 3) << "drift " << drift;
+    }
+    // the limits hold the mass they promise
+    const drift_limits l = bsid_drift_limits(p, t, 1e-6);
+    double inside = 0;
+    for (int m = l.lo; m <= l.hi; ++m)
+        inside += m >= dd.lo && m <= dd.hi() ? dd.p[size_t(m - dd.lo)] : 0;
+    EXPECT_GE(inside, 1 - 1e-6);
+    EXPECT_LT(l.lo, 0);
+    EXPECT_GT(l.hi, 0);
+    bsid_params bad;
+    bad.Pi = 0.7;
+    bad.Pd = 0.4;
+    EXPECT_THROW(bad.check(), std::invalid_argument);
+}
+
+//! every way the channel can turn x into some output (at most K insertions a bit, uncapped
+//! probabilities): P(y | x) by enumeration
+void enumerate(const std::vector<uint8_t>& x, size_t i, std::vector<uint8_t>& y, double p, const bsid_params& ch, int K,
+               std::map<std::vector<uint8_t>, double>& out)
+{
+    if (i == x.size()) {
+        out[y] += p;
+        return;
+    }
+    // k insertions of random bits, then the bit deleted or transmitted
+    std::function<void(int, double)> rec = [&](int k, double pk) {
+        enumerate(x, i + 1, y, pk * ch.Pd, ch, K, out);
+        for (int v : { 0, 1 }) {
+            y.push_back(uint8_t(v));
+            enumerate(x, i + 1, y, pk * ch.Pt() * (v == x[i] ? 1 - ch.Ps : ch.Ps), ch, K, out);
+            y.pop_back();
+        }
+        if (k < K)
+            for (int v : { 0, 1 }) {
+                y.push_back(uint8_t(v));
+                rec(k + 1, pk * ch.Pi / 2);
+                y.pop_back();
+            }
+    };
+    rec(0, p);
+}
+
+// the decoder's a-posteriori probabilities against P(y | x) summed over every message by brute
+// force: a frame of 2 symbols of 2 bits (all four words), every received sequence of 1 .. 5 bits
+// (the enumeration stops at 2 insertions a bit: the terms it misses there are below 1e-5)
+TEST(tvb_decoder, app_equals_brute_force)
+{
+    bsid_params ch;
+    ch.Pi = 0.02;
+    ch.Pd = 0.03;
+    ch.Ps = 0.05;
+    tvb_code c;
+    c.q = 4;
+    c.n = 2;
+    c.books = { { 0, 1, 2, 3 }, { 2, 0, 3, 1 } };
+    const size_t N = 2;
+    tvb_map_decoder dec(c, N, ch, 1e-12);
+    // P(y | message) for all 16 messages
+    std::map<std::vector<uint8_t>, std::vector<double>> like; // y -> 16 likelihoods
+    for (int m = 0; m < 16; ++m) {
+        const uint16_t sym[2] = { uint16_t(m >> 2), uint16_t(m & 3) };
+        std::vector<uint8_t> x(4);
+        tvb_encode(c, sym, N, x.data());
+        std::map<std::vector<uint8_t>, double> out;
+        std::vector<uint8_t> y;
+        enumerate(x, 0, y, 1.0, ch, 2, out);
+        for (const auto& [yy, p] : out) {
+            auto& v = like[yy];
+            v.resize(16, 0.0);
+            v[size_t(m)] = p;
+        }
+    }
+    size_t checked = 0;
+    for (const auto& [y, l] : like) {
+        if (y.empty() || y.size() > 5)
+            continue;
+        std::vector<double> app(N * 4);
+        const tvb_result r = dec.decode(y.data(), y.size(), nullptr, app.data(), nullptr);
+        ASSERT_FALSE(r.erased) << y.size();
+        double total = 0;
+        for (double v : l)
+            total += v;
+        for (size_t i = 0; i < N; ++i)
+            for (int D = 0; D < 4; ++D) {
+                double v = 0;
+                for (int m = 0; m < 16; ++m)
+                    if ((i == 0 ? m >> 2 : m & 3) == D)
+                        v += l[size_t(m)];
+                EXPECT_NEAR(app[i * 4 + size_t(D)], v / total, 2e-5) << "length " << y.size() << " i " << i;
+            }
+        ++checked;
+    }
+    EXPECT_EQ(checked, 62u); // every binary sequence of 1 .. 5 bits
+}
+
+std::vector<uint16_t> random_symbols(size_t N, int q, uint32_t seed)
+{
+    std::mt19937 g(seed);
+    std::vector<uint16_t> s(N);
+    for (auto& x : s)
+        x = uint16_t(g() % uint32_t(q));
+    return s;
+}
+
+TEST(tvb_decoder, noiseless_and_noisy_frames)
+{
+    const tvb_code c = tvb_code::davey_mackay(16, 7, 50, 11);
+    bsid_params ch;
+    ch.Pi = ch.Pd = 0.01;
+    const size_t N = 50;
+    tvb_map_decoder dec(c, N, ch);
+    std::vector<uint8_t> x(N * 7), y;
+    std::vector<uint16_t> got(N);
+    // noiseless: exactly the symbols
+    const auto s = random_symbols(N, 16, 1);
+    tvb_encode(c, s.data(), N, x.data());
+    EXPECT_FALSE(dec.decode(x.data(), x.size(), nullptr, nullptr, got.data()).erased);
+    EXPECT_EQ(got, s);
+    // through the channel: the errors are as many as the probabilities say (the mean of
+    // 1 - the largest APP), whatever the drift
+    std::mt19937_64 rng(5);
+    size_t wrong = 0, total = 0, drifted = 0;
+    double expected = 0;
+    std::vector<double> pr(N * 16);
+    for (uint32_t f = 0; f < 40; ++f) {
+        const auto sf = random_symbols(N, 16, 100 + f);
+        tvb_encode(c, sf.data(), N, x.data());
+        bsid_transmit(x.data(), x.size(), ch, rng, y);
+        const tvb_result r = dec.decode(y.data(), y.size(), nullptr, pr.data(), got.data());
+        ASSERT_FALSE(r.erased);
+        drifted += r.end_drift != 0;
+        for (size_t i = 0; i < N; ++i) {
+            wrong += got[i] != sf[i];
+            expected += 1 - pr[i * 16 + got[i]];
+        }
+        total += N;
+    }
+    EXPECT_GT(drifted, 10u);
+    EXPECT_LT(double(wrong) / double(total), 0.1);
+    EXPECT_NEAR(double(wrong), expected, 4 * std::sqrt(expected) + 3);
+    // a received length the drift range excludes: erased, uniform probabilities
+    std::vector<double> app(N * 16);
+    const tvb_result r = dec.decode(x.data(), dec.max_received() + 1 <= x.size() ? x.size() : 10, nullptr, app.data(),
+                                    got.data());
+    EXPECT_TRUE(r.erased);
+    EXPECT_DOUBLE_EQ(app[0], 1.0 / 16);
+}
+
+TEST(tvb_code, constructions_and_checks)
+{
+    const tvb_code dm = tvb_code::davey_mackay(16, 7, 3, 2);
+    EXPECT_EQ(dm.books.size(), 3u);
+    // sparse words of weight 0, 1 (7 of them) and 2 (8 of the 21) under a watermark
+    const uint32_t w = dm.books[0][0];
+    std::vector<int> weights;
+    for (uint32_t cw : dm.books[0])
+        weights.push_back(__builtin_popcount(cw ^ w));
+    EXPECT_EQ(std::count(weights.begin(), weights.end(), 0), 1);
+    EXPECT_EQ(std::count(weights.begin(), weights.end(), 1), 7);
+    EXPECT_EQ(std::count(weights.begin(), weights.end(), 2), 8);
+    const tvb_code mk = tvb_code::marker(3, "01");
+    EXPECT_EQ(mk.q, 8);
+    EXPECT_EQ(mk.n, 5);
+    EXPECT_EQ(mk.codeword(0, 5), 0b10101u);
+    EXPECT_THROW(tvb_code::davey_mackay(200, 7, 1, 1), std::invalid_argument);
+    EXPECT_THROW(tvb_code::marker(3, "0x"), std::invalid_argument);
+    tvb_code bad = mk;
+    bad.books[0][1] = bad.books[0][0];
+    EXPECT_THROW(bad.check(), std::invalid_argument);
+}
+
+} // namespace
+} // namespace gpufec

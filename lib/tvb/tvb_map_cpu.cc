@@ -1,0 +1,192 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The symbol-level MAP decoder of TVB codes over the BSID channel (CPU reference).
+ *
+ * States are drifts m (received minus sent bits before symbol i) in [mt.lo, mt.hi]; symbol i
+ * moves the drift by d in [mn.lo, mn.hi]. gamma_i(m', d, D) = Pr{D} R(y[n i + m', n (i + 1) + m'
+ * + d) | C_i(D)); alpha and beta are normalised sums over it, in double precision. */
+#include <gnuradio/gpufec/core/tvb.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gpufec {
+
+tvb_map_decoder::tvb_map_decoder(const tvb_code& code, size_t N, const bsid_params& channel, double exclusion)
+    : d_code(code), d_N(N), d_ch(channel)
+{
+    code.check();
+    channel.check();
+    if (N < 1)
+        throw std::invalid_argument("N: a frame of at least one symbol");
+    d_mt = bsid_drift_limits(channel, N * size_t(code.n), exclusion);
+    d_mn = bsid_drift_limits(channel, size_t(code.n), exclusion);
+    // a codeword's drift cannot go beyond the frame's
+    d_mn.lo = std::max(d_mn.lo, d_mt.lo);
+    d_mn.hi = std::min(d_mn.hi, d_mt.hi);
+}
+
+size_t tvb_map_decoder::min_received() const { return size_t(std::max<long>(0, long(frame_bits()) + d_mt.lo)); }
+size_t tvb_map_decoder::max_received() const { return frame_bits() + size_t(d_mt.hi); }
+
+void tvb_map_decoder::receiver_metric(const uint8_t* y, size_t avail, uint32_t x, float* r)
+{
+    // the lattice F[i][j] (i bits of x sent, j bits of y received) in the corridor
+    // j - i = lo + c, c in [0, W): F[i][j] = Pi/2 F[i][j-1] (not in the last row) + Pd F[i-1][j]
+    // + Q(y_j | x_i) F[i-1][j-1]
+    const int n = d_code.n, lo = d_mn.lo, W = d_mn.size();
+    const float ins = float(d_ch.Pi / 2), del = float(d_ch.Pd), same = float(d_ch.Pt() * (1 - d_ch.Ps)),
+                diff = float(d_ch.Pt() * d_ch.Ps);
+    d_lattice.assign(size_t(n + 1) * size_t(W), 0.f);
+    auto F = [&](int i, int c) -> float& { return d_lattice[size_t(i) * size_t(W) + size_t(c)]; };
+    auto valid = [&](int i, int c) { const long j = long(i) + lo + c; return j >= 0 && j <= long(avail); };
+    for (int c = 0; c < W; ++c) { // row 0: only insertions
+        const int j = lo + c;
+        if (j < 0 || j > long(avail))
+            continue;
+        float v = 1;
+        for (int k = 0; k < j; ++k)
+            v *= ins;
+        F(0, c) = v;
+    }
+    for (int i = 1; i <= n; ++i) {
+        const int xi = int((x >> (n - i)) & 1);
+        for (int c = 0; c < W; ++c) {
+            if (!valid(i, c))
+                continue;
+            const long j = long(i) + lo + c;
+            float v = 0;
+            if (c + 1 < W)
+                v += del * F(i - 1, c + 1); // F[i-1][j]
+            if (j >= 1)
+                v += (int(y[j - 1]) == xi ? same : diff) * F(i - 1, c); // F[i-1][j-1]
+            if (i < n && c >= 1)
+                v += ins * F(i, c - 1); // F[i][j-1]
+            F(i, c) = v;
+        }
+    }
+    for (int c = 0; c < W; ++c)
+        r[c] = F(n, c);
+}
+
+tvb_result tvb_map_decoder::decode(const uint8_t* rx, size_t rho, const double* priors, double* app, uint16_t* symbols)
+{
+    const int q = d_code.q, n = d_code.n, Mt = d_mt.size(), Mn = d_mn.size();
+    const size_t N = d_N, T = frame_bits();
+    tvb_result res;
+    res.end_drift = int(long(rho) - long(T));
+    if (res.end_drift < d_mt.lo || res.end_drift > d_mt.hi) {
+        res.erased = true;
+        for (size_t i = 0; i < N; ++i) {
+            if (app)
+                std::fill(app + i * size_t(q), app + (i + 1) * size_t(q), 1.0 / q);
+            if (symbols)
+                symbols[i] = 0;
+        }
+        return res;
+    }
+    // gamma
+    d_gamma.assign(N * size_t(Mt) * size_t(q) * size_t(Mn), 0.f);
+    for (size_t i = 0; i < N; ++i)
+        for (int a = 0; a < Mt; ++a) {
+            const long s = long(i) * n + d_mt.lo + a; // where symbol i starts in rx
+            if (s < 0 || s > long(rho))
+                continue;
+            for (int D = 0; D < q; ++D) {
+                float* g = &d_gamma[((i * size_t(Mt) + size_t(a)) * size_t(q) + size_t(D)) * size_t(Mn)];
+                receiver_metric(rx + s, rho - size_t(s), d_code.codeword(i, D), g);
+                const float pr = float(priors ? priors[i * size_t(q) + size_t(D)] : 1.0 / q);
+                for (int c = 0; c < Mn; ++c) {
+                    const int b = a + d_mn.lo + c; // the end state's index
+                    g[c] = (b >= 0 && b < Mt) ? g[c] * pr : 0.f;
+                }
+            }
+        }
+    auto G = [&](size_t i, int a, int D) { return &d_gamma[((i * size_t(Mt) + size_t(a)) * size_t(q) + size_t(D)) * size_t(Mn)]; };
+    // alpha (from drift 0) and beta (to the received length's drift), normalised
+    d_alpha.assign((N + 1) * size_t(Mt), 0.0);
+    d_beta.assign((N + 1) * size_t(Mt), 0.0);
+    d_alpha[size_t(-d_mt.lo)] = 1;
+    for (size_t i = 0; i < N; ++i) {
+        double* an = &d_alpha[(i + 1) * size_t(Mt)];
+        const double* ap = &d_alpha[i * size_t(Mt)];
+        for (int a = 0; a < Mt; ++a)
+            if (ap[a] != 0)
+                for (int D = 0; D < q; ++D) {
+                    const float* g = G(i, a, D);
+                    for (int c = 0; c < Mn; ++c) {
+                        const int b = a + d_mn.lo + c;
+                        if (b >= 0 && b < Mt)
+                            an[b] += ap[a] * double(g[c]);
+                    }
+                }
+        double sum = 0;
+        for (int b = 0; b < Mt; ++b)
+            sum += an[b];
+        if (sum > 0)
+            for (int b = 0; b < Mt; ++b)
+                an[b] /= sum;
+    }
+    d_beta[N * size_t(Mt) + size_t(res.end_drift - d_mt.lo)] = 1;
+    for (size_t i = N; i-- > 0;) {
+        double* bp = &d_beta[i * size_t(Mt)];
+        const double* bn = &d_beta[(i + 1) * size_t(Mt)];
+        for (int a = 0; a < Mt; ++a) {
+            double v = 0;
+            for (int D = 0; D < q; ++D) {
+                const float* g = G(i, a, D);
+                for (int c = 0; c < Mn; ++c) {
+                    const int b = a + d_mn.lo + c;
+                    if (b >= 0 && b < Mt)
+                        v += double(g[c]) * bn[b];
+                }
+            }
+            bp[a] = v;
+        }
+        double sum = 0;
+        for (int a = 0; a < Mt; ++a)
+            sum += bp[a];
+        if (sum > 0)
+            for (int a = 0; a < Mt; ++a)
+                bp[a] /= sum;
+    }
+    // the symbols' a-posteriori probabilities
+    std::vector<double>& L = d_app;
+    L.assign(static_cast<size_t>(q), 0.0);
+    for (size_t i = 0; i < N; ++i) {
+        const double* ap = &d_alpha[i * size_t(Mt)];
+        const double* bn = &d_beta[(i + 1) * size_t(Mt)];
+        double sum = 0;
+        for (int D = 0; D < q; ++D) {
+            double v = 0;
+            for (int a = 0; a < Mt; ++a)
+                if (ap[a] != 0) {
+                    const float* g = G(i, a, D);
+                    double w = 0;
+                    for (int c = 0; c < Mn; ++c) {
+                        const int b = a + d_mn.lo + c;
+                        if (b >= 0 && b < Mt)
+                            w += double(g[c]) * bn[b];
+                    }
+                    v += ap[a] * w;
+                }
+            L[size_t(D)] = v;
+            sum += v;
+        }
+        int best = 0;
+        for (int D = 0; D < q; ++D) {
+            const double p = sum > 0 ? L[size_t(D)] / sum : 1.0 / q;
+            if (app)
+                app[i * size_t(q) + size_t(D)] = p;
+            if (L[size_t(D)] > L[size_t(best)])
+                best = D;
+        }
+        if (symbols)
+            symbols[i] = uint16_t(best);
+    }
+    return res;
+}
+
+} // namespace gpufec
