@@ -5,7 +5,9 @@
 /* TVB codes over the BSID channel: the channel's statistics against its parameters and the drift
  * distribution against Monte Carlo, the MAP decoder's probabilities against brute-force
  * enumeration of every channel event sequence, noiseless and noisy decoding, bad input. */
+#include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/bsid.h>
+#include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/tvb.h>
 
 #include "testing/test_util.h"
@@ -238,6 +240,100 @@ TEST(tvb_code, constructions_and_checks)
     tvb_code bad = mk;
     bad.books[0][1] = bad.books[0][0];
     EXPECT_THROW(bad.check(), std::invalid_argument);
+}
+
+// the family on the platform: frames of different received lengths in one batch (input_lengths),
+// the same symbols and APPs as the decoder itself, whatever the batching; packed output; the
+// encoder; lengths outside the drift range refused by name
+TEST(tvb_family, variable_frames_through_the_platform)
+{
+    const frame_options o = { { "q", "16" }, { "n", "7" }, { "N", "20" }, { "pi", "0.02" }, { "pd", "0.02" },
+                              { "cpu_threads", "2" } };
+    auto dec = make_frame_decoder("tvb", o, device_spec::parse("cpu"));
+    auto enc = make_frame_encoder("tvb", o);
+    EXPECT_TRUE(dec->variable_input());
+    EXPECT_EQ(enc->info_bits(), 80u);
+    EXPECT_EQ(enc->coded_bits(), 140u);
+    EXPECT_EQ(dec->output_bits(), 80u);
+    EXPECT_EQ(dec->soft_output_per_frame(), 320u);
+    const size_t frames = 9;
+    const auto info = test::random_bits(frames * 80, 4);
+    std::vector<uint8_t> coded(frames * 140), y;
+    enc->encode(info.data(), frames, coded.data());
+    bsid_params ch;
+    ch.Pi = ch.Pd = 0.02;
+    std::mt19937_64 rng(8);
+    std::vector<int8_t> soft;
+    std::vector<size_t> lengths;
+    for (size_t f = 0; f < frames; ++f) {
+        bsid_transmit(coded.data() + f * 140, 140, ch, rng, y);
+        for (uint8_t b : y)
+            soft.push_back(b ? 5 : -5);
+        lengths.push_back(y.size());
+    }
+    EXPECT_NE(*std::min_element(lengths.begin(), lengths.end()), *std::max_element(lengths.begin(), lengths.end()));
+    auto run = [&](size_t a, size_t n, bool packed, std::vector<uint8_t>& bits, std::vector<float>& app) {
+        size_t at = 0;
+        for (size_t f = 0; f < a; ++f)
+            at += lengths[f];
+        bits.assign(n * dec->output_bytes(packed), 0);
+        app.assign(n * 320, 0.f);
+        std::vector<frame_status> st(n);
+        frame_batch b;
+        b.frames = n;
+        b.soft = soft.data() + at;
+        b.input_lengths = lengths.data() + a;
+        b.bits = bits.data();
+        b.packed = packed;
+        b.soft_out = app.data();
+        b.status = st.data();
+        dec->decode(b);
+        for (const auto& s : st)
+            EXPECT_EQ(s.erased, 0);
+    };
+    std::vector<uint8_t> whole, part;
+    std::vector<float> app_whole, app_part;
+    run(0, frames, false, whole, app_whole);
+    size_t wrong = 0;
+    for (size_t i = 0; i < whole.size(); ++i)
+        wrong += whole[i] != info[i];
+    EXPECT_LT(wrong, whole.size() / 10);
+    std::vector<uint8_t> cat;
+    std::vector<float> app_cat;
+    for (size_t a = 0; a < frames; a += 4) {
+        run(a, std::min<size_t>(4, frames - a), false, part, app_part);
+        cat.insert(cat.end(), part.begin(), part.end());
+        app_cat.insert(app_cat.end(), app_part.begin(), app_part.end());
+    }
+    EXPECT_EQ(cat, whole);
+    EXPECT_EQ(app_cat, app_whole);
+    // the decoder itself on frame 0: the same APPs
+    const tvb_code c = tvb_code::davey_mackay(16, 7, 20, 1);
+    tvb_map_decoder ref(c, 20, ch);
+    std::vector<uint8_t> rx(lengths[0]);
+    for (size_t i = 0; i < rx.size(); ++i)
+        rx[i] = soft[i] > 0;
+    std::vector<double> app(320);
+    ref.decode(rx.data(), rx.size(), nullptr, app.data(), nullptr);
+    for (size_t i = 0; i < 320; ++i)
+        ASSERT_FLOAT_EQ(app_whole[i], float(app[i])) << i;
+    run(0, frames, true, part, app_part);
+    std::vector<uint8_t> unpacked(frames * 80);
+    for (size_t f = 0; f < frames; ++f)
+        unpack_bits(part.data() + f * 10, 80, unpacked.data() + f * 80);
+    EXPECT_EQ(unpacked, whole);
+    // a frame far too short is refused, naming the lengths accepted
+    std::vector<size_t> bad = { 30 };
+    std::vector<uint8_t> out(80);
+    frame_batch b;
+    b.frames = 1;
+    b.soft = soft.data();
+    b.input_lengths = bad.data();
+    b.bits = out.data();
+    EXPECT_THROW(dec->decode(b), std::invalid_argument);
+    EXPECT_THROW(make_frame_decoder("tvb", { { "code", "ldpc" } }, device_spec::parse("cpu")), std::invalid_argument);
+    EXPECT_THROW(make_frame_decoder("tvb", { { "pi", "0.6" }, { "pd", "0.6" } }, device_spec::parse("cpu")),
+                 std::invalid_argument);
 }
 
 } // namespace

@@ -1,0 +1,217 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* TVB codes over the BSID channel as a frame family ("tvb"): a frame is the received bits of
+ * one message (its length varies: the channel inserts and deletes bits), the output the N
+ * decoded symbols as bits (ceil(log2 q) each, MSB first) and, on request, their a-posteriori
+ * probabilities (N x q). The input's sign is the received bit (positive = 1). */
+#include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/tvb.h>
+
+#include "runtime/cpu_pool.h"
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+namespace gpufec {
+
+namespace {
+
+int symbol_bits(int q)
+{
+    int b = 0;
+    while ((1 << b) < q)
+        ++b;
+    return b;
+}
+
+struct tvb_config {
+    tvb_code code;
+    size_t N = 0;
+    bsid_params channel;
+    double exclusion = 1e-10;
+    int cpu_threads = 0;
+};
+
+class tvb_frames : public frame_decoder
+{
+public:
+    tvb_frames(const tvb_config& c, size_t batch) : d_c(c), d_pool(get_cpu_pool(c.cpu_threads)), d_batch(batch)
+    {
+        for (int w = 0; w < d_pool->size(); ++w)
+            d_workers.push_back(std::make_unique<worker>(c));
+        const tvb_map_decoder& d = d_workers.front()->dec;
+        d_min = std::max<size_t>(1, d.min_received());
+        d_max = d.max_received();
+    }
+
+    std::string family() const override { return "tvb"; }
+    std::string describe() const override
+    {
+        const auto& ch = d_c.channel;
+        return d_c.code.describe() + ", N=" + std::to_string(d_c.N) + ", BSID Pi=" + num(ch.Pi) + " Pd=" + num(ch.Pd) +
+               " Ps=" + num(ch.Ps) + ", drift " + std::to_string(d_workers.front()->dec.frame_drift().lo) + ".." +
+               std::to_string(d_workers.front()->dec.frame_drift().hi);
+    }
+    std::string backend() const override
+    {
+        return "cpu double-precision reference (" + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
+    }
+    size_t input_per_frame() const override { return d_max; }
+    size_t min_input_per_frame() const override { return d_min; }
+    bool variable_input() const override { return true; }
+    size_t output_bits() const override { return d_c.N * size_t(symbol_bits(d_c.code.q)); }
+    size_t output_bits_for(size_t) const override { return output_bits(); }
+    size_t soft_output_per_frame() const override { return d_c.N * size_t(d_c.code.q); }
+    size_t soft_output_for(size_t) const override { return soft_output_per_frame(); }
+    std::string accepted_lengths() const override
+    {
+        return std::to_string(d_min) + ".." + std::to_string(d_max) + " received bits (the drift range around " +
+               std::to_string(d_c.N * size_t(d_c.code.n)) + ")";
+    }
+    size_t preferred_batch() const override { return d_batch; }
+
+protected:
+    void decode_checked(const frame_batch& b) override
+    {
+        std::vector<size_t> start(b.frames + 1, 0);
+        for (size_t f = 0; f < b.frames; ++f)
+            start[f + 1] = start[f] + (b.input_lengths ? b.input_lengths[f] : input_per_frame());
+        const size_t N = d_c.N, q = size_t(d_c.code.q), sb = size_t(symbol_bits(d_c.code.q));
+        d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int wi) {
+            const size_t f = size_t(fi), len = start[f + 1] - start[f];
+            worker& w = *d_workers[size_t(wi)];
+            w.rx.resize(len);
+            for (size_t i = 0; i < len; ++i) {
+                const float v = b.soft_f ? b.soft_f[start[f] + i] : float(b.soft[start[f] + i]);
+                w.rx[i] = uint8_t(v > 0);
+            }
+            const tvb_result r = w.dec.decode(w.rx.data(), len, nullptr, w.app.data(), w.sym.data());
+            // symbols to bits, MSB first
+            w.bits.resize(N * sb);
+            for (size_t i = 0; i < N; ++i)
+                for (size_t k = 0; k < sb; ++k)
+                    w.bits[i * sb + k] = uint8_t((w.sym[i] >> (sb - 1 - k)) & 1);
+            uint8_t* out = b.bits + f * output_bytes(b.packed);
+            if (b.packed)
+                pack_bits(w.bits.data(), w.bits.size(), out);
+            else
+                std::copy(w.bits.begin(), w.bits.end(), out);
+            if (b.soft_out)
+                for (size_t i = 0; i < N * q; ++i)
+                    b.soft_out[f * soft_output_per_frame() + i] = float(w.app[i]);
+            b.status[f].iterations = 1;
+            b.status[f].check = -1;
+            if (r.erased)
+                b.status[f].erased = 1;
+        });
+    }
+
+private:
+    static std::string num(double x)
+    {
+        char s[32];
+        std::snprintf(s, sizeof s, "%g", x);
+        return s;
+    }
+    struct worker {
+        explicit worker(const tvb_config& c)
+            : dec(c.code, c.N, c.channel, c.exclusion), app(c.N * size_t(c.code.q)), sym(c.N)
+        {
+        }
+        tvb_map_decoder dec;
+        std::vector<double> app;
+        std::vector<uint16_t> sym;
+        std::vector<uint8_t> rx, bits;
+    };
+
+    tvb_config d_c;
+    std::shared_ptr<cpu_pool> d_pool;
+    size_t d_batch, d_min = 0, d_max = 0;
+    std::vector<std::unique_ptr<worker>> d_workers;
+};
+
+tvb_config read_config(option_reader& r)
+{
+    tvb_config c;
+    const std::string kind = r.get("code", "dm");
+    const int q = int(r.get_int("q", 16, 2, 65536));
+    const int n = int(r.get_int("n", 7, 1, 32));
+    c.N = size_t(r.get_int("N", 50, 1, 1 << 20));
+    if (kind == "dm") {
+        const int books = int(r.get_int("books", 0, 0, 1 << 20));
+        c.code = tvb_code::davey_mackay(q, n, books ? books : int(c.N), uint64_t(r.get_int("seed", 1, 0, 1LL << 62)));
+    } else if (kind == "marker") {
+        c.code = tvb_code::marker(int(r.get_int("d", 4, 1, 16)), r.get("marker", "001"));
+    } else {
+        throw std::invalid_argument("code: '" + kind + "' is not valid (allowed: dm, marker)");
+    }
+    c.channel.Pi = r.get_float("pi", 0.01, 0, 0.999);
+    c.channel.Pd = r.get_float("pd", 0.01, 0, 0.999);
+    c.channel.Ps = r.get_float("ps", 0, 0, 0.5);
+    c.channel.max_insertions = int(r.get_int("max_insertions", 2, 0, 64));
+    c.channel.check();
+    c.exclusion = r.get_float("exclusion", 1e-10, 1e-300, 0.5);
+    return c;
+}
+
+std::unique_ptr<frame_decoder> make_tvb(option_reader& r, const frame_common& common, const device_spec& device)
+{
+    tvb_config c = read_config(r);
+    c.cpu_threads = common.cpu_threads;
+    if (device.type == device_spec::kind::cuda)
+        throw std::invalid_argument("device: the tvb family runs on the CPU only so far");
+    const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : 64;
+    return std::make_unique<tvb_frames>(c, batch);
+}
+
+class tvb_frame_encoder : public frame_encoder
+{
+public:
+    explicit tvb_frame_encoder(const tvb_config& c) : d_c(c), d_sb(size_t(symbol_bits(c.code.q))), d_sym(c.N) {}
+    size_t info_bits() const override { return d_c.N * d_sb; }
+    size_t coded_bits() const override { return d_c.N * size_t(d_c.code.n); }
+    void encode(const uint8_t* bits, size_t frames, uint8_t* coded) override
+    {
+        for (size_t f = 0; f < frames; ++f) {
+            for (size_t i = 0; i < d_c.N; ++i) {
+                uint32_t v = 0;
+                for (size_t k = 0; k < d_sb; ++k)
+                    v = (v << 1) | (bits[f * info_bits() + i * d_sb + k] & 1u);
+                if (v >= uint32_t(d_c.code.q))
+                    throw std::invalid_argument("tvb encoder: symbol " + std::to_string(v) + " is not below q = " +
+                                                std::to_string(d_c.code.q));
+                d_sym[i] = uint16_t(v);
+            }
+            tvb_encode(d_c.code, d_sym.data(), d_c.N, coded + f * coded_bits());
+        }
+    }
+
+private:
+    tvb_config d_c;
+    size_t d_sb;
+    std::vector<uint16_t> d_sym;
+};
+
+std::unique_ptr<frame_encoder> make_tvb_encoder(option_reader& r)
+{
+    return std::make_unique<tvb_frame_encoder>(read_config(r));
+}
+
+} // namespace
+
+GPUFEC_REGISTER_FRAME_FAMILY(tvb,
+                             "tvb",
+                             "time-varying block codes (Davey-MacKay watermark, marker) over the BSID insertion/"
+                             "deletion channel: symbol-level MAP decoding over the drift, received frames of any length "
+                             "the drift range allows",
+                             "code=<dm|marker> (dm), q=<2..65536> (16), n=<1..32> (7), N=<symbols a frame> (50), "
+                             "books=<codebooks, dm> (N), seed=<watermark seed, dm> (1), d=<data bits, marker> (4), "
+                             "marker=<bits, marker> (001), pi, pd, ps (0.01, 0.01, 0: the channel the decoder assumes), "
+                             "max_insertions (2), exclusion=<probability of a drift outside the range> (1e-10)",
+                             make_tvb,
+                             make_tvb_encoder);
+
+} // namespace gpufec
