@@ -112,7 +112,7 @@ int main(int argc, char** argv)
                                       "higher Eb/N0)")
         ->capture_default_str()
         ->check(CLI::Range(-20.0, 40.0));
-    cli.add_option("--channel", channel, "the channel: bpsk-awgn, or poisson-ppm[:kb=K] (-e is then Ks in dB)")->capture_default_str();
+    cli.add_option("--channel", channel, "the channel: bpsk-awgn, poisson-ppm[:kb=K] (-e is then Ks in dB), or bsid[:ps=P] (insertions and deletions; -e is then p = Pi = Pd)")->capture_default_str();
     cli.add_option("--reps", reps, "timed repetitions; the median is reported")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000));
@@ -170,8 +170,8 @@ int main(int argc, char** argv)
                           "mean_iterations", "latency_us", "commit" });
         nlohmann::json jdev = nlohmann::json::array();
         auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
-        std::printf("%s; input %s at %s %.2f dB; median of %d runs\n", first.describe().c_str(),
-                    first.input_kind().c_str(), ch->measure_label().c_str(), ebn0, reps);
+        std::printf("%s; input %s at %s %s; median of %d runs\n", first.describe().c_str(),
+                    first.input_kind().c_str(), ch->measure_label().c_str(), ch->format_point(ebn0).c_str(), reps);
         std::printf("%-44s %10s %12s %10s %11s %11s %9s %7s %11s\n", "device", "frames", "info_bits", "ms",
                     "Gb/s(h2h)", "Gb/s(kern)", "FER", "avg_it", "latency_us");
         double kernel_sum = 0;

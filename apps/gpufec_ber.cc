@@ -122,8 +122,8 @@ int main(int argc, char** argv)
                    "device, frames split among them. Under mpirun with several ranks on a host, each "
                    "rank takes one of them: cuda:(local rank mod GPUs)")
         ->capture_default_str();
-    cli.add_option("--channel", channel, "the channel: bpsk-awgn, or poisson-ppm[:kb=K] (photon counting, Kb background photons per slot, 0.2 by default)")->capture_default_str();
-    cli.add_option("-e,--ebn0", ebn0, "Eb/N0 in dB (poisson-ppm: Ks, signal photons per pulse, in dB): START:STEP:STOP or one value")->capture_default_str();
+    cli.add_option("--channel", channel, "the channel: bpsk-awgn, poisson-ppm[:kb=K] (photon counting, Kb background photons per slot, 0.2 by default), or bsid[:ps=P] (binary substitution, insertion and deletion; -e is p = Pi = Pd; the decoder is told the channel)")->capture_default_str();
+    cli.add_option("-e,--ebn0", ebn0, "Eb/N0 in dB (poisson-ppm: Ks, signal photons per pulse, in dB; bsid: p = Pi = Pd, a probability): START:STEP:STOP or one value")->capture_default_str();
     cli.add_option("--min-frame-errors", rule.min_frame_errors,
                    "a point ends once it has this many frame errors (0: not required)")
         ->capture_default_str();
@@ -210,8 +210,8 @@ int main(int argc, char** argv)
             const auto t0 = std::chrono::steady_clock::now();
             p.c = driver.run_point({ seed, i }, *ch, rule, [&](const error_counts& c) {
                 if (lead && !quiet)
-                    std::fprintf(stderr, "\r  %s %6.2f dB: %llu frames, %llu frame errors, %llu bit errors   ",
-                                 label.c_str(), p.ebn0, (unsigned long long)c.frames, (unsigned long long)c.frame_errors,
+                    std::fprintf(stderr, "\r  %s %s: %llu frames, %llu frame errors, %llu bit errors   ",
+                                 label.c_str(), ch->format_point(p.ebn0).c_str(), (unsigned long long)c.frames, (unsigned long long)c.frame_errors,
                                  (unsigned long long)c.bit_errors);
             });
             p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -221,9 +221,9 @@ int main(int argc, char** argv)
                     std::fprintf(stderr, "\n");
                 const auto& c = p.c;
                 const interval bi = wilson(c.bit_errors, c.bits);
-                std::printf("%s %6.2f dB  BER %.3e [%.2e, %.2e]  FER %.3e  (%llu frames, %llu frame "
+                std::printf("%s %s  BER %.3e [%.2e, %.2e]  FER %.3e  (%llu frames, %llu frame "
                             "errors, %.2f s)\n",
-                            label.c_str(), p.ebn0, ratio(c.bit_errors, c.bits), bi.lo, bi.hi, ratio(c.frame_errors, c.frames),
+                            label.c_str(), ch->format_point(p.ebn0).c_str(), ratio(c.bit_errors, c.bits), bi.lo, bi.hi, ratio(c.frame_errors, c.frames),
                             (unsigned long long)c.frames, (unsigned long long)c.frame_errors, p.seconds);
                 std::fflush(stdout);
             }
@@ -256,7 +256,7 @@ int main(int argc, char** argv)
                                { "min_bit_errors", rule.min_bit_errors },
                                { "max_frames", rule.max_frames },
                                { "max_bits", rule.max_bits } };
-            j["units"] = { { "ebn0", "dB" }, { "bits", "information bits" }, { "interval", "Wilson 95%" },
+            j["units"] = { { "ebn0", ch->measure_unit().empty() ? ch->measure() : ch->measure_unit() }, { "bits", "information bits" }, { "interval", "Wilson 95%" },
                            { "seconds", "wall-clock per point" } };
             nlohmann::json pts = nlohmann::json::array();
             auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };

@@ -5,9 +5,11 @@
 /* The channel kits. */
 #include "kits.h"
 
+#include <gnuradio/gpufec/core/bsid.h>
 #include <gnuradio/gpufec/core/distance_spectrum.h>
 #include <gnuradio/gpufec/core/scppm.h>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <stdexcept>
 
@@ -68,7 +70,60 @@ private:
     double d_kb, d_ks = 1;
 };
 
+class bsid : public channel_kit
+{
+public:
+    bsid(double ps, int max_insertions)
+    {
+        d_p.Ps = ps;
+        d_p.max_insertions = max_insertions;
+        d_p.check();
+    }
+    std::string name() const override { return "bsid ps=" + std::to_string(d_p.Ps); }
+    std::string measure() const override { return "p"; }
+    std::string measure_label() const override { return "p = Pi = Pd"; }
+    std::string measure_unit() const override { return ""; }
+    void set_point(double p, double) override
+    {
+        bsid_params q = d_p;
+        q.Pi = q.Pd = p;
+        q.check();
+        d_p = q;
+    }
+    void transmit(const uint8_t*, size_t, float*, unit_rng&) const override
+    {
+        throw std::logic_error("bsid: the channel changes the length; use transmit_variable");
+    }
+    bool changes_length() const override { return true; }
+    void transmit_variable(const uint8_t* bits, size_t n, std::vector<float>& out, unit_rng& rng) const override
+    {
+        thread_local std::vector<uint8_t> rx;
+        bsid_transmit(bits, n, d_p, rng, rx);
+        out.resize(rx.size());
+        for (size_t i = 0; i < rx.size(); ++i)
+            out[i] = rx[i] ? 1.f : -1.f;
+    }
+    float llr_scale() const override { return 1.f; }
+    float int8_scale() const override { return 1.f; }
+    double uncoded_ber(double) const override { return NAN; }
+    std::string decoder_options() const override
+    {
+        char s[128];
+        std::snprintf(s, sizeof s, "pi=%.17g, pd=%.17g, ps=%.17g, max_insertions=%d", d_p.Pi, d_p.Pd, d_p.Ps,
+                      d_p.max_insertions);
+        return s;
+    }
+
+private:
+    bsid_params d_p;
+};
+
 } // namespace
+
+std::unique_ptr<channel_kit> make_bsid(double ps, int max_insertions)
+{
+    return std::make_unique<bsid>(ps, max_insertions);
+}
 
 std::unique_ptr<channel_kit> make_bpsk_awgn() { return std::make_unique<bpsk_awgn>(); }
 std::unique_ptr<channel_kit> make_poisson_ppm(double kb) { return std::make_unique<poisson_ppm>(kb); }
@@ -95,7 +150,25 @@ std::unique_ptr<channel_kit> make_channel(const std::string& name)
         }
         return make_poisson_ppm(kb);
     }
-    throw std::invalid_argument("channel: '" + name + "' is not known (allowed: bpsk-awgn, poisson-ppm[:kb=K])");
+    if (base == "bsid") {
+        double ps = 0;
+        if (base.size() < name.size()) {
+            const std::string arg = name.substr(base.size() + 1);
+            size_t used = 0;
+            try {
+                if (arg.rfind("ps=", 0) != 0)
+                    throw std::invalid_argument("");
+                ps = std::stod(arg.substr(3), &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != arg.size() - 3)
+                throw std::invalid_argument("channel: '" + name + "': write bsid:ps=<substitution probability>");
+        }
+        return make_bsid(ps, 2);
+    }
+    throw std::invalid_argument("channel: '" + name +
+                                "' is not known (allowed: bpsk-awgn, poisson-ppm[:kb=K], bsid[:ps=P])");
 }
 
 } // namespace app

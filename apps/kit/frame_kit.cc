@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace gpufec {
@@ -28,7 +29,11 @@ class frame_kit : public code_kit
 {
 public:
     frame_kit(const std::string& family, const frame_options& opts, const device_spec& device)
-        : d_dec(make_frame_decoder(family, opts, device)), d_pool(get_cpu_pool(0))
+        : d_dec(make_frame_decoder(family, opts, device)),
+          d_pool(get_cpu_pool(0)),
+          d_family(family),
+          d_opts(opts),
+          d_device(device)
     {
         // one encoder and scratch per pool worker (encoders keep state between calls)
         for (int w = 0; w < d_pool->size(); ++w)
@@ -39,7 +44,7 @@ public:
         if (d_k != d_dec->output_bits())
             throw std::invalid_argument(family + ": the decoder's output is not the information "
                                         "bits (set output=info)");
-        if (d_n != d_dec->input_per_frame())
+        if (d_dec->variable_input() ? !d_dec->accepts_length(d_n) : d_n != d_dec->input_per_frame())
             throw std::invalid_argument(family + ": the encoder's output does not match the decoder's input");
         for (auto& w : d_workers) {
             w.coded.resize(d_n);
@@ -69,6 +74,7 @@ public:
     void simulate(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch,
                   frame_result* out) override
     {
+        tell_decoder(ch);
         make_frames(key, first, count, ch);
         decode(count, false);
         for_frames(*d_pool, count, [&](uint64_t f, int) {
@@ -84,17 +90,18 @@ public:
 
     void bench_prepare(const sim_key& key, uint64_t count, const channel_kit& ch) override
     {
+        tell_decoder(ch);
         make_frames(key, 0, count, ch);
         d_bench_frames = count;
     }
     uint64_t bench_input_bytes() const override
     {
-        return d_bench_frames * d_n * (d_dec->wants_float_input() ? sizeof(float) : 1);
+        return d_input_values * (d_dec->wants_float_input() ? sizeof(float) : 1);
     }
     void bench_decode() override { decode(d_bench_frames, true); }
     double bench_kernel_seconds(int reps) override
     {
-        return d_dec->wants_float_input() ? -1 : d_dec->time_kernels(d_soft8, d_bench_frames, reps);
+        return d_dec->wants_float_input() || !d_len.empty() ? -1 : d_dec->time_kernels(d_soft8, d_bench_frames, reps);
     }
     error_counts bench_errors() const override
     {
@@ -120,9 +127,85 @@ private:
         std::vector<float> rx;
     };
 
+    //! a decoder that must know the channel (the BSID probabilities) is made again when they change
+    void tell_decoder(const channel_kit& ch)
+    {
+        const std::string extra = ch.decoder_options();
+        if (extra.empty() || extra == d_told)
+            return;
+        frame_options o = d_opts;
+        for (const auto& [k, v] : parse_frame_options(extra))
+            o[k] = v;
+        d_dec = make_frame_decoder(d_family, o, d_device);
+        d_told = extra;
+    }
+
+    /*! A channel that changes the length: frame f's values go to row f of a scratch of the
+     *  decoder's longest frame, then back to back into the input. A frame outside the lengths
+     *  the decoder accepts (its drift range: rarer than its exclusion probability) is cut or
+     *  padded with -1 to the nearest accepted length and counted. */
+    void make_variable_frames(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch)
+    {
+        const size_t longest = d_dec->input_per_frame(), shortest = d_dec->min_input_per_frame();
+        d_var.resize(count * longest);
+        d_len.resize(count);
+        d_info.resize(count * d_k);
+        std::vector<uint8_t> clipped(count, 0);
+        for_frames(*d_pool, count, [&](uint64_t f, int w) {
+            worker& wk = d_workers[size_t(w)];
+            unit_rng rng(key.seed, key.point, first + f);
+            uint8_t* info = d_info.data() + f * d_k;
+            random_bits(info, d_k, rng);
+            wk.enc->encode(info, 1, wk.coded.data());
+            ch.transmit_variable(wk.coded.data(), d_n, wk.rx, rng);
+            size_t len = wk.rx.size();
+            if (len > longest || len < shortest) {
+                clipped[f] = 1;
+                len = std::min(std::max(len, shortest), longest);
+                wk.rx.resize(len, -1.f);
+            }
+            std::copy(wk.rx.begin(), wk.rx.begin() + long(len), d_var.begin() + long(f * longest));
+            d_len[f] = len;
+        });
+        const auto cut = uint64_t(std::count(clipped.begin(), clipped.end(), uint8_t(1)));
+        if (cut) {
+            d_clipped += cut;
+            std::fprintf(stderr, "gpufec: %llu frame(s) came out of the channel with a length outside the decoder's "
+                                 "drift range (%zu..%zu); cut or padded to it (%llu so far)\n",
+                         (unsigned long long)cut, shortest, longest, (unsigned long long)d_clipped);
+        }
+        std::vector<size_t> at(count + 1, 0);
+        for (uint64_t f = 0; f < count; ++f)
+            at[f + 1] = at[f] + d_len[f];
+        d_input_values = at[count];
+        const bool as_float = d_dec->wants_float_input();
+        if (as_float)
+            d_softf = d_in.get<float>(d_input_values);
+        else
+            d_soft8 = d_in.get<int8_t>(d_input_values);
+        const float llr = ch.llr_scale(), i8 = ch.int8_scale();
+        for_frames(*d_pool, count, [&](uint64_t f, int) {
+            const float* x = d_var.data() + f * longest;
+            if (as_float)
+                for (size_t i = 0; i < d_len[f]; ++i)
+                    d_softf[at[f] + i] = x[i] * llr;
+            else
+                quantize_soft(x, d_soft8 + at[f], d_len[f], i8);
+        });
+    }
+
     // frame first + f draws its bits, then its noise, from unit_rng(seed, point, first + f)
     void make_frames(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch)
     {
+        if (ch.changes_length()) {
+            if (!d_dec->variable_input())
+                throw std::invalid_argument(ch.name() + " changes the frames' length, which " + d_family +
+                                            " decoders do not take");
+            make_variable_frames(key, first, count, ch);
+            return;
+        }
+        d_len.clear();
+        d_input_values = count * d_n;
         const bool as_float = d_dec->wants_float_input();
         d_info.resize(count * d_k);
         if (as_float)
@@ -165,11 +248,18 @@ private:
         }
         b.packed = packed;
         b.status = d_status.data();
+        b.input_lengths = d_len.empty() ? nullptr : d_len.data();
         d_dec->decode(b);
     }
 
     std::unique_ptr<frame_decoder> d_dec;
     std::shared_ptr<cpu_pool> d_pool;
+    std::string d_family, d_told;
+    frame_options d_opts;
+    device_spec d_device;
+    std::vector<float> d_var;  //!< variable frames: one row of the longest length each
+    std::vector<size_t> d_len; //!< variable frames: their lengths (empty: fixed frames)
+    uint64_t d_clipped = 0, d_input_values = 0;
     std::vector<worker> d_workers;
     size_t d_k = 0, d_n = 0;
     std::string d_desc;

@@ -18,6 +18,7 @@
 #include <gnuradio/gpufec/core/device.h>
 #include <gnuradio/gpufec/core/soft.h>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <string>
@@ -36,6 +37,18 @@ public:
     virtual std::string measure() const { return "ebn0_db"; }
     //! the same in words, for printed lines ("Eb/N0", "Ks")
     virtual std::string measure_label() const { return "Eb/N0"; }
+    //! its unit ("dB"; "" for a probability)
+    virtual std::string measure_unit() const { return "dB"; }
+    //! a point as printed: "  3.00 dB", "0.01"
+    std::string format_point(double x) const
+    {
+        char s[48];
+        if (measure_unit().empty())
+            std::snprintf(s, sizeof s, "%g", x);
+        else
+            std::snprintf(s, sizeof s, "%6.2f %s", x, measure_unit().c_str());
+        return s;
+    }
     //! prepares for a point: `snr_db` in the channel's own measure (Eb/N0 for AWGN), `rate` of the code
     virtual void set_point(double snr_db, double rate) = 0;
     //! thread-safe: kits call it from several threads at once, each with its frame's generator
@@ -46,6 +59,18 @@ public:
     virtual float int8_scale() const { return default_soft_scale; }
     //! the error rate of the same channel without coding, for reference (NaN if unknown)
     virtual double uncoded_ber(double snr_db) const = 0;
+    //! whether the channel inserts and deletes bits (its output's length varies)
+    virtual bool changes_length() const { return false; }
+    /*! the variable-length form: out gets what comes out of the channel for n bits (the
+     *  default: transmit(), n values) */
+    virtual void transmit_variable(const uint8_t* bits, size_t n, std::vector<float>& out, unit_rng& rng) const
+    {
+        out.resize(n);
+        transmit(bits, n, out.data(), rng);
+    }
+    /*! options the decoder needs to know the channel at this point (the BSID channel's
+     *  probabilities: "pi=0.01, pd=0.01, ps=0"); empty: none */
+    virtual std::string decoder_options() const { return ""; }
 };
 
 //! BPSK (bit 1 -> +1) over AWGN; Eb/N0 counts information bits (sigma^2 = 1 / (2 R Eb/N0))
@@ -55,7 +80,12 @@ std::unique_ptr<channel_kit> make_bpsk_awgn();
  *  Kb fixed. Values out: the counts (int8 input: as they are, 127 at most; float: counts times
  *  ln(1 + Ks / Kb), the slot log-likelihoods). */
 std::unique_ptr<channel_kit> make_poisson_ppm(double kb);
-//! "bpsk-awgn" (or "awgn"), "poisson-ppm[:kb=K]" (or "poisson"; Kb 0.2 unless given)
+/*! The binary substitution, insertion and deletion channel: the point is p = Pi = Pd (a
+ *  probability, not dB); Ps fixed (0 unless given); at most max_insertions in a row. Values
+ *  out: +1 / -1 per received bit. The decoder is told the point's probabilities. */
+std::unique_ptr<channel_kit> make_bsid(double ps, int max_insertions);
+//! "bpsk-awgn" (or "awgn"), "poisson-ppm[:kb=K]" (or "poisson"; Kb 0.2 unless given),
+//! "bsid[:ps=P]" 
 std::unique_ptr<channel_kit> make_channel(const std::string& name);
 
 //! what one frame gave

@@ -336,5 +336,53 @@ TEST(tvb_family, variable_frames_through_the_platform)
                  std::invalid_argument);
 }
 
+// SimCommSys system files: the tvb section read (user codebook xor markers in sequence), the
+// block length and cap; the example file decodes noiseless frames; unsupported parts named
+TEST(tvb_code, simcommsys_system_file)
+{
+    const std::string text = "commsys<bool,vector>\n# Cap on I (0=uncapped)\n3\n## Modem\ntvb<bool,double,float>\n"
+                             "# Version\n7\n0\n0\n1\n1\n0\n0\n1\n0\n# n\n3\n# q\n4\n# type\n2\n#: name\nmine\n"
+                             "#: count\n1\n0 0 0\n0 1 1\n1 0 1\n1 1 0\n# marker type\n2\n#: vectors\n2\n0 0 0\n1 1 1\n"
+                             "## Codec\nuncoded<double>\n# Block length\n12\n";
+    const tvb_system s = tvb_from_simcommsys(text);
+    EXPECT_EQ(s.code.q, 4);
+    EXPECT_EQ(s.code.n, 3);
+    EXPECT_EQ(s.N, 12u);
+    EXPECT_EQ(s.insertion_cap, 3);
+    ASSERT_EQ(s.code.books.size(), 2u);
+    EXPECT_EQ(s.code.books[0], (std::vector<uint32_t>{ 0, 3, 5, 6 }));
+    EXPECT_EQ(s.code.books[1], (std::vector<uint32_t>{ 7, 4, 2, 1 }));
+    std::string random_marker = text;
+    random_marker.replace(random_marker.find("# marker type\n2"), 15, "# marker type\n1");
+    EXPECT_THROW(tvb_from_simcommsys(random_marker), std::invalid_argument);
+    std::string short_row = text;
+    short_row.replace(short_row.find("0 1 1\n"), 6, "0 1\n");
+    EXPECT_THROW(tvb_from_simcommsys(short_row), std::invalid_argument);
+    EXPECT_THROW(tvb_from_simcommsys("nothing here"), std::invalid_argument);
+    // the example file: q=16, n=8, 6 markers, N=50, uncapped
+    const std::string path = std::string(GPUFEC_EXAMPLES_DIR) + "/tvb/tvb_q16_n8_modvec6.txt";
+    auto dec = make_frame_decoder("tvb", { { "code", "file" }, { "file", path }, { "cpu_threads", "1" } },
+                                  device_spec::parse("cpu"));
+    auto enc = make_frame_encoder("tvb", { { "code", "file" }, { "file", path } });
+    EXPECT_EQ(enc->info_bits(), 200u);
+    EXPECT_EQ(enc->coded_bits(), 400u);
+    const auto info = test::random_bits(200, 9);
+    std::vector<uint8_t> coded(400), out(200);
+    enc->encode(info.data(), 1, coded.data());
+    std::vector<int8_t> soft(400);
+    for (size_t i = 0; i < 400; ++i)
+        soft[i] = coded[i] ? 3 : -3;
+    const size_t len = 400;
+    frame_batch b;
+    b.frames = 1;
+    b.soft = soft.data();
+    b.input_lengths = &len;
+    b.bits = out.data();
+    dec->decode(b);
+    EXPECT_EQ(out, info);
+    EXPECT_THROW(make_frame_decoder("tvb", { { "code", "file" }, { "file", "/no/such/file" } }, device_spec::parse("cpu")),
+                 std::invalid_argument);
+}
+
 } // namespace
 } // namespace gpufec

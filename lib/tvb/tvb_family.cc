@@ -12,6 +12,8 @@
 
 #include "runtime/cpu_pool.h"
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <cstdio>
 #include <stdexcept>
 
@@ -139,19 +141,38 @@ tvb_config read_config(option_reader& r)
     const std::string kind = r.get("code", "dm");
     const int q = int(r.get_int("q", 16, 2, 65536));
     const int n = int(r.get_int("n", 7, 1, 32));
-    c.N = size_t(r.get_int("N", 50, 1, 1 << 20));
-    if (kind == "dm") {
+    c.N = size_t(r.get_int("N", 0, 0, 1 << 20));
+    int cap = 2;
+    if (kind == "file") {
+        const std::string path = r.get("file", "");
+        std::ifstream in(path);
+        if (path.empty() || !in)
+            throw std::invalid_argument("file: '" + path + "' cannot be read (code=file needs file=<SimCommSys system file>)");
+        std::stringstream text;
+        text << in.rdbuf();
+        tvb_system sys = tvb_from_simcommsys(text.str());
+        c.code = std::move(sys.code);
+        if (c.N == 0)
+            c.N = sys.N;
+        if (c.N == 0)
+            throw std::invalid_argument("N: the file gives no block length; give N");
+        cap = sys.insertion_cap > 0 ? sys.insertion_cap : 64; // 0: uncapped
+    }
+    if (c.N == 0)
+        c.N = 50;
+    if (kind == "file") {
+    } else if (kind == "dm") {
         const int books = int(r.get_int("books", 0, 0, 1 << 20));
         c.code = tvb_code::davey_mackay(q, n, books ? books : int(c.N), uint64_t(r.get_int("seed", 1, 0, 1LL << 62)));
     } else if (kind == "marker") {
         c.code = tvb_code::marker(int(r.get_int("d", 4, 1, 16)), r.get("marker", "001"));
     } else {
-        throw std::invalid_argument("code: '" + kind + "' is not valid (allowed: dm, marker)");
+        throw std::invalid_argument("code: '" + kind + "' is not valid (allowed: dm, marker, file)");
     }
     c.channel.Pi = r.get_float("pi", 0.01, 0, 0.999);
     c.channel.Pd = r.get_float("pd", 0.01, 0, 0.999);
     c.channel.Ps = r.get_float("ps", 0, 0, 0.5);
-    c.channel.max_insertions = int(r.get_int("max_insertions", 2, 0, 64));
+    c.channel.max_insertions = int(r.get_int("max_insertions", cap, 0, 64));
     c.channel.check();
     c.exclusion = r.get_float("exclusion", 1e-10, 1e-300, 0.5);
     return c;
@@ -207,7 +228,9 @@ GPUFEC_REGISTER_FRAME_FAMILY(tvb,
                              "time-varying block codes (Davey-MacKay watermark, marker) over the BSID insertion/"
                              "deletion channel: symbol-level MAP decoding over the drift, received frames of any length "
                              "the drift range allows",
-                             "code=<dm|marker> (dm), q=<2..65536> (16), n=<1..32> (7), N=<symbols a frame> (50), "
+                             "code=<dm|marker|file> (dm), q=<2..65536> (16), n=<1..32> (7), N=<symbols a frame> "
+                             "(50, or the file's block length), file=<SimCommSys system file: its tvb codebooks and "
+                             "markers, docs/tvb.md>, "
                              "books=<codebooks, dm> (N), seed=<watermark seed, dm> (1), d=<data bits, marker> (4), "
                              "marker=<bits, marker> (001), pi, pd, ps (0.01, 0.01, 0: the channel the decoder assumes), "
                              "max_insertions (2), exclusion=<probability of a drift outside the range> (1e-10)",

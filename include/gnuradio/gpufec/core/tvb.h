@@ -43,6 +43,19 @@ struct tvb_code {
     static tvb_code marker(int d, const std::string& marker_bits);
 };
 
+/*! A TVB code from a SimCommSys system file (its text): the "tvb" modem section (version 7)
+ *  with a user codebook used in sequence (type 2) or the sparse one (type 0), and a marker
+ *  that is zero (type 0) or user vectors used in sequence (type 2): codebook k of the code is
+ *  table (k mod tables) xor marker vector (k mod vectors). Random codebooks and markers (types
+ *  1 and 3: SimCommSys's own generator) are refused. N comes from the codec's block length and
+ *  the channel's insertion cap from the qids/bsid section, where the file has them (else 0). */
+struct tvb_system {
+    tvb_code code;
+    size_t N = 0;
+    int insertion_cap = 0; //!< 0: uncapped
+};
+tvb_system tvb_from_simcommsys(const std::string& text);
+
 //! N symbols (each below q) to n N bits, one per byte
 void tvb_encode(const tvb_code& code, const uint16_t* symbols, size_t N, uint8_t* bits);
 
