@@ -16,6 +16,9 @@ SCPPM (CCSDS 142, optical): scppm_encoder, scppm_decoder, poisson_channel, the l
 scppm_channel_interleaver, scppm_framer, scppm_frame_sync (blocks), scppm_info_bits(),
 scppm_slots(), and the helpers scppm_add_framing(), scppm_find_marker(), scppm_deframe(),
 scppm_codeword_sync, conv_symbol_interleaver(_b), ccsds_randomize().
+Insertion/deletion (TVB codes over the BSID channel): tvb_encoder, tvb_decoder (tagged stream;
+pdu_decoder("tvb", tvb_options(...)) for PDUs), bsid_channel (PDU block), bsid_model,
+bsid_drift_limits().
 Encoder blocks: conv_encoder, ldpc_encoder.
 Helpers: frame_families(), frame_family_options(family), ldpc_codes(), ldpc_code_alist(code),
 conv_presets(), conv_preset(name), cuda_devices(), cuda_compiled(),
@@ -26,4 +29,5 @@ from .turbo import turbo_decoder, turbo_encoder, turbo_options  # noqa: F401
 from .lte_rate_matching import lte_rate_match, lte_derate_match  # noqa: F401
 from .scppm import (scppm_decoder, scppm_encoder, scppm_options, poisson_channel,  # noqa: F401
                     scppm_framer, scppm_frame_sync, scppm_channel_interleaver)
+from .tvb import tvb_decoder, tvb_encoder, tvb_options, bsid_channel  # noqa: F401
 from .lte_transport import lte_segment, lte_desegment, turbo_pdu_encoder, lte_k_sizes  # noqa: F401

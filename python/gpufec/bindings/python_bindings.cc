@@ -26,6 +26,7 @@ namespace py = pybind11;
 
 void bind_lte_coding(py::module& m); // lte_coding_bindings.cc
 void bind_scppm(py::module& m);      // scppm_bindings.cc
+void bind_tvb(py::module& m);        // tvb_bindings.cc
 
 namespace {
 // Python integers of any size reach these, so that out-of-range values get a message naming the
@@ -50,6 +51,7 @@ PYBIND11_MODULE(gpufec_python, m)
 {
     bind_lte_coding(m);
     bind_scppm(m);
+    bind_tvb(m);
     m.doc() = "gr-gpufec: GPU (CUDA) channel decoders for GNU Radio";
     py::module::import("gnuradio.gr");
     py::module::import("gnuradio.fec"); // generic_decoder / generic_encoder, our objects' bases

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""gpufec.tvb_encoder, gpufec.bsid_channel and gpufec.tvb_decoder in flowgraphs: frames of
+varying length through the tagged-stream face and the PDU face, the channel's lengths, bad
+messages and parameters."""
+
+import os
+import time
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest, pdu
+from gnuradio import gpufec
+
+from qa_util import encode_with
+
+EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "tvb",
+                       "tvb_q16_n8_modvec6.txt")
+
+
+def through_channel(coded, frame_bits, channel):
+    """coded bits -> PDUs of a frame each -> the channel -> the PDUs that came out"""
+    tb = gr.top_block()
+    src = blocks.vector_source_b(coded.tolist())
+    tag = blocks.stream_to_tagged_stream(gr.sizeof_char, 1, frame_bits, "packet_len")
+    to_pdu = pdu.tagged_stream_to_pdu(gr.types.byte_t, "packet_len")
+    dbg = blocks.message_debug()
+    tb.connect(src, tag, to_pdu)
+    tb.msg_connect((to_pdu, "pdus"), (channel, "pdus"))
+    tb.msg_connect((channel, "pdus"), (dbg, "store"))
+    tb.start()
+    frames = len(coded) // frame_bits
+    t0 = time.time()
+    while dbg.num_messages() < frames and time.time() - t0 < 30:
+        time.sleep(0.01)
+    tb.stop()
+    tb.wait()
+    return [dbg.get_message(i) for i in range(dbg.num_messages())]
+
+
+class qa_tvb(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.rng = np.random.default_rng(4)
+
+    def test_001_tagged_stream_face(self):
+        N, q, n = 20, 16, 7
+        bits = self.rng.integers(0, 2, 6 * N * 4, dtype=np.uint8)
+        coded = encode_with(gpufec.tvb_encoder(q=q, n=n, N=N), bits)
+        self.assertEqual(len(coded), 6 * N * n)
+        msgs = through_channel(coded, N * n, gpufec.bsid_channel(Pi=0.01, Pd=0.01, seed=3))
+        self.assertEqual(len(msgs), 6)
+        lengths = [len(pmt.u8vector_elements(pmt.cdr(m))) for m in msgs]
+        self.assertEqual([pmt.to_python(pmt.dict_ref(pmt.car(m), pmt.intern("sent_bits"), pmt.PMT_NIL))
+                          for m in msgs], [N * n] * 6)
+        # back to a tagged stream of frames of varying length, decoded
+        tb = gr.top_block()
+        src = blocks.vector_source_b([], False)
+        rx = np.concatenate([np.array(pmt.u8vector_elements(pmt.cdr(m)), np.uint8) for m in msgs])
+        tags = []
+        at = 0
+        for L in lengths:
+            tags.append(gr.tag_utils.python_to_tag((at, pmt.intern("packet_len"), pmt.from_long(L))))
+            at += L
+        src = blocks.vector_source_b((2 * rx.astype(np.int16) - 1).astype(np.int8).view(np.uint8).tolist(), False, 1, tags)
+        dec = gpufec.tvb_decoder(q=q, n=n, N=N, Pi=0.01, Pd=0.01, device="cpu", length_tag_key="packet_len")
+        snk = blocks.vector_sink_b()
+        tb.connect(src, dec, snk)
+        tb.run()
+        out = np.array(snk.data(), dtype=np.uint8)
+        self.assertEqual(len(out), len(bits))
+        self.assertLess(np.count_nonzero(out != bits) / len(bits), 0.1)
+        self.assertEqual(dec.frames(), 6)
+
+    def test_002_pdu_face_and_the_example_code(self):
+        # the paper's q=16, n=8 code from its system file; a clean channel: exact
+        bits = self.rng.integers(0, 2, 2 * 200, dtype=np.uint8)
+        coded = encode_with(gpufec.tvb_encoder(code="file", file=EXAMPLE), bits)
+        self.assertEqual(len(coded), 800)
+        msgs = through_channel(coded, 400, gpufec.bsid_channel(Pi=0, Pd=0, seed=1))
+        dec = gpufec.pdu_decoder("tvb", gpufec.tvb_options(code="file", file=EXAMPLE), device="cpu")
+        tb = gr.top_block()
+        dbg = blocks.message_debug()
+        tb.msg_connect((dec, "pdus"), (dbg, "store"))
+        tb.start()
+        for m in msgs:
+            x = np.array(pmt.u8vector_elements(pmt.cdr(m)), np.int16) * 2 - 1
+            dec.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(pmt.make_dict(), pmt.init_s8vector(len(x), x.tolist())))
+        t0 = time.time()
+        while dbg.num_messages() < 2 and time.time() - t0 < 30:
+            time.sleep(0.01)
+        tb.stop()
+        tb.wait()
+        self.assertEqual(dbg.num_messages(), 2)
+        got = np.concatenate([np.array(pmt.u8vector_elements(pmt.cdr(dbg.get_message(i))), np.uint8) for i in range(2)])
+        np.testing.assert_array_equal(got, bits)
+
+    def test_003_channel_lengths_and_bad_messages(self):
+        ch = gpufec.bsid_model(0.05, 0.02, 0.0, 2, 7)
+        lens = [len(ch.transmit(np.zeros(1000, np.uint8))) for _ in range(200)]
+        # E[change a bit] = -Pd + Pi Pt + Pi^2 (2 Pt + Pd) / (Pt + Pd): at most 2 insertions, after
+        # the second the bit is deleted or sent in the ratio Pd : Pt
+        Pi, Pd = 0.05, 0.02
+        Pt = 1 - Pi - Pd
+        change = -Pd + Pi * Pt + Pi ** 2 * (2 * Pt + Pd) / (Pt + Pd)
+        self.assertAlmostEqual(np.mean(lens), 1000 * (1 + change), delta=3)
+        lo, hi = gpufec.bsid_drift_limits(0.01, 0.01, 0.0, 2, 400)
+        self.assertLess(lo, 0)
+        self.assertGreater(hi, 0)
+        block = gpufec.bsid_channel()
+        block._handle(pmt.intern("not a pdu"))
+        self.assertEqual(block.dropped(), 1)
+        with self.assertRaises(ValueError):
+            gpufec.bsid_channel(Pi=0.7, Pd=0.5)
+        with self.assertRaises(ValueError):
+            gpufec.tvb_decoder(code="turbo", device="cpu")
+        with self.assertRaises(ValueError):
+            gpufec.tvb_decoder(q=300, n=7, device="cpu")
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_tvb)

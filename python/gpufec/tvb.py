@@ -1,0 +1,110 @@
+#
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Insertion/deletion coding: TVB codes (Davey-MacKay watermark, marker codes, SimCommSys files)
+over the BSID channel, the tvb family on the generic blocks.
+
+tvb_encoder(...): symbol bits in (ceil(log2 q) per symbol, MSB first, N symbols a frame), code
+bits out (n per symbol).
+bsid_channel(Pi, Pd, Ps, max_insertions): PDUs of bits in (u8vector, one bit per byte), PDUs of
+what came out of the channel (their length varies); metadata passed on, with "sent_bits".
+tvb_decoder(...): received frames of varying length in (tagged stream with length_tag_key, or
+use gpufec.pdu_decoder("tvb", tvb_options(...)) for PDUs), the N decoded symbols as bits out.
+"""
+import numpy as np
+import pmt
+from gnuradio import fec, gr
+
+from .gpufec_python import bsid_model, fec_encoder, frame_decoder
+
+
+def tvb_options(code="dm", q=16, n=7, N=50, file="", Pi=0.01, Pd=0.01, Ps=0.0, max_insertions=2,
+                exclusion=1e-10, books=0, seed=1, d=4, marker="001"):
+    """the tvb family's option string; Pi, Pd, Ps, max_insertions: the channel the decoder
+    assumes; code="file": a SimCommSys system file (file=PATH; N=0 takes its block length)"""
+    opts = ["code=%s" % code, "pi=%.17g" % Pi, "pd=%.17g" % Pd, "ps=%.17g" % Ps,
+            "max_insertions=%d" % int(max_insertions), "exclusion=%g" % exclusion]
+    if code == "file":
+        opts.append("file=%s" % file)
+        if N:
+            opts.append("N=%d" % int(N))
+    elif code == "marker":
+        opts += ["d=%d" % int(d), "marker=%s" % marker, "N=%d" % int(N)]
+    else:
+        opts += ["q=%d" % int(q), "n=%d" % int(n), "N=%d" % int(N), "seed=%d" % int(seed)]
+        if books:
+            opts.append("books=%d" % int(books))
+    return ", ".join(opts)
+
+
+def tvb_decoder(code="dm", q=16, n=7, N=50, file="", Pi=0.01, Pd=0.01, Ps=0.0, max_insertions=2,
+                exclusion=1e-10, books=0, seed=1, d=4, marker="001", device="auto", max_batch=0,
+                input_type="int8", packed_output=False, length_tag_key="packet_len"):
+    """TVB decoder block: each received frame (a tagged stream: length_tag_key gives its length,
+    which varies) in as bits (bytes 0/1: give input_type="int8"; or soft values, positive = 1),
+    its N symbols out as bits (ceil(log2 q) each, MSB first). A frame whose length is outside
+    the drift range is reported erased."""
+    opts = tvb_options(code, q, n, N, file, Pi, Pd, Ps, max_insertions, exclusion, books, seed, d, marker)
+    return frame_decoder("tvb", opts, device, int(max_batch), input_type, bool(packed_output), 1.0,
+                         "failures", length_tag_key)
+
+
+class tvb_encoder(gr.hier_block2):
+    """TVB encoder block: symbol bits in (ceil(log2 q) per symbol, MSB first, N symbols a frame),
+    code bits out (n per symbol), one bit per byte."""
+
+    def __init__(self, code="dm", q=16, n=7, N=50, file="", books=0, seed=1, d=4, marker="001"):
+        gr.hier_block2.__init__(self, "gpufec_tvb_encoder", gr.io_signature(1, 1, gr.sizeof_char),
+                                gr.io_signature(1, 1, gr.sizeof_char))
+        opts = tvb_options(code, q, n, N, file, books=books, seed=seed, d=d, marker=marker)
+        self.enc_obj = fec_encoder("tvb", opts)
+        self.enc = fec.encoder(self.enc_obj, gr.sizeof_char, gr.sizeof_char)
+        self.connect(self, self.enc, self)
+
+
+class bsid_channel(gr.basic_block):
+    """The binary substitution, insertion and deletion channel on PDUs (port "pdus"): a PDU of
+    bits (u8vector, one bit per byte) in, what came out of the channel out (its length varies),
+    with the metadata and "sent_bits". A PDU that is not a u8vector is dropped, logged and
+    counted (dropped())."""
+
+    def __init__(self, Pi=0.01, Pd=0.01, Ps=0.0, max_insertions=2, seed=0):
+        gr.basic_block.__init__(self, "gpufec_bsid_channel", None, None)
+        self._model = bsid_model(float(Pi), float(Pd), float(Ps), int(max_insertions), int(seed))
+        self._p = [float(Pi), float(Pd), float(Ps), int(max_insertions)]
+        self._dropped = 0
+        self.message_port_register_in(pmt.intern("pdus"))
+        self.message_port_register_out(pmt.intern("pdus"))
+        self.set_msg_handler(pmt.intern("pdus"), self._handle)
+
+    def _set(self, i, v):
+        p = list(self._p)
+        p[i] = v
+        self._model.set(*p)  # checks
+        self._p = p
+
+    def set_pi(self, Pi):
+        self._set(0, float(Pi))
+
+    def set_pd(self, Pd):
+        self._set(1, float(Pd))
+
+    def set_ps(self, Ps):
+        self._set(2, float(Ps))
+
+    def dropped(self):
+        return self._dropped
+
+    def _handle(self, msg):
+        if not pmt.is_pair(msg) or not pmt.is_u8vector(pmt.cdr(msg)):
+            self._dropped += 1
+            self.logger.error("dropped a message that is not a PDU of bits (u8vector)")
+            return
+        meta = pmt.car(msg)
+        if not pmt.is_dict(meta):
+            meta = pmt.make_dict()
+        bits = np.array(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.uint8) & 1
+        out = self._model.transmit(bits)
+        meta = pmt.dict_add(meta, pmt.intern("sent_bits"), pmt.from_long(len(bits)))
+        self.message_port_pub(pmt.intern("pdus"), pmt.cons(meta, pmt.init_u8vector(len(out), out.tolist())))
