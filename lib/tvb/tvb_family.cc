@@ -7,10 +7,12 @@
  * decoded symbols as bits (ceil(log2 q) each, MSB first) and, on request, their a-posteriori
  * probabilities (N x q). The input's sign is the received bit (positive = 1). */
 #include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/device.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/tvb.h>
 
 #include "runtime/cpu_pool.h"
+#include "tvb_engine.h"
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -40,7 +42,8 @@ struct tvb_config {
 class tvb_frames : public frame_decoder
 {
 public:
-    tvb_frames(const tvb_config& c, size_t batch) : d_c(c), d_pool(get_cpu_pool(c.cpu_threads)), d_batch(batch)
+    tvb_frames(const tvb_config& c, size_t batch, std::unique_ptr<tvb_engine> engine)
+        : d_c(c), d_engine(std::move(engine)), d_pool(get_cpu_pool(c.cpu_threads)), d_batch(batch)
     {
         for (int w = 0; w < d_pool->size(); ++w)
             d_workers.push_back(std::make_unique<worker>(c));
@@ -59,6 +62,8 @@ public:
     }
     std::string backend() const override
     {
+        if (d_engine)
+            return d_engine->name();
         return "cpu double-precision reference (" + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
     }
     size_t input_per_frame() const override { return d_max; }
@@ -74,10 +79,15 @@ public:
                std::to_string(d_c.N * size_t(d_c.code.n)) + ")";
     }
     size_t preferred_batch() const override { return d_batch; }
+    size_t min_efficient_batch() const override { return d_engine ? 64 : 1; }
 
 protected:
     void decode_checked(const frame_batch& b) override
     {
+        if (d_engine && !b.soft_f) {
+            decode_engine(b);
+            return;
+        }
         std::vector<size_t> start(b.frames + 1, 0);
         for (size_t f = 0; f < b.frames; ++f)
             start[f + 1] = start[f] + (b.input_lengths ? b.input_lengths[f] : input_per_frame());
@@ -112,6 +122,34 @@ protected:
     }
 
 private:
+    //! the GPU: symbols (and APPs straight into the soft output), then symbols to bits here
+    void decode_engine(const frame_batch& b)
+    {
+        const size_t N = d_c.N, sb = size_t(symbol_bits(d_c.code.q));
+        d_lengths.assign(b.frames, input_per_frame());
+        const size_t* lengths = b.input_lengths ? b.input_lengths : d_lengths.data();
+        d_sym.resize(b.frames * N);
+        d_erased.resize(b.frames);
+        d_engine->decode(b.soft, lengths, b.frames, d_sym.data(), b.soft_out, d_erased.data());
+        d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int wi) {
+            const size_t f = size_t(fi);
+            std::vector<uint8_t>& bits = d_workers[size_t(wi)]->bits;
+            bits.resize(N * sb);
+            for (size_t i = 0; i < N; ++i)
+                for (size_t k = 0; k < sb; ++k)
+                    bits[i * sb + k] = uint8_t((d_sym[f * N + i] >> (sb - 1 - k)) & 1);
+            uint8_t* out = b.bits + f * output_bytes(b.packed);
+            if (b.packed)
+                pack_bits(bits.data(), bits.size(), out);
+            else
+                std::copy(bits.begin(), bits.end(), out);
+            b.status[f].iterations = 1;
+            b.status[f].check = -1;
+            if (d_erased[f])
+                b.status[f].erased = 1;
+        });
+    }
+
     static std::string num(double x)
     {
         char s[32];
@@ -130,9 +168,13 @@ private:
     };
 
     tvb_config d_c;
+    std::unique_ptr<tvb_engine> d_engine;
     std::shared_ptr<cpu_pool> d_pool;
     size_t d_batch, d_min = 0, d_max = 0;
     std::vector<std::unique_ptr<worker>> d_workers;
+    std::vector<size_t> d_lengths;
+    std::vector<uint16_t> d_sym;
+    std::vector<uint8_t> d_erased;
 };
 
 tvb_config read_config(option_reader& r)
@@ -182,10 +224,24 @@ std::unique_ptr<frame_decoder> make_tvb(option_reader& r, const frame_common& co
 {
     tvb_config c = read_config(r);
     c.cpu_threads = common.cpu_threads;
-    if (device.type == device_spec::kind::cuda)
-        throw std::invalid_argument("device: the tvb family runs on the CPU only so far");
-    const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : 64;
-    return std::make_unique<tvb_frames>(c, batch);
+    std::unique_ptr<tvb_engine> eng;
+    const backend_choice choice = resolve_backend(device);
+#ifdef GPUFEC_HAVE_CUDA
+    if (choice.cuda) {
+        const tvb_map_decoder ranges(c.code, c.N, c.channel, c.exclusion);
+        tvb_setup s;
+        s.code = c.code;
+        s.N = c.N;
+        s.channel = c.channel;
+        s.frame = ranges.frame_drift();
+        s.codeword = ranges.codeword_drift();
+        eng = make_tvb_cuda(s, choice.device, size_t(common.max_batch));
+    }
+#else
+    (void)choice;
+#endif
+    const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : eng ? 4096 : 64;
+    return std::make_unique<tvb_frames>(c, batch, std::move(eng));
 }
 
 class tvb_frame_encoder : public frame_encoder
