@@ -14,7 +14,8 @@
  *     gamma[frame][i][a][D][c] (float; c the drift change, 0 where the end leaves the range);
  *   alpha / beta: a block per (frame, direction), a thread per drift state, over the symbols in
  *     turn; the state vector in shared memory (double), normalised each step;
- *   app: a thread per (frame, symbol i): the q sums, normalised; the most probable symbol. */
+ *   app: a warp per (frame, symbol i), lanes over the symbol values: the q sums, added in the
+ *     CPU's order by lane 0, normalised; the most probable symbol. */
 #include "runtime/batch_pipeline.h"
 #include "runtime/cuda_check.h"
 #include "tvb_engine.h"
@@ -25,7 +26,7 @@ namespace gpufec {
 
 namespace {
 
-constexpr int MAX_MN = 64; // corridor width a lattice row holds (checked at construction)
+constexpr int MAX_MN = 64; // the widest corridor (a lattice row in registers; checked at construction)
 
 struct tvb_args {
     const int8_t* soft;      // frames back to back
@@ -43,6 +44,9 @@ struct tvb_args {
 
 __device__ int end_drift(const tvb_args& a, int f) { return int(a.offset[f + 1] - a.offset[f]) - a.N * a.n; }
 
+/*! CAP >= Mn: the lattice row lives in registers (the loops over it are unrolled); the row is
+ *  updated in place, left to right: F[c] needs the old F[c] and F[c + 1] and the new F[c - 1]. */
+template <int CAP>
 __global__ void gamma_kernel(tvb_args a)
 {
     const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -65,39 +69,43 @@ __global__ void gamma_kernel(tvb_args a)
     const int8_t* y = a.soft + a.offset[f] + s;
     const long avail = len - s;
     const uint32_t x = a.books[size_t(i % a.nbooks) * a.q + D];
-    // the lattice in the corridor j - row = mn_lo + c, two rows (as tvb_map_decoder)
-    float prev[MAX_MN], cur[MAX_MN];
-    for (int c = 0; c < a.Mn; ++c) {
+    // the lattice in the corridor j - row = mn_lo + c (as tvb_map_decoder computes it)
+    float F[CAP];
+#pragma unroll
+    for (int c = 0; c < CAP; ++c) {
         const long j = a.mn_lo + c;
         float v = 0.f;
-        if (j >= 0 && j <= avail) {
+        if (c < a.Mn && j >= 0 && j <= avail) {
             v = 1.f;
             for (long k = 0; k < j; ++k)
                 v = v * a.ins;
         }
-        prev[c] = v;
+        F[c] = v;
     }
     for (int row = 1; row <= a.n; ++row) {
         const int xi = int((x >> (a.n - row)) & 1);
-        for (int c = 0; c < a.Mn; ++c) {
+        float left = 0.f; // the new F[c - 1]
+#pragma unroll
+        for (int c = 0; c < CAP; ++c) {
             const long j = long(row) + a.mn_lo + c;
             float v = 0.f;
-            if (j >= 0 && j <= avail) {
+            if (c < a.Mn && j >= 0 && j <= avail) {
                 if (c + 1 < a.Mn)
-                    v = v + a.del * prev[c + 1];
+                    v = v + a.del * F[c + 1 < CAP ? c + 1 : c];
                 if (j >= 1)
-                    v = v + (int(y[j - 1] > 0) == xi ? a.same : a.diff) * prev[c];
+                    v = v + (int(y[j - 1] > 0) == xi ? a.same : a.diff) * F[c];
                 if (row < a.n && c >= 1)
-                    v = v + a.ins * cur[c - 1];
+                    v = v + a.ins * left;
             }
-            cur[c] = v;
+            F[c] = v;
+            left = v;
         }
-        for (int c = 0; c < a.Mn; ++c)
-            prev[c] = cur[c];
     }
-    for (int c = 0; c < a.Mn; ++c) {
+#pragma unroll
+    for (int c = 0; c < CAP; ++c) {
         const int b = st + a.mn_lo + c;
-        g[c] = (b >= 0 && b < a.Mt) ? prev[c] * a.prior : 0.f;
+        if (c < a.Mn)
+            g[c] = (b >= 0 && b < a.Mt) ? F[c] * a.prior : 0.f;
     }
 }
 
@@ -171,55 +179,70 @@ __global__ void alpha_beta_kernel(tvb_args a)
     }
 }
 
+//! sum over the start and end drifts of alpha gamma beta for symbol value D (the CPU's order)
+__device__ double symbol_value(const tvb_args& a, int f, int i, int D, const double* al, const double* bn)
+{
+    double v = 0;
+    for (int st = 0; st < a.Mt; ++st) {
+        if (al[st] == 0)
+            continue;
+        const float* g = gam(a, f, i, st, D);
+        double w = 0;
+        for (int c = 0; c < a.Mn; ++c) {
+            const int b = st + a.mn_lo + c;
+            if (b >= 0 && b < a.Mt)
+                w = __dadd_rn(w, __dmul_rn(double(g[c]), bn[b]));
+        }
+        v = __dadd_rn(v, __dmul_rn(al[st], w));
+    }
+    return v;
+}
+
+//! a warp per (frame, symbol): lane l computes the values of D = l, l + 32, ...; lane 0 adds
+//! them in D order (the CPU's), and picks the most probable symbol; then the APPs
 __global__ void app_kernel(tvb_args a)
 {
-    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (t >= size_t(a.frames) * a.N)
-        return;
-    const int f = int(t / a.N), i = int(t % a.N), Mt = a.Mt;
-    uint16_t* sym = a.symbols + t;
-    float* app = a.app ? a.app + t * a.q : nullptr;
+    const size_t w = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+    const int lane = threadIdx.x & 31;
+    if (w >= size_t(a.frames) * a.N)
+        return; // whole warps leave together (blockDim is a multiple of 32)
+    const int f = int(w / a.N), i = int(w % a.N);
+    uint16_t* sym = a.symbols + w;
+    float* app = a.app ? a.app + w * a.q : nullptr;
     if (a.erased[f]) {
-        *sym = 0;
+        if (lane == 0)
+            *sym = 0;
         if (app)
-            for (int D = 0; D < a.q; ++D)
+            for (int D = lane; D < a.q; D += 32)
                 app[D] = float(1.0 / a.q);
         return;
     }
-    const double* al = a.alpha + (size_t(f) * (a.N + 1) + i) * Mt;
-    const double* bn = a.beta + (size_t(f) * (a.N + 1) + i + 1) * Mt;
-    double sum = 0, best_v = -1;
+    const double* al = a.alpha + (size_t(f) * (a.N + 1) + i) * a.Mt;
+    const double* bn = a.beta + (size_t(f) * (a.N + 1) + i + 1) * a.Mt;
+    double sum = 0, best_v = -1, v = 0;
     int best = 0;
-    // two passes over D (sum, then values) keep no per-D storage
-    for (int pass = 0; pass < 2; ++pass) {
-        for (int D = 0; D < a.q; ++D) {
-            double v = 0;
-            for (int st = 0; st < Mt; ++st) {
-                if (al[st] == 0)
-                    continue;
-                const float* g = gam(a, f, i, st, D);
-                double w = 0;
-                for (int c = 0; c < a.Mn; ++c) {
-                    const int b = st + a.mn_lo + c;
-                    if (b >= 0 && b < Mt)
-                        w = __dadd_rn(w, __dmul_rn(double(g[c]), bn[b]));
+    for (int D0 = 0; D0 < a.q; D0 += 32) {
+        v = D0 + lane < a.q ? symbol_value(a, f, i, D0 + lane, al, bn) : 0.0;
+        for (int l = 0; l < 32 && D0 + l < a.q; ++l) {
+            const double x = __shfl_sync(0xffffffffu, v, l);
+            if (lane == 0) {
+                sum = __dadd_rn(sum, x);
+                if (x > best_v) {
+                    best_v = x;
+                    best = D0 + l;
                 }
-                v = __dadd_rn(v, __dmul_rn(al[st], w));
-            }
-            if (pass == 0) {
-                sum = __dadd_rn(sum, v);
-                if (v > best_v) {
-                    best_v = v;
-                    best = D;
-                }
-            } else if (app) {
-                app[D] = float(sum > 0 ? __ddiv_rn(v, sum) : 1.0 / a.q);
             }
         }
-        if (!app)
-            break;
     }
-    *sym = uint16_t(best);
+    if (lane == 0)
+        *sym = uint16_t(best);
+    if (!app)
+        return;
+    sum = __shfl_sync(0xffffffffu, sum, 0);
+    for (int D = lane; D < a.q; D += 32) {
+        const double x = a.q <= 32 ? v : symbol_value(a, f, i, D, al, bn); // q <= 32: still held
+        app[D] = float(sum > 0 ? __ddiv_rn(x, sum) : 1.0 / a.q);
+    }
 }
 
 class tvb_cuda : public tvb_engine
@@ -336,11 +359,19 @@ public:
                 a.app = app ? v.output<float>(2) : nullptr;
                 a.frames = int(m);
                 const size_t threads = m * N * size_t(a.Mt) * q;
-                gamma_kernel<<<unsigned((threads + 127) / 128), 128, 0, v.stream>>>(a);
+                const unsigned blocks = unsigned((threads + 127) / 128);
+                if (a.Mn <= 8)
+                    gamma_kernel<8><<<blocks, 128, 0, v.stream>>>(a);
+                else if (a.Mn <= 16)
+                    gamma_kernel<16><<<blocks, 128, 0, v.stream>>>(a);
+                else if (a.Mn <= 32)
+                    gamma_kernel<32><<<blocks, 128, 0, v.stream>>>(a);
+                else
+                    gamma_kernel<MAX_MN><<<blocks, 128, 0, v.stream>>>(a);
                 GPUFEC_CUDA_CHECK_LAUNCH("tvb gamma_kernel");
                 alpha_beta_kernel<<<dim3(unsigned(m), 2), 64, (2 * size_t(a.Mt) + 1) * sizeof(double), v.stream>>>(a);
                 GPUFEC_CUDA_CHECK_LAUNCH("tvb alpha_beta_kernel");
-                app_kernel<<<unsigned((m * N + 127) / 128), 128, 0, v.stream>>>(a);
+                app_kernel<<<unsigned((m * N * 32 + 127) / 128), 128, 0, v.stream>>>(a);
                 GPUFEC_CUDA_CHECK_LAUNCH("tvb app_kernel");
             });
     }
