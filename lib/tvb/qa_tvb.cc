@@ -459,6 +459,17 @@ TEST(tvb_family, gpu_equals_cpu)
             unpack_bits(bits.data() + f * gpu->output_bytes(true), k, un.data() + f * k);
         EXPECT_EQ(un, bc);
     }
+    // a channel so poor that a codeword's drift range is wider than the GPU's lattice row: a
+    // clear error naming the CPU, which takes it
+    const frame_options poor = { { "q", "4" }, { "n", "32" }, { "N", "2" }, { "pi", "0.45" }, { "pd", "0.45" },
+                                 { "max_insertions", "32" }, { "exclusion", "1e-200" } };
+    EXPECT_NO_THROW(make_frame_decoder("tvb", poor, device_spec::parse("cpu")));
+    try {
+        make_frame_decoder("tvb", poor, device_spec::parse("cuda"));
+        ADD_FAILURE() << "the GPU took a corridor wider than its lattice row";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("CPU"), std::string::npos) << e.what();
+    }
 }
 
 } // namespace
