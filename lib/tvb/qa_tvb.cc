@@ -461,7 +461,7 @@ TEST(tvb_family, gpu_equals_cpu)
     }
     // a channel so poor that a codeword's drift range is wider than the GPU's lattice row: a
     // clear error naming the CPU, which takes it
-    const frame_options poor = { { "q", "4" }, { "n", "32" }, { "N", "2" }, { "pi", "0.45" }, { "pd", "0.45" },
+    const frame_options poor = { { "q", "4" }, { "n", "24" }, { "N", "2" }, { "pi", "0.45" }, { "pd", "0.45" },
                                  { "max_insertions", "32" }, { "exclusion", "1e-200" } };
     EXPECT_NO_THROW(make_frame_decoder("tvb", poor, device_spec::parse("cpu")));
     try {
