@@ -128,45 +128,39 @@ std::unique_ptr<channel_kit> make_bsid(double ps, int max_insertions)
 std::unique_ptr<channel_kit> make_bpsk_awgn() { return std::make_unique<bpsk_awgn>(); }
 std::unique_ptr<channel_kit> make_poisson_ppm(double kb) { return std::make_unique<poisson_ppm>(kb); }
 
+namespace {
+//! the value of "base:key=V" (fallback without ":..."); anything else is refused with `hint`
+double channel_arg(const std::string& name, const std::string& base, const std::string& key, double fallback,
+                   const std::string& hint)
+{
+    if (base.size() == name.size())
+        return fallback;
+    const std::string arg = name.substr(base.size() + 1), prefix = key + "=";
+    size_t used = 0;
+    double v = 0;
+    try {
+        if (arg.rfind(prefix, 0) != 0)
+            throw std::invalid_argument("");
+        v = std::stod(arg.substr(prefix.size()), &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != arg.size() - prefix.size())
+        throw std::invalid_argument("channel: '" + name + "': write " + hint);
+    return v;
+}
+} // namespace
+
 std::unique_ptr<channel_kit> make_channel(const std::string& name)
 {
     if (name == "bpsk-awgn" || name == "awgn")
         return make_bpsk_awgn();
     const std::string base = name.substr(0, name.find(':'));
-    if (base == "poisson-ppm" || base == "poisson") {
-        double kb = 0.2;
-        if (base.size() < name.size()) {
-            const std::string arg = name.substr(base.size() + 1);
-            size_t used = 0;
-            try {
-                if (arg.rfind("kb=", 0) != 0)
-                    throw std::invalid_argument("");
-                kb = std::stod(arg.substr(3), &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used == 0 || used != arg.size() - 3)
-                throw std::invalid_argument("channel: '" + name + "': write poisson-ppm:kb=<background photons per slot>");
-        }
-        return make_poisson_ppm(kb);
-    }
-    if (base == "bsid") {
-        double ps = 0;
-        if (base.size() < name.size()) {
-            const std::string arg = name.substr(base.size() + 1);
-            size_t used = 0;
-            try {
-                if (arg.rfind("ps=", 0) != 0)
-                    throw std::invalid_argument("");
-                ps = std::stod(arg.substr(3), &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used == 0 || used != arg.size() - 3)
-                throw std::invalid_argument("channel: '" + name + "': write bsid:ps=<substitution probability>");
-        }
-        return make_bsid(ps, 2);
-    }
+    if (base == "poisson-ppm" || base == "poisson")
+        return make_poisson_ppm(
+            channel_arg(name, base, "kb", 0.2, "poisson-ppm:kb=<background photons per slot>"));
+    if (base == "bsid")
+        return make_bsid(channel_arg(name, base, "ps", 0.0, "bsid:ps=<substitution probability>"), 2);
     throw std::invalid_argument("channel: '" + name +
                                 "' is not known (allowed: bpsk-awgn, poisson-ppm[:kb=K], bsid[:ps=P])");
 }

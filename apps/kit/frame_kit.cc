@@ -127,6 +127,17 @@ private:
         std::vector<float> rx;
     };
 
+    //! frame first + f's information bits (into d_info) and code bits (into wk.coded), drawn from
+    //! its own generator, which goes on to the channel
+    unit_rng encode_frame(const sim_key& key, uint64_t first, uint64_t f, worker& wk)
+    {
+        unit_rng rng(key.seed, key.point, first + f);
+        uint8_t* info = d_info.data() + f * d_k;
+        random_bits(info, d_k, rng);
+        wk.enc->encode(info, 1, wk.coded.data());
+        return rng;
+    }
+
     //! a decoder that must know the channel (the BSID probabilities) is made again when they change
     void tell_decoder(const channel_kit& ch)
     {
@@ -153,10 +164,7 @@ private:
         std::vector<uint8_t> clipped(count, 0);
         for_frames(*d_pool, count, [&](uint64_t f, int w) {
             worker& wk = d_workers[size_t(w)];
-            unit_rng rng(key.seed, key.point, first + f);
-            uint8_t* info = d_info.data() + f * d_k;
-            random_bits(info, d_k, rng);
-            wk.enc->encode(info, 1, wk.coded.data());
+            unit_rng rng = encode_frame(key, first, f, wk);
             ch.transmit_variable(wk.coded.data(), d_n, wk.rx, rng);
             size_t len = wk.rx.size();
             if (len > longest || len < shortest) {
@@ -215,10 +223,7 @@ private:
         const float llr = ch.llr_scale(), i8 = ch.int8_scale();
         for_frames(*d_pool, count, [&](uint64_t f, int w) {
             worker& wk = d_workers[size_t(w)];
-            unit_rng rng(key.seed, key.point, first + f);
-            uint8_t* info = d_info.data() + f * d_k;
-            random_bits(info, d_k, rng);
-            wk.enc->encode(info, 1, wk.coded.data());
+            unit_rng rng = encode_frame(key, first, f, wk);
             ch.transmit(wk.coded.data(), d_n, wk.rx.data(), rng);
             if (as_float) {
                 float* o = d_softf + f * d_n;

@@ -109,6 +109,38 @@ TEST(app_kits, awgn_scaling_matches_theory)
     }
 }
 
+// the insertion/deletion channel: its point is a probability, frames change length, the decoder
+// is told the channel; the tvb kit through it: the same counts from the same seed, and frames of
+// the clean channel all decode
+TEST(app_kits, bsid_channel)
+{
+    auto ch = make_channel("bsid:ps=0.001");
+    EXPECT_EQ(ch->measure(), "p");
+    EXPECT_EQ(ch->measure_unit(), "");
+    EXPECT_TRUE(ch->changes_length());
+    EXPECT_THROW(make_channel("bsid:pi=0.1"), std::invalid_argument);
+    ch->set_point(0.05, 0.5);
+    EXPECT_NE(ch->decoder_options().find("pi=0.05"), std::string::npos);
+    std::vector<uint8_t> bits(20000, 1);
+    std::vector<float> y;
+    unit_rng rng(1, 2, 3);
+    ch->transmit_variable(bits.data(), bits.size(), y, rng);
+    EXPECT_NE(y.size(), bits.size());
+    EXPECT_NEAR(double(y.size()) / bits.size(), 1.0, 0.02); // Pi = Pd: about as long
+    EXPECT_THROW(ch->set_point(0.6, 0.5), std::invalid_argument);
+    auto kit = make_code_kit("tvb", "q=16, n=7, N=20", device_spec::parse("cpu"));
+    std::vector<frame_result> r1(8), r2(8);
+    ch->set_point(0.0, kit->rate());
+    kit->simulate({ 5, 0 }, 0, 8, *ch, r1.data());
+    for (const auto& r : r1)
+        EXPECT_EQ(r.bit_errors, 0u);
+    ch->set_point(0.02, kit->rate());
+    kit->simulate({ 5, 1 }, 0, 8, *ch, r1.data());
+    kit->simulate({ 5, 1 }, 0, 8, *ch, r2.data());
+    for (size_t f = 0; f < 8; ++f)
+        EXPECT_EQ(r1[f].bit_errors, r2[f].bit_errors);
+}
+
 // the photon-counting channel: its names, its statistics, and the SCPPM kit through it (codewords
 // decode well above the capacity threshold, none below it)
 TEST(app_kits, poisson_ppm_channel)
