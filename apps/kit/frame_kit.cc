@@ -161,7 +161,8 @@ private:
         d_var.resize(count * longest);
         d_len.resize(count);
         d_info.resize(count * d_k);
-        std::vector<uint8_t> clipped(count, 0);
+        std::vector<uint8_t>& clipped = d_clip;
+        clipped.assign(count, 0);
         for_frames(*d_pool, count, [&](uint64_t f, int w) {
             worker& wk = d_workers[size_t(w)];
             unit_rng rng = encode_frame(key, first, f, wk);
@@ -182,7 +183,8 @@ private:
                                  "drift range (%zu..%zu); cut or padded to it (%llu so far)\n",
                          (unsigned long long)cut, shortest, longest, (unsigned long long)d_clipped);
         }
-        std::vector<size_t> at(count + 1, 0);
+        std::vector<size_t>& at = d_at;
+        at.assign(count + 1, 0);
         for (uint64_t f = 0; f < count; ++f)
             at[f + 1] = at[f] + d_len[f];
         d_input_values = at[count];
@@ -264,6 +266,8 @@ private:
     device_spec d_device;
     std::vector<float> d_var;  //!< variable frames: one row of the longest length each
     std::vector<size_t> d_len; //!< variable frames: their lengths (empty: fixed frames)
+    std::vector<size_t> d_at;  //!< variable frames: where each starts in the input
+    std::vector<uint8_t> d_clip;
     uint64_t d_clipped = 0, d_input_values = 0;
     std::vector<worker> d_workers;
     size_t d_k = 0, d_n = 0;

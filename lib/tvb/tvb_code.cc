@@ -43,15 +43,10 @@ std::string tvb_code::describe() const
            " codebook" + (books.size() == 1 ? "" : "s");
 }
 
-tvb_code tvb_code::davey_mackay(int q, int n, int books, uint64_t seed)
+std::vector<uint32_t> tvb_sparse_codebook(int q, int n)
 {
     if (n < 1 || n > 24)
-        throw std::invalid_argument("n: Davey-MacKay codebooks of 1 .. 24 bits");
-    if (books < 1)
-        throw std::invalid_argument("books: at least one codebook");
-    tvb_code c;
-    c.q = q;
-    c.n = n;
+        throw std::invalid_argument("n: sparse codebooks of 1 .. 24 bits");
     if (q < 2 || uint64_t(q) > (uint64_t(1) << n))
         throw std::invalid_argument("q: " + std::to_string(q) + " symbols do not fit codewords of " +
                                     std::to_string(n) + " bits (2 .. 2^n)");
@@ -60,7 +55,18 @@ tvb_code tvb_code::davey_mackay(int q, int n, int books, uint64_t seed)
         all[w] = uint32_t(w);
     std::stable_sort(all.begin(), all.end(),
                      [](uint32_t a, uint32_t b) { return __builtin_popcount(a) < __builtin_popcount(b); });
-    const std::vector<uint32_t> sparse(all.begin(), all.begin() + q);
+    all.resize(size_t(q));
+    return all;
+}
+
+tvb_code tvb_code::davey_mackay(int q, int n, int books, uint64_t seed)
+{
+    if (books < 1)
+        throw std::invalid_argument("books: at least one codebook");
+    const std::vector<uint32_t> sparse = tvb_sparse_codebook(q, n);
+    tvb_code c;
+    c.q = q;
+    c.n = n;
     std::mt19937_64 rng(seed);
     const uint32_t mask = uint32_t((uint64_t(1) << n) - 1);
     for (int b = 0; b < books; ++b) {
@@ -191,10 +197,7 @@ tvb_system tvb_from_simcommsys(const std::string& text)
     const long book_type = to_long(next("codebook type"), "codebook type");
     std::vector<std::vector<uint32_t>> tables;
     if (book_type == 0) {
-        tables.push_back(tvb_code::davey_mackay(q, n, 1, 0).books[0]);
-        const uint32_t w = tables[0][0]; // remove the watermark: the sparse words themselves
-        for (auto& x : tables[0])
-            x ^= w;
+        tables.push_back(tvb_sparse_codebook(q, n));
     } else if (book_type == 2) {
         next("codebook name");
         const long count = to_long(next("codebook count"), "codebook count");

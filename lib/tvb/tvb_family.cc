@@ -88,7 +88,8 @@ protected:
             decode_engine(b);
             return;
         }
-        std::vector<size_t> start(b.frames + 1, 0);
+        std::vector<size_t>& start = d_start;
+        start.assign(b.frames + 1, 0);
         for (size_t f = 0; f < b.frames; ++f)
             start[f + 1] = start[f] + (b.input_lengths ? b.input_lengths[f] : input_per_frame());
         const size_t N = d_c.N, q = size_t(d_c.code.q), sb = size_t(symbol_bits(d_c.code.q));
@@ -172,7 +173,7 @@ private:
     std::shared_ptr<cpu_pool> d_pool;
     size_t d_batch, d_min = 0, d_max = 0;
     std::vector<std::unique_ptr<worker>> d_workers;
-    std::vector<size_t> d_lengths;
+    std::vector<size_t> d_lengths, d_start;
     std::vector<uint16_t> d_sym;
     std::vector<uint8_t> d_erased;
 };
@@ -200,15 +201,16 @@ tvb_config read_config(option_reader& r)
             throw std::invalid_argument("N: the file gives no block length; give N");
         cap = sys.insertion_cap > 0 ? sys.insertion_cap : 64; // 0: uncapped
     }
-    if (c.N == 0)
-        c.N = 50;
-    if (kind == "file") {
-    } else if (kind == "dm") {
+    if (kind == "dm") {
+        if (c.N == 0)
+            c.N = 50;
         const int books = int(r.get_int("books", 0, 0, 1 << 20));
         c.code = tvb_code::davey_mackay(q, n, books ? books : int(c.N), uint64_t(r.get_int("seed", 1, 0, 1LL << 62)));
     } else if (kind == "marker") {
+        if (c.N == 0)
+            c.N = 50;
         c.code = tvb_code::marker(int(r.get_int("d", 4, 1, 16)), r.get("marker", "001"));
-    } else {
+    } else if (kind != "file") {
         throw std::invalid_argument("code: '" + kind + "' is not valid (allowed: dm, marker, file)");
     }
     c.channel.Pi = r.get_float("pi", 0.01, 0, 0.999);

@@ -12,7 +12,7 @@ import pmt
 from gnuradio import gr, gr_unittest
 from gnuradio import gpufec
 
-from qa_util import bpsk, encode_with, run_decoder
+from qa_util import bpsk, decode_pdus, encode_with, run_decoder
 
 
 class qa_turbo(gr_unittest.TestCase):
@@ -72,19 +72,9 @@ class qa_turbo(gr_unittest.TestCase):
         bits = self.rng.integers(0, 2, 2 * K, dtype=np.uint8)
         coded = encode_with(gpufec.turbo_encoder(K=K), bits)
         dec = gpufec.pdu_decoder("turbo", gpufec.turbo_options(K=K), device="cpu")
-        tb = gr.top_block()
-        dbg = blocks.message_debug()
-        tb.msg_connect((dec, "pdus"), (dbg, "store"))
-        tb.start()
-        dec.to_basic_block()._post(pmt.intern("pdus"),
-                                   pmt.cons(pmt.make_dict(), pmt.init_f32vector(len(coded), bpsk(coded).tolist())))
-        t0 = time.time()
-        while dbg.num_messages() < 1 and time.time() - t0 < 30:
-            time.sleep(0.01)
-        tb.stop()
-        tb.wait()
-        self.assertEqual(dbg.num_messages(), 1)
-        got = np.array(pmt.u8vector_elements(pmt.cdr(dbg.get_message(0))), dtype=np.uint8)
+        msgs = decode_pdus(dec, [pmt.cons(pmt.make_dict(), pmt.init_f32vector(len(coded), bpsk(coded).tolist()))])
+        self.assertEqual(len(msgs), 1)
+        got = np.array(pmt.u8vector_elements(pmt.cdr(msgs[0])), dtype=np.uint8)
         np.testing.assert_array_equal(got, bits)
 
     def test_005_bad_parameters_are_named(self):

@@ -6,8 +6,10 @@
 time limit so that a hang fails the test instead of stopping the suite."""
 
 import threading
+import time
 
 import numpy as np
+import pmt
 from gnuradio import gr, blocks
 
 
@@ -24,6 +26,23 @@ def run_with_timeout(tb, seconds=60):
     if not done.wait(seconds):
         tb.stop()
         raise AssertionError("flowgraph did not finish within %d s (hang)" % seconds)
+
+
+def decode_pdus(dec, pdus, timeout=30):
+    """posts each PDU to the block's "pdus" port and returns the PDUs it publishes (waits for as
+    many as were posted, `timeout` seconds at most)"""
+    tb = gr.top_block()
+    dbg = blocks.message_debug()
+    tb.msg_connect((dec, "pdus"), (dbg, "store"))
+    tb.start()
+    for p in pdus:
+        dec.to_basic_block()._post(pmt.intern("pdus"), p)
+    t0 = time.time()
+    while dbg.num_messages() < len(pdus) and time.time() - t0 < timeout:
+        time.sleep(0.01)
+    tb.stop()
+    tb.wait()
+    return [dbg.get_message(i) for i in range(dbg.num_messages())]
 
 
 def run_decoder(dec, soft, float_input=True, chunk=None, out_buffer=None, tags=None, timeout=60):

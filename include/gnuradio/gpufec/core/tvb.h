@@ -56,6 +56,8 @@ struct tvb_system {
 };
 tvb_system tvb_from_simcommsys(const std::string& text);
 
+//! the sparse codebook: the q lowest-weight n-bit words, by weight then value (n 1 .. 24)
+std::vector<uint32_t> tvb_sparse_codebook(int q, int n);
 //! N symbols (each below q) to n N bits, one per byte
 void tvb_encode(const tvb_code& code, const uint16_t* symbols, size_t N, uint8_t* bits);
 
