@@ -13,6 +13,7 @@
 #include "testing/test_util.h"
 #include <gtest/gtest.h>
 #include <cmath>
+#include <cstdio>
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -219,6 +220,45 @@ TEST(tvb_decoder, noiseless_and_noisy_frames)
     EXPECT_DOUBLE_EQ(app[0], 1.0 / 16);
 }
 
+// single precision for alpha, beta and the APP sums against double: the APPs within the
+// stated error (docs/tvb.md), the same decisions except where double's two best are as close
+TEST(tvb_decoder, single_precision_error)
+{
+    const size_t N = 50;
+    const tvb_code c = tvb_code::davey_mackay(16, 8, int(N), 3);
+    bsid_params ch;
+    ch.Pi = ch.Pd = 0.02;
+    tvb_map_decoder d64(c, N, ch), d32(c, N, ch, 1e-10, tvb_precision::float32);
+    EXPECT_EQ(d32.precision(), tvb_precision::float32);
+    std::mt19937_64 rng(9);
+    std::vector<uint8_t> x(N * 8), y;
+    std::vector<double> a64(N * 16), a32(N * 16);
+    std::vector<uint16_t> s64(N), s32(N);
+    double worst = 0;
+    size_t differ = 0, decisions = 0;
+    for (uint32_t f = 0; f < 100; ++f) {
+        const auto sf = random_symbols(N, 16, 300 + f);
+        tvb_encode(c, sf.data(), N, x.data());
+        bsid_transmit(x.data(), x.size(), ch, rng, y);
+        d64.decode(y.data(), y.size(), nullptr, a64.data(), s64.data());
+        d32.decode(y.data(), y.size(), nullptr, a32.data(), s32.data());
+        for (size_t k = 0; k < a64.size(); ++k)
+            worst = std::max(worst, std::fabs(a64[k] - a32[k]));
+        for (size_t i = 0; i < N; ++i, ++decisions)
+            if (s64[i] != s32[i]) {
+                ++differ;
+                // a near tie in double
+                EXPECT_NEAR(a64[i * 16 + s64[i]], a64[i * 16 + s32[i]], 1e-5) << f << " " << i;
+            }
+    }
+    std::printf("single precision: APPs within %.2e of double; %zu of %zu decisions differ\n", worst, differ,
+                decisions);
+    EXPECT_LT(worst, 1e-5);
+    EXPECT_LE(differ, 2u);
+    EXPECT_THROW(parse_tvb_precision("half"), std::invalid_argument);
+    EXPECT_EQ(to_string(parse_tvb_precision("single")), "single");
+}
+
 TEST(tvb_code, constructions_and_checks)
 {
     const tvb_code dm = tvb_code::davey_mackay(16, 7, 3, 2);
@@ -385,26 +425,25 @@ TEST(tvb_code, simcommsys_system_file)
 }
 
 // the GPU engine against the CPU reference: the same symbols and the same APPs (the lattice in
-// float without fused multiply-adds, the sums in double in the same order), frames of every
-// length the channel gives, an erased frame among them, in chunks smaller than the batch
+// float without fused multiply-adds, the sums in the same order), in both storage variants and
+// both precisions, frames of every length the channel gives, a frame of noise among them, in
+// chunks smaller than the batch; the third code's gamma row is too large for shared memory, so
+// the local variant keeps it in device memory
 TEST(tvb_family, gpu_equals_cpu)
 {
     GPUFEC_REQUIRE_GPU();
-    for (const char* code : { "q=16, n=7, N=40, pi=0.03, pd=0.02, ps=0.01", "q=32, n=10, N=30, pi=0.01, pd=0.01" }) {
-        frame_options o = parse_frame_options(code);
-        auto cpu = make_frame_decoder("tvb", o, device_spec::parse("cpu"));
-        frame_options og = o;
-        og["max_batch"] = "7"; // several chunks
-        auto gpu = make_frame_decoder("tvb", og, device_spec::parse("cuda"));
+    for (const char* code : { "q=16, n=7, N=40, pi=0.03, pd=0.02, ps=0.01", "q=32, n=10, N=30, pi=0.01, pd=0.01",
+                              "q=64, n=12, N=20, pi=0.02, pd=0.02" }) {
+        const frame_options o = parse_frame_options(code);
         auto enc = make_frame_encoder("tvb", o);
         const size_t frames = 23, k = enc->info_bits(), nb = enc->coded_bits();
         const auto info = test::random_bits(frames * k, 6);
         std::vector<uint8_t> coded(frames * nb), y;
         enc->encode(info.data(), frames, coded.data());
         bsid_params ch;
-        ch.Pi = std::stod(o["pi"]);
-        ch.Pd = std::stod(o["pd"]);
-        ch.Ps = o.count("ps") ? std::stod(o["ps"]) : 0.0;
+        ch.Pi = std::stod(o.at("pi"));
+        ch.Pd = std::stod(o.at("pd"));
+        ch.Ps = o.count("ps") ? std::stod(o.at("ps")) : 0.0;
         std::mt19937_64 rng(2);
         std::vector<int8_t> soft;
         std::vector<size_t> lengths;
@@ -430,34 +469,49 @@ TEST(tvb_family, gpu_equals_cpu)
             b.status = st.data();
             d.decode(b);
         };
-        std::vector<uint8_t> bc, bg;
-        std::vector<float> ac, ag;
-        std::vector<frame_status> sc, sg;
-        run(*cpu, bc, ac, sc);
-        run(*gpu, bg, ag, sg);
-        EXPECT_EQ(bg, bc) << code;
-        size_t differ = 0;
-        float worst = 0;
-        for (size_t i = 0; i < ac.size(); ++i) {
-            differ += ag[i] != ac[i];
-            worst = std::max(worst, std::fabs(ag[i] - ac[i]));
+        for (const char* precision : { "double", "single" }) {
+            frame_options oc = o;
+            oc["precision"] = precision;
+            auto cpu = make_frame_decoder("tvb", oc, device_spec::parse("cpu"));
+            std::vector<uint8_t> bc;
+            std::vector<float> ac;
+            std::vector<frame_status> sc;
+            run(*cpu, bc, ac, sc);
+            for (const char* storage : { "global", "local" }) {
+                frame_options og = oc;
+                og["max_batch"] = "7"; // several chunks
+                og["storage"] = storage;
+                auto gpu = make_frame_decoder("tvb", og, device_spec::parse("cuda"));
+                const std::string what = std::string(code) + ", " + gpu->backend();
+                std::vector<uint8_t> bg;
+                std::vector<float> ag;
+                std::vector<frame_status> sg;
+                run(*gpu, bg, ag, sg);
+                EXPECT_EQ(bg, bc) << what;
+                size_t differ = 0;
+                float worst = 0;
+                for (size_t i = 0; i < ac.size(); ++i) {
+                    differ += ag[i] != ac[i];
+                    worst = std::max(worst, std::fabs(ag[i] - ac[i]));
+                }
+                EXPECT_EQ(differ, 0u) << what << ": " << differ << " APPs differ, by " << worst << " at most";
+                for (size_t f = 0; f < frames; ++f)
+                    EXPECT_EQ(sg[f].erased, sc[f].erased) << what << ", frame " << f;
+                // hard output without soft output: the same symbols
+                std::vector<uint8_t> bits(frames * gpu->output_bytes(true));
+                frame_batch b;
+                b.frames = frames;
+                b.soft = soft.data();
+                b.input_lengths = lengths.data();
+                b.bits = bits.data();
+                b.packed = true;
+                gpu->decode(b);
+                std::vector<uint8_t> un(frames * k);
+                for (size_t f = 0; f < frames; ++f)
+                    unpack_bits(bits.data() + f * gpu->output_bytes(true), k, un.data() + f * k);
+                EXPECT_EQ(un, bc) << what;
+            }
         }
-        EXPECT_EQ(differ, 0u) << code << ": " << differ << " APPs differ, by " << worst << " at most";
-        for (size_t f = 0; f < frames; ++f)
-            EXPECT_EQ(sg[f].erased, sc[f].erased) << f;
-        // hard output without soft output: the same symbols
-        std::vector<uint8_t> bits(frames * gpu->output_bytes(true));
-        frame_batch b;
-        b.frames = frames;
-        b.soft = soft.data();
-        b.input_lengths = lengths.data();
-        b.bits = bits.data();
-        b.packed = true;
-        gpu->decode(b);
-        std::vector<uint8_t> un(frames * k);
-        for (size_t f = 0; f < frames; ++f)
-            unpack_bits(bits.data() + f * gpu->output_bytes(true), k, un.data() + f * k);
-        EXPECT_EQ(un, bc);
     }
     // a channel so poor that a codeword's drift range is wider than the GPU's lattice row: a
     // clear error naming the CPU, which takes it

@@ -13,11 +13,21 @@
 
 namespace gpufec {
 
+/*! Where the GPU keeps the receiver metrics (gamma): all of a chunk's in device memory
+ *  (global: each computed once) or one symbol's at a time per frame (local: computed twice,
+ *  in the forward and in the backward pass, for frames whose gamma would not leave room for
+ *  enough frames at once); automatic chooses from the memory gamma needs. */
+enum class tvb_storage { automatic, global, local };
+//! "auto" | "global" | "local"; else std::invalid_argument
+tvb_storage parse_tvb_storage(const std::string& s);
+
 struct tvb_setup {
     tvb_code code;
     size_t N = 0;
     bsid_params channel;
     drift_limits frame, codeword; //!< the drift ranges (tvb_map_decoder's)
+    tvb_precision precision = tvb_precision::float64;
+    tvb_storage storage = tvb_storage::automatic;
 };
 
 class tvb_engine

@@ -36,6 +36,8 @@ struct tvb_config {
     size_t N = 0;
     bsid_params channel;
     double exclusion = 1e-10;
+    tvb_precision precision = tvb_precision::float64;
+    tvb_storage storage = tvb_storage::automatic;
     int cpu_threads = 0;
 };
 
@@ -64,7 +66,8 @@ public:
     {
         if (d_engine)
             return d_engine->name();
-        return "cpu double-precision reference (" + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
+        return "cpu reference in " + to_string(d_c.precision) + " precision (" + std::to_string(d_pool->size()) +
+               " threads " + d_pool->kind() + ")";
     }
     size_t input_per_frame() const override { return d_max; }
     size_t min_input_per_frame() const override { return d_min; }
@@ -159,7 +162,7 @@ private:
     }
     struct worker {
         explicit worker(const tvb_config& c)
-            : dec(c.code, c.N, c.channel, c.exclusion), app(c.N * size_t(c.code.q)), sym(c.N)
+            : dec(c.code, c.N, c.channel, c.exclusion, c.precision), app(c.N * size_t(c.code.q)), sym(c.N)
         {
         }
         tvb_map_decoder dec;
@@ -219,6 +222,8 @@ tvb_config read_config(option_reader& r)
     c.channel.max_insertions = int(r.get_int("max_insertions", cap, 0, 64));
     c.channel.check();
     c.exclusion = r.get_float("exclusion", 1e-10, 1e-300, 0.5);
+    c.precision = parse_tvb_precision(r.get("precision", "double"));
+    c.storage = parse_tvb_storage(r.get("storage", "auto"));
     return c;
 }
 
@@ -237,6 +242,8 @@ std::unique_ptr<frame_decoder> make_tvb(option_reader& r, const frame_common& co
         s.channel = c.channel;
         s.frame = ranges.frame_drift();
         s.codeword = ranges.codeword_drift();
+        s.precision = c.precision;
+        s.storage = c.storage;
         eng = make_tvb_cuda(s, choice.device, size_t(common.max_batch));
     }
 #else
@@ -281,6 +288,17 @@ std::unique_ptr<frame_encoder> make_tvb_encoder(option_reader& r)
 
 } // namespace
 
+tvb_storage parse_tvb_storage(const std::string& s)
+{
+    if (s == "auto")
+        return tvb_storage::automatic;
+    if (s == "global")
+        return tvb_storage::global;
+    if (s == "local")
+        return tvb_storage::local;
+    throw std::invalid_argument("storage: '" + s + "' is not valid (allowed: auto, global, local)");
+}
+
 GPUFEC_REGISTER_FRAME_FAMILY(tvb,
                              "tvb",
                              "time-varying block codes (Davey-MacKay watermark, marker) over the BSID insertion/"
@@ -291,7 +309,9 @@ GPUFEC_REGISTER_FRAME_FAMILY(tvb,
                              "markers, docs/tvb.md>, "
                              "books=<codebooks, dm> (N), seed=<watermark seed, dm> (1), d=<data bits, marker> (4), "
                              "marker=<bits, marker> (001), pi, pd, ps (0.01, 0.01, 0: the channel the decoder assumes), "
-                             "max_insertions (2), exclusion=<probability of a drift outside the range> (1e-10)",
+                             "max_insertions (2), exclusion=<probability of a drift outside the range> (1e-10), "
+                             "precision=<double|single: alpha, beta and the APP sums> (double), "
+                             "storage=<auto|global|local: the GPU's gamma, all of a chunk or a symbol at a time> (auto)",
                              make_tvb,
                              make_tvb_encoder);
 

@@ -11,11 +11,24 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 namespace gpufec {
 
-tvb_map_decoder::tvb_map_decoder(const tvb_code& code, size_t N, const bsid_params& channel, double exclusion)
-    : d_code(code), d_N(N), d_ch(channel)
+std::string to_string(tvb_precision p) { return p == tvb_precision::float32 ? "single" : "double"; }
+
+tvb_precision parse_tvb_precision(const std::string& s)
+{
+    if (s == "single" || s == "float")
+        return tvb_precision::float32;
+    if (s == "double")
+        return tvb_precision::float64;
+    throw std::invalid_argument("precision: '" + s + "' is not valid (allowed: single, double)");
+}
+
+tvb_map_decoder::tvb_map_decoder(
+    const tvb_code& code, size_t N, const bsid_params& channel, double exclusion, tvb_precision precision)
+    : d_code(code), d_N(N), d_ch(channel), d_precision(precision)
 {
     code.check();
     channel.check();
@@ -104,14 +117,32 @@ tvb_result tvb_map_decoder::decode(const uint8_t* rx, size_t rho, const double* 
                 }
             }
         }
+    if (d_precision == tvb_precision::float32)
+        forward_backward<float>(res.end_drift, app, symbols);
+    else
+        forward_backward<double>(res.end_drift, app, symbols);
+    return res;
+}
+
+template <class R>
+void tvb_map_decoder::forward_backward(int end_drift, double* app, uint16_t* symbols)
+{
+    const int q = d_code.q, Mt = d_mt.size(), Mn = d_mn.size();
+    const size_t N = d_N;
+    rows<R>& rw = *[this] {
+        if constexpr (std::is_same_v<R, float>)
+            return &d_rows32;
+        else
+            return &d_rows64;
+    }();
     auto G = [&](size_t i, int a, int D) { return &d_gamma[((i * size_t(Mt) + size_t(a)) * size_t(q) + size_t(D)) * size_t(Mn)]; };
     // alpha (from drift 0) and beta (to the received length's drift), normalised
-    d_alpha.assign((N + 1) * size_t(Mt), 0.0);
-    d_beta.assign((N + 1) * size_t(Mt), 0.0);
-    d_alpha[size_t(-d_mt.lo)] = 1;
+    rw.alpha.assign((N + 1) * size_t(Mt), R(0));
+    rw.beta.assign((N + 1) * size_t(Mt), R(0));
+    rw.alpha[size_t(-d_mt.lo)] = 1;
     for (size_t i = 0; i < N; ++i) {
-        double* an = &d_alpha[(i + 1) * size_t(Mt)];
-        const double* ap = &d_alpha[i * size_t(Mt)];
+        R* an = &rw.alpha[(i + 1) * size_t(Mt)];
+        const R* ap = &rw.alpha[i * size_t(Mt)];
         for (int a = 0; a < Mt; ++a)
             if (ap[a] != 0)
                 for (int D = 0; D < q; ++D) {
@@ -119,33 +150,33 @@ tvb_result tvb_map_decoder::decode(const uint8_t* rx, size_t rho, const double* 
                     for (int c = 0; c < Mn; ++c) {
                         const int b = a + d_mn.lo + c;
                         if (b >= 0 && b < Mt)
-                            an[b] += ap[a] * double(g[c]);
+                            an[b] += ap[a] * R(g[c]);
                     }
                 }
-        double sum = 0;
+        R sum = 0;
         for (int b = 0; b < Mt; ++b)
             sum += an[b];
         if (sum > 0)
             for (int b = 0; b < Mt; ++b)
                 an[b] /= sum;
     }
-    d_beta[N * size_t(Mt) + size_t(res.end_drift - d_mt.lo)] = 1;
+    rw.beta[N * size_t(Mt) + size_t(end_drift - d_mt.lo)] = 1;
     for (size_t i = N; i-- > 0;) {
-        double* bp = &d_beta[i * size_t(Mt)];
-        const double* bn = &d_beta[(i + 1) * size_t(Mt)];
+        R* bp = &rw.beta[i * size_t(Mt)];
+        const R* bn = &rw.beta[(i + 1) * size_t(Mt)];
         for (int a = 0; a < Mt; ++a) {
-            double v = 0;
+            R v = 0;
             for (int D = 0; D < q; ++D) {
                 const float* g = G(i, a, D);
                 for (int c = 0; c < Mn; ++c) {
                     const int b = a + d_mn.lo + c;
                     if (b >= 0 && b < Mt)
-                        v += double(g[c]) * bn[b];
+                        v += R(g[c]) * bn[b];
                 }
             }
             bp[a] = v;
         }
-        double sum = 0;
+        R sum = 0;
         for (int a = 0; a < Mt; ++a)
             sum += bp[a];
         if (sum > 0)
@@ -153,22 +184,22 @@ tvb_result tvb_map_decoder::decode(const uint8_t* rx, size_t rho, const double* 
                 bp[a] /= sum;
     }
     // the symbols' a-posteriori probabilities
-    std::vector<double>& L = d_app;
-    L.assign(static_cast<size_t>(q), 0.0);
+    std::vector<R>& L = rw.L;
+    L.assign(static_cast<size_t>(q), R(0));
     for (size_t i = 0; i < N; ++i) {
-        const double* ap = &d_alpha[i * size_t(Mt)];
-        const double* bn = &d_beta[(i + 1) * size_t(Mt)];
-        double sum = 0;
+        const R* ap = &rw.alpha[i * size_t(Mt)];
+        const R* bn = &rw.beta[(i + 1) * size_t(Mt)];
+        R sum = 0;
         for (int D = 0; D < q; ++D) {
-            double v = 0;
+            R v = 0;
             for (int a = 0; a < Mt; ++a)
                 if (ap[a] != 0) {
                     const float* g = G(i, a, D);
-                    double w = 0;
+                    R w = 0;
                     for (int c = 0; c < Mn; ++c) {
                         const int b = a + d_mn.lo + c;
                         if (b >= 0 && b < Mt)
-                            w += double(g[c]) * bn[b];
+                            w += R(g[c]) * bn[b];
                     }
                     v += ap[a] * w;
                 }
@@ -177,7 +208,7 @@ tvb_result tvb_map_decoder::decode(const uint8_t* rx, size_t rho, const double* 
         }
         int best = 0;
         for (int D = 0; D < q; ++D) {
-            const double p = sum > 0 ? L[size_t(D)] / sum : 1.0 / q;
+            const double p = sum > 0 ? double(L[size_t(D)] / sum) : 1.0 / q;
             if (app)
                 app[i * size_t(q) + size_t(D)] = p;
             if (L[size_t(D)] > L[size_t(best)])
@@ -186,7 +217,6 @@ tvb_result tvb_map_decoder::decode(const uint8_t* rx, size_t rho, const double* 
         if (symbols)
             symbols[i] = uint16_t(best);
     }
-    return res;
 }
 
 } // namespace gpufec

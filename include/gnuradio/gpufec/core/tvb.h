@@ -12,7 +12,9 @@
  * tvb_map_decoder is the symbol-level MAP decoder over the BSID channel (bsid.h): the
  * forward-backward algorithm over the drift, with the receiver metric R(y | C_i(D)) computed by a
  * lattice limited to a corridor of drifts, alpha and beta normalised in double precision, the
- * lattice in single precision (as the reference decoder of Briffa's papers does). */
+ * lattice in single precision (as the reference decoder of Briffa's papers does). alpha, beta and
+ * the APP sums may be kept in single precision instead (tvb_precision::float32), which the GPU
+ * engine also offers: faster on GPUs with slow double precision, at the error docs/tvb.md states. */
 #ifndef INCLUDED_GPUFEC_CORE_TVB_H
 #define INCLUDED_GPUFEC_CORE_TVB_H
 
@@ -61,6 +63,13 @@ std::vector<uint32_t> tvb_sparse_codebook(int q, int n);
 //! N symbols (each below q) to n N bits, one per byte
 void tvb_encode(const tvb_code& code, const uint16_t* symbols, size_t N, uint8_t* bits);
 
+//! the arithmetic of alpha, beta and the APP sums (the lattice is single precision in both)
+enum class tvb_precision { float32, float64 };
+//! "single" / "double" (float32 / float64)
+std::string to_string(tvb_precision p);
+//! "single" or "float" -> float32, "double" -> float64; else std::invalid_argument
+tvb_precision parse_tvb_precision(const std::string& s);
+
 struct tvb_result {
     bool erased = false; //!< the received length is outside the drift range (nothing decoded)
     int end_drift = 0;   //!< received minus sent bits
@@ -71,13 +80,18 @@ class tvb_map_decoder
 public:
     /*! code, N symbols a frame, the channel, and the probability of a drift outside the range
      *  considered (the range comes from it: bsid_drift_limits over the frame and over a codeword) */
-    tvb_map_decoder(const tvb_code& code, size_t N, const bsid_params& channel, double exclusion = 1e-10);
+    tvb_map_decoder(const tvb_code& code,
+                    size_t N,
+                    const bsid_params& channel,
+                    double exclusion = 1e-10,
+                    tvb_precision precision = tvb_precision::float64);
     /*! Decodes `rho` received bits (one per byte). priors: N x q probabilities or null
      *  (equiprobable); app: N x q a-posteriori probabilities or null; symbols: N hard decisions
      *  (the most probable symbol) or null. */
     tvb_result decode(const uint8_t* rx, size_t rho, const double* priors, double* app, uint16_t* symbols);
 
     size_t N() const { return d_N; }
+    tvb_precision precision() const { return d_precision; }
     size_t frame_bits() const { return d_N * size_t(d_code.n); }
     drift_limits frame_drift() const { return d_mt; }
     drift_limits codeword_drift() const { return d_mn; }
@@ -88,13 +102,22 @@ public:
 private:
     //! R(y[s .. s + n + d) | x) for every codeword drift d of the corridor into r (Mn values)
     void receiver_metric(const uint8_t* y, size_t avail, uint32_t x, float* r);
+    //! forward-backward and APPs with alpha, beta and the sums in R
+    template <class R>
+    void forward_backward(int end_drift, double* app, uint16_t* symbols);
+    template <class R>
+    struct rows {
+        std::vector<R> alpha, beta, L;
+    };
 
     tvb_code d_code;
     size_t d_N;
     bsid_params d_ch;
+    tvb_precision d_precision;
     drift_limits d_mt, d_mn;
     std::vector<float> d_gamma; //!< [i][m'][D][delta]
-    std::vector<double> d_alpha, d_beta, d_app;
+    rows<double> d_rows64;
+    rows<float> d_rows32;
     std::vector<float> d_lattice;
 };
 
