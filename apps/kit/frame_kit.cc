@@ -148,6 +148,7 @@ private:
         for (const auto& [k, v] : parse_frame_options(extra))
             o[k] = v;
         d_dec = make_frame_decoder(d_family, o, d_device);
+        d_desc = d_family + " " + d_dec->describe(); // the channel it now assumes
         d_told = extra;
     }
 

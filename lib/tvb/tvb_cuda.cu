@@ -570,7 +570,9 @@ private:
         const size_t rows = 2 * (d_s.N + 1) * size_t(d_a.Mt) * sizeof(R);
         const size_t global_frame = d_s.N * row_floats() * sizeof(float) + rows;
         const size_t global_fit = std::max<size_t>(1, budget / global_frame);
-        const size_t fill = 4 * size_t(prop.multiProcessorCount); // 2 blocks (alpha, beta) a frame
+        // two blocks (alpha, beta) a frame, four a multiprocessor: on the H100, q = 32 N = 210 at
+        // p = 0.01 (340 frames fit) is faster global, N = 840 (43 .. 189 fit) local
+        const size_t fill = 2 * size_t(prop.multiProcessorCount);
         d_local = d_s.storage == tvb_storage::local ||
                   (d_s.storage == tvb_storage::automatic && global_fit < std::min(want, fill));
         int optin = 0;

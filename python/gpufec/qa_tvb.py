@@ -90,6 +90,18 @@ class qa_tvb(gr_unittest.TestCase):
         self.assertEqual(len(out), 2)
         got = np.concatenate([np.array(pmt.u8vector_elements(pmt.cdr(m)), np.uint8) for m in out])
         np.testing.assert_array_equal(got, bits)
+        # with soft output: the N x q APPs, each symbol's summing to 1, largest at the decoded
+        # symbol; single precision gives the same symbols
+        dec = gpufec.pdu_decoder("tvb", gpufec.tvb_options(code="file", file=EXAMPLE, precision="single"),
+                                 device="cpu", soft_output=True)
+        out = decode_pdus(dec, pdus[:1])
+        app = np.array(pmt.f32vector_elements(pmt.dict_ref(pmt.car(out[0]), pmt.intern("soft_out"), pmt.PMT_NIL)))
+        self.assertEqual(app.shape, (50 * 16,))
+        app = app.reshape(50, 16)
+        np.testing.assert_allclose(app.sum(axis=1), 1, atol=1e-5)
+        symbols = bits[:200].reshape(50, 4) @ np.array([8, 4, 2, 1])
+        np.testing.assert_array_equal(app.argmax(axis=1), symbols)
+        self.assertIn("single", dec.backend())
 
     def test_003_channel_lengths_and_bad_messages(self):
         ch = gpufec.bsid_model(0.05, 0.02, 0.0, 2, 7)

@@ -20,11 +20,14 @@ from .gpufec_python import bsid_model, fec_encoder, frame_decoder
 
 
 def tvb_options(code="dm", q=16, n=7, N=50, file="", Pi=0.01, Pd=0.01, Ps=0.0, max_insertions=2,
-                exclusion=1e-10, books=0, seed=1, d=4, marker="001"):
+                exclusion=1e-10, books=0, seed=1, d=4, marker="001", precision="double", storage="auto"):
     """the tvb family's option string; Pi, Pd, Ps, max_insertions: the channel the decoder
-    assumes; code="file": a SimCommSys system file (file=PATH; N=0 takes its block length)"""
+    assumes; code="file": a SimCommSys system file (file=PATH; N=0 takes its block length);
+    precision: "double" or "single" (alpha, beta and the APP sums); storage: the GPU's gamma,
+    "auto", "global" (a chunk's at once) or "local" (a symbol's at a time, for long frames)"""
     opts = ["code=%s" % code, "pi=%.17g" % Pi, "pd=%.17g" % Pd, "ps=%.17g" % Ps,
-            "max_insertions=%d" % int(max_insertions), "exclusion=%g" % exclusion]
+            "max_insertions=%d" % int(max_insertions), "exclusion=%g" % exclusion,
+            "precision=%s" % precision, "storage=%s" % storage]
     if code == "file":
         opts.append("file=%s" % file)
         if N:
@@ -40,12 +43,14 @@ def tvb_options(code="dm", q=16, n=7, N=50, file="", Pi=0.01, Pd=0.01, Ps=0.0, m
 
 def tvb_decoder(code="dm", q=16, n=7, N=50, file="", Pi=0.01, Pd=0.01, Ps=0.0, max_insertions=2,
                 exclusion=1e-10, books=0, seed=1, d=4, marker="001", device="auto", max_batch=0,
-                input_type="int8", packed_output=False, length_tag_key="packet_len"):
+                input_type="int8", packed_output=False, length_tag_key="packet_len", precision="double",
+                storage="auto"):
     """TVB decoder block: each received frame (a tagged stream: length_tag_key gives its length,
     which varies) in as bits (bytes 0/1: give input_type="int8"; or soft values, positive = 1),
     its N symbols out as bits (ceil(log2 q) each, MSB first). A frame whose length is outside
     the drift range is reported erased."""
-    opts = tvb_options(code, q, n, N, file, Pi, Pd, Ps, max_insertions, exclusion, books, seed, d, marker)
+    opts = tvb_options(code, q, n, N, file, Pi, Pd, Ps, max_insertions, exclusion, books, seed, d, marker,
+                       precision, storage)
     return frame_decoder("tvb", opts, device, int(max_batch), input_type, bool(packed_output), 1.0,
                          "failures", length_tag_key)
 
