@@ -288,6 +288,14 @@ std::unique_ptr<frame_encoder> make_tvb_encoder(option_reader& r)
 
 } // namespace
 
+std::unique_ptr<tvb_map_decoder> make_tvb_map_decoder(const std::string& options)
+{
+    option_reader r("tvb", parse_frame_options(options));
+    const tvb_config c = read_config(r);
+    r.finish();
+    return std::make_unique<tvb_map_decoder>(c.code, c.N, c.channel, c.exclusion, c.precision);
+}
+
 tvb_storage parse_tvb_storage(const std::string& s)
 {
     if (s == "auto")

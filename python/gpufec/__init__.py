@@ -18,7 +18,7 @@ scppm_slots(), and the helpers scppm_add_framing(), scppm_find_marker(), scppm_d
 scppm_codeword_sync, conv_symbol_interleaver(_b), ccsds_randomize().
 Insertion/deletion (TVB codes over the BSID channel): tvb_encoder, tvb_decoder (tagged stream;
 pdu_decoder("tvb", tvb_options(...)) for PDUs), bsid_channel (PDU block), bsid_model,
-bsid_drift_limits().
+bsid_drift_limits(), tvb_map_decoder (the CPU decoder with priors, for iterative decoding).
 Encoder blocks: conv_encoder, ldpc_encoder.
 Helpers: frame_families(), frame_family_options(family), ldpc_codes(), ldpc_code_alist(code),
 conv_presets(), conv_preset(name), cuda_devices(), cuda_compiled(),

@@ -125,6 +125,52 @@ class qa_tvb(gr_unittest.TestCase):
         with self.assertRaises(ValueError):
             gpufec.tvb_decoder(q=300, n=7, device="cpu")
 
+    def test_004_priors_for_iterative_decoding(self):
+        # one symbol a frame: the posterior with priors is the prior times the posterior without
+        # (Bayes), for any received frame
+        dec1 = gpufec.tvb_map_decoder(gpufec.tvb_options(q=16, n=7, N=1, Pi=0.05, Pd=0.05, Ps=0.02))
+        self.assertEqual((dec1.N, dec1.q), (1, 16))
+        ch = gpufec.bsid_model(0.05, 0.05, 0.02, 2, 11)
+        for t in range(20):
+            rx = ch.transmit(self.rng.integers(0, 2, 7, dtype=np.uint8))
+            if not dec1.min_received <= len(rx) <= dec1.max_received:
+                continue
+            prior = self.rng.random((1, 16)) + 0.01
+            prior /= prior.sum()
+            _, plain, erased, _ = dec1.decode(rx)
+            self.assertFalse(erased)
+            _, app, _, _ = dec1.decode(rx, prior)
+            bayes = prior * plain
+            np.testing.assert_allclose(app, bayes / bayes.sum(), rtol=1e-5, atol=1e-9)
+        # a frame of N = 30: priors from a (simulated) outer decoder that favour the sent symbols
+        # mend errors; uniform priors change nothing
+        N, q = 30, 16
+        opts = gpufec.tvb_options(q=q, n=7, N=N, Pi=0.03, Pd=0.03)
+        dec = gpufec.tvb_map_decoder(opts)
+        enc = gpufec.tvb_encoder(q=q, n=7, N=N)
+        sent = self.rng.integers(0, q, (40, N))
+        bits = ((sent[:, :, None] >> np.arange(3, -1, -1)) & 1).astype(np.uint8).ravel()
+        coded = encode_with(enc, bits).reshape(40, N * 7)
+        ch = gpufec.bsid_model(0.03, 0.03, 0.0, 2, 5)
+        plain_errors = prior_errors = 0
+        for f in range(40):
+            rx = ch.transmit(coded[f])
+            if not dec.min_received <= len(rx) <= dec.max_received:
+                continue
+            sym, app, _, _ = dec.decode(rx)
+            sym_u, app_u, _, _ = dec.decode(rx, np.full((N, q), 1.0 / q))
+            np.testing.assert_array_equal(sym_u, sym)
+            np.testing.assert_allclose(app_u, app, atol=1e-6)
+            prior = np.full((N, q), 0.5 / (q - 1))
+            prior[np.arange(N), sent[f]] = 0.5
+            sym_p, _, _, _ = dec.decode(rx, prior)
+            plain_errors += np.count_nonzero(sym != sent[f])
+            prior_errors += np.count_nonzero(sym_p != sent[f])
+        self.assertGreater(plain_errors, 10)
+        self.assertLess(prior_errors, plain_errors / 2)
+        with self.assertRaises(ValueError):
+            dec.decode(rx, np.ones(5))
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_tvb)

@@ -21,6 +21,7 @@
 #include <gnuradio/gpufec/core/bsid.h>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,7 @@ public:
     tvb_result decode(const uint8_t* rx, size_t rho, const double* priors, double* app, uint16_t* symbols);
 
     size_t N() const { return d_N; }
+    int q() const { return d_code.q; }
     tvb_precision precision() const { return d_precision; }
     size_t frame_bits() const { return d_N * size_t(d_code.n); }
     drift_limits frame_drift() const { return d_mt; }
@@ -120,6 +122,11 @@ private:
     rows<float> d_rows32;
     std::vector<float> d_lattice;
 };
+
+/*! The CPU decoder that an options string of the "tvb" frame family describes (code, q, n, N,
+ *  file, the channel, exclusion, precision: frame_family_options("tvb")), for decoding with
+ *  priors (iterative decoding with an outer code), which the frame faces do not carry. */
+std::unique_ptr<tvb_map_decoder> make_tvb_map_decoder(const std::string& options);
 
 } // namespace gpufec
 
