@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <tuple>
 
 namespace gpufec {
 namespace {
@@ -524,6 +525,46 @@ TEST(tvb_family, gpu_equals_cpu)
     } catch (const std::invalid_argument& e) {
         EXPECT_NE(std::string(e.what()).find("CPU"), std::string::npos) << e.what();
     }
+}
+
+// a long frame (q=32, n=10, N=840 at p = 0.01: 239 MB of gamma a frame): automatic storage
+// takes the local variant, which gives the CPU's symbols and APPs
+TEST(tvb_family, long_frames_take_local_storage)
+{
+    GPUFEC_REQUIRE_GPU();
+    const frame_options o = parse_frame_options("q=32, n=10, N=840, pi=0.01, pd=0.01");
+    auto gpu = make_frame_decoder("tvb", o, device_spec::parse("cuda"));
+    EXPECT_NE(gpu->backend().find("local storage"), std::string::npos) << gpu->backend();
+    auto cpu = make_frame_decoder("tvb", o, device_spec::parse("cpu"));
+    auto enc = make_frame_encoder("tvb", o);
+    const size_t frames = 2, k = enc->info_bits(), nb = enc->coded_bits();
+    const auto info = test::random_bits(frames * k, 8);
+    std::vector<uint8_t> coded(frames * nb), y;
+    enc->encode(info.data(), frames, coded.data());
+    bsid_params ch;
+    ch.Pi = ch.Pd = 0.01;
+    std::mt19937_64 rng(3);
+    std::vector<int8_t> soft;
+    std::vector<size_t> lengths;
+    for (size_t f = 0; f < frames; ++f) {
+        bsid_transmit(coded.data() + f * nb, nb, ch, rng, y);
+        for (uint8_t b : y)
+            soft.push_back(b ? 4 : -4);
+        lengths.push_back(y.size());
+    }
+    std::vector<uint8_t> bc(frames * k), bg(frames * k);
+    std::vector<float> ac(frames * cpu->soft_output_per_frame()), ag(ac.size());
+    for (auto [d, bits, app] : { std::make_tuple(cpu.get(), &bc, &ac), std::make_tuple(gpu.get(), &bg, &ag) }) {
+        frame_batch b;
+        b.frames = frames;
+        b.soft = soft.data();
+        b.input_lengths = lengths.data();
+        b.bits = bits->data();
+        b.soft_out = app->data();
+        d->decode(b);
+    }
+    EXPECT_EQ(bg, bc);
+    EXPECT_EQ(ag, ac);
 }
 
 } // namespace
