@@ -6,7 +6,8 @@
  * family): clean frames decode to what was encoded, results do not depend on the batch size or
  * on how batches are cut, packed and unpacked outputs agree, erased and NaN frames are reported,
  * the asynchronous path gives what the synchronous one gives, in order, and CPU and CUDA agree.
- * A new family adds one line to kConfigs. */
+ * A new family adds one line to kConfigs. Families whose frames vary in length (tvb) get frames
+ * of the encoder's length, with the lengths given. */
 #include <gnuradio/gpufec/core/async_decoder.h>
 #include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
@@ -35,6 +36,7 @@ const config kConfigs[] = {
     { "turbo", "code=lte:104, max_iterations=4" },
     { "turbo", "code=lte:256, crc=lte-24a, layout=interleaved" },
     { "scppm", "M=8, rate=1/2, input=symbol_llr, max_iterations=8" },
+    { "tvb", "q=8, n=5, N=12, pi=0.01, pd=0.01, ps=0.02" },
 };
 
 class conformance : public ::testing::TestWithParam<config>
@@ -48,7 +50,30 @@ protected:
         frame_options enc_opts = opts;
         enc = make_frame_encoder(GetParam().family, enc_opts);
         ASSERT_EQ(enc->info_bits(), dec->output_bits());
-        ASSERT_EQ(enc->coded_bits(), dec->input_per_frame());
+        if (dec->variable_input())
+            ASSERT_TRUE(dec->accepts_length(enc->coded_bits()));
+        else
+            ASSERT_EQ(enc->coded_bits(), dec->input_per_frame());
+        in = enc->coded_bits();
+    }
+
+    //! the batch's input lengths (every frame `in` values) where the family's frames vary, else null
+    const size_t* lengths_of(size_t frames)
+    {
+        if (!dec->variable_input())
+            return nullptr;
+        lengths.assign(frames, in);
+        return lengths.data();
+    }
+    //! frames of `in` values each into the async decoder's filling slot
+    void append(async_decoder& ad, const int8_t* s, size_t frames)
+    {
+        if (!dec->variable_input()) {
+            ad.append(s, frames);
+            return;
+        }
+        for (size_t f = 0; f < frames; ++f)
+            ASSERT_TRUE(ad.append_frame(s + f * in, in));
     }
 
     //! frames of random bits, encoded, over a mild AWGN channel (int8)
@@ -74,6 +99,7 @@ protected:
         frame_batch b;
         b.frames = frames;
         b.soft = s;
+        b.input_lengths = lengths_of(frames);
         b.bits = r.bits.data();
         b.packed = packed;
         b.status = r.status.data();
@@ -93,6 +119,8 @@ protected:
     }
 
     frame_options opts;
+    size_t in = 0; //!< input values a frame
+    std::vector<size_t> lengths;
     std::unique_ptr<frame_decoder> dec;
     std::unique_ptr<frame_encoder> enc;
     std::vector<uint8_t> info;
@@ -126,7 +154,7 @@ TEST_P(conformance, results_do_not_depend_on_batching)
 {
     make_frames(37, 1.5, 21); // noisy: some frames fail, iterations vary
     const auto whole = run(*dec, soft.data(), 37);
-    const size_t in = dec->input_per_frame(), out = dec->output_bits();
+    const size_t out = dec->output_bits();
     for (size_t cut : { size_t(1), size_t(5), size_t(16) }) {
         result pieces;
         for (size_t a = 0; a < 37; a += cut) {
@@ -171,7 +199,6 @@ TEST_P(conformance, zero_frames_and_bad_batches)
 TEST_P(conformance, erased_and_nan_frames_are_reported)
 {
     make_frames(3, 10.0, 31);
-    const size_t in = dec->input_per_frame();
     std::vector<float> f(3 * in);
     for (size_t i = 0; i < f.size(); ++i)
         f[i] = soft[i] / 32.0f;
@@ -184,6 +211,7 @@ TEST_P(conformance, erased_and_nan_frames_are_reported)
     std::vector<frame_status> st(3);
     frame_batch b;
     b.frames = 3;
+    b.input_lengths = lengths_of(3);
     b.bits = o.data();
     b.status = st.data();
     const size_t nans = dec->decode_float(f.data(), b);
@@ -203,7 +231,6 @@ TEST_P(conformance, erased_frames_of_a_large_batch_are_reported)
     // 1100 frames: the erasure scan runs beside the decoder (frame_decoder::decode)
     const size_t frames = 1100;
     make_frames(frames, 10.0, 33);
-    const size_t in = dec->input_per_frame();
     for (size_t k : { size_t(0), size_t(517), frames - 1 })
         std::fill(soft.begin() + long(k * in), soft.begin() + long((k + 1) * in), int8_t(0));
     std::vector<uint8_t> o(frames * dec->output_bits());
@@ -211,6 +238,7 @@ TEST_P(conformance, erased_frames_of_a_large_batch_are_reported)
     frame_batch b;
     b.frames = frames;
     b.soft = soft.data();
+    b.input_lengths = lengths_of(frames);
     b.bits = o.data();
     b.status = st.data();
     dec->decode(b);
@@ -229,8 +257,9 @@ TEST_P(conformance, async_path_gives_the_sync_output_in_order)
     async_decoder::options ao;
     ao.batch_frames = 7;
     ao.depth = 3;
+    ao.variable_lengths = dec->variable_input();
     async_decoder ad(make_frame_decoder(GetParam().family, opts, device_spec::parse("cpu")), ao);
-    const size_t in = dec->input_per_frame(), out = dec->output_bits();
+    const size_t out = dec->output_bits();
     std::vector<uint8_t> bits;
     std::vector<frame_status> status;
     auto read_front = [&](bool wait) {
@@ -250,12 +279,16 @@ TEST_P(conformance, async_path_gives_the_sync_output_in_order)
         while (!(s = ad.filling()))
             ASSERT_TRUE(read_front(true));
         // slots hold what the decoder takes: int8, or float for float-message decoders
-        if (s->soft_f)
+        if (ao.variable_lengths)
+            append(ad, soft.data() + next * in, n);
+        else if (s->soft_f)
             std::copy(soft.begin() + long(next * in), soft.begin() + long((next + n) * in), s->soft_f);
         else
             std::copy(soft.begin() + long(next * in), soft.begin() + long((next + n) * in), s->soft);
-        s->frames = n;
-        s->used = n * in;
+        if (!ao.variable_lengths) {
+            s->frames = n;
+            s->used = n * in;
+        }
         ad.submit();
         next += n;
     }
@@ -298,12 +331,13 @@ TEST_P(conformance, gpu_batches_allocate_nothing)
     make_frames(64, 2.0, 61);
     async_decoder::options ao;
     ao.batch_frames = 64;
+    ao.variable_lengths = gpu->variable_input();
     async_decoder ad(std::move(gpu), ao);
     uint64_t after_first = 0;
     const size_t sizes[] = { 64, 64, 3, 64, 17, 64, 1 };
     for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); ++k) {
         ASSERT_NE(ad.filling(), nullptr);
-        ad.append(soft.data(), sizes[k]);
+        append(ad, soft.data(), sizes[k]);
         ad.submit();
         ASSERT_NE(ad.front(true), nullptr);
         ad.release_front();
