@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <array>
+#include <tuple>
 
 using namespace gpufec;
 using namespace gpufec::turbo_test;
@@ -163,8 +164,53 @@ TEST(turbo_ccsds, frame_crc_and_what_ccsds_refuses)
     EXPECT_THROW(turbo_code::named("ccsds:1784", turbo_layout::interleaved), std::invalid_argument);
     for (const char* bad : { "code=ccsds:1784, algorithm=fptd", "code=ccsds:1784, engine=fixed, window=12" })
         EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options(bad)), std::invalid_argument) << bad;
-    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("code=ccsds:1784"), device_spec::parse("cuda")),
-                 std::invalid_argument);
+    // the GPU engine runs every iteration (no CRC early stop) and windows up to 32 (on a machine
+    // without a GPU, device=cuda is refused anyway)
+    for (const char* bad : { "code=ccsds:1784, crc=ccsds-16", "code=ccsds:1784, window=64" })
+        EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options(bad), device_spec::parse("cuda")),
+                     std::invalid_argument)
+            << bad;
+}
+
+// the GPU engine for the CCSDS codes against the CPU SIMD engine (the same int32 arithmetic):
+// the same bits and CRC results, frame for frame, on the waterfall, for rates 1/2, 1/3 and 1/6,
+// windows of 16 and 32, training 16 and 32, in chunks smaller than the batch
+TEST(turbo_ccsds, gpu_gives_the_cpu_engines_bits)
+{
+    GPUFEC_REQUIRE_GPU();
+    struct c {
+        const char* options;
+        double ebn0;
+    };
+    for (const c& x : { c{ "code=ccsds:1784, max_iterations=10", 0.2 },
+                        c{ "code=ccsds:3568:1/6, max_iterations=8, window=32, training=16", -0.3 },
+                        c{ "code=ccsds:8920:1/2, crc=ccsds-16, early_termination=false, max_iterations=6", 0.7 } }) {
+        const size_t frames = 37;
+        noisy_frames t(x.options, x.ebn0, frames, 31);
+        frame_options og = parse_frame_options(x.options);
+        og["max_batch"] = "16";
+        auto gpu = make_frame_decoder("turbo", og, device_spec::parse("cuda"));
+        EXPECT_TRUE(gpu->on_gpu()) << gpu->backend();
+        std::vector<uint8_t> out(frames * gpu->output_bits());
+        std::vector<frame_status> sc(frames), sg(frames);
+        for (auto [d, bits, st] : { std::make_tuple(t.dec.get(), &t.out, &sc), std::make_tuple(gpu.get(), &out, &sg) }) {
+            frame_batch b;
+            b.frames = frames;
+            b.soft = t.soft.data();
+            b.bits = bits->data();
+            b.status = st->data();
+            d->decode(b);
+        }
+        EXPECT_EQ(out, t.out) << x.options;
+        size_t failed = 0;
+        for (size_t f = 0; f < frames; ++f) {
+            EXPECT_EQ(sg[f].iterations, sc[f].iterations) << x.options << " frame " << f;
+            EXPECT_EQ(sg[f].check, sc[f].check) << x.options << " frame " << f;
+            failed += t.errors(f) > 0;
+        }
+        EXPECT_GT(failed, 0u) << x.options << ": no frame failed, the comparison is too easy";
+        EXPECT_LT(failed, frames) << x.options;
+    }
 }
 
 TEST(turbo_ccsds, fixed_point_simd_engine_against_the_float_reference)

@@ -13,6 +13,7 @@
 #include <gnuradio/gpufec/core/turbo.h>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gpufec {
 
@@ -46,6 +47,16 @@ public:
     virtual double time_kernels(const int8_t*, size_t, int) { return -1; }
 };
 
+/*! Where each soft value a fixed-point engine reads sits in a frame (-1: not sent, read as 0):
+ *  the systematic values (K), the parities of each encoder [e][j][k] (2 x NP x K), and each
+ *  encoder's tail [e][t][0: sys, 1..: parities] (2 x TAIL x (1 + NP)). LTE frames come in the
+ *  streams layout whatever the code's layout (the family converts). */
+struct turbo_value_map {
+    int NP = 0, TAIL = 0;
+    std::vector<int32_t> at_sys, at_par, at_tail;
+};
+turbo_value_map make_turbo_value_map(const turbo_code& code);
+
 /*! throws std::invalid_argument unless `window`, `training` and the CRC suit the fixed-point
  *  decoders (turbo_fixed.h) */
 void check_fixed_window(const turbo_code& code, int window, int training, const std::string& crc = "");
@@ -57,6 +68,10 @@ std::unique_ptr<turbo_engine> make_turbo_fixed_scalar(const turbo_code& code, co
 #ifdef GPUFEC_HAVE_CUDA
 std::unique_ptr<turbo_engine> make_turbo_cuda(const turbo_code& code, const turbo_options& o, int window,
                                               int device, size_t max_batch);
+//! the CCSDS codes: the CPU SIMD engine's int32 arithmetic, a thread per window of a frame
+//! (windows up to 32 stages; with a CRC, early_termination=false: every iteration runs)
+std::unique_ptr<turbo_engine> make_turbo_ccsds_cuda(const turbo_code& code, const turbo_options& o, int window,
+                                                    int device, size_t max_batch);
 //! the fully parallel decoder with max-log (fptd_max_log), a cluster of blocks per frame
 std::unique_ptr<turbo_engine> make_turbo_fptd_cuda(const turbo_code& code, const turbo_options& o, int device,
                                                    size_t max_batch);

@@ -218,9 +218,6 @@ turbo_setup read_setup(option_reader& r, const frame_common& common, const devic
     if (engine != "fixed" && engine != "reference")
         throw std::invalid_argument("engine: '" + engine + "' is not valid (allowed: fixed, reference)");
     s.fixed = engine == "fixed";
-    if (s.fixed && !lte && device.type == device_spec::kind::cuda)
-        throw std::invalid_argument("device: the GPU runs the LTE turbo code; the CCSDS codes run on the CPU "
-                                    "(device=cpu or auto)");
     if (s.fixed && !maxlog)
         throw std::invalid_argument("engine: fixed runs max-log only (log-map: engine=reference)");
     o.max_iterations = int(r.get_int("max_iterations", 6, 1, 100));
@@ -256,6 +253,11 @@ std::unique_ptr<frame_decoder> build(const turbo_code& code, const turbo_setup& 
                                 device.type == device_spec::kind::cuda;
         if (choice.cuda && gpu_window && lte)
             eng = make_turbo_cuda(code, o, o.window, choice.device, size_t(s.common.max_batch));
+        // CCSDS: windows up to 32 and, with a CRC, every iteration (no early stop on this GPU engine)
+        const bool ccsds_gpu = (o.window <= 32 && (o.crc.empty() || !o.early_termination)) ||
+                               device.type == device_spec::kind::cuda;
+        if (choice.cuda && ccsds_gpu && !lte)
+            eng = make_turbo_ccsds_cuda(code, o, o.window, choice.device, size_t(s.common.max_batch));
 #else
         (void)choice;
 #endif

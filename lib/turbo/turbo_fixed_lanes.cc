@@ -214,24 +214,7 @@ public:
         const bool lte = code.standard == turbo_standard::lte;
         if (lte ? !rsc_matches<lte_rsc>(code.rsc) : !rsc_matches<ccsds_rsc>(code.rsc))
             throw std::logic_error("turbo: the SIMD engine's trellis is not the code's");
-        // LTE input comes in the streams layout whatever the code's layout (the family converts)
-        const turbo_code layout = lte ? turbo_code::lte(code.K) : code;
-        const int NP = lte ? lte_rsc::NP : ccsds_rsc::NP, TAIL = code.tail_stages();
-        const size_t K = size_t(code.K);
-        d_at_sys.resize(K);
-        d_at_par.resize(2 * size_t(NP) * K);
-        d_at_tail.resize(2 * size_t(TAIL) * size_t(1 + NP));
-        for (size_t k = 0; k < K; ++k)
-            d_at_sys[k] = int32_t(layout.position(0, 0, int(k)));
-        for (int e = 0; e < 2; ++e) {
-            for (int j = 0; j < NP; ++j)
-                for (size_t k = 0; k < K; ++k)
-                    d_at_par[(size_t(e) * NP + size_t(j)) * K + k] = int32_t(layout.position(e, j + 1, int(k)));
-            for (int t = 0; t < TAIL; ++t)
-                for (int r = 0; r <= NP; ++r)
-                    d_at_tail[(size_t(e) * TAIL + size_t(t)) * size_t(1 + NP) + size_t(r)] =
-                        int32_t(layout.position(e, r, code.K + t));
-        }
+        d_map = make_turbo_value_map(code);
         const auto& pi = code.pi.permutation();
         d_pi.assign(pi.begin(), pi.end());
         d_inv.assign(code.pi.inverse().begin(), code.pi.inverse().end());
@@ -247,9 +230,9 @@ public:
         g.pi = d_pi.data();
         g.inv = d_inv.data();
         g.n = code.coded_bits();
-        g.at_sys = d_at_sys.data();
-        g.at_par = d_at_par.data();
-        g.at_tail = d_at_tail.data();
+        g.at_sys = d_map.at_sys.data();
+        g.at_par = d_map.at_par.data();
+        g.at_tail = d_map.at_tail.data();
         d_k = lte ? pick<lte_rsc>(d_isa, g) : pick<ccsds_rsc>(d_isa, g);
         d_scratch.resize(size_t(d_pool->size()));
     }
@@ -294,12 +277,36 @@ private:
     crc_spec d_crc;
     bool d_has_crc = false;
     std::vector<uint32_t> d_pi, d_inv;
-    std::vector<int32_t> d_at_sys, d_at_par, d_at_tail;
+    turbo_value_map d_map;
     group_setup d_setup{};
     std::vector<std::vector<line>> d_scratch; // per worker
 };
 
 } // namespace
+
+turbo_value_map make_turbo_value_map(const turbo_code& code)
+{
+    const bool lte = code.standard == turbo_standard::lte;
+    const turbo_code layout = lte ? turbo_code::lte(code.K) : code;
+    turbo_value_map m;
+    m.NP = lte ? lte_rsc::NP : ccsds_rsc::NP;
+    m.TAIL = code.tail_stages();
+    const size_t K = size_t(code.K), NP = size_t(m.NP), TAIL = size_t(m.TAIL);
+    m.at_sys.resize(K);
+    m.at_par.resize(2 * NP * K);
+    m.at_tail.resize(2 * TAIL * (1 + NP));
+    for (size_t k = 0; k < K; ++k)
+        m.at_sys[k] = int32_t(layout.position(0, 0, int(k)));
+    for (int e = 0; e < 2; ++e) {
+        for (size_t j = 0; j < NP; ++j)
+            for (size_t k = 0; k < K; ++k)
+                m.at_par[(size_t(e) * NP + j) * K + k] = int32_t(layout.position(e, int(j) + 1, int(k)));
+        for (size_t t = 0; t < TAIL; ++t)
+            for (size_t r = 0; r <= NP; ++r)
+                m.at_tail[(size_t(e) * TAIL + t) * (1 + NP) + r] = int32_t(layout.position(e, int(r), code.K + int(t)));
+    }
+    return m;
+}
 
 std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
 {
