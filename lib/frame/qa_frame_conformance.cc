@@ -35,6 +35,7 @@ const config kConfigs[] = {
     { "repetition", "frame_bits=100, repeat=3" },
     { "turbo", "code=lte:104, max_iterations=4" },
     { "turbo", "code=lte:256, crc=lte-24a, layout=interleaved" },
+    { "turbo", "code=ccsds:1784:1/2, max_iterations=4" },
     { "scppm", "M=8, rate=1/2, input=symbol_llr, max_iterations=8" },
     { "tvb", "q=8, n=5, N=12, pi=0.01, pd=0.01, ps=0.02" },
 };

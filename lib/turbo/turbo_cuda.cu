@@ -523,8 +523,8 @@ public:
             throw std::invalid_argument("window: the GPU decoder runs windows of " + std::to_string(GW) +
                                         " stages (other windows: device=cpu)");
         if (!lte_trellis_matches(code.rsc))
-            throw std::invalid_argument("turbo: the GPU decoder runs the LTE code (the CCSDS codes run on the CPU: "
-                                        "device=cpu or auto)");
+            throw std::invalid_argument("turbo: this GPU decoder runs the LTE code (the CCSDS codes have their own: "
+                                        "turbo_ccsds_cuda.cu)");
         device_guard g(d_dev);
         cudaDeviceProp prop;
         GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_dev));

@@ -274,7 +274,7 @@ std::unique_ptr<frame_decoder> build(const turbo_code& code, const turbo_setup& 
             throw std::invalid_argument("device: this build has no CUDA");
 #endif
     } else if (device.type == device_spec::kind::cuda) {
-        throw std::invalid_argument("device: engine=reference (log-map, exact fptd and the CCSDS codes) runs on the "
+        throw std::invalid_argument("device: engine=reference (log-map, exact fptd, soft output) runs on the "
                                     "CPU only");
     }
     const size_t batch = s.common.max_batch > 0 ? size_t(s.common.max_batch) : eng && eng->on_gpu() ? 4096 : 64;
