@@ -17,10 +17,15 @@
  * interleaver), the parities of each encoder, the a-priori values of each decoder (int16: inputs
  * are int8, extrinsics within +-EXT_MAX), the tails, the decisions (uint8); the window
  * boundaries [window][state][frame] (int32), two buffers per decoder that swap roles every
- * iteration. */
+ * iteration.
+ *
+ * Early stop (a CRC set, as the LTE engine): after every iteration the decisions of the frames
+ * still running are packed and a warp per frame checks the CRC (turbo_crc_cuda.cuh); a frame
+ * that passes keeps its decisions and its threads return at once in later launches. */
 #include "runtime/batch_pipeline.h"
 #include "runtime/cuda_check.h"
 #include "turbo_chunks.h"
+#include "turbo_crc_cuda.cuh"
 #include "turbo_engine.h"
 #include "turbo_fixed.h"
 #include "turbo_rsc.h"
@@ -53,6 +58,7 @@ struct ccsds_half {
     int32_t* b_out;
     uint8_t* decide;               // [bit_index[k]][f] or null
     const uint32_t* bit_index;
+    const turbo_report* report;    // iterations != 0: the frame has stopped (null: none stop)
 };
 
 __device__ __forceinline__ int pgamma(const int (&P)[NP], int s, int x)
@@ -111,6 +117,8 @@ __global__ void ccsds_half_kernel(ccsds_half h)
     if (t >= size_t(h.nwin) * h.F)
         return;
     const int w = int(t / h.F), f = int(t % h.F);
+    if (h.report && h.report[f].iterations != 0)
+        return; // stopped early: its decisions stay
     const int K = h.K, W = h.W, T = h.T;
     auto bound = [&](int win, int s) { return (size_t(win) * S + s) * h.F + f; };
     int am[S], b[S];
@@ -219,11 +227,11 @@ __global__ void ccsds_gather_kernel(gather_args a)
         a.sys2[size_t(k) * a.F + f] = a.sys[size_t(a.pi[k]) * a.F + f];
 }
 
-//! a thread per frame: the decisions packed, MSB first
-__global__ void ccsds_pack_kernel(const uint8_t* decide, int K, int F, uint8_t* bits)
+//! a thread per frame still running: its decisions packed, MSB first
+__global__ void ccsds_pack_kernel(const uint8_t* decide, int K, int F, const turbo_report* report, uint8_t* bits)
 {
     const int f = int(blockIdx.x * blockDim.x + threadIdx.x);
-    if (f >= F)
+    if (f >= F || report[f].iterations != 0)
         return;
     for (int i = 0; i < K / 8; ++i) {
         unsigned byte = 0;
@@ -246,13 +254,8 @@ public:
             throw std::invalid_argument("window: the GPU runs the CCSDS codes with windows of at most " +
                                         std::to_string(MAX_W) + " stages (device=cpu takes up to " +
                                         std::to_string(MAX_WINDOW) + ")");
-        if (!o.crc.empty()) {
-            if (o.early_termination)
-                throw std::invalid_argument("early_termination: the GPU runs the CCSDS codes for every iteration "
-                                            "(early_termination=false, or device=cpu)");
-            d_crc = crc_spec::named(o.crc);
-            d_has_crc = true;
-        }
+        d_crc = make_crc_gpu(o, code.K);
+        d_skip = d_crc.width > 0 && o.early_termination;
         device_guard g(d_dev);
         cudaDeviceProp prop;
         GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_dev));
@@ -275,7 +278,7 @@ public:
         d_chunk = std::min(max_batch ? max_batch : size_t(4096), std::max<size_t>(1, free_b / 4 / per_frame));
         pipeline_layout l;
         l.in = { d_chunk * code.coded_bits() };
-        l.out = { d_chunk * (K / 8) };
+        l.out = { d_chunk * (K / 8), d_chunk * sizeof(turbo_report) };
         l.scratch = { d_chunk * values_per_frame() * sizeof(int16_t), d_chunk * K,
                       d_chunk * bound_words() * 8 * sizeof(int32_t) };
         d_pipe = std::make_unique<batch_pipeline>(2, l);
@@ -293,16 +296,14 @@ public:
             return;
         device_guard g(d_dev);
         const size_t bytes = size_t(d_code.K / 8);
-        const turbo_chunks ch{ in, bits, nullptr, frames, d_chunk, d_code.coded_bits(), bytes };
+        const turbo_chunks ch{ in, bits, report, frames, d_chunk, d_code.coded_bits(), bytes };
+        // ports: in 0 soft values; out 0 packed decisions, 1 the reports
         d_pipe->run(
             ch.count(), [&](int64_t c) { return ch.io(c); },
             [&](int64_t c, const slot_view& v) {
-                enqueue(v.stream, v.input<const int8_t>(0), ch.frames_in(c), v, v.output<uint8_t>(0));
+                enqueue(v.stream, v.input<const int8_t>(0), ch.frames_in(c), v, v.output<uint8_t>(0),
+                        v.output<turbo_report>(1));
             });
-        for (size_t f = 0; f < frames; ++f) {
-            report[f].iterations = uint8_t(d_opts.max_iterations);
-            report[f].check = d_has_crc ? int8_t(packed_crc_passes(d_crc, bits + f * bytes, size_t(d_code.K))) : -1;
-        }
     }
 
 private:
@@ -321,7 +322,8 @@ private:
         GPUFEC_CUDA_CHECK(cudaMemcpy(d.get(), all.data(), all.size() * 4, cudaMemcpyHostToDevice));
     }
 
-    void enqueue(cudaStream_t st, const int8_t* in, size_t m, const slot_view& v, uint8_t* bits)
+    void enqueue(cudaStream_t st, const int8_t* in, size_t m, const slot_view& v, uint8_t* bits,
+                 turbo_report* report)
     {
         const int K = d_code.K, F = int(m);
         const size_t kf = size_t(K) * m;
@@ -342,6 +344,7 @@ private:
         ccsds_gather_kernel<<<fb, 128, 0, st>>>(ga);
         GPUFEC_CUDA_CHECK_LAUNCH("ccsds_gather_kernel");
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(apri1, 0, kf * sizeof(int16_t), st));
+        GPUFEC_CUDA_CHECK(cudaMemsetAsync(report, 0, m * sizeof(turbo_report), st)); // every frame running
         ccsds_half h[2];
         for (int d = 0; d < 2; ++d) {
             ccsds_half& x = h[d];
@@ -360,6 +363,7 @@ private:
             x.dst_index = d ? pi : inv;
             x.decide = nullptr;
             x.bit_index = pi;
+            x.report = d_skip ? report : nullptr;
         }
         const unsigned blocks = unsigned((size_t(d_nwin) * m + 127) / 128);
         for (int it = 1; it <= d_opts.max_iterations; ++it) {
@@ -373,22 +377,27 @@ private:
                 x.a_out = wr;
                 x.b_out = wr + nb;
                 x.first = it == 1;
-                x.decide = d == 1 && it == d_opts.max_iterations ? decide : nullptr;
+                x.decide = d == 1 && decide_now(it) ? decide : nullptr;
                 ccsds_half_kernel<<<blocks, 128, 0, st>>>(x);
                 GPUFEC_CUDA_CHECK_LAUNCH("ccsds_half_kernel");
             }
+            if (decide_now(it)) { // the CRC after every iteration, or once
+                ccsds_pack_kernel<<<fb, 128, 0, st>>>(decide, K, F, report, bits);
+                GPUFEC_CUDA_CHECK_LAUNCH("ccsds_pack_kernel");
+                turbo_crc_kernel<<<unsigned((m * 32 + 255) / 256), 256, 0, st>>>(bits, F, it, d_crc, report);
+                GPUFEC_CUDA_CHECK_LAUNCH("turbo_crc_kernel");
+            }
         }
-        ccsds_pack_kernel<<<fb, 128, 0, st>>>(decide, K, F, bits);
-        GPUFEC_CUDA_CHECK_LAUNCH("ccsds_pack_kernel");
     }
+    bool decide_now(int it) const { return d_skip || it == d_opts.max_iterations; }
 
     turbo_code d_code;
     turbo_options d_opts;
     int d_dev, d_W = 16, d_nwin = 0, d_scale16 = 12;
     size_t d_chunk = 0;
     std::string d_gpu;
-    crc_spec d_crc;
-    bool d_has_crc = false;
+    crc_gpu d_crc{};
+    bool d_skip = false; // CRC early stop
     device_buffer<int32_t> d_at;   // at_sys | at_par | at_tail
     device_buffer<int32_t> d_perm; // pi | its inverse
     std::unique_ptr<batch_pipeline> d_pipe;

@@ -30,6 +30,7 @@
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "turbo_chunks.h"
+#include "turbo_crc_cuda.cuh"
 #include "turbo_engine.h"
 #include "turbo_fixed.h"
 #include "turbo_rsc.h"
@@ -411,103 +412,6 @@ __global__ void turbo_sys2_kernel(const int8_t* in, int n, int K, int frames, co
         const uint32_t j = pi[k];
         sys2[size_t(q) * K + k] = pk16(soft_in(ia[j]), soft_in(ib[j]));
     }
-}
-
-/* The CRC of a code block, linear in the message: lane j of the warp owning a frame takes a
- * run of the data bytes, divides it from a zero register (a 256-entry table, MSB first), and
- * moves the remainder past the bytes after its run by multiplying it with x^(8 after) mod G
- * (lane_shift[j], from the host); the lanes' remainders XOR to the CRC of the data from a zero
- * register, and the CRC of as many zero bytes (with the spec's preset and final XOR) completes it. */
-struct crc_gpu {
-    int width = 0, data_bytes = 0, bytes = 0, max_iterations = 0, early = 0;
-    u32 poly = 0, mask = 0, zero_crc = 0;
-    u32 table[256];
-    u32 lane_shift[32];
-};
-
-__device__ __forceinline__ u32 crc_mulmod(u32 a, u32 b, const crc_gpu& c)
-{
-    u32 r = 0;
-    for (int i = c.width - 1; i >= 0; --i) {
-        const u32 top = (r >> (c.width - 1)) & 1u;
-        r = (r << 1) & c.mask;
-        if (top)
-            r ^= c.poly;
-        if ((b >> i) & 1u)
-            r ^= a;
-    }
-    return r;
-}
-
-//! after iteration `it`: a warp per frame still running checks its CRC (c.width 0: no CRC) and
-//! completes its report when it passes (early stop) or at the last iteration
-__global__ void turbo_crc_kernel(const uint8_t* bits, int frames, int it, const __grid_constant__ crc_gpu c,
-                                 turbo_report* report)
-{
-    __shared__ u32 table[256];
-    for (int i = threadIdx.x; i < 256; i += blockDim.x)
-        table[i] = c.table[i];
-    __syncthreads();
-    const int f = int((blockIdx.x * blockDim.x + threadIdx.x) / 32), lane = int(threadIdx.x % 32);
-    if (f >= frames || report[f].iterations != 0)
-        return;
-    const bool last = it == c.max_iterations;
-    if (c.width == 0) {
-        if (lane == 0 && last)
-            report[f] = turbo_report{ uint8_t(it), -1 };
-        return;
-    }
-    const uint8_t* p = bits + size_t(f) * c.bytes;
-    const int run = (c.data_bytes + 31) / 32, b0 = min(lane * run, c.data_bytes), b1 = min(b0 + run, c.data_bytes);
-    u32 reg = 0;
-    for (int i = b0; i < b1; ++i)
-        reg = ((reg << 8) ^ table[((reg >> (c.width - 8)) ^ p[i]) & 0xFFu]) & c.mask;
-    reg = crc_mulmod(reg, c.lane_shift[lane], c);
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        reg ^= __shfl_xor_sync(0xFFFFFFFFu, reg, o);
-    if (lane == 0) {
-        u32 sent = 0;
-        for (int i = c.data_bytes; i < c.bytes; ++i)
-            sent = sent << 8 | p[i];
-        const bool ok = (reg ^ c.zero_crc) == sent;
-        if ((ok && c.early) || last)
-            report[f] = turbo_report{ uint8_t(it), int8_t(ok) };
-    }
-}
-
-//! the CRC kernel's constants for code blocks of K bits (width 0 without a CRC)
-crc_gpu make_crc_gpu(const turbo_options& o, int K)
-{
-    crc_gpu c{};
-    c.max_iterations = o.max_iterations;
-    c.early = o.early_termination ? 1 : 0;
-    c.bytes = K / 8;
-    if (o.crc.empty())
-        return c;
-    const crc_spec spec = crc_spec::named(o.crc);
-    c.width = spec.width;
-    c.poly = spec.poly;
-    c.mask = spec.width == 32 ? 0xFFFFFFFFu : (1u << spec.width) - 1;
-    c.data_bytes = (K - spec.width) / 8;
-    auto times_x = [&](u32 r) { return ((r << 1) & c.mask) ^ (((r >> (c.width - 1)) & 1u) ? c.poly : 0u); };
-    for (u32 i = 0; i < 256; ++i) {
-        u32 r = i << (c.width - 8);
-        for (int b = 0; b < 8; ++b)
-            r = times_x(r);
-        c.table[i] = r & c.mask;
-    }
-    const int run = (c.data_bytes + 31) / 32;
-    for (int lane = 0; lane < 32; ++lane) {
-        const int after = c.data_bytes - std::min((lane + 1) * run, c.data_bytes);
-        u32 r = 1; // x^0
-        for (int b = 0; b < 8 * after; ++b)
-            r = times_x(r);
-        c.lane_shift[lane] = r;
-    }
-    const std::vector<uint8_t> zeros(size_t(c.data_bytes), 0);
-    c.zero_crc = crc_bytes(spec, zeros.data(), zeros.size());
-    return c;
 }
 
 class turbo_cuda : public turbo_engine

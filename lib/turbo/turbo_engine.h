@@ -68,8 +68,8 @@ std::unique_ptr<turbo_engine> make_turbo_fixed_scalar(const turbo_code& code, co
 #ifdef GPUFEC_HAVE_CUDA
 std::unique_ptr<turbo_engine> make_turbo_cuda(const turbo_code& code, const turbo_options& o, int window,
                                               int device, size_t max_batch);
-//! the CCSDS codes: the CPU SIMD engine's int32 arithmetic, a thread per window of a frame
-//! (windows up to 32 stages; with a CRC, early_termination=false: every iteration runs)
+//! the CCSDS codes: the CPU SIMD engine's int32 arithmetic (and CRC early stop), a thread per
+//! window of a frame (windows up to 32 stages)
 std::unique_ptr<turbo_engine> make_turbo_ccsds_cuda(const turbo_code& code, const turbo_options& o, int window,
                                                     int device, size_t max_batch);
 //! the fully parallel decoder with max-log (fptd_max_log), a cluster of blocks per frame

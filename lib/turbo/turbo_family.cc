@@ -253,9 +253,8 @@ std::unique_ptr<frame_decoder> build(const turbo_code& code, const turbo_setup& 
                                 device.type == device_spec::kind::cuda;
         if (choice.cuda && gpu_window && lte)
             eng = make_turbo_cuda(code, o, o.window, choice.device, size_t(s.common.max_batch));
-        // CCSDS: windows up to 32 and, with a CRC, every iteration (no early stop on this GPU engine)
-        const bool ccsds_gpu = (o.window <= 32 && (o.crc.empty() || !o.early_termination)) ||
-                               device.type == device_spec::kind::cuda;
+        // CCSDS: windows up to 32 stages on the GPU
+        const bool ccsds_gpu = o.window <= 32 || device.type == device_spec::kind::cuda;
         if (choice.cuda && ccsds_gpu && !lte)
             eng = make_turbo_ccsds_cuda(code, o, o.window, choice.device, size_t(s.common.max_batch));
 #else
