@@ -150,11 +150,11 @@ TEST(turbo_ccsds, frame_crc_and_what_ccsds_refuses)
     const fer_point clean = simulate("code=ccsds:1784:1/2, crc=ccsds-16, max_iterations=10", 3.0, 8, 23);
     EXPECT_EQ(clean.frame_errors, 0u);
     EXPECT_LE(clean.mean_iterations, 3.0);
-    auto dec = make_frame_decoder("turbo", parse_frame_options("code=ccsds:8920:1/6, crc=ccsds-16"));
+    auto dec = make_frame_decoder("turbo", parse_frame_options("code=ccsds:8920:1/6, crc=ccsds-16"),
+                                  device_spec::parse("cpu"));
     EXPECT_EQ(dec->input_per_frame(), 6u * 8924u);
     EXPECT_EQ(dec->output_bits(), 8920u - 16u);
     EXPECT_TRUE(dec->has_check());
-    EXPECT_FALSE(dec->on_gpu());
 
     EXPECT_EQ(turbo_code::named("ccsds:1784").rate_inv, 3);
     EXPECT_EQ(turbo_code::named("ccsds:3568:1/4").coded_bits(), 4u * 3572u);
