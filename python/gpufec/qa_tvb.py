@@ -170,6 +170,8 @@ class qa_tvb(gr_unittest.TestCase):
         self.assertLess(prior_errors, plain_errors / 2)
         with self.assertRaises(ValueError):
             dec.decode(rx, np.ones(5))
+        with self.assertRaises(ValueError):
+            dec.decode(np.array([0, 1, 2], np.uint8))
 
 
 if __name__ == "__main__":

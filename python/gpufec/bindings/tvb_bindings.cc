@@ -9,6 +9,7 @@
 
 #include <gnuradio/gpufec/core/bsid.h>
 #include <gnuradio/gpufec/core/tvb.h>
+#include <algorithm>
 #include <random>
 
 namespace py = pybind11;
@@ -54,6 +55,9 @@ public:
     py::tuple decode(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> rx, py::object priors)
     {
         const size_t N = d_dec->N(), q = size_t(d_dec->q());
+        const uint8_t* y = rx.data();
+        if (std::any_of(y, y + rx.size(), [](uint8_t b) { return b > 1; }))
+            throw std::invalid_argument("rx: received bits, each 0 or 1");
         const double* pr = nullptr;
         py::array_t<double, py::array::c_style | py::array::forcecast> p;
         if (!priors.is_none()) {
