@@ -8,9 +8,11 @@
  *
  * Parallel mapping. A thread owns one window of one frame (windows of a half-iteration depend
  * only on the previous iteration's stored boundaries, so they run at once); the threads of a
- * warp hold the same window of consecutive frames. Its 16 state metrics are registers, the
- * window's alphas a local array (W x 16, in the L1 cache). One launch is one half-iteration of
- * every frame of the chunk.
+ * warp hold the same window of consecutive frames. Its 16 state metrics are registers; of the
+ * window's alphas only every 4th stage's is kept (a local array, W / 4 x 16), and the backward
+ * pass recomputes each 4-stage segment's alphas from it into registers: W x 16 alphas per thread
+ * in local memory went to DRAM (2 KB a thread, 1% L1 hits, DRAM 80% busy). One launch is one
+ * half-iteration of every frame of the chunk.
  *
  * Memory (device, per chunk of F frames). Every per-stage quantity is [stage][frame], so that a
  * warp's loads are coalesced: the systematic values, decoder 2's (gathered through the
@@ -41,7 +43,8 @@ namespace {
 using namespace turbo_fx;
 using C = ccsds_rsc;
 constexpr int S = C::S, NP = C::NP, TV = C::TAIL * (1 + C::NP);
-constexpr int MAX_W = 32; // the local alpha array's stages
+constexpr int MAX_W = 32; // the longest window (its alpha checkpoints in local memory)
+constexpr int SEG = 4;    // stages between alpha checkpoints: their alphas are recomputed in registers
 
 //! one half-iteration of one decoder, for frames [0, F)
 struct ccsds_half {
@@ -122,7 +125,7 @@ __global__ void ccsds_half_kernel(ccsds_half h)
     const int K = h.K, W = h.W, T = h.T;
     auto bound = [&](int win, int s) { return (size_t(win) * S + s) * h.F + f; };
     int am[S], b[S];
-    int al[MAX_W][S];
+    int cp[MAX_W / SEG][S]; // the alphas of every SEG-th stage of the window (local memory)
     const int k0 = w * W, k1 = min(K, k0 + W), len = k1 - k0, fs = k0 - T;
 #pragma unroll
     for (int s = 0; s < S; ++s)
@@ -135,9 +138,10 @@ __global__ void ccsds_half_kernel(ccsds_half h)
 #pragma unroll
             for (int s = 0; s < S; ++s)
                 h.a_out[bound((p + T) / W, s)] = am[s];
+        if (i % SEG == 0)
 #pragma unroll
-        for (int s = 0; s < S; ++s)
-            al[i][s] = am[s];
+            for (int s = 0; s < S; ++s)
+                cp[i / SEG][s] = am[s];
         forward(h, p, f, am);
     }
     const int be = k1 + T;
@@ -171,27 +175,47 @@ __global__ void ccsds_half_kernel(ccsds_half h)
         const int sa = load(h, k, f, P);
         backward(sa, P, b);
     }
-    for (int i = len - 1; i >= 0; --i) {
-        const int k = k0 + i;
-        int P[NP];
-        const int sa = load(h, k, f, P);
-        // without the x (sys + apri) term of x = 1, as the CPU engines: it is added below
-        int m0 = al[i][0] + pgamma(P, 0, 0) + b[C::next(0, 0)];
-        int m1 = al[i][0] + pgamma(P, 0, 1) + b[C::next(0, 1)];
+    // the window backwards, a segment of SEG stages at a time: its alphas again from the
+    // segment's checkpoint (the same forward steps, so the same values) into registers
+    for (int seg = (len - 1) / SEG; seg >= 0; --seg) {
+        int al[SEG][S];
 #pragma unroll
-        for (int s = 1; s < S; ++s) {
-            m0 = max(m0, al[i][s] + pgamma(P, s, 0) + b[C::next(s, 0)]);
-            m1 = max(m1, al[i][s] + pgamma(P, s, 1) + b[C::next(s, 1)]);
-        }
-        const int ext = m1 - m0;
-        h.dst[size_t(h.dst_index[k]) * h.F + f] = scale_ext(ext, h.scale16);
-        if (h.decide)
-            h.decide[size_t(h.bit_index[k]) * h.F + f] = uint8_t(sa + ext > 0);
-        backward(sa, P, b);
-        if (k - T >= W && (k - T) % W == 0)
+        for (int s = 0; s < S; ++s)
+            al[0][s] = cp[seg][s];
+#pragma unroll
+        for (int j = 1; j < SEG; ++j) {
 #pragma unroll
             for (int s = 0; s < S; ++s)
-                h.b_out[bound((k - T) / W - 1, s)] = b[s];
+                al[j][s] = al[j - 1][s];
+            if (seg * SEG + j < len)
+                forward(h, k0 + seg * SEG + j - 1, f, al[j]);
+        }
+#pragma unroll
+        for (int j = SEG - 1; j >= 0; --j) {
+            const int i = seg * SEG + j;
+            if (i >= len)
+                continue;
+            const int k = k0 + i;
+            int P[NP];
+            const int sa = load(h, k, f, P);
+            // without the x (sys + apri) term of x = 1, as the CPU engines: it is added below
+            int m0 = al[j][0] + pgamma(P, 0, 0) + b[C::next(0, 0)];
+            int m1 = al[j][0] + pgamma(P, 0, 1) + b[C::next(0, 1)];
+#pragma unroll
+            for (int s = 1; s < S; ++s) {
+                m0 = max(m0, al[j][s] + pgamma(P, s, 0) + b[C::next(s, 0)]);
+                m1 = max(m1, al[j][s] + pgamma(P, s, 1) + b[C::next(s, 1)]);
+            }
+            const int ext = m1 - m0;
+            h.dst[size_t(h.dst_index[k]) * h.F + f] = scale_ext(ext, h.scale16);
+            if (h.decide)
+                h.decide[size_t(h.bit_index[k]) * h.F + f] = uint8_t(sa + ext > 0);
+            backward(sa, P, b);
+            if (k - T >= W && (k - T) % W == 0)
+#pragma unroll
+                for (int s = 0; s < S; ++s)
+                    h.b_out[bound((k - T) / W - 1, s)] = b[s];
+        }
     }
 }
 
