@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace gpufec {
 
@@ -128,6 +129,12 @@ public:
     }
     T* get() const { return d_p; }
     size_t size() const { return d_n; }
+    //! the buffer holds a copy of host values (a synchronous copy: for set-up, not hot paths)
+    void assign(const std::vector<T>& host)
+    {
+        resize(host.size());
+        GPUFEC_CUDA_CHECK(cudaMemcpy(d_p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    }
 
 private:
     void release()

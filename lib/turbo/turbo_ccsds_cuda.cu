@@ -289,12 +289,13 @@ public:
         d_scale16 = int(std::lround(o.scaling * 16));
         const turbo_value_map m = make_turbo_value_map(code);
         const size_t K = size_t(code.K);
-        upload(d_at, { &m.at_sys, &m.at_par, &m.at_tail });
-        std::vector<int32_t> perm(2 * K);
-        std::copy(code.pi.permutation().begin(), code.pi.permutation().end(), perm.begin());
-        std::copy(code.pi.inverse().begin(), code.pi.inverse().end(), perm.begin() + long(K));
-        d_perm.resize(2 * K);
-        GPUFEC_CUDA_CHECK(cudaMemcpy(d_perm.get(), perm.data(), 2 * K * 4, cudaMemcpyHostToDevice));
+        std::vector<int32_t> at = m.at_sys;
+        at.insert(at.end(), m.at_par.begin(), m.at_par.end());
+        at.insert(at.end(), m.at_tail.begin(), m.at_tail.end());
+        d_at.assign(at);
+        std::vector<uint32_t> perm = code.pi.permutation();
+        perm.insert(perm.end(), code.pi.inverse().begin(), code.pi.inverse().end());
+        d_perm.assign(perm);
         // the chunk: a quarter of the free memory at most
         size_t free_b = 0, total_b = 0;
         GPUFEC_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
@@ -337,15 +338,6 @@ private:
     //! 2 buffers x alpha and beta)
     size_t bound_words() const { return size_t(d_nwin) * S; }
 
-    static void upload(device_buffer<int32_t>& d, std::initializer_list<const std::vector<int32_t>*> parts)
-    {
-        std::vector<int32_t> all;
-        for (const auto* p : parts)
-            all.insert(all.end(), p->begin(), p->end());
-        d.resize(all.size());
-        GPUFEC_CUDA_CHECK(cudaMemcpy(d.get(), all.data(), all.size() * 4, cudaMemcpyHostToDevice));
-    }
-
     void enqueue(cudaStream_t st, const int8_t* in, size_t m, const slot_view& v, uint8_t* bits,
                  turbo_report* report)
     {
@@ -360,7 +352,7 @@ private:
         uint8_t* decide = v.scratch_as<uint8_t>(1);
         int32_t* bounds = v.scratch_as<int32_t>(2); // [decoder][buffer][a | b] x bound_words() x F
         const size_t nb = bound_words() * m;
-        const uint32_t* pi = reinterpret_cast<const uint32_t*>(d_perm.get());
+        const uint32_t* pi = d_perm.get();
         const uint32_t* inv = pi + K;
         gather_args ga{ in, d_code.coded_bits(), K, F, d_at.get(), d_at.get() + K, d_at.get() + K + 2 * NP * K, pi,
                         sys, sys2, par, tail };
@@ -423,7 +415,7 @@ private:
     crc_gpu d_crc{};
     bool d_skip = false; // CRC early stop
     device_buffer<int32_t> d_at;   // at_sys | at_par | at_tail
-    device_buffer<int32_t> d_perm; // pi | its inverse
+    device_buffer<uint32_t> d_perm; // pi | its inverse
     std::unique_ptr<batch_pipeline> d_pipe;
 };
 

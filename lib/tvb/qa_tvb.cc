@@ -18,10 +18,56 @@
 #include <functional>
 #include <map>
 #include <random>
-#include <tuple>
 
 namespace gpufec {
 namespace {
+
+//! `frames` random frames of the encoder's code through the BSID channel: their information
+//! bits, the received values (+-amplitude, positive = 1) back to back, and their lengths;
+//! noise_frame (if any) is replaced by ones of the length the channel gave it
+struct bsid_frames {
+    std::vector<uint8_t> info;
+    std::vector<int8_t> soft;
+    std::vector<size_t> lengths;
+    bsid_frames(frame_encoder& enc, size_t frames, uint32_t info_seed, const bsid_params& ch, uint64_t channel_seed,
+                int8_t amplitude, size_t noise_frame = size_t(-1))
+    {
+        const size_t nb = enc.coded_bits();
+        info = test::random_bits(frames * enc.info_bits(), info_seed);
+        std::vector<uint8_t> coded(frames * nb), y;
+        enc.encode(info.data(), frames, coded.data());
+        std::mt19937_64 rng(channel_seed);
+        for (size_t f = 0; f < frames; ++f) {
+            bsid_transmit(coded.data() + f * nb, nb, ch, rng, y);
+            if (f == noise_frame)
+                std::fill(y.begin(), y.end(), 1);
+            for (uint8_t b : y)
+                soft.push_back(b ? amplitude : int8_t(-amplitude));
+            lengths.push_back(y.size());
+        }
+    }
+    //! frames [a, a + n) through d: unpacked or packed bits, APPs (soft_out) or none, statuses
+    void decode(frame_decoder& d, size_t a, size_t n, bool packed, std::vector<uint8_t>& bits, std::vector<float>* app,
+                std::vector<frame_status>& st) const
+    {
+        size_t at = 0;
+        for (size_t f = 0; f < a; ++f)
+            at += lengths[f];
+        bits.assign(n * d.output_bytes(packed), 0);
+        if (app)
+            app->assign(n * d.soft_output_per_frame(), -1.f);
+        st.assign(n, frame_status());
+        frame_batch b;
+        b.frames = n;
+        b.soft = soft.data() + at;
+        b.input_lengths = lengths.data() + a;
+        b.bits = bits.data();
+        b.packed = packed;
+        b.soft_out = app ? app->data() : nullptr;
+        b.status = st.data();
+        d.decode(b);
+    }
+};
 
 TEST(bsid_channel, statistics_match_the_parameters)
 {
@@ -298,37 +344,16 @@ TEST(tvb_family, variable_frames_through_the_platform)
     EXPECT_EQ(dec->output_bits(), 80u);
     EXPECT_EQ(dec->soft_output_per_frame(), 320u);
     const size_t frames = 9;
-    const auto info = test::random_bits(frames * 80, 4);
-    std::vector<uint8_t> coded(frames * 140), y;
-    enc->encode(info.data(), frames, coded.data());
     bsid_params ch;
     ch.Pi = ch.Pd = 0.02;
-    std::mt19937_64 rng(8);
-    std::vector<int8_t> soft;
-    std::vector<size_t> lengths;
-    for (size_t f = 0; f < frames; ++f) {
-        bsid_transmit(coded.data() + f * 140, 140, ch, rng, y);
-        for (uint8_t b : y)
-            soft.push_back(b ? 5 : -5);
-        lengths.push_back(y.size());
-    }
+    const bsid_frames fx(*enc, frames, 4, ch, 8, 5);
+    const auto& info = fx.info;
+    const auto& soft = fx.soft;
+    const auto& lengths = fx.lengths;
     EXPECT_NE(*std::min_element(lengths.begin(), lengths.end()), *std::max_element(lengths.begin(), lengths.end()));
     auto run = [&](size_t a, size_t n, bool packed, std::vector<uint8_t>& bits, std::vector<float>& app) {
-        size_t at = 0;
-        for (size_t f = 0; f < a; ++f)
-            at += lengths[f];
-        bits.assign(n * dec->output_bytes(packed), 0);
-        app.assign(n * 320, 0.f);
-        std::vector<frame_status> st(n);
-        frame_batch b;
-        b.frames = n;
-        b.soft = soft.data() + at;
-        b.input_lengths = lengths.data() + a;
-        b.bits = bits.data();
-        b.packed = packed;
-        b.soft_out = app.data();
-        b.status = st.data();
-        dec->decode(b);
+        std::vector<frame_status> st;
+        fx.decode(*dec, a, n, packed, bits, &app, st);
         for (const auto& s : st)
             EXPECT_EQ(s.erased, 0);
     };
@@ -437,39 +462,15 @@ TEST(tvb_family, gpu_equals_cpu)
                               "q=64, n=12, N=20, pi=0.02, pd=0.02" }) {
         const frame_options o = parse_frame_options(code);
         auto enc = make_frame_encoder("tvb", o);
-        const size_t frames = 23, k = enc->info_bits(), nb = enc->coded_bits();
-        const auto info = test::random_bits(frames * k, 6);
-        std::vector<uint8_t> coded(frames * nb), y;
-        enc->encode(info.data(), frames, coded.data());
+        const size_t frames = 23, k = enc->info_bits();
         bsid_params ch;
         ch.Pi = std::stod(o.at("pi"));
         ch.Pd = std::stod(o.at("pd"));
         ch.Ps = o.count("ps") ? std::stod(o.at("ps")) : 0.0;
-        std::mt19937_64 rng(2);
-        std::vector<int8_t> soft;
-        std::vector<size_t> lengths;
-        for (size_t f = 0; f < frames; ++f) {
-            bsid_transmit(coded.data() + f * nb, nb, ch, rng, y);
-            if (f == 5) // a frame whose end drift the range allows but whose content is noise
-                std::fill(y.begin(), y.end(), 1);
-            for (uint8_t b : y)
-                soft.push_back(b ? 4 : -4);
-            lengths.push_back(y.size());
-        }
+        // frame 5: an end drift the range allows, but content that is noise
+        const bsid_frames fx(*enc, frames, 6, ch, 2, 4, 5);
         auto run = [&](frame_decoder& d, std::vector<uint8_t>& bits, std::vector<float>& app,
-                       std::vector<frame_status>& st) {
-            bits.assign(frames * d.output_bytes(false), 0);
-            app.assign(frames * d.soft_output_per_frame(), -1.f);
-            st.assign(frames, frame_status());
-            frame_batch b;
-            b.frames = frames;
-            b.soft = soft.data();
-            b.input_lengths = lengths.data();
-            b.bits = bits.data();
-            b.soft_out = app.data();
-            b.status = st.data();
-            d.decode(b);
-        };
+                       std::vector<frame_status>& st) { fx.decode(d, 0, frames, false, bits, &app, st); };
         for (const char* precision : { "double", "single" }) {
             frame_options oc = o;
             oc["precision"] = precision;
@@ -499,14 +500,8 @@ TEST(tvb_family, gpu_equals_cpu)
                 for (size_t f = 0; f < frames; ++f)
                     EXPECT_EQ(sg[f].erased, sc[f].erased) << what << ", frame " << f;
                 // hard output without soft output: the same symbols
-                std::vector<uint8_t> bits(frames * gpu->output_bytes(true));
-                frame_batch b;
-                b.frames = frames;
-                b.soft = soft.data();
-                b.input_lengths = lengths.data();
-                b.bits = bits.data();
-                b.packed = true;
-                gpu->decode(b);
+                std::vector<uint8_t> bits;
+                fx.decode(*gpu, 0, frames, true, bits, nullptr, sg);
                 std::vector<uint8_t> un(frames * k);
                 for (size_t f = 0; f < frames; ++f)
                     unpack_bits(bits.data() + f * gpu->output_bytes(true), k, un.data() + f * k);
@@ -537,32 +532,14 @@ TEST(tvb_family, long_frames_take_local_storage)
     EXPECT_NE(gpu->backend().find("local storage"), std::string::npos) << gpu->backend();
     auto cpu = make_frame_decoder("tvb", o, device_spec::parse("cpu"));
     auto enc = make_frame_encoder("tvb", o);
-    const size_t frames = 2, k = enc->info_bits(), nb = enc->coded_bits();
-    const auto info = test::random_bits(frames * k, 8);
-    std::vector<uint8_t> coded(frames * nb), y;
-    enc->encode(info.data(), frames, coded.data());
     bsid_params ch;
     ch.Pi = ch.Pd = 0.01;
-    std::mt19937_64 rng(3);
-    std::vector<int8_t> soft;
-    std::vector<size_t> lengths;
-    for (size_t f = 0; f < frames; ++f) {
-        bsid_transmit(coded.data() + f * nb, nb, ch, rng, y);
-        for (uint8_t b : y)
-            soft.push_back(b ? 4 : -4);
-        lengths.push_back(y.size());
-    }
-    std::vector<uint8_t> bc(frames * k), bg(frames * k);
-    std::vector<float> ac(frames * cpu->soft_output_per_frame()), ag(ac.size());
-    for (auto [d, bits, app] : { std::make_tuple(cpu.get(), &bc, &ac), std::make_tuple(gpu.get(), &bg, &ag) }) {
-        frame_batch b;
-        b.frames = frames;
-        b.soft = soft.data();
-        b.input_lengths = lengths.data();
-        b.bits = bits->data();
-        b.soft_out = app->data();
-        d->decode(b);
-    }
+    const bsid_frames fx(*enc, 2, 8, ch, 3, 4);
+    std::vector<uint8_t> bc, bg;
+    std::vector<float> ac, ag;
+    std::vector<frame_status> st;
+    fx.decode(*cpu, 0, 2, false, bc, &ac, st);
+    fx.decode(*gpu, 0, 2, false, bg, &ag, st);
     EXPECT_EQ(bg, bc);
     EXPECT_EQ(ag, ac);
 }

@@ -465,8 +465,7 @@ public:
         std::vector<uint32_t> books;
         for (const auto& b : c.books)
             books.insert(books.end(), b.begin(), b.end());
-        d_books.resize(books.size());
-        GPUFEC_CUDA_CHECK(cudaMemcpy(d_books.get(), books.data(), books.size() * 4, cudaMemcpyHostToDevice));
+        d_books.assign(books);
         choose_storage(prop, max_batch);
         d_max_len = s.N * size_t(c.n) + size_t(s.frame.hi);
         pipeline_layout l;
