@@ -95,8 +95,13 @@ int main(int argc, char** argv)
     double ebn0 = 3.0;
     int reps = 7;
     bool latency = true;
+    std::vector<std::string> mix;
     add_code_options(cli, family, options,
                      "viterbi with mode=streaming decodes one stream of blocks of block_len bits");
+    cli.add_option("--mix", mix,
+                   "encoder options, repeated: frame f is made by the (f mod count)-th, so a decoder of "
+                   "several lengths decodes a mixed batch (-f turbo -o code=lte:any --mix code=lte:6144 "
+                   "--mix code=lte:6080); figures count each frame's own information bits");
     cli.add_option("-d,--devices,--device", devices,
                    "auto, all (every GPU), or a list such as cuda:0,cuda:1: one decoder per device, the "
                    "frames split among them, all decoding at once")
@@ -130,7 +135,7 @@ int main(int argc, char** argv)
         std::vector<device_run> runs;
         for (const auto& d : parse_devices(devices)) {
             device_run r;
-            r.kit = make_code_kit(family, options, d);
+            r.kit = make_code_kit(family, options, d, mix);
             runs.push_back(std::move(r));
         }
         const code_kit& first = *runs.front().kit;
@@ -193,7 +198,7 @@ int main(int argc, char** argv)
                              { "latency_us", num(lat * 1e6) } });
         };
         for (auto& r : runs) {
-            const uint64_t b = r.frames * bpf;
+            const uint64_t b = r.errors.bits; // every frame's own information bits
             row(r.kit->backend(), r.frames, b, r.input_bytes, median(r.seconds), r.kernel_s,
                 r.errors, r.latency_s);
             all_bits += b;

@@ -4,7 +4,9 @@
  */
 /* The code kit of every frame family, through the registry: frames are made (information bits,
  * encoding, the channel, quantisation) in parallel on the CPU pool, each from its own
- * generator, then decoded in one call. */
+ * generator, then decoded in one call. With a mix of encoders (gpufec_bench --mix), frame f is
+ * made by encoder f mod (their number), so a decoder of several lengths (turbo code=lte:any)
+ * gets a batch of mixed frames, as from an LTE transport block. */
 #include "kit_buffer.h"
 #include "kits.h"
 
@@ -28,29 +30,55 @@ namespace {
 class frame_kit : public code_kit
 {
 public:
-    frame_kit(const std::string& family, const frame_options& opts, const device_spec& device)
+    frame_kit(const std::string& family, const frame_options& opts, const device_spec& device,
+              const std::vector<std::string>& mix)
         : d_dec(make_frame_decoder(family, opts, device)),
           d_pool(get_cpu_pool(0)),
           d_family(family),
           d_opts(opts),
           d_device(device)
     {
-        // one encoder and scratch per pool worker (encoders keep state between calls)
-        for (int w = 0; w < d_pool->size(); ++w)
-            d_workers.push_back({ make_frame_encoder(family, opts), {}, {} });
-        const auto& enc = *d_workers.front().enc;
-        d_k = enc.info_bits();
-        d_n = enc.coded_bits();
-        if (d_k != d_dec->output_bits())
-            throw std::invalid_argument(family + ": the decoder's output is not the information "
-                                        "bits (set output=info)");
-        if (d_dec->variable_input() ? !d_dec->accepts_length(d_n) : d_n != d_dec->input_per_frame())
-            throw std::invalid_argument(family + ": the encoder's output does not match the decoder's input");
+        std::vector<frame_options> codes;
+        for (const auto& m : mix)
+            codes.push_back(parse_frame_options(m));
+        if (codes.empty())
+            codes.push_back(opts);
+        else if (!d_dec->variable_input())
+            throw std::invalid_argument("--mix: " + family + " decoders with these options take one frame length ("
+                                        "turbo: code=lte:any takes every LTE K)");
+        // encoders per pool worker (encoders keep state between calls), one per code of the mix
+        d_workers.resize(size_t(d_pool->size()));
+        for (auto& w : d_workers)
+            for (const auto& c : codes)
+                w.enc.push_back(make_frame_encoder(family, c));
+        uint64_t k_sum = 0, n_sum = 0;
+        for (size_t c = 0; c < codes.size(); ++c) {
+            const auto& enc = *d_workers.front().enc[c];
+            const size_t k = enc.info_bits(), n = enc.coded_bits();
+            if (d_dec->variable_input() ? !d_dec->accepts_length(n) : n != d_dec->input_per_frame())
+                throw std::invalid_argument(family + ": the encoder's output (" + std::to_string(n) +
+                                            " values) does not match the decoder's input");
+            if (k != d_dec->output_bits_for(n))
+                throw std::invalid_argument(family + ": the decoder's output is not the information "
+                                            "bits (set output=info)");
+            d_codes.push_back({ k, n });
+            d_k = std::max(d_k, k);
+            d_n = std::max(d_n, n);
+            k_sum += k;
+            n_sum += n;
+        }
+        d_rate = double(k_sum) / double(n_sum);
+        d_k_mean = (k_sum + codes.size() / 2) / codes.size();
         for (auto& w : d_workers) {
             w.coded.resize(d_n);
             w.rx.resize(d_n);
         }
         d_desc = family + " " + d_dec->describe();
+        if (d_codes.size() > 1) {
+            d_desc += "; frames in turn of";
+            for (const auto& m : mix)
+                d_desc += " [" + m + "]";
+        }
         if (family == "viterbi") { // ML union bound, for codes without puncturing
             option_reader r(family, opts);
             const conv_code code = conv_code_from_options(r);
@@ -61,8 +89,8 @@ public:
 
     std::string describe() const override { return d_desc; }
     std::string backend() const override { return d_dec->backend(); }
-    double rate() const override { return double(d_k) / double(d_n); }
-    uint64_t info_bits_per_frame() const override { return d_k; }
+    double rate() const override { return d_rate; }
+    uint64_t info_bits_per_frame() const override { return d_k_mean; }
     uint64_t preferred_frames() const override { return d_dec->preferred_batch(); }
     bool iterates() const override { return d_dec->iterates(); }
     std::string input_kind() const override { return d_dec->wants_float_input() ? "float LLR" : "int8"; }
@@ -77,11 +105,13 @@ public:
         tell_decoder(ch);
         make_frames(key, first, count, ch);
         decode(count, false);
+        const size_t stride = d_dec->output_bytes(false);
         for_frames(*d_pool, count, [&](uint64_t f, int) {
-            const uint8_t* got = d_out.data() + f * d_k;
+            const uint8_t* got = d_out.data() + f * stride;
             const uint8_t* sent = d_info.data() + f * d_k;
+            const size_t k = code_of(first + f).k;
             uint32_t e = 0;
-            for (size_t i = 0; i < d_k; ++i)
+            for (size_t i = 0; i < k; ++i)
                 e += got[i] != sent[i];
             out[f].bit_errors = e;
             out[f].iterations = uint32_t(std::max(0, d_status[f].iterations));
@@ -106,35 +136,42 @@ public:
     error_counts bench_errors() const override
     {
         error_counts c;
-        const size_t bytes = (d_k + 7) / 8;
+        const size_t bytes = d_dec->output_bytes(true);
         for (uint64_t f = 0; f < d_bench_frames; ++f) {
+            const size_t k = code_of(f).k;
             uint64_t e = 0;
-            for (size_t i = 0; i < d_k; ++i)
+            for (size_t i = 0; i < k; ++i)
                 e += ((d_packed[f * bytes + i / 8] >> (7 - i % 8)) & 1) != d_info[f * d_k + i];
             c.bit_errors += e;
             c.frame_errors += e > 0;
             c.iterations += uint64_t(std::max(0, d_status[f].iterations));
+            c.bits += k;
         }
         c.frames = d_bench_frames;
-        c.bits = d_bench_frames * d_k;
         return c;
     }
 
 private:
     struct worker {
-        std::unique_ptr<frame_encoder> enc;
+        std::vector<std::unique_ptr<frame_encoder>> enc; //!< one per code of the mix
         std::vector<uint8_t> coded;
         std::vector<float> rx;
     };
+    struct code_shape {
+        size_t k, n; //!< information bits, code bits
+    };
+    //! the code of frame `frame` of a point (the mix in turn)
+    const code_shape& code_of(uint64_t frame) const { return d_codes[frame % d_codes.size()]; }
 
-    //! frame first + f's information bits (into d_info) and code bits (into wk.coded), drawn from
-    //! its own generator, which goes on to the channel
+    //! frame first + f's information bits (into d_info, at a stride of the longest) and code bits
+    //! (into wk.coded), drawn from its own generator, which goes on to the channel
     unit_rng encode_frame(const sim_key& key, uint64_t first, uint64_t f, worker& wk)
     {
         unit_rng rng(key.seed, key.point, first + f);
+        const size_t c = (first + f) % d_codes.size();
         uint8_t* info = d_info.data() + f * d_k;
-        random_bits(info, d_k, rng);
-        wk.enc->encode(info, 1, wk.coded.data());
+        random_bits(info, d_codes[c].k, rng);
+        wk.enc[c]->encode(info, 1, wk.coded.data());
         return rng;
     }
 
@@ -167,7 +204,7 @@ private:
         for_frames(*d_pool, count, [&](uint64_t f, int w) {
             worker& wk = d_workers[size_t(w)];
             unit_rng rng = encode_frame(key, first, f, wk);
-            ch.transmit_variable(wk.coded.data(), d_n, wk.rx, rng);
+            ch.transmit_variable(wk.coded.data(), code_of(first + f).n, wk.rx, rng);
             size_t len = wk.rx.size();
             if (len > longest || len < shortest) {
                 clipped[f] = 1;
@@ -208,6 +245,10 @@ private:
     // frame first + f draws its bits, then its noise, from unit_rng(seed, point, first + f)
     void make_frames(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch)
     {
+        if (d_codes.size() > 1) { // a mix: frames of several lengths
+            make_variable_frames(key, first, count, ch);
+            return;
+        }
         if (ch.changes_length()) {
             if (!d_dec->variable_input())
                 throw std::invalid_argument(ch.name() + " changes the frames' length, which " + d_family +
@@ -248,10 +289,10 @@ private:
         else
             b.soft = d_soft8;
         if (packed) {
-            d_packed = d_out_buf.get<uint8_t>(count * ((d_k + 7) / 8));
+            d_packed = d_out_buf.get<uint8_t>(count * d_dec->output_bytes(true));
             b.bits = d_packed;
         } else {
-            d_out.resize(count * d_k);
+            d_out.resize(count * d_dec->output_bytes(false));
             b.bits = d_out.data();
         }
         b.packed = packed;
@@ -271,7 +312,10 @@ private:
     std::vector<uint8_t> d_clip;
     uint64_t d_clipped = 0, d_input_values = 0;
     std::vector<worker> d_workers;
-    size_t d_k = 0, d_n = 0;
+    std::vector<code_shape> d_codes;
+    size_t d_k = 0, d_n = 0; //!< the longest of the mix
+    uint64_t d_k_mean = 0;
+    double d_rate = 0;
     std::string d_desc;
     std::vector<spectrum_term> d_spectrum;
     kit_buffer d_in, d_out_buf;
@@ -286,9 +330,9 @@ private:
 } // namespace
 
 std::unique_ptr<code_kit> make_frame_kit(const std::string& family, const std::string& options,
-                                         const device_spec& device)
+                                         const device_spec& device, const std::vector<std::string>& mix)
 {
-    return std::make_unique<frame_kit>(family, parse_frame_options(options), device);
+    return std::make_unique<frame_kit>(family, parse_frame_options(options), device, mix);
 }
 
 } // namespace app

@@ -7,6 +7,7 @@
 
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <cmath>
+#include <stdexcept>
 
 namespace gpufec {
 namespace app {
@@ -14,13 +15,16 @@ namespace app {
 double code_kit::union_bound_ber(double) const { return NAN; }
 
 std::unique_ptr<code_kit> make_code_kit(const std::string& family, const std::string& options,
-                                        const device_spec& device)
+                                        const device_spec& device, const std::vector<std::string>& mix)
 {
     const frame_options opts = parse_frame_options(options);
     const auto mode = opts.find("mode");
-    if (family == "viterbi" && mode != opts.end() && mode->second == "streaming")
+    if (family == "viterbi" && mode != opts.end() && mode->second == "streaming") {
+        if (!mix.empty())
+            throw std::invalid_argument("--mix: the streaming Viterbi decoder takes one code");
         return make_stream_kit(options, device);
-    return make_frame_kit(family, options, device);
+    }
+    return make_frame_kit(family, options, device, mix);
 }
 
 } // namespace app

@@ -137,12 +137,14 @@ public:
 
 /*! family "viterbi" with option mode=streaming is the streaming kit (a frame is a block of
  *  block_len bits of one endless stream); every other family goes through the registry. */
+/*! `mix`: option sets of encoders that make the frames in turn (frame f: mix[f mod size]),
+ *  for decoders of several lengths; empty: the encoder of `options` */
 std::unique_ptr<code_kit> make_code_kit(const std::string& family, const std::string& options,
-                                        const device_spec& device);
+                                        const device_spec& device, const std::vector<std::string>& mix = {});
 
 // the two kinds (kits.cc chooses)
 std::unique_ptr<code_kit> make_frame_kit(const std::string& family, const std::string& options,
-                                         const device_spec& device);
+                                         const device_spec& device, const std::vector<std::string>& mix);
 std::unique_ptr<code_kit> make_stream_kit(const std::string& options, const device_spec& device);
 
 } // namespace app

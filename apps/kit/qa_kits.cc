@@ -271,3 +271,32 @@ TEST(app_report, csv_quotes_text_and_appends)
     EXPECT_THROW(other.append(path), std::runtime_error);
     std::remove(path.c_str());
 }
+
+// a mix of encoders (gpufec_bench --mix): frames of LTE K = 40 and 1024 in turn through one
+// code=lte:any decoder; each frame is counted with its own K, a frame's result does not depend
+// on the call, and a decoder of one length refuses a mix
+TEST(app_kits, mixed_lengths_through_one_decoder)
+{
+    auto ch = make_bpsk_awgn();
+    for (const auto& dev : every_backend()) {
+        auto kit = make_code_kit("turbo", "code=lte:any, max_iterations=6", dev, { "code=lte:40", "code=lte:1024" });
+        EXPECT_NEAR(kit->rate(), (40.0 + 1024.0) / (132.0 + 3084.0), 1e-12);
+        EXPECT_EQ(kit->info_bits_per_frame(), 532u);
+        ch->set_point(4.0, kit->rate());
+        kit->bench_prepare({ 3, 0 }, 7, *ch);
+        EXPECT_EQ(kit->bench_input_bytes(), 4 * 132u + 3 * 3084u);
+        kit->bench_decode();
+        const error_counts c = kit->bench_errors();
+        EXPECT_EQ(c.frames, 7u);
+        EXPECT_EQ(c.bits, 4 * 40u + 3 * 1024u);
+        EXPECT_EQ(c.bit_errors, 0u) << kit->backend();
+        ch->set_point(0.0, kit->rate());
+        const auto all = simulate(*kit, *ch, 0, 8);
+        expect_same(all, simulate(*kit, *ch, 3, 5), 3);
+        EXPECT_GT(errors(all), 0u); // 0 dB: the short frames fail
+    }
+    EXPECT_THROW(make_code_kit("turbo", "code=lte:6144", cpu(), { "code=lte:40" }), std::invalid_argument);
+    EXPECT_THROW(make_code_kit("turbo", "code=lte:any", cpu(), { "code=ccsds:1784" }), std::invalid_argument);
+    EXPECT_THROW(make_code_kit("viterbi", "code=ccsds, mode=streaming", cpu(), { "code=ccsds" }),
+                 std::invalid_argument);
+}
