@@ -3,6 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "multi_length_decoder.h"
+#include "runtime/cpu_pool.h"
+
+#include <gnuradio/gpufec/core/device.h>
 
 #include <algorithm>
 #include <cstring>
@@ -29,6 +32,7 @@ public:
         d_soft_max = d_proto->soft_output_per_frame() ? d_spec.soft_output_for(d_spec.max_input) : 0;
         if (d_spec.batch == 0)
             d_spec.batch = d_proto->preferred_batch();
+        d_gpu = d_proto->backend().compare(0, 4, "cuda") == 0;
     }
 
     std::string family() const override { return d_proto->family(); }
@@ -101,17 +105,19 @@ private:
             dec.decode(g);
             return;
         }
-        if (b.soft) {
-            d_in8.resize(m * n);
-            for (size_t k = 0; k < m; ++k)
-                std::memcpy(d_in8.data() + k * n, b.soft + d_start[d_order[i + k]], n);
-            g.soft = d_in8.data();
-        } else {
-            d_inf.resize(m * n);
-            for (size_t k = 0; k < m; ++k)
-                std::memcpy(d_inf.data() + k * n, b.soft_f + d_start[d_order[i + k]], n * sizeof(float));
-            g.soft_f = d_inf.data();
-        }
+        // the group's frames gathered back to back, frames in parallel (a gather of a large
+        // batch is hundreds of MB); for a GPU decoder into page-locked memory, which its
+        // pipeline copies from directly instead of staging it a second time
+        const size_t value = b.soft ? 1 : sizeof(float);
+        uint8_t* gathered = gather_space(m * n * value);
+        const auto* from = b.soft ? reinterpret_cast<const uint8_t*>(b.soft) : reinterpret_cast<const uint8_t*>(b.soft_f);
+        d_pool->parallel_for(int64_t(m), [&](int64_t k, int) {
+            std::memcpy(gathered + size_t(k) * n * value, from + d_start[d_order[i + size_t(k)]] * value, n * value);
+        });
+        if (b.soft)
+            g.soft = reinterpret_cast<const int8_t*>(gathered);
+        else
+            g.soft_f = reinterpret_cast<const float*>(gathered);
         d_bits.resize(m * sub_stride);
         d_status.resize(m);
         d_soft.resize(m * soft_n);
@@ -126,6 +132,18 @@ private:
             if (soft_n)
                 std::memcpy(b.soft_out + f * d_soft_max, d_soft.data() + k * soft_n, soft_n * sizeof(float));
         }
+    }
+
+    //! room for a gathered group: grown, never shrunk (page-locked for a GPU decoder)
+    uint8_t* gather_space(size_t bytes)
+    {
+        if (!d_gpu) {
+            d_gather.resize(bytes);
+            return d_gather.data();
+        }
+        if (!d_gather_pinned || d_gather_pinned->size() < bytes)
+            d_gather_pinned = std::make_unique<host_buffer>(bytes);
+        return d_gather_pinned->data();
     }
 
     // the decoder for length n, made or moved to the front of the recently used list
@@ -158,8 +176,11 @@ private:
     const frame_decoder* d_proto = nullptr;
     size_t d_out_max = 0, d_soft_max = 0;
     std::vector<size_t> d_start, d_order;
-    std::vector<int8_t> d_in8;
-    std::vector<float> d_inf, d_soft;
+    bool d_gpu = false;
+    std::shared_ptr<cpu_pool> d_pool = get_cpu_pool(0);
+    std::vector<uint8_t> d_gather;
+    std::unique_ptr<host_buffer> d_gather_pinned;
+    std::vector<float> d_soft;
     std::vector<uint8_t> d_bits;
     std::vector<frame_status> d_status;
 };

@@ -8,10 +8,13 @@
  * of the pair as two int16 (low half: the even frame), so one SIMD instruction (__vadd2,
  * __vsub2, and Hopper's DPX add-max __viaddmax_s16x2) advances both frames; turbo_fixed.h shows
  * why int16 never overflows. A thread owns one window (GPU_WINDOW = 16 stages) of a frame pair:
- * its 8 state metrics are 8 words in registers, and so are the window's 16 x 8 alphas (the
- * stage loops are unrolled), so no metric goes to memory but the window boundaries. A thread
- * block holds `group` frame pairs, a thread per window of each; one launch is one
- * half-iteration of every pair of the chunk.
+ * its 8 state metrics are 8 words in registers (the stage loops are unrolled), and so are the
+ * alphas of every 4th stage of its window (4 x 8 words); the backward pass recomputes each
+ * 4-stage segment's alphas from its checkpoint into registers. No metric goes to memory but the
+ * window boundaries, and the kernel fits 80 registers, so two 384-thread blocks share a
+ * multiprocessor (all 16 x 8 alphas held took 165 registers and one block: 12 warps to hide
+ * the recursions' latency instead of 24). A thread block holds `group` frame pairs, a thread
+ * per window of each; one launch is one half-iteration of every pair of the chunk.
  *
  * Memory. Shared, per pair: sys + a-priori and parity words of every stage in the decoder's
  * order, padded one word per window (stage k at k + k / 16) so that the threads of a warp,
@@ -49,6 +52,13 @@ using u32 = uint32_t;
 constexpr int GW = GPU_WINDOW;                // stages per window
 constexpr int PAD = GW + 1;                   // words per window in shared memory
 constexpr int MAX_THREADS = 384;              // K = 6144: 384 windows
+constexpr int MIN_BLOCKS = 2;                 // blocks a multiprocessor: 80 registers a thread
+//! the forward pass keeps every ALPHA_EVERY-th stage's alphas; the backward pass recomputes the
+//! others a segment at a time (the same forward step, so the same values). Measured on an H100
+//! (docs/performance.md): 1 (all kept, 165 registers, one block) 7.0 Gb/s, 4 with one block 6.8,
+//! 4 with two blocks 9.1.
+constexpr int ALPHA_EVERY = 4;
+static_assert(GW % ALPHA_EVERY == 0, "segments of whole windows");
 static_assert(GW % 8 == 0, "turbo_fixed.h: windows are multiples of 8");
 
 __device__ __forceinline__ u32 pk16(int lo, int hi) { return (u32(lo) & 0xFFFFu) | (u32(hi) << 16); }
@@ -180,7 +190,7 @@ __host__ __device__ inline size_t pair_words(int K, int nwin) { return 2 * size_
 __host__ __device__ inline size_t block_words(int K, int nwin, int group) { return size_t(K + nwin) + group * pair_words(K, nwin); }
 
 template <int DEC, int T, bool SKIP>
-__global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
+__global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(half_args a)
 {
     extern __shared__ u32 smem[];
     const int K = a.K, NW = a.nwin, P = K + NW, D = K + 4, KW = (K + 31) / 32;
@@ -303,13 +313,14 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
         }
         // alpha before stage k0 + AI starts the recursion of window w + AV
         constexpr int AI = (GW - T % GW) % GW, AV = (AI + T) / GW;
-        u32 al[GW][STATES];
+        u32 al[GW / ALPHA_EVERY][STATES];
 #pragma unroll
         for (int i = 0; i < GW; ++i) {
             if (i < len) {
+                if (i % ALPHA_EVERY == 0)
 #pragma unroll
-                for (int s = 0; s < STATES; ++s)
-                    al[i][s] = am[s];
+                    for (int s = 0; s < STATES; ++s)
+                        al[i / ALPHA_EVERY][s] = am[s];
                 if (i == AI && k0 + AI > 0 && w + AV < NW)
                     store8(wr + (w + AV) * STATES, am);
                 forward_step(am, make_branch(sa[i], par[i]));
@@ -352,10 +363,25 @@ __global__ void __launch_bounds__(MAX_THREADS, 1) turbo_half_kernel(half_args a)
         // beta after stage k0 + BI starts the recursion of window w - BV
         constexpr int BI = T % GW, BV = (T - BI) / GW + 1;
 #pragma unroll
-        for (int i = GW - 1; i >= 0; --i) {
-            if (i < len) {
+        for (int c = GW / ALPHA_EVERY - 1; c >= 0; --c) {
+            // the segment's alphas again from its checkpoint: the same forward step, the same values
+            u32 seg[ALPHA_EVERY][STATES];
+#pragma unroll
+            for (int j = 0; j < ALPHA_EVERY; ++j) {
+                const int i = c * ALPHA_EVERY + j;
+#pragma unroll
+                for (int s = 0; s < STATES; ++s)
+                    seg[j][s] = j == 0 ? al[c][s] : seg[j - 1][s];
+                if (j > 0 && i < len)
+                    forward_step(seg[j], make_branch(sa[i - 1], par[i - 1]));
+            }
+#pragma unroll
+            for (int j = ALPHA_EVERY - 1; j >= 0; --j) {
+                const int i = c * ALPHA_EVERY + j;
+                if (i >= len)
+                    continue;
                 const u32 sai = sa[i], pki = par[i];
-                const u32 m0 = extrinsic_max(al[i], b, pki, 0), m1 = extrinsic_max(al[i], b, pki, 1);
+                const u32 m0 = extrinsic_max(seg[j], b, pki, 0), m1 = extrinsic_max(seg[j], b, pki, 1);
                 const int ea = lo16(m1) - lo16(m0), eb = hi16(m1) - hi16(m0);
                 const int pos = int(perm[i]);
                 s_out[pos] = pk16(scale_ext(ea, a.scale16), scale_ext(eb, a.scale16));
@@ -450,8 +476,12 @@ public:
         default:
             throw std::invalid_argument("training: the GPU decoder runs 16, 24 or 32 stages (others: device=cpu)");
         }
-        for (half_fn f : d_half)
+        for (half_fn f : d_half) {
             allow_dynamic_shared(f, d_shared, "turbo GPU decoder");
+            // all the shared memory a multiprocessor has, so MIN_BLOCKS blocks fit beside each other
+            GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                   int(cudaSharedmemCarveoutMaxShared)));
+        }
         // a chunk: whole waves of blocks (one block of a large K per SM), at least ~6 M soft values
         const size_t pairs_per_wave = size_t(prop.multiProcessorCount) * size_t(d_group);
         size_t chunk = max_batch ? max_batch : std::max<size_t>(8 * pairs_per_wave, 6000000 / code.coded_bits());
