@@ -58,6 +58,15 @@ constexpr int MIN_BLOCKS = 2;                 // blocks a multiprocessor: 80 reg
 //! (docs/performance.md): 1 (all kept, 165 registers, one block) 7.0 Gb/s, 4 with one block 6.8,
 //! 4 with two blocks 9.1.
 constexpr int ALPHA_EVERY = 4;
+/*! The training recursions normalise every NORM_EVERY-th step and at their last: max and + commute
+ *  with subtracting one value from every state, so a window starts from the very metrics that
+ *  normalising every step gives (turbo_fixed.h's rule), with fewer instructions. The metrics
+ *  stay in int16 (turbo_fixed.h's bounds): a normalised vector lies in [-23010, 13806] (within
+ *  2 stages of a start) and in [-13806, 13806] beyond, and a step moves the extremes by at most
+ *  G = 2301, so 3 steps without normalising and the sums of the 4th stay above -32214. The
+ *  window's own recursions, whose metrics the extrinsic adds, normalise every step. */
+constexpr int NORM_EVERY = 4;
+static_assert(NORM_EVERY >= 1 && NORM_EVERY <= 4, "the int16 bound above");
 static_assert(GW % ALPHA_EVERY == 0, "segments of whole windows");
 static_assert(GW % 8 == 0, "turbo_fixed.h: windows are multiples of 8");
 
@@ -84,6 +93,8 @@ __device__ __forceinline__ void normalise(u32 (&m)[STATES], const u32 (&raw)[STA
         m[s] = __vsub2(raw[s], raw[0]);
 }
 
+//! without NORM the step leaves its metrics as they are (training: see NORM_EVERY)
+template <bool NORM = true>
 __device__ __forceinline__ void forward_step(u32 (&am)[STATES], const branch& g)
 {
     u32 an[STATES];
@@ -99,9 +110,15 @@ __device__ __forceinline__ void forward_step(u32 (&am)[STATES], const branch& g)
         else
             an[n] = addmax2(am[p1], metric(g, x1, q1), add2(am[p0], metric(g, x0, q0)));
     }
-    normalise(am, an);
+    if (NORM)
+        normalise(am, an);
+    else
+#pragma unroll
+        for (int s = 0; s < STATES; ++s)
+            am[s] = an[s];
 }
 
+template <bool NORM = true>
 __device__ __forceinline__ void backward_step(u32 (&b)[STATES], const branch& g)
 {
     u32 bn[STATES];
@@ -110,7 +127,12 @@ __device__ __forceinline__ void backward_step(u32 (&b)[STATES], const branch& g)
         const int n0 = lte_next(s, 0), n1 = lte_next(s, 1), q0 = lte_par(s, 0), q1 = lte_par(s, 1);
         bn[s] = addmax2(b[n1], metric(g, 1, q1), q0 ? add2(b[n0], g.pk) : b[n0]);
     }
-    normalise(b, bn);
+    if (NORM)
+        normalise(b, bn);
+    else
+#pragma unroll
+        for (int s = 0; s < STATES; ++s)
+            b[s] = bn[s];
 }
 
 //! max over the states of alpha + parity term + beta of the successor, for input x
@@ -308,8 +330,12 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
 #pragma unroll
         for (int t = T; t >= 1; --t) { // stage k0 - t, in an earlier window
             const int off = -t - (t + GW - 1) / GW;
-            if (t <= k0)
-                forward_step(am, make_branch(sa[off], par[off]));
+            if (t <= k0) {
+                if (t % NORM_EVERY == 1 % NORM_EVERY) // the last step (t = 1) among them
+                    forward_step<true>(am, make_branch(sa[off], par[off]));
+                else
+                    forward_step<false>(am, make_branch(sa[off], par[off]));
+            }
         }
         // alpha before stage k0 + AI starts the recursion of window w + AV
         constexpr int AI = (GW - T % GW) % GW, AV = (AI + T) / GW;
@@ -357,8 +383,12 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
 #pragma unroll
         for (int j = T - 1; j >= 0; --j) { // stage k1 + j, in a later window (k1 = k0 + GW there)
             const int off = GW + j + 1 + j / GW;
-            if (k1 + j < K)
-                backward_step(b, make_branch(sa[off], par[off]));
+            if (k1 + j < K) {
+                if (j % NORM_EVERY == 0) // the last step (j = 0) among them
+                    backward_step<true>(b, make_branch(sa[off], par[off]));
+                else
+                    backward_step<false>(b, make_branch(sa[off], par[off]));
+            }
         }
         // beta after stage k0 + BI starts the recursion of window w - BV
         constexpr int BI = T % GW, BV = (T - BI) / GW + 1;
