@@ -67,6 +67,10 @@ constexpr int ALPHA_EVERY = 4;
  *  window's own recursions, whose metrics the extrinsic adds, normalise every step. */
 constexpr int NORM_EVERY = 4;
 static_assert(NORM_EVERY >= 1 && NORM_EVERY <= 4, "the int16 bound above");
+//! the window's forward pass, likewise, normalises only the steps whose alphas are kept
+constexpr bool FWD_NORM_SPARSE = true;
+static_assert(!FWD_NORM_SPARSE || (ALPHA_EVERY <= 4 && 8 % ALPHA_EVERY == 0),
+              "checkpoints at most 4 stages apart, and at the stored boundary (a multiple of 8 stages in)");
 static_assert(GW % ALPHA_EVERY == 0, "segments of whole windows");
 static_assert(GW % 8 == 0, "turbo_fixed.h: windows are multiples of 8");
 
@@ -349,7 +353,11 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
                         al[i / ALPHA_EVERY][s] = am[s];
                 if (i == AI && k0 + AI > 0 && w + AV < NW)
                     store8(wr + (w + AV) * STATES, am);
-                forward_step(am, make_branch(sa[i], par[i]));
+                // normalised where a checkpoint (or the boundary at AI, a multiple of 4) follows
+                if (!FWD_NORM_SPARSE || (i + 1) % ALPHA_EVERY == 0)
+                    forward_step<true>(am, make_branch(sa[i], par[i]));
+                else
+                    forward_step<false>(am, make_branch(sa[i], par[i]));
             }
         }
 
