@@ -16,9 +16,9 @@
  * the recursions' latency instead of 24). A thread block holds `group` frame pairs, a thread
  * per window of each; one launch is one half-iteration of every pair of the chunk.
  *
- * Memory. Shared, per pair: sys + a-priori and parity words of every stage in the decoder's
- * order, padded one word per window (stage k at k + k / 16) so that the threads of a warp,
- * 17 words apart, hit 32 different banks; the extrinsic output in the other decoder's order
+ * Memory. Shared, per pair: the (sys + a-priori, parity) word pairs of every stage in the
+ * decoder's order, one 64-bit load a stage, padded one pair per window (stage k at k + k / 16)
+ * so that the 16 threads of a half-warp, 34 words apart, hit 32 different banks; the extrinsic output in the other decoder's order
  * (scattered there through the permutation, so global stores are coalesced); the decisions as
  * bits. Per block: the permutation to the other decoder's order. Global: the input (int8, the
  * streams layout), decoder 2's systematic values (gathered once per chunk), the two a-priori
@@ -86,6 +86,8 @@ struct branch {
     u32 sa, pk, sp;
 };
 __device__ __forceinline__ branch make_branch(u32 sa, u32 pk) { return { sa, pk, add2(sa, pk) }; }
+//! from a stage's input words in shared memory: (sys + a-priori, parity), one 64-bit load
+__device__ __forceinline__ branch make_branch(uint2 in) { return make_branch(in.x, in.y); }
 //! the metric of input x with parity p (x and p are constants once the loops are unrolled)
 __device__ __forceinline__ u32 metric(const branch& g, int x, int p) { return x ? (p ? g.sp : g.sa) : (p ? g.pk : 0u); }
 
@@ -211,15 +213,18 @@ __device__ __forceinline__ void set_known_start(u32 (&m)[STATES])
         m[s] = pk16(-UNKNOWN, -UNKNOWN);
 }
 
-//! shared memory words: the permutation, then per pair sa, par (padded), out, 2 x bits
+//! shared memory words: the permutation (rounded up to an even count: the pairs' 64-bit loads),
+//! then per pair the input word pairs (padded), out, 2 x bits (an even count: K is a multiple of 8)
+__host__ __device__ inline size_t perm_words(int K, int nwin) { return (size_t(K + nwin) + 1) / 2 * 2; }
 __host__ __device__ inline size_t pair_words(int K, int nwin) { return 2 * size_t(K + nwin) + K + 2 * ((K + 31) / 32); }
-__host__ __device__ inline size_t block_words(int K, int nwin, int group) { return size_t(K + nwin) + group * pair_words(K, nwin); }
+__host__ __device__ inline size_t block_words(int K, int nwin, int group) { return perm_words(K, nwin) + group * pair_words(K, nwin); }
 
 template <int DEC, int T, bool SKIP>
 __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(half_args a)
 {
     extern __shared__ u32 smem[];
     const int K = a.K, NW = a.nwin, P = K + NW, D = K + 4, KW = (K + 31) / 32;
+    u32* s_pairs = smem + perm_words(K, NW); // the pairs' areas, 8-byte aligned
     u32* s_perm = smem;
     const int tid = threadIdx.x;
 
@@ -295,8 +300,7 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
         if (it < items) {
             const int gi = it / K4, k = 4 * (it - gi * K4), qi = blockIdx.x * a.group + gi;
             if (qi < a.pairs && !pair_done<SKIP>(a, qi)) {
-                u32* s_sa = smem + P + gi * pair_words(K, NW);
-                u32* s_par = s_sa + P;
+                uint2* s_in = reinterpret_cast<uint2*>(s_pairs + gi * pair_words(K, NW));
                 const int at = k + k / GW;
                 const u32 apw[4] = { ap[j].x, ap[j].y, ap[j].z, ap[j].w };
                 const u32 syw[4] = { sy[j].x, sy[j].y, sy[j].z, sy[j].w };
@@ -304,15 +308,15 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
                 for (int e = 0; e < 4; ++e) {
                     const int8_t sa_ = int8_t(syw[0] >> (8 * e)), sb_ = int8_t(syw[1] >> (8 * e));
                     const u32 sys = DEC == 0 ? pk16(soft_in(sa_), soft_in(sb_)) : syw[e];
-                    s_sa[at + e] = add2(sys, apw[e]);
-                    s_par[at + e] = pk16(soft_in(int8_t(pa[j] >> (8 * e))), soft_in(int8_t(pb[j] >> (8 * e))));
+                    s_in[at + e] = make_uint2(add2(sys, apw[e]),
+                                              pk16(soft_in(int8_t(pa[j] >> (8 * e))), soft_in(int8_t(pb[j] >> (8 * e)))));
                 }
             }
         }
     }
     if (a.bits)
         for (int gi = 0; gi < a.group; ++gi) {
-            u32* s_bits = smem + P + gi * pair_words(K, NW) + 2 * P + K;
+            u32* s_bits = s_pairs + gi * pair_words(K, NW) + 2 * P + K;
             for (int i = tid; i < 2 * KW; i += blockDim.x)
                 s_bits[i] = 0;
         }
@@ -320,12 +324,10 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
 
     // 2. a thread per window of a pair
     if (active) {
-        const u32* s_sa = smem + P + g * pair_words(K, NW);
-        const u32* s_par = s_sa + P;
-        u32* s_out = const_cast<u32*>(s_par) + P;
+        const uint2* s_in = reinterpret_cast<const uint2*>(s_pairs + g * pair_words(K, NW));
+        u32* s_out = s_pairs + g * pair_words(K, NW) + 2 * P;
         u32* s_bits = s_out + K;
-        const u32* sa = s_sa + w * PAD;      // this window's stages
-        const u32* par = s_par + w * PAD;
+        const uint2* in = s_in + w * PAD;    // this window's stages
         const u32* perm = s_perm + w * PAD;
 
         // forward from max(k0 - T, 0): the known start, or the alpha stored there (am)
@@ -336,9 +338,9 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
             const int off = -t - (t + GW - 1) / GW;
             if (t <= k0) {
                 if (t % NORM_EVERY == 1 % NORM_EVERY) // the last step (t = 1) among them
-                    forward_step<true>(am, make_branch(sa[off], par[off]));
+                    forward_step<true>(am, make_branch(in[off]));
                 else
-                    forward_step<false>(am, make_branch(sa[off], par[off]));
+                    forward_step<false>(am, make_branch(in[off]));
             }
         }
         // alpha before stage k0 + AI starts the recursion of window w + AV
@@ -355,9 +357,9 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
                     store8(wr + (w + AV) * STATES, am);
                 // normalised where a checkpoint (or the boundary at AI, a multiple of 4) follows
                 if (!FWD_NORM_SPARSE || (i + 1) % ALPHA_EVERY == 0)
-                    forward_step<true>(am, make_branch(sa[i], par[i]));
+                    forward_step<true>(am, make_branch(in[i]));
                 else
-                    forward_step<false>(am, make_branch(sa[i], par[i]));
+                    forward_step<false>(am, make_branch(in[i]));
             }
         }
 
@@ -393,9 +395,9 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
             const int off = GW + j + 1 + j / GW;
             if (k1 + j < K) {
                 if (j % NORM_EVERY == 0) // the last step (j = 0) among them
-                    backward_step<true>(b, make_branch(sa[off], par[off]));
+                    backward_step<true>(b, make_branch(in[off]));
                 else
-                    backward_step<false>(b, make_branch(sa[off], par[off]));
+                    backward_step<false>(b, make_branch(in[off]));
             }
         }
         // beta after stage k0 + BI starts the recursion of window w - BV
@@ -411,14 +413,14 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
                 for (int s = 0; s < STATES; ++s)
                     seg[j][s] = j == 0 ? al[c][s] : seg[j - 1][s];
                 if (j > 0 && i < len)
-                    forward_step(seg[j], make_branch(sa[i - 1], par[i - 1]));
+                    forward_step(seg[j], make_branch(in[i - 1]));
             }
 #pragma unroll
             for (int j = ALPHA_EVERY - 1; j >= 0; --j) {
                 const int i = c * ALPHA_EVERY + j;
                 if (i >= len)
                     continue;
-                const u32 sai = sa[i], pki = par[i];
+                const u32 sai = in[i].x, pki = in[i].y;
                 const u32 m0 = extrinsic_max(seg[j], b, pki, 0), m1 = extrinsic_max(seg[j], b, pki, 1);
                 const int ea = lo16(m1) - lo16(m0), eb = hi16(m1) - hi16(m0);
                 const int pos = int(perm[i]);
@@ -445,7 +447,7 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
             break;
         if (pair_done<SKIP>(a, q2))
             continue;
-        const u32* s_out = smem + P + g2 * pair_words(K, NW) + 2 * P;
+        const u32* s_out = s_pairs + g2 * pair_words(K, NW) + 2 * P;
         uint4* out = reinterpret_cast<uint4*>(a.ext_out + size_t(q2) * K);
         for (int i = tid; i < K / 4; i += blockDim.x)
             out[i] = make_uint4(s_out[4 * i], s_out[4 * i + 1], s_out[4 * i + 2], s_out[4 * i + 3]);
