@@ -69,8 +69,9 @@ constexpr int NORM_EVERY = 4;
 static_assert(NORM_EVERY >= 1 && NORM_EVERY <= 4, "the int16 bound above");
 //! the window's forward pass, likewise, normalises only the steps whose alphas are kept
 constexpr bool FWD_NORM_SPARSE = true;
-static_assert(!FWD_NORM_SPARSE || (ALPHA_EVERY <= 4 && 8 % ALPHA_EVERY == 0),
-              "checkpoints at most 4 stages apart, and at the stored boundary (a multiple of 8 stages in)");
+static_assert(ALPHA_EVERY <= 4 && 8 % ALPHA_EVERY == 0,
+              "checkpoints at most 4 stages apart, within the 8-stage runs, and at the stored boundary "
+              "(a multiple of 8 stages in)");
 static_assert(GW % ALPHA_EVERY == 0, "segments of whole windows");
 static_assert(GW % 8 == 0, "turbo_fixed.h: windows are multiples of 8");
 
@@ -330,36 +331,46 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
         const uint2* in = s_in + w * PAD;    // this window's stages
         const u32* perm = s_perm + w * PAD;
 
+        // Every guard below decides for 8 stages at once (K, k0, k1 and len are multiples of 8),
+        // so each 8-stage run is straight-line code: a guard per stage costs a branch and
+        // register moves at every join.
+
         // forward from max(k0 - T, 0): the known start, or the alpha stored there (am)
         if (k0 <= T)
             set_known_start(am);
 #pragma unroll
-        for (int t = T; t >= 1; --t) { // stage k0 - t, in an earlier window
-            const int off = -t - (t + GW - 1) / GW;
-            if (t <= k0) {
-                if (t % NORM_EVERY == 1 % NORM_EVERY) // the last step (t = 1) among them
-                    forward_step<true>(am, make_branch(in[off]));
-                else
-                    forward_step<false>(am, make_branch(in[off]));
+        for (int sg = T / 8 - 1; sg >= 0; --sg) { // stages k0 - 8 sg - 8 .. k0 - 8 sg - 1
+            if (8 * sg + 8 <= k0) {
+#pragma unroll
+                for (int u = 8; u >= 1; --u) {
+                    const int t = 8 * sg + u, off = -t - (t + GW - 1) / GW; // stage k0 - t
+                    if (t % NORM_EVERY == 1 % NORM_EVERY) // the last step (t = 1) among them
+                        forward_step<true>(am, make_branch(in[off]));
+                    else
+                        forward_step<false>(am, make_branch(in[off]));
+                }
             }
         }
         // alpha before stage k0 + AI starts the recursion of window w + AV
         constexpr int AI = (GW - T % GW) % GW, AV = (AI + T) / GW;
         u32 al[GW / ALPHA_EVERY][STATES];
 #pragma unroll
-        for (int i = 0; i < GW; ++i) {
-            if (i < len) {
-                if (i % ALPHA_EVERY == 0)
+        for (int sg = 0; sg < GW / 8; ++sg) {
+            if (sg == 0 || 8 * sg < len) {
 #pragma unroll
-                    for (int s = 0; s < STATES; ++s)
-                        al[i / ALPHA_EVERY][s] = am[s];
-                if (i == AI && k0 + AI > 0 && w + AV < NW)
-                    store8(wr + (w + AV) * STATES, am);
-                // normalised where a checkpoint (or the boundary at AI, a multiple of 4) follows
-                if (!FWD_NORM_SPARSE || (i + 1) % ALPHA_EVERY == 0)
-                    forward_step<true>(am, make_branch(in[i]));
-                else
-                    forward_step<false>(am, make_branch(in[i]));
+                for (int i = 8 * sg; i < 8 * sg + 8; ++i) {
+                    if (i % ALPHA_EVERY == 0)
+#pragma unroll
+                        for (int s = 0; s < STATES; ++s)
+                            al[i / ALPHA_EVERY][s] = am[s];
+                    if (i == AI && k0 + AI > 0 && w + AV < NW)
+                        store8(wr + (w + AV) * STATES, am);
+                    // normalised where a checkpoint (or the boundary at AI, a multiple of 8) follows
+                    if (!FWD_NORM_SPARSE || (i + 1) % ALPHA_EVERY == 0)
+                        forward_step<true>(am, make_branch(in[i]));
+                    else
+                        forward_step<false>(am, make_branch(in[i]));
+                }
             }
         }
 
@@ -391,50 +402,56 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
             }
         }
 #pragma unroll
-        for (int j = T - 1; j >= 0; --j) { // stage k1 + j, in a later window (k1 = k0 + GW there)
-            const int off = GW + j + 1 + j / GW;
-            if (k1 + j < K) {
-                if (j % NORM_EVERY == 0) // the last step (j = 0) among them
-                    backward_step<true>(b, make_branch(in[off]));
-                else
-                    backward_step<false>(b, make_branch(in[off]));
+        for (int sg = T / 8 - 1; sg >= 0; --sg) { // stages k1 + 8 sg .. k1 + 8 sg + 7
+            if (k1 + 8 * sg + 8 <= K) {
+#pragma unroll
+                for (int j = 8 * sg + 7; j >= 8 * sg; --j) { // stage k1 + j, in a later window (k1 = k0 + GW there)
+                    const int off = GW + j + 1 + j / GW;
+                    if (j % NORM_EVERY == 0) // the last step (j = 0) among them
+                        backward_step<true>(b, make_branch(in[off]));
+                    else
+                        backward_step<false>(b, make_branch(in[off]));
+                }
             }
         }
         // beta after stage k0 + BI starts the recursion of window w - BV
         constexpr int BI = T % GW, BV = (T - BI) / GW + 1;
 #pragma unroll
-        for (int c = GW / ALPHA_EVERY - 1; c >= 0; --c) {
-            // the segment's alphas again from its checkpoint: the same forward step, the same values
-            u32 seg[ALPHA_EVERY][STATES];
+        for (int sg = GW / 8 - 1; sg >= 0; --sg) {
+            if (sg > 0 && 8 * sg >= len)
+                continue;
 #pragma unroll
-            for (int j = 0; j < ALPHA_EVERY; ++j) {
-                const int i = c * ALPHA_EVERY + j;
+            for (int c = (8 * sg + 8) / ALPHA_EVERY - 1; c >= 8 * sg / ALPHA_EVERY; --c) {
+                // the segment's alphas again from its checkpoint: the same forward step, the same values
+                u32 seg[ALPHA_EVERY][STATES];
 #pragma unroll
-                for (int s = 0; s < STATES; ++s)
-                    seg[j][s] = j == 0 ? al[c][s] : seg[j - 1][s];
-                if (j > 0 && i < len)
-                    forward_step(seg[j], make_branch(in[i - 1]));
-            }
+                for (int j = 0; j < ALPHA_EVERY; ++j) {
+                    const int i = c * ALPHA_EVERY + j;
 #pragma unroll
-            for (int j = ALPHA_EVERY - 1; j >= 0; --j) {
-                const int i = c * ALPHA_EVERY + j;
-                if (i >= len)
-                    continue;
-                const u32 sai = in[i].x, pki = in[i].y;
-                const u32 m0 = extrinsic_max(seg[j], b, pki, 0), m1 = extrinsic_max(seg[j], b, pki, 1);
-                const int ea = lo16(m1) - lo16(m0), eb = hi16(m1) - hi16(m0);
-                const int pos = int(perm[i]);
-                s_out[pos] = pk16(scale_ext(ea, a.scale16), scale_ext(eb, a.scale16));
-                if (a.bits) { // decisions at the natural position (decoder 2: pos = pi(k))
-                    const u32 bit = 1u << (8 * ((pos & 31) >> 3) + 7 - (pos & 7));
-                    if (lo16(sai) + ea > 0)
-                        atomicOr(&s_bits[pos >> 5], bit);
-                    if (hi16(sai) + eb > 0)
-                        atomicOr(&s_bits[KW + (pos >> 5)], bit);
+                    for (int s = 0; s < STATES; ++s)
+                        seg[j][s] = j == 0 ? al[c][s] : seg[j - 1][s];
+                    if (j > 0)
+                        forward_step(seg[j], make_branch(in[i - 1]));
                 }
-                backward_step(b, make_branch(sai, pki));
-                if (i == BI && w >= BV)
-                    store8(wr + nb + (w - BV) * STATES, b);
+#pragma unroll
+                for (int j = ALPHA_EVERY - 1; j >= 0; --j) {
+                    const int i = c * ALPHA_EVERY + j;
+                    const u32 sai = in[i].x, pki = in[i].y;
+                    const u32 m0 = extrinsic_max(seg[j], b, pki, 0), m1 = extrinsic_max(seg[j], b, pki, 1);
+                    const int ea = lo16(m1) - lo16(m0), eb = hi16(m1) - hi16(m0);
+                    const int pos = int(perm[i]);
+                    s_out[pos] = pk16(scale_ext(ea, a.scale16), scale_ext(eb, a.scale16));
+                    if (a.bits) { // decisions at the natural position (decoder 2: pos = pi(k))
+                        const u32 bit = 1u << (8 * ((pos & 31) >> 3) + 7 - (pos & 7));
+                        if (lo16(sai) + ea > 0)
+                            atomicOr(&s_bits[pos >> 5], bit);
+                        if (hi16(sai) + eb > 0)
+                            atomicOr(&s_bits[KW + (pos >> 5)], bit);
+                    }
+                    backward_step(b, make_branch(sai, pki));
+                    if (i == BI && w >= BV)
+                        store8(wr + nb + (w - BV) * STATES, b);
+                }
             }
         }
     }
@@ -500,6 +517,8 @@ public:
         GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_dev));
         d_gpu = prop.name;
         const int K = code.K;
+        if (K % 8 != 0) // every LTE K is; the kernel's guards decide 8 stages at once
+            throw std::invalid_argument("turbo: the GPU decoder takes K a multiple of 8");
         d_nwin = (K + GW - 1) / GW;
         if (d_nwin > MAX_THREADS)
             throw std::invalid_argument("turbo: K up to " + std::to_string(MAX_THREADS * GW) + " on the GPU");
