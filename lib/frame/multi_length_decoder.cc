@@ -134,7 +134,8 @@ private:
         }
     }
 
-    //! room for a gathered group: grown, never shrunk (page-locked for a GPU decoder)
+    //! room for a gathered group: grown (by half again at least, so a few batches settle it),
+    //! never shrunk; page-locked for a GPU decoder
     uint8_t* gather_space(size_t bytes)
     {
         if (!d_gpu) {
@@ -142,7 +143,8 @@ private:
             return d_gather.data();
         }
         if (!d_gather_pinned || d_gather_pinned->size() < bytes)
-            d_gather_pinned = std::make_unique<host_buffer>(bytes);
+            d_gather_pinned = std::make_unique<host_buffer>(
+                std::max(bytes, d_gather_pinned ? d_gather_pinned->size() / 2 * 3 : size_t(0)));
         return d_gather_pinned->data();
     }
 

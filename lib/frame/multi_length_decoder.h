@@ -7,7 +7,10 @@
  * several allocations sees all 188. The decoder groups a batch's frames by length, decodes
  * each group with a decoder made for that length (kept for later batches, the least recently
  * used dropped beyond a few), and puts every frame's results back in the batch's order, at the
- * longest frame's stride (frame_batch's rule for variable-length families). */
+ * longest frame's stride (frame_batch's rule for variable-length families). A group whose
+ * frames are not back to back in the batch is gathered first (frames in parallel on the CPU
+ * pool; for a GPU decoder into page-locked memory, grown as groups grow): for a GPU decoder
+ * of a fast code this copy, not the decoding, sets the pace (docs/performance.md). */
 #ifndef INCLUDED_GPUFEC_FRAME_MULTI_LENGTH_DECODER_H
 #define INCLUDED_GPUFEC_FRAME_MULTI_LENGTH_DECODER_H
 

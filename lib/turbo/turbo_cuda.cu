@@ -100,7 +100,19 @@ __device__ __forceinline__ void normalise(u32 (&m)[STATES], const u32 (&raw)[STA
         m[s] = __vsub2(raw[s], raw[0]);
 }
 
-//! without NORM the step leaves its metrics as they are (training: see NORM_EVERY)
+//! a step's new metrics: normalised, or (without NORM: training, see NORM_EVERY) as they are
+template <bool NORM>
+__device__ __forceinline__ void settle(u32 (&m)[STATES], const u32 (&raw)[STATES])
+{
+    if (NORM) {
+        normalise(m, raw);
+        return;
+    }
+#pragma unroll
+    for (int s = 0; s < STATES; ++s)
+        m[s] = raw[s];
+}
+
 template <bool NORM = true>
 __device__ __forceinline__ void forward_step(u32 (&am)[STATES], const branch& g)
 {
@@ -117,12 +129,7 @@ __device__ __forceinline__ void forward_step(u32 (&am)[STATES], const branch& g)
         else
             an[n] = addmax2(am[p1], metric(g, x1, q1), add2(am[p0], metric(g, x0, q0)));
     }
-    if (NORM)
-        normalise(am, an);
-    else
-#pragma unroll
-        for (int s = 0; s < STATES; ++s)
-            am[s] = an[s];
+    settle<NORM>(am, an);
 }
 
 template <bool NORM = true>
@@ -134,12 +141,7 @@ __device__ __forceinline__ void backward_step(u32 (&b)[STATES], const branch& g)
         const int n0 = lte_next(s, 0), n1 = lte_next(s, 1), q0 = lte_par(s, 0), q1 = lte_par(s, 1);
         bn[s] = addmax2(b[n1], metric(g, 1, q1), q0 ? add2(b[n0], g.pk) : b[n0]);
     }
-    if (NORM)
-        normalise(b, bn);
-    else
-#pragma unroll
-        for (int s = 0; s < STATES; ++s)
-            b[s] = bn[s];
+    settle<NORM>(b, bn);
 }
 
 //! max over the states of alpha + parity term + beta of the successor, for input x
