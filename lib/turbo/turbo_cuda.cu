@@ -18,9 +18,9 @@
  *
  * Memory. Shared, per pair: the (sys + a-priori, parity) word pairs of every stage in the
  * decoder's order, one 64-bit load a stage, padded one pair per window (stage k at k + k / 16)
- * so that the 16 threads of a half-warp, 34 words apart, hit 32 different banks; the extrinsic output in the other decoder's order
- * (scattered there through the permutation, so global stores are coalesced); the decisions as
- * bits. Per block: the permutation to the other decoder's order. Global: the input (int8, the
+ * so that the 16 threads of a half-warp, 34 words apart, hit 32 different banks; the extrinsic
+ * output in the other decoder's order (scattered there through the permutation, so global
+ * stores are coalesced); the decisions as bits. Per block: the permutation to the other decoder's order. Global: the input (int8, the
  * streams layout), decoder 2's systematic values (gathered once per chunk), the two a-priori
  * arrays (words, each decoder's order) and the window boundaries (words, two buffers that swap
  * roles every iteration). The output is packed decisions, MSB first, and a report per frame.
@@ -64,7 +64,8 @@ constexpr int ALPHA_EVERY = 4;
  *  stay in int16 (turbo_fixed.h's bounds): a normalised vector lies in [-23010, 13806] (within
  *  2 stages of a start) and in [-13806, 13806] beyond, and a step moves the extremes by at most
  *  G = 2301, so 3 steps without normalising and the sums of the 4th stay above -32214. The
- *  window's own recursions, whose metrics the extrinsic adds, normalise every step. */
+ *  metrics the extrinsic adds (the kept and the recomputed alphas, the window's betas) are
+ *  normalised at every step. */
 constexpr int NORM_EVERY = 4;
 static_assert(NORM_EVERY >= 1 && NORM_EVERY <= 4, "the int16 bound above");
 //! the window's forward pass, likewise, normalises only the steps whose alphas are kept
