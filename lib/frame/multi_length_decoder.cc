@@ -4,7 +4,8 @@
  */
 #include "multi_length_decoder.h"
 #include "runtime/cpu_pool.h"
-#include "runtime/host_staging.h"
+
+#include <gnuradio/gpufec/core/device.h>
 
 #include <algorithm>
 #include <cstring>
@@ -31,7 +32,7 @@ public:
         d_soft_max = d_proto->soft_output_per_frame() ? d_spec.soft_output_for(d_spec.max_input) : 0;
         if (d_spec.batch == 0)
             d_spec.batch = d_proto->preferred_batch();
-        d_gather.set_page_locked(d_proto->backend().compare(0, 4, "cuda") == 0);
+        d_gpu = d_proto->backend().compare(0, 4, "cuda") == 0;
     }
 
     std::string family() const override { return d_proto->family(); }
@@ -108,7 +109,7 @@ private:
         // batch is hundreds of MB); for a GPU decoder into page-locked memory, which its
         // pipeline copies from directly instead of staging it a second time
         const size_t value = b.soft ? 1 : sizeof(float);
-        uint8_t* gathered = d_gather.get<uint8_t>(m * n * value);
+        uint8_t* gathered = gather_space(m * n * value);
         const auto* from = b.soft ? reinterpret_cast<const uint8_t*>(b.soft) : reinterpret_cast<const uint8_t*>(b.soft_f);
         d_pool->parallel_for(int64_t(m), [&](int64_t k, int) {
             std::memcpy(gathered + size_t(k) * n * value, from + d_start[d_order[i + size_t(k)]] * value, n * value);
@@ -131,6 +132,20 @@ private:
             if (soft_n)
                 std::memcpy(b.soft_out + f * d_soft_max, d_soft.data() + k * soft_n, soft_n * sizeof(float));
         }
+    }
+
+    //! room for a gathered group: grown (by half again at least, so a few batches settle it),
+    //! never shrunk; page-locked for a GPU decoder
+    uint8_t* gather_space(size_t bytes)
+    {
+        if (!d_gpu) {
+            d_gather.resize(bytes);
+            return d_gather.data();
+        }
+        if (!d_gather_pinned || d_gather_pinned->size() < bytes)
+            d_gather_pinned = std::make_unique<host_buffer>(
+                std::max(bytes, d_gather_pinned ? d_gather_pinned->size() / 2 * 3 : size_t(0)));
+        return d_gather_pinned->data();
     }
 
     // the decoder for length n, made or moved to the front of the recently used list
@@ -163,8 +178,10 @@ private:
     const frame_decoder* d_proto = nullptr;
     size_t d_out_max = 0, d_soft_max = 0;
     std::vector<size_t> d_start, d_order;
+    bool d_gpu = false;
     std::shared_ptr<cpu_pool> d_pool = get_cpu_pool(0);
-    host_staging d_gather; //!< a group's frames back to back (page-locked for a GPU decoder)
+    std::vector<uint8_t> d_gather;
+    std::unique_ptr<host_buffer> d_gather_pinned;
     std::vector<float> d_soft;
     std::vector<uint8_t> d_bits;
     std::vector<frame_status> d_status;

@@ -10,7 +10,6 @@
 
 #include "frame/multi_length_decoder.h"
 #include "runtime/cpu_pool.h"
-#include "runtime/host_staging.h"
 #include "turbo_engine.h"
 #include "turbo_fixed.h"
 #include <algorithm>
@@ -43,10 +42,6 @@ public:
             d_has_crc = true;
         }
         d_out_bits = size_t(code.K) - (d_has_crc ? size_t(d_crc.width) : 0);
-        const bool gpu = d_engine && d_engine->on_gpu();
-        d_packed.set_page_locked(gpu);
-        d_reports.set_page_locked(gpu);
-        d_layout_buf.set_page_locked(gpu);
     }
 
     std::string family() const override { return "turbo"; }
@@ -112,29 +107,30 @@ private:
         const size_t n = input_per_frame(), K = size_t(d_code.K), bytes = K / 8;
         const int8_t* in = b.soft;
         if (d_code.layout == turbo_layout::interleaved) { // to the engines' streams layout
-            int8_t* buf = d_layout_buf.get<int8_t>(b.frames * n);
+            d_layout_buf.resize(b.frames * n);
             for (size_t f = 0; f < b.frames; ++f)
                 for (int d = 0; d < 3; ++d)
                     for (size_t k = 0; k < K + 4; ++k)
-                        buf[f * n + size_t(d) * (K + 4) + k] = b.soft[f * n + d_code.pos(d, k)];
-            in = buf;
+                        d_layout_buf[f * n + size_t(d) * (K + 4) + k] = b.soft[f * n + d_code.pos(d, k)];
+            in = d_layout_buf.data();
         }
         // packed output without a CRC is what the engines write: straight into the batch
         const bool direct = b.packed && !d_has_crc;
-        uint8_t* packed = direct ? b.bits : d_packed.get<uint8_t>(b.frames * bytes);
-        turbo_report* reports = d_reports.get<turbo_report>(b.frames);
-        d_engine->decode(in, b.frames, packed, reports);
+        if (!direct)
+            d_packed.resize(b.frames * bytes);
+        d_reports.resize(b.frames);
+        d_engine->decode(in, b.frames, direct ? b.bits : d_packed.data(), d_reports.data());
         if (b.status)
             for (size_t f = 0; f < b.frames; ++f) {
-                b.status[f].iterations = reports[f].iterations;
-                b.status[f].check = reports[f].check;
+                b.status[f].iterations = d_reports[f].iterations;
+                b.status[f].check = d_reports[f].check;
             }
         if (direct)
             return;
         const size_t out_bytes = output_bytes(b.packed);
         d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int) {
             const size_t f = size_t(fi);
-            const uint8_t* p = packed + f * bytes;
+            const uint8_t* p = d_packed.data() + f * bytes;
             uint8_t* out = b.bits + f * out_bytes;
             if (b.packed)
                 std::copy(p, p + out_bytes, out); // (the CRC takes whole bytes)
@@ -177,10 +173,9 @@ private:
     size_t d_batch, d_out_bits = 0;
     crc_spec d_crc;
     bool d_has_crc = false;
-    // page-locked for a GPU engine, which its pipeline then copies from and to directly
-    host_staging d_packed;     // the engine's decisions
-    host_staging d_reports;    // its report per frame
-    host_staging d_layout_buf; // the input in the streams layout
+    std::vector<uint8_t> d_packed;                  // the engine's decisions
+    std::vector<turbo_report> d_reports;
+    std::vector<int8_t> d_layout_buf;
 };
 
 struct turbo_config {
