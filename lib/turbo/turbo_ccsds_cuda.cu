@@ -293,9 +293,7 @@ public:
         at.insert(at.end(), m.at_par.begin(), m.at_par.end());
         at.insert(at.end(), m.at_tail.begin(), m.at_tail.end());
         d_at.assign(at);
-        std::vector<uint32_t> perm = code.pi.permutation();
-        perm.insert(perm.end(), code.pi.inverse().begin(), code.pi.inverse().end());
-        d_perm.assign(perm);
+        upload_permutations(d_perm, code);
         // the chunk: a quarter of the free memory at most
         size_t free_b = 0, total_b = 0;
         GPUFEC_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
@@ -317,18 +315,11 @@ public:
 
     void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
     {
-        if (frames == 0)
-            return;
-        device_guard g(d_dev);
-        const size_t bytes = size_t(d_code.K / 8);
-        const turbo_chunks ch{ in, bits, report, frames, d_chunk, d_code.coded_bits(), bytes };
         // ports: in 0 soft values; out 0 packed decisions, 1 the reports
-        d_pipe->run(
-            ch.count(), [&](int64_t c) { return ch.io(c); },
-            [&](int64_t c, const slot_view& v) {
-                enqueue(v.stream, v.input<const int8_t>(0), ch.frames_in(c), v, v.output<uint8_t>(0),
-                        v.output<turbo_report>(1));
-            });
+        const turbo_chunks ch{ in, bits, report, frames, d_chunk, d_code.coded_bits(), size_t(d_code.K / 8) };
+        ch.run(d_dev, *d_pipe, [&](const slot_view& v, size_t m) {
+            enqueue(v.stream, v.input<const int8_t>(0), m, v, v.output<uint8_t>(0), v.output<turbo_report>(1));
+        });
     }
 
 private:

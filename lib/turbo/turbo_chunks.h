@@ -2,9 +2,10 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* The CUDA turbo engines' chunks: chunk c of a decode() of `frames` frames is frames
- * [c chunk, c chunk + m); its host ports are the soft values (in 0), the packed decisions (out 0)
- * and, where the GPU writes them, the reports (out 1). */
+/* What the CUDA turbo engines share: their chunks (chunk c of a decode() of `frames` frames is
+ * frames [c chunk, c chunk + m); its host ports are the soft values (in 0), the packed decisions
+ * (out 0) and, where the GPU writes them, the reports (out 1)), run through the engine's
+ * pipeline, and the interleaver's permutations on the device. */
 #ifndef INCLUDED_GPUFEC_TURBO_CHUNKS_H
 #define INCLUDED_GPUFEC_TURBO_CHUNKS_H
 
@@ -12,6 +13,7 @@
 #include "turbo_engine.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace gpufec {
 
@@ -37,7 +39,27 @@ struct turbo_chunks {
         }
         return io;
     }
+    //! every chunk through `pipe` on GPU `device`: enqueue(slot_view, frames of the chunk) puts
+    //! the chunk's kernels on the slot's stream
+    template <class Enqueue>
+    void run(int device, batch_pipeline& pipe, Enqueue&& enqueue) const
+    {
+        if (frames == 0)
+            return;
+        device_guard g(device);
+        pipe.run(
+            count(), [&](int64_t c) { return io(c); },
+            [&](int64_t c, const slot_view& v) { enqueue(v, frames_in(c)); });
+    }
 };
+
+//! pi (stage of the interleaved order -> natural position), then its inverse: K words each
+inline void upload_permutations(device_buffer<uint32_t>& d, const turbo_code& code)
+{
+    std::vector<uint32_t> both = code.pi.permutation();
+    both.insert(both.end(), code.pi.inverse().begin(), code.pi.inverse().end());
+    d.assign(both);
+}
 
 } // namespace gpufec
 

@@ -549,11 +549,7 @@ public:
         size_t chunk = max_batch ? max_batch : std::max<size_t>(8 * pairs_per_wave, 6000000 / code.coded_bits());
         chunk = (chunk + 1) / 2 * 2;
         d_chunk = chunk;
-        const auto& pi = code.pi.permutation();
-        const auto& inv = code.pi.inverse();
-        d_perm.resize(2 * size_t(K));
-        GPUFEC_CUDA_CHECK(cudaMemcpy(d_perm.get(), inv.data(), size_t(K) * 4, cudaMemcpyHostToDevice));
-        GPUFEC_CUDA_CHECK(cudaMemcpy(d_perm.get() + K, pi.data(), size_t(K) * 4, cudaMemcpyHostToDevice));
+        upload_permutations(d_perm, code);
         const size_t pairs = chunk / 2;
         pipeline_layout l;
         l.in = { chunk * code.coded_bits() };
@@ -575,18 +571,13 @@ public:
 
     void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
     {
-        if (frames == 0)
-            return;
-        device_guard g(d_dev);
+        // ports: in 0 soft values; out 0 packed decisions, 1 the reports; scratch 0 decoder 2's
+        // systematic words, 1 the two a-priori arrays, 2 the window boundaries
         const turbo_chunks ch{ in, bits, report, frames, d_chunk, d_code.coded_bits(), size_t(d_code.K / 8) };
-        d_pipe->run(
-            ch.count(), [&](int64_t c) { return ch.io(c); },
-            // ports: in 0 soft values; out 0 packed decisions, 1 the reports; scratch 0 decoder
-            // 2's systematic words, 1 the two a-priori arrays, 2 the window boundaries
-            [&](int64_t c, const slot_view& v) {
-                enqueue(v.stream, v.input<const int8_t>(0), ch.frames_in(c), v.scratch_as<u32>(0), v.scratch_as<u32>(1),
-                        v.scratch_as<u32>(2), v.output<uint8_t>(0), v.output<turbo_report>(1));
-            });
+        ch.run(d_dev, *d_pipe, [&](const slot_view& v, size_t m) {
+            enqueue(v.stream, v.input<const int8_t>(0), m, v.scratch_as<u32>(0), v.scratch_as<u32>(1),
+                    v.scratch_as<u32>(2), v.output<uint8_t>(0), v.output<turbo_report>(1));
+        });
     }
 
     double time_kernels(const int8_t* in, size_t frames, int reps) override
@@ -626,7 +617,7 @@ private:
         const int K = d_code.K;
         const size_t pairs = (m + 1) / 2;
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(report, 0, m * sizeof(turbo_report), s)); // every frame running
-        turbo_sys2_kernel<<<unsigned(pairs), 256, 0, s>>>(in, d_args.n, K, int(m), d_perm.get() + K, sys2);
+        turbo_sys2_kernel<<<unsigned(pairs), 256, 0, s>>>(in, d_args.n, K, int(m), d_perm.get(), sys2);
         GPUFEC_CUDA_CHECK_LAUNCH("turbo_sys2_kernel");
         half_args a = d_args;
         a.in = in;
@@ -646,12 +637,12 @@ private:
             a.bits = nullptr;
             a.apri = apri1;
             a.ext_out = apri2;
-            a.perm = d_perm.get(); // natural -> interleaved: the inverse of pi
+            a.perm = d_perm.get() + K; // natural -> interleaved: the inverse of pi
             d_half[0]<<<grid, threads, d_shared, s>>>(a);
             GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<0>");
             a.apri = apri2;
             a.ext_out = apri1;
-            a.perm = d_perm.get() + K; // interleaved -> natural: pi
+            a.perm = d_perm.get(); // interleaved -> natural: pi
             a.bits = it == d_opts.max_iterations || d_skip ? bits : nullptr;
             d_half[1]<<<grid, threads, d_shared, s>>>(a);
             GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<1>");
@@ -671,7 +662,7 @@ private:
     crc_gpu d_crc{};
     bool d_skip = false; // frames stop early
     half_fn d_half[2] = { nullptr, nullptr }; // the two decoders' kernels for the training length
-    device_buffer<uint32_t> d_perm; // the inverse of pi, then pi
+    device_buffer<uint32_t> d_perm; // pi, then its inverse (upload_permutations)
     std::unique_ptr<batch_pipeline> d_pipe;
 };
 

@@ -240,11 +240,7 @@ public:
         if (d_C < 1)
             throw std::runtime_error("turbo: no thread block cluster fits the GPU FPTD on " + d_gpu);
         d_chunk = max_batch ? max_batch : size_t(std::max(1, d_active)) * 4;
-        d_perm.resize(2 * size_t(K));
-        const auto& pi = code.pi.permutation();
-        const auto& inv = code.pi.inverse();
-        GPUFEC_CUDA_CHECK(cudaMemcpy(d_perm.get(), pi.data(), size_t(K) * 4, cudaMemcpyHostToDevice));
-        GPUFEC_CUDA_CHECK(cudaMemcpy(d_perm.get() + K, inv.data(), size_t(K) * 4, cudaMemcpyHostToDevice));
+        upload_permutations(d_perm, code);
         pipeline_layout l;
         l.in = { d_chunk * code.coded_bits() };
         l.out = { d_chunk * size_t(K / 8) };
@@ -259,16 +255,11 @@ public:
 
     void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
     {
-        if (frames == 0)
-            return;
-        device_guard g(d_dev);
         const size_t bytes = size_t(d_code.K / 8);
         const turbo_chunks ch{ in, bits, nullptr, frames, d_chunk, d_code.coded_bits(), bytes };
-        d_pipe->run(
-            ch.count(), [&](int64_t c) { return ch.io(c); },
-            [&](int64_t c, const slot_view& v) {
-                enqueue(v.stream, v.input<const int8_t>(0), ch.frames_in(c), v.output<uint8_t>(0));
-            });
+        ch.run(d_dev, *d_pipe, [&](const slot_view& v, size_t m) {
+            enqueue(v.stream, v.input<const int8_t>(0), m, v.output<uint8_t>(0));
+        });
         for (size_t f = 0; f < frames; ++f) {
             report[f].iterations = uint8_t(d_opts.max_iterations);
             report[f].check = d_has_crc ? int8_t(packed_crc_passes(d_crc, bits + f * bytes, size_t(d_code.K))) : -1;
