@@ -253,6 +253,46 @@ TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
                  std::invalid_argument);
 }
 
+TEST(turbo_decoder, gpu_fptd_latency_path_gives_the_cpu_bits)
+{
+    if (cuda_devices().empty())
+        GTEST_SKIP() << "no usable CUDA device";
+    // batches of one frame and a few take the GPU FPTD's latency path (the kernel reads and
+    // writes mapped host memory); K = 6144 and 1024 run a cluster per frame, K = 40 one block
+    for (const char* opts : { "code=lte:6144, algorithm=fptd-max-log, max_iterations=36",
+                              "code=lte:1024, algorithm=fptd-max-log, max_iterations=12",
+                              "code=lte:40, algorithm=fptd-max-log, max_iterations=8" }) {
+        const auto o = parse_frame_options(opts);
+        auto cpu = make_frame_decoder("turbo", o, device_spec::parse("cpu"));
+        auto gpu = make_frame_decoder("turbo", o, device_spec::parse("cuda"));
+        ASSERT_TRUE(gpu->on_gpu()) << gpu->backend();
+        auto enc = make_frame_encoder("turbo", o);
+        const size_t frames = 7, k = enc->info_bits(), n = enc->coded_bits();
+        const auto info = test::random_bits(frames * k, 43);
+        std::vector<uint8_t> coded(frames * n);
+        enc->encode(info.data(), frames, coded.data());
+        for (double ebn0 : { 0.4, 1.0 }) {
+            const auto soft = test::channel(coded, double(k) / double(n), ebn0, 44);
+            std::vector<uint8_t> a(frames * k), b(frames * k);
+            frame_batch ba;
+            ba.frames = frames;
+            ba.soft = soft.data();
+            ba.bits = a.data();
+            cpu->decode(ba);
+            for (size_t f = 0; f < frames;) { // batches of 1, 2 and 4 frames
+                const size_t m = std::min(frames - f, f == 0 ? size_t(1) : f == 1 ? size_t(2) : size_t(4));
+                frame_batch bb;
+                bb.frames = m;
+                bb.soft = soft.data() + f * n;
+                bb.bits = b.data() + f * k;
+                gpu->decode(bb);
+                f += m;
+            }
+            ASSERT_EQ(a, b) << opts << " at " << ebn0 << " dB";
+        }
+    }
+}
+
 TEST(turbo_decoder, fptd_needs_about_36_iterations_to_match_windowed_bcjr)
 {
     // the FPTD paper (Fig. 8): the fully parallel decoder needs about 36 iterations to match a

@@ -3,27 +3,39 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* The fully parallel turbo decoder (FPTD) on the GPU, for latency: every half-iteration of a
- * frame in one kernel launch, max-log in float, bit for bit the CPU FPTD's arithmetic
- * (turbo_fptd.cc with exact = false: the same operations in the same order, no fused
- * multiply-adds).
+ * frame in one kernel launch, max-log in float. Its values are the CPU FPTD's (turbo_fptd.cc
+ * with exact = false) up to the sign of a zero, so its decisions are the CPU's bit for bit:
+ * the same additions in the same order, no fused multiply-adds; it leaves out the additions of
+ * 0 * x and the maxima with the initial log(0), which change no value, and takes fmaxf for
+ * std::max, which differ only on NaN (never here) and on which zero of two they return.
  *
  * Parallel mapping. A frame is one thread block cluster of C blocks (up to 16 on Hopper, so up
  * to 16 SMs work on one frame). Thread i of the cluster owns trellis stage i of both codes; in
  * half-iteration h it runs the algorithmic block of the upper code if i + h is even, of the
  * lower code otherwise (the QPP interleaver keeps even with even, so the blocks of one half never
- * read what another block of the same half writes). A cluster barrier separates the halves.
+ * read what another block of the same half writes).
  *
  * Memory. Block b of the cluster holds stages [b L, b L + L) in shared memory: per code the
- * alpha into each stage, the beta into each stage (beta of the next one) and the extrinsic of
- * each stage. A thread writes its outputs where its neighbours will read them, in its own block
- * or (at the block's edges) in the next or previous block, and reads the other code's extrinsic
- * at the interleaved position from whichever block holds it (distributed shared memory). The
- * channel values of a stage stay in its thread's registers for the whole frame. A frame of one
- * block (small K) runs the same kernel without the cluster: plain shared memory and block
- * barriers, which are much cheaper. */
+ * alpha into each stage, the beta into each stage (beta of the next one) and the extrinsic
+ * value the stage takes from the other code. A thread sends each output to where its reader
+ * will look for it in the next half: alpha to stage i + 1, beta to stage i - 1 (in its own
+ * block except at the block's edges) and its extrinsic value to the other code's stage at the
+ * interleaved position, in whichever block holds it. The channel values of a stage stay in its
+ * thread's registers for the whole frame.
+ *
+ * Synchronisation (cluster_messages.cuh). Values for another block go by st.async and are
+ * counted on that block's transaction barrier (two, for alternate halves); a block knows how
+ * many bytes a half brings it (4 per stage, 32 for each edge), so it waits for exactly those.
+ * A block barrier orders the values a block keeps, and a relaxed cluster barrier stops a fast
+ * block from writing a half ahead into values a slower block still has to read. A cluster
+ * barrier with release/acquire semantics (cluster.sync()), which the first version took
+ * between halves, costs some 0.7 us on an H100 by itself: more than a half's work. A frame of
+ * one block (small K) runs the same kernel without the cluster: plain shared-memory stores
+ * and block barriers. */
 #include <gnuradio/gpufec/core/bits.h>
 
 #include "runtime/batch_pipeline.h"
+#include "runtime/cluster_messages.cuh"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "turbo_chunks.h"
@@ -32,6 +44,7 @@
 
 #include <cooperative_groups.h>
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace gpufec {
@@ -42,20 +55,68 @@ namespace cg = cooperative_groups;
 
 constexpr int S = 8;
 constexpr int MAX_CLUSTER = 16;
+//! shared memory per stage: alpha and beta of both codes, the two extrinsic inputs, the
+//! systematic value (read by the lower code's thread at the interleaved position), a decision
+constexpr size_t SHARED_PER_STAGE = 2 * 2 * S * 4 + 2 * 4 + 4 + 1;
 
 struct fptd_args {
-    const int8_t* in; // frames x (3K + 12), d0 | d1 | d2 streams
+    const int8_t* in; // frames x (3K + 12), d0 | d1 | d2 streams (device or mapped host memory)
     int n, K, L, iterations;
     float sf;                             // extrinsic scaling
     const uint32_t* pi;                   // K
     const uint32_t* inv;                  // K
-    uint8_t* bits;                        // frames x K / 8, packed MSB first
+    uint8_t* bits;                        // frames x K / 8, packed MSB first (device or mapped host memory)
 };
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 // clusters; the host refuses older GPUs
 constexpr float NEG = -1e30f; // log(0), as the CPU FPTD
-__device__ __forceinline__ float fmax_cpu(float a, float b) { return a < b ? b : a; } // std::max's choice
 __device__ __forceinline__ float soft_f(int8_t v) { return float(v < -127 ? -127 : v); }
+
+/*! One algorithmic block of the LTE code: from alpha into the stage, beta into the next one,
+ *  the systematic value with its a-priori value (su) and the parity (pr), the unnormalised
+ *  alpha out (an), beta in (bn) and the extrinsic value. The CPU's g = x su + p pr and
+ *  e = p pr + alpha + beta without the terms that are 0 * x, which add nothing. */
+__device__ __forceinline__ void fptd_stage(const float (&al)[S], const float (&be)[S], float su, float pr,
+                                           float (&an)[S], float (&bn)[S], float& ext)
+{
+    const float spr = __fadd_rn(su, pr);
+    float m0 = 0.f, m1 = 0.f;
+#pragma unroll
+    for (int s = 0; s < S; ++s)
+#pragma unroll
+        for (int x = 0; x < 2; ++x) {
+            const int nx = lte_next(s, x), p = lte_par(s, x);
+            const float ca = x ? __fadd_rn(al[s], p ? spr : su) : (p ? __fadd_rn(al[s], pr) : al[s]);
+            const float cb = x ? __fadd_rn(be[nx], p ? spr : su) : (p ? __fadd_rn(be[nx], pr) : be[nx]);
+            const float e = __fadd_rn(p ? (x ? __fadd_rn(pr, al[s]) : ca) : al[s], be[nx]);
+            // the first candidate of each maximum as it is: state nx is reached from nx >> 1
+            // (s < 4) first, bn[s] takes x = 0 first, m0 and m1 start at s = 0
+            an[nx] = s < 4 ? ca : fmaxf(an[nx], ca);
+            bn[s] = x == 0 ? cb : fmaxf(bn[s], cb);
+            if (x)
+                m1 = s == 0 ? e : fmaxf(m1, e);
+            else
+                m0 = s == 0 ? e : fmaxf(m0, e);
+        }
+    ext = __fsub_rn(m1, m0);
+}
+
+//! metrics normalised to state 0 (which becomes 0 exactly, as the CPU's m - m)
+__device__ __forceinline__ void normalise(const float (&m)[S], float (&out)[S])
+{
+    out[0] = 0.f;
+#pragma unroll
+    for (int s = 1; s < S; ++s)
+        out[s] = __fsub_rn(m[s], m[0]);
+}
+
+__device__ __forceinline__ void store8(uint32_t a, const float (&v)[S])
+{
+    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(a), "f"(v[0]), "f"(v[1]), "f"(v[2]), "f"(v[3]) : "memory");
+    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(a + 16), "f"(v[4]), "f"(v[5]), "f"(v[6]), "f"(v[7])
+                 : "memory");
+}
+
 #define GPUFEC_FPTD_BODY 1
 #endif
 
@@ -63,35 +124,42 @@ template <bool CLUSTER>
 __global__ void fptd_kernel(fptd_args a)
 {
 #ifdef GPUFEC_FPTD_BODY
+    namespace cm = cluster_msg;
     cg::cluster_group cluster = cg::this_cluster();
     const int C = CLUSTER ? int(cluster.num_blocks()) : 1, rank = CLUSTER ? int(cluster.block_rank()) : 0;
-    // block r's copy of a shared array (distributed shared memory only for another block's)
-    auto at_rank = [&](float* p, int r) { return CLUSTER && r != rank ? cluster.map_shared_rank(p, r) : p; };
-    auto barrier = [&] {
-        if (CLUSTER)
-            cluster.sync();
-        else
-            __syncthreads();
-    };
     const int frame = int(blockIdx.x) / C, K = a.K, L = a.L, D = K + 4;
     const int li = int(threadIdx.x), i = rank * L + li;
     const bool live = li < L && i < K;
-    extern __shared__ float smem[];
-    float* s_alpha = smem;             // [code][L][S]: alpha into stage rank L + li
+    const int stages_here = max(0, min(L, K - rank * L));
+    extern __shared__ __align__(16) float smem[];
+    float* s_alpha = smem;               // [code][L][S]: alpha into stage rank L + li
     float* s_beta = s_alpha + 2 * L * S; // [code][L][S]: beta into stage rank L + li (of stage + 1)
-    float* s_ext = s_beta + 2 * L * S;   // [code][L]
-    uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_ext + 2 * L);
+    float* s_ext = s_beta + 2 * L * S;   // [code][L]: the other code's extrinsic value for the stage
+    float* s_sys = s_ext + 2 * L;        // [L]
+    uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_sys + L);
+    __shared__ uint64_t s_mbar[2]; // transaction barriers of even and odd halves
+    const uint32_t mbar = cm::smem_address(&s_mbar[0]);
+    // the bytes other threads send this block in a half: an extrinsic value per stage, alpha
+    // from the block before and beta from the block after
+    const uint32_t half_bytes = uint32_t(4 * stages_here + (rank > 0 && stages_here > 0 ? 32 : 0) +
+                                         (rank * L + L < K ? 32 : 0));
+    if (CLUSTER && li == 0) {
+        cm::barrier_init(mbar, 1);
+        cm::barrier_init(mbar + 8, 1);
+        cm::barrier_init_fence();
+        cm::expect(mbar, half_bytes); // half 0
+    }
     const int8_t* in = a.in + size_t(frame) * size_t(a.n);
 
-    float sys = 0, sys2 = 0, par[2] = { 0, 0 };
+    float sys = 0, sys2 = 0, par0 = 0, par1 = 0;
     uint32_t pi_i = 0, inv_i = 0;
     if (live) {
         pi_i = a.pi[i];
         inv_i = a.inv[i];
         sys = soft_f(in[i]);
-        sys2 = soft_f(in[pi_i]);
-        par[0] = soft_f(in[D + i]);
-        par[1] = soft_f(in[2 * D + i]);
+        par0 = soft_f(in[D + i]);
+        par1 = soft_f(in[2 * D + i]);
+        s_sys[li] = sys;
         for (int r = 0; r < 2; ++r) {
             for (int s = 0; s < S; ++s) {
                 s_alpha[(r * L + li) * S + s] = i == 0 && s != 0 ? NEG : 0.f; // the trellis starts in 0
@@ -122,65 +190,99 @@ __global__ void fptd_kernel(fptd_args a)
                     s_beta[(r * L + li) * S + s] = b[s];
             }
     }
-    barrier();
+    // where this thread's outputs go (cluster addresses with a cluster, else the block's own):
+    // the extrinsic value of code r to the other code's stage pi^-1(i) (r = 0) or pi(i) (r = 1),
+    // alpha into stage i + 1, beta into stage i - 1; code r's alpha and beta lie r L S floats on
+    uint32_t ext_to[2] = { 0, 0 }, ext_mbar[2] = { 0, 0 }, alpha_to = 0, beta_to = 0, alpha_mbar = 0, beta_mbar = 0;
+    const bool has_alpha = live && i + 1 < K, has_beta = live && i > 0;
+    bool alpha_remote = false, beta_remote = false;
+    auto target = [&](const float* p, int tr) {
+        const uint32_t local = cm::smem_address(p);
+        return CLUSTER ? cm::map_to_rank(local, tr) : local;
+    };
+    if (live) {
+        for (int r = 0; r < 2; ++r) {
+            const int j = int(r == 0 ? inv_i : pi_i), tr = j / L;
+            ext_to[r] = target(s_ext + (1 - r) * L + (j - tr * L), tr);
+            ext_mbar[r] = target(reinterpret_cast<const float*>(s_mbar), tr);
+        }
+        if (has_alpha) {
+            const int tr = (i + 1) / L;
+            alpha_remote = tr != rank;
+            alpha_to = alpha_remote ? target(s_alpha + (i + 1 - tr * L) * S, tr) : cm::smem_address(s_alpha + (li + 1) * S);
+            alpha_mbar = target(reinterpret_cast<const float*>(s_mbar), tr);
+        }
+        if (has_beta) {
+            const int tr = (i - 1) / L;
+            beta_remote = tr != rank;
+            beta_to = beta_remote ? target(s_beta + (i - 1 - tr * L) * S, tr) : cm::smem_address(s_beta + (li - 1) * S);
+            beta_mbar = target(reinterpret_cast<const float*>(s_mbar), tr);
+        }
+    }
+    if (CLUSTER)
+        cluster.sync(); // the initial values and the barriers, before any block reads or sends
+    else
+        __syncthreads();
+    if (live) // the lower code's systematic value, from the block that holds stage pi(i)
+        sys2 = CLUSTER ? *cluster.map_shared_rank(s_sys + pi_i % uint32_t(L), int(pi_i / uint32_t(L))) : s_sys[pi_i];
 
-    for (int it = 0; it < a.iterations; ++it)
-        for (int h = 0; h < 2; ++h) {
-            if (live) {
-                const int r = (i + h) & 1; // 0: the upper code, 1: the lower
-                const uint32_t j = r == 0 ? inv_i : pi_i; // where the other code keeps this bit
-                const float* ext_other = at_rank(s_ext + (1 - r) * L, int(j) / L);
-                const float apri = __fmul_rn(a.sf, ext_other[int(j) % L]);
-                const float su = __fadd_rn(apri, r == 0 ? sys : sys2), pr = par[r];
-                const float* al = s_alpha + (r * L + li) * S;
-                const float* bnext = s_beta + (r * L + li) * S;
-                float an[S], bn[S], m0 = NEG, m1 = NEG, alv[S], bv[S];
-#pragma unroll
-                for (int s = 0; s < S; ++s) {
-                    alv[s] = al[s];
-                    bv[s] = bnext[s];
-                    an[s] = NEG;
-                }
-#pragma unroll
-                for (int s = 0; s < S; ++s) {
-                    float bs = NEG;
-#pragma unroll
-                    for (int x = 0; x < 2; ++x) {
-                        const int nx = lte_next(s, x), p = lte_par(s, x);
-                        const float g = __fadd_rn(__fmul_rn(float(x), su), __fmul_rn(float(p), pr));
-                        an[nx] = fmax_cpu(an[nx], __fadd_rn(alv[s], g));
-                        bs = fmax_cpu(bs, __fadd_rn(bv[nx], g));
-                        const float e = __fadd_rn(__fadd_rn(__fmul_rn(float(p), pr), alv[s]), bv[nx]);
-                        if (x)
-                            m1 = fmax_cpu(m1, e);
-                        else
-                            m0 = fmax_cpu(m0, e);
-                    }
-                    bn[s] = bs;
-                }
-                s_ext[r * L + li] = __fsub_rn(m1, m0);
-                if (i + 1 < K) { // alpha into stage i + 1
-                    float* dst = at_rank(s_alpha, (i + 1) / L) + (r * L + (i + 1) % L) * S;
-#pragma unroll
-                    for (int s = 0; s < S; ++s)
-                        dst[s] = __fsub_rn(an[s], an[0]);
-                }
-                if (i > 0) { // beta into stage i - 1
-                    float* dst = at_rank(s_beta, (i - 1) / L) + (r * L + (i - 1) % L) * S;
-#pragma unroll
-                    for (int s = 0; s < S; ++s)
-                        dst[s] = __fsub_rn(bn[s], bn[0]);
+    const uint32_t code_bytes = uint32_t(L * S) * 4u;
+    float own_ext = 0; // this stage's latest extrinsic value of the upper code
+    const int H = 2 * a.iterations;
+    for (int h = 0; h < H; ++h) {
+        if (CLUSTER && h > 0) // the previous half's values from other threads
+            cm::wait(mbar + 8 * uint32_t((h - 1) & 1), uint32_t((h - 1) >> 1) & 1u);
+        if (live) {
+            const int r = (i + h) & 1; // 0: the upper code, 1: the lower
+            const float apri = __fmul_rn(a.sf, s_ext[r * L + li]);
+            const float su = __fadd_rn(apri, r == 0 ? sys : sys2), pr = r == 0 ? par0 : par1;
+            const float4* ap = reinterpret_cast<const float4*>(s_alpha + (r * L + li) * S);
+            const float4* bp = reinterpret_cast<const float4*>(s_beta + (r * L + li) * S);
+            const float4 a0 = ap[0], a1 = ap[1], b0 = bp[0], b1 = bp[1];
+            const float al[S] = { a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w };
+            const float be[S] = { b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w };
+            float an[S], bn[S], ext, out[S];
+            fptd_stage(al, be, su, pr, an, bn, ext);
+            if (r == 0)
+                own_ext = ext;
+            const uint32_t half_mbar = 8 * uint32_t(h & 1), code = uint32_t(r) * code_bytes;
+            if (CLUSTER)
+                cm::send(r ? ext_to[1] : ext_to[0], ext, (r ? ext_mbar[1] : ext_mbar[0]) + half_mbar);
+            else
+                asm volatile("st.shared.f32 [%0], %1;" ::"r"(r ? ext_to[1] : ext_to[0]), "f"(ext) : "memory");
+            if (has_alpha) {
+                normalise(an, out);
+                if (CLUSTER && alpha_remote) {
+                    cm::send4(alpha_to + code, out[0], out[1], out[2], out[3], alpha_mbar + half_mbar);
+                    cm::send4(alpha_to + code + 16, out[4], out[5], out[6], out[7], alpha_mbar + half_mbar);
+                } else {
+                    store8(alpha_to + code, out);
                 }
             }
-            barrier();
+            if (has_beta) {
+                normalise(bn, out);
+                if (CLUSTER && beta_remote) {
+                    cm::send4(beta_to + code, out[0], out[1], out[2], out[3], beta_mbar + half_mbar);
+                    cm::send4(beta_to + code + 16, out[4], out[5], out[6], out[7], beta_mbar + half_mbar);
+                } else {
+                    store8(beta_to + code, out);
+                }
+            }
         }
+        // the next half's barrier: its previous phase (half h - 1) completed above
+        if (CLUSTER && li == 0 && h + 1 < H)
+            cm::expect(mbar + 8 * uint32_t((h + 1) & 1), half_bytes);
+        __syncthreads();
+        if (CLUSTER)
+            cm::execution_barrier();
+    }
+    if (CLUSTER && H > 0)
+        cm::wait(mbar + 8 * uint32_t((H - 1) & 1), uint32_t((H - 1) >> 1) & 1u);
+    __syncthreads();
 
     // decisions: the a-posteriori value sf ext_lower + sys + ext_upper, as the CPU sums it
-    if (live) {
-        const float* e1 = at_rank(s_ext + L, int(inv_i) / L);
-        const float app = __fadd_rn(__fadd_rn(__fmul_rn(a.sf, e1[int(inv_i) % L]), sys), s_ext[li]);
-        s_bit[li] = app > 0.f;
-    }
+    if (live)
+        s_bit[li] = __fadd_rn(__fadd_rn(__fmul_rn(a.sf, s_ext[li]), sys), own_ext) > 0.f;
     __syncthreads();
     if (live && li % 8 == 0) { // L and rank L are multiples of 8: a byte never spans two blocks
         uint8_t byte = 0;
@@ -189,7 +291,7 @@ __global__ void fptd_kernel(fptd_args a)
         a.bits[size_t(frame) * size_t(K / 8) + size_t(i / 8)] = byte;
     }
     if (CLUSTER)
-        cluster.sync(); // the other blocks may still read this block's extrinsic values
+        cm::execution_barrier(); // no block leaves while another may still address it
 #else
     (void)a;
 #endif
@@ -222,7 +324,7 @@ public:
         for (d_C = std::min(MAX_CLUSTER, (K + 127) / 128); d_C >= 1; --d_C) {
             d_L = 8 * ((K + 8 * d_C - 1) / (8 * d_C));
             d_threads = (d_L + 31) / 32 * 32;
-            d_shared = size_t(d_L) * (2 * 2 * S * 4 + 2 * 4 + 1);
+            d_shared = size_t(d_L) * SHARED_PER_STAGE;
             for (auto* f : { fptd_kernel<true>, fptd_kernel<false> })
                 allow_dynamic_shared(f, d_shared, "turbo GPU FPTD");
             if (d_C == 1) { // no cluster
@@ -245,6 +347,7 @@ public:
         l.in = { d_chunk * code.coded_bits() };
         l.out = { d_chunk * size_t(K / 8) };
         d_pipe = std::make_unique<batch_pipeline>(3, l);
+        make_direct_buffers();
     }
     std::string name() const override
     {
@@ -256,10 +359,14 @@ public:
     void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
     {
         const size_t bytes = size_t(d_code.K / 8);
-        const turbo_chunks ch{ in, bits, nullptr, frames, d_chunk, d_code.coded_bits(), bytes };
-        ch.run(d_dev, *d_pipe, [&](const slot_view& v, size_t m) {
-            enqueue(v.stream, v.input<const int8_t>(0), m, v.output<uint8_t>(0));
-        });
+        if (frames > 0 && frames <= d_direct_frames) {
+            decode_direct(in, frames, bits);
+        } else {
+            const turbo_chunks ch{ in, bits, nullptr, frames, d_chunk, d_code.coded_bits(), bytes };
+            ch.run(d_dev, *d_pipe, [&](const slot_view& v, size_t m) {
+                enqueue(v.stream, v.input<const int8_t>(0), m, v.output<uint8_t>(0));
+            });
+        }
         for (size_t f = 0; f < frames; ++f) {
             report[f].iterations = uint8_t(d_opts.max_iterations);
             report[f].check = d_has_crc ? int8_t(packed_crc_passes(d_crc, bits + f * bytes, size_t(d_code.K))) : -1;
@@ -279,6 +386,39 @@ public:
     }
 
 private:
+    /* The latency path: a batch that the GPU runs at once (one frame, a few) skips the
+     * pipeline's copies. The kernel reads the soft values from page-locked host memory and
+     * writes the decisions back there (mapped memory); each copy that it saves costs some 3 us
+     * on a PCIe host. */
+    void make_direct_buffers()
+    {
+        const size_t frames = size_t(std::max(1, d_active));
+        d_direct_in.resize(frames * d_code.coded_bits());
+        d_direct_out.resize(frames * size_t(d_code.K / 8));
+        void* in_dev = nullptr;
+        void* out_dev = nullptr;
+        if (!d_direct_in.pinned() || !d_direct_out.pinned() ||
+            cudaHostGetDevicePointer(&in_dev, d_direct_in.get(), 0) != cudaSuccess ||
+            cudaHostGetDevicePointer(&out_dev, d_direct_out.get(), 0) != cudaSuccess) {
+            (void)cudaGetLastError(); // no mapped memory here: every batch takes the pipeline
+            return;
+        }
+        d_direct_in_dev = static_cast<const int8_t*>(in_dev);
+        d_direct_out_dev = static_cast<uint8_t*>(out_dev);
+        d_direct_stream = std::make_unique<cuda_stream>();
+        d_direct_frames = frames;
+    }
+
+    void decode_direct(const int8_t* in, size_t frames, uint8_t* bits)
+    {
+        device_guard g(d_dev);
+        const size_t bytes = frames * size_t(d_code.K / 8);
+        std::memcpy(d_direct_in.get(), in, frames * d_code.coded_bits());
+        enqueue(d_direct_stream->get(), d_direct_in_dev, frames, d_direct_out_dev);
+        d_direct_stream->sync();
+        std::memcpy(bits, d_direct_out.get(), bytes);
+    }
+
     cudaLaunchConfig_t config(size_t frames, cudaStream_t s)
     {
         cudaLaunchConfig_t cfg = {};
@@ -326,6 +466,13 @@ private:
     cudaLaunchAttribute d_attr{};
     device_buffer<uint32_t> d_perm; // pi, then its inverse
     std::unique_ptr<batch_pipeline> d_pipe;
+    // the latency path's mapped host buffers (d_direct_frames 0: not available)
+    pinned_buffer<int8_t> d_direct_in;
+    pinned_buffer<uint8_t> d_direct_out;
+    const int8_t* d_direct_in_dev = nullptr;
+    uint8_t* d_direct_out_dev = nullptr;
+    size_t d_direct_frames = 0;
+    std::unique_ptr<cuda_stream> d_direct_stream; // made on the decoder's GPU
 };
 
 } // namespace
