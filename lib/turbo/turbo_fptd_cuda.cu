@@ -117,6 +117,18 @@ __device__ __forceinline__ void store8(uint32_t a, const float (&v)[S])
                  : "memory");
 }
 
+//! 8 metrics to shared address `a`: another block's (a cluster address) by a message counted on
+//! its barrier `mbar`, this block's by a store
+__device__ __forceinline__ void put8(uint32_t a, const float (&v)[S], bool remote, uint32_t mbar)
+{
+    if (remote) {
+        cluster_msg::send4(a, v[0], v[1], v[2], v[3], mbar);
+        cluster_msg::send4(a + 16, v[4], v[5], v[6], v[7], mbar);
+    } else {
+        store8(a, v);
+    }
+}
+
 #define GPUFEC_FPTD_BODY 1
 #endif
 
@@ -196,7 +208,7 @@ __global__ void fptd_kernel(fptd_args a)
     uint32_t ext_to[2] = { 0, 0 }, ext_mbar[2] = { 0, 0 }, alpha_to = 0, beta_to = 0, alpha_mbar = 0, beta_mbar = 0;
     const bool has_alpha = live && i + 1 < K, has_beta = live && i > 0;
     bool alpha_remote = false, beta_remote = false;
-    auto target = [&](const float* p, int tr) {
+    auto target = [&](const void* p, int tr) {
         const uint32_t local = cm::smem_address(p);
         return CLUSTER ? cm::map_to_rank(local, tr) : local;
     };
@@ -204,19 +216,19 @@ __global__ void fptd_kernel(fptd_args a)
         for (int r = 0; r < 2; ++r) {
             const int j = int(r == 0 ? inv_i : pi_i), tr = j / L;
             ext_to[r] = target(s_ext + (1 - r) * L + (j - tr * L), tr);
-            ext_mbar[r] = target(reinterpret_cast<const float*>(s_mbar), tr);
+            ext_mbar[r] = target(s_mbar, tr);
         }
         if (has_alpha) {
             const int tr = (i + 1) / L;
             alpha_remote = tr != rank;
             alpha_to = alpha_remote ? target(s_alpha + (i + 1 - tr * L) * S, tr) : cm::smem_address(s_alpha + (li + 1) * S);
-            alpha_mbar = target(reinterpret_cast<const float*>(s_mbar), tr);
+            alpha_mbar = target(s_mbar, tr);
         }
         if (has_beta) {
             const int tr = (i - 1) / L;
             beta_remote = tr != rank;
             beta_to = beta_remote ? target(s_beta + (i - 1 - tr * L) * S, tr) : cm::smem_address(s_beta + (li - 1) * S);
-            beta_mbar = target(reinterpret_cast<const float*>(s_mbar), tr);
+            beta_mbar = target(s_mbar, tr);
         }
     }
     if (CLUSTER)
@@ -252,21 +264,11 @@ __global__ void fptd_kernel(fptd_args a)
                 asm volatile("st.shared.f32 [%0], %1;" ::"r"(r ? ext_to[1] : ext_to[0]), "f"(ext) : "memory");
             if (has_alpha) {
                 normalise(an, out);
-                if (CLUSTER && alpha_remote) {
-                    cm::send4(alpha_to + code, out[0], out[1], out[2], out[3], alpha_mbar + half_mbar);
-                    cm::send4(alpha_to + code + 16, out[4], out[5], out[6], out[7], alpha_mbar + half_mbar);
-                } else {
-                    store8(alpha_to + code, out);
-                }
+                put8(alpha_to + code, out, CLUSTER && alpha_remote, alpha_mbar + half_mbar);
             }
             if (has_beta) {
                 normalise(bn, out);
-                if (CLUSTER && beta_remote) {
-                    cm::send4(beta_to + code, out[0], out[1], out[2], out[3], beta_mbar + half_mbar);
-                    cm::send4(beta_to + code + 16, out[4], out[5], out[6], out[7], beta_mbar + half_mbar);
-                } else {
-                    store8(beta_to + code, out);
-                }
+                put8(beta_to + code, out, CLUSTER && beta_remote, beta_mbar + half_mbar);
             }
         }
         // the next half's barrier: its previous phase (half h - 1) completed above
