@@ -111,8 +111,9 @@ private:
         const size_t value = b.soft ? 1 : sizeof(float);
         uint8_t* gathered = gather_space(m * n * value);
         const auto* from = b.soft ? reinterpret_cast<const uint8_t*>(b.soft) : reinterpret_cast<const uint8_t*>(b.soft_f);
-        d_pool->parallel_for(int64_t(m), [&](int64_t k, int) {
-            std::memcpy(gathered + size_t(k) * n * value, from + d_start[d_order[i + size_t(k)]] * value, n * value);
+        parallel_ranges(*d_pool, m, n * value, [&](size_t first, size_t end) {
+            for (size_t k = first; k < end; ++k)
+                std::memcpy(gathered + k * n * value, from + d_start[d_order[i + k]] * value, n * value);
         });
         if (b.soft)
             g.soft = reinterpret_cast<const int8_t*>(gathered);

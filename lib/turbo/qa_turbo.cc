@@ -17,6 +17,32 @@ using namespace gpufec;
 
 using namespace gpufec::turbo_test;
 
+namespace {
+
+//! the CPU and the GPU decoder that `opts` describe, and `frames` random frames encoded
+struct cpu_gpu_case {
+    std::unique_ptr<frame_decoder> cpu, gpu;
+    std::vector<uint8_t> coded;
+    size_t k = 0, n = 0;
+};
+
+cpu_gpu_case make_cpu_gpu_case(const char* opts, size_t frames, uint32_t seed)
+{
+    cpu_gpu_case c;
+    const auto o = parse_frame_options(opts);
+    c.cpu = make_frame_decoder("turbo", o, device_spec::parse("cpu"));
+    c.gpu = make_frame_decoder("turbo", o, device_spec::parse("cuda"));
+    auto enc = make_frame_encoder("turbo", o);
+    c.k = enc->info_bits();
+    c.n = enc->coded_bits();
+    const auto info = test::random_bits(frames * c.k, seed);
+    c.coded.resize(frames * c.n);
+    enc->encode(info.data(), frames, c.coded.data());
+    return c;
+}
+
+} // namespace
+
 TEST(turbo_code, tail_terminates_both_encoders_in_the_standard_layout)
 {
     // read the 12 tail bits back from d0..d2 at K..K+3 by the equations of 5.1.3.2.2 and run
@@ -206,15 +232,12 @@ TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
                               "code=lte:6144, algorithm=fptd-max-log, max_iterations=6",
                               "code=lte:40, algorithm=fptd-max-log, crc=lte-8, max_iterations=10",
                               "code=lte:1024, algorithm=fptd-max-log, layout=interleaved, max_iterations=16, max_batch=5" }) {
-        const auto o = parse_frame_options(opts);
-        auto cpu = make_frame_decoder("turbo", o, device_spec::parse("cpu"));
-        auto gpu = make_frame_decoder("turbo", o, device_spec::parse("cuda"));
+        const size_t frames = 301;
+        const auto c = make_cpu_gpu_case(opts, frames, 41);
+        const auto &cpu = c.cpu, &gpu = c.gpu;
+        const auto& coded = c.coded;
+        const size_t k = c.k, n = c.n;
         ASSERT_TRUE(gpu->on_gpu()) << gpu->backend();
-        auto enc = make_frame_encoder("turbo", o);
-        const size_t frames = 301, k = enc->info_bits(), n = enc->coded_bits();
-        const auto info = test::random_bits(frames * k, 41);
-        std::vector<uint8_t> coded(frames * n);
-        enc->encode(info.data(), frames, coded.data());
         std::vector<std::vector<int8_t>> inputs;
         for (double ebn0 : { 0.2, 0.6, 3.0 }) // failing, mixed and clean frames
             inputs.push_back(test::channel(coded, double(k) / double(n), ebn0, 42));
@@ -262,17 +285,13 @@ TEST(turbo_decoder, gpu_fptd_latency_path_gives_the_cpu_bits)
     for (const char* opts : { "code=lte:6144, algorithm=fptd-max-log, max_iterations=36",
                               "code=lte:1024, algorithm=fptd-max-log, max_iterations=12",
                               "code=lte:40, algorithm=fptd-max-log, max_iterations=8" }) {
-        const auto o = parse_frame_options(opts);
-        auto cpu = make_frame_decoder("turbo", o, device_spec::parse("cpu"));
-        auto gpu = make_frame_decoder("turbo", o, device_spec::parse("cuda"));
+        const size_t frames = 7;
+        const auto c = make_cpu_gpu_case(opts, frames, 43);
+        const auto &cpu = c.cpu, &gpu = c.gpu;
+        const size_t k = c.k, n = c.n;
         ASSERT_TRUE(gpu->on_gpu()) << gpu->backend();
-        auto enc = make_frame_encoder("turbo", o);
-        const size_t frames = 7, k = enc->info_bits(), n = enc->coded_bits();
-        const auto info = test::random_bits(frames * k, 43);
-        std::vector<uint8_t> coded(frames * n);
-        enc->encode(info.data(), frames, coded.data());
         for (double ebn0 : { 0.4, 1.0 }) {
-            const auto soft = test::channel(coded, double(k) / double(n), ebn0, 44);
+            const auto soft = test::channel(c.coded, double(k) / double(n), ebn0, 44);
             std::vector<uint8_t> a(frames * k), b(frames * k);
             frame_batch ba;
             ba.frames = frames;

@@ -128,14 +128,15 @@ private:
         if (direct)
             return;
         const size_t out_bytes = output_bytes(b.packed);
-        d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int) {
-            const size_t f = size_t(fi);
-            const uint8_t* p = d_packed.data() + f * bytes;
-            uint8_t* out = b.bits + f * out_bytes;
-            if (b.packed)
-                std::copy(p, p + out_bytes, out); // (the CRC takes whole bytes)
-            else
-                unpack_bits(p, d_out_bits, out);
+        parallel_ranges(*d_pool, b.frames, out_bytes, [&](size_t first, size_t end) {
+            for (size_t f = first; f < end; ++f) {
+                const uint8_t* p = d_packed.data() + f * bytes;
+                uint8_t* out = b.bits + f * out_bytes;
+                if (b.packed)
+                    std::copy(p, p + out_bytes, out); // (the CRC takes whole bytes)
+                else
+                    unpack_bits(p, d_out_bits, out);
+            }
         });
     }
 
