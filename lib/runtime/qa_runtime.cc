@@ -131,3 +131,34 @@ TEST(runtime, partial_batches_wait_for_size_or_a_stall)
     EXPECT_TRUE(p.update(false, true, t0 + microseconds(2300)));
     EXPECT_FALSE(p.update(true, true, t0 + microseconds(2400)));
 }
+
+#include "cpu_pool.h"
+#include <atomic>
+
+TEST(runtime, parallel_ranges_cover_every_item_once)
+{
+    auto pool = get_cpu_pool(3);
+    for (size_t n : { size_t(0), size_t(1), size_t(255), size_t(256), size_t(257), size_t(1000) })
+        for (size_t item_bytes : { size_t(0), size_t(1), size_t(1024), size_t(1) << 20 }) {
+            std::vector<std::atomic<int>> seen(n);
+            std::atomic<size_t> longest{ 0 };
+            parallel_ranges(
+                *pool, n, item_bytes,
+                [&](size_t a, size_t b) {
+                    ASSERT_LT(a, b);
+                    ASSERT_LE(b, n);
+                    for (size_t i = a; i < b; ++i)
+                        ++seen[i];
+                    size_t l = longest.load();
+                    while (b - a > l && !longest.compare_exchange_weak(l, b - a)) {
+                    }
+                },
+                256 * 1024);
+            for (size_t i = 0; i < n; ++i)
+                ASSERT_EQ(seen[i].load(), 1) << "item " << i << " of " << n << ", " << item_bytes << " bytes";
+            // a range holds about 256 KB of items (at least one item)
+            const size_t grain = item_bytes >= 256 * 1024 ? 1 : 256 * 1024 / std::max<size_t>(1, item_bytes);
+            if (n > 0)
+                EXPECT_EQ(longest.load(), std::min(n, grain)) << n << " items of " << item_bytes << " bytes";
+        }
+}
