@@ -24,8 +24,9 @@
  * thread's registers for the whole frame.
  *
  * Synchronisation (cluster_messages.cuh). Values for another block go by st.async and are
- * counted on that block's transaction barrier (two, for alternate halves); a block knows how
- * many bytes a half brings it (4 per stage, 32 for each edge), so it waits for exactly those.
+ * counted on that block's transaction barrier (two, for alternate halves); the extrinsic values
+ * all go that way, those for the own block too, so a block knows how many bytes a half brings
+ * it (4 per stage, 32 for each edge from a neighbouring block) and waits for exactly those.
  * A block barrier orders the values a block keeps, and a relaxed cluster barrier stops a fast
  * block from writing a half ahead into values a slower block still has to read. A cluster
  * barrier with release/acquire semantics (cluster.sync()), which the first version took
