@@ -4,6 +4,7 @@
  */
 #include "multi_length_decoder.h"
 #include "runtime/cpu_pool.h"
+#include "runtime/side_task.h"
 
 #include <gnuradio/gpufec/core/device.h>
 
@@ -72,53 +73,128 @@ protected:
             d_order[f] = f;
         const auto len = [&](size_t f) { return b.input_lengths ? b.input_lengths[f] : d_spec.max_input; };
         std::stable_sort(d_order.begin(), d_order.end(), [&](size_t x, size_t y) { return len(x) < len(y); });
-        for (size_t i = 0; i < b.frames;) {
-            size_t j = i;
-            while (j < b.frames && len(d_order[j]) == len(d_order[i]))
-                ++j;
-            decode_group(b, len(d_order[i]), i, j);
-            i = j;
+        cut_pieces(b, len);
+
+        // piece p decodes from buffer `cur` while the helper gathers the next gathered piece
+        // (`ahead`) into the other; leaving early (an exception) waits for the helper first
+        constexpr size_t none = size_t(-1);
+        size_t ahead = none;
+        struct settle {
+            side_task* side;
+            size_t& ahead;
+            ~settle()
+            {
+                if (ahead != none) {
+                    try {
+                        side->wait();
+                    } catch (...) { // the decode's own error is the one that propagates
+                    }
+                }
+            }
+        } settle_helper{ d_side.get(), ahead };
+        int cur = 0;
+        for (size_t p = 0; p < d_pieces.size(); ++p) {
+            const piece& pc = d_pieces[p];
+            if (pc.in_place) {
+                decode_in_place(b, pc);
+                continue;
+            }
+            if (ahead == p) {
+                ahead = none;
+                d_side->wait();
+                cur ^= 1;
+            } else {
+                gather(b, pc, cur);
+            }
+            if (d_side)
+                for (size_t q = p + 1; q < d_pieces.size(); ++q)
+                    if (!d_pieces[q].in_place) {
+                        const int next = cur ^ 1;
+                        d_side->start([this, &b, q, next] { gather(b, d_pieces[q], next); });
+                        ahead = q;
+                        break;
+                    }
+            decode_gathered(b, pc, cur);
         }
     }
 
 private:
-    // frames d_order[i..j) all have `n` soft values
-    void decode_group(const frame_batch& b, size_t n, size_t i, size_t j)
+    //! frames d_order[i..j) all have `n` soft values; in_place: they lie back to back in the batch
+    struct piece {
+        size_t n, i, j;
+        bool in_place;
+    };
+
+    // the groups of equal length, whole or (pieces) cut to about piece_bytes of input each
+    template <class Len>
+    void cut_pieces(const frame_batch& b, const Len& len)
     {
-        frame_decoder& dec = get(n);
-        const size_t m = j - i, out_stride = output_bytes(b.packed), sub_stride = dec.output_bytes(b.packed);
+        const size_t value = b.soft ? 1 : sizeof(float);
+        const size_t piece_bytes = d_spec.piece_bytes ? d_spec.piece_bytes : d_gpu ? size_t(64) << 20 : 0;
+        if (piece_bytes && !d_side)
+            d_side = std::make_unique<side_task>();
+        d_pieces.clear();
+        for (size_t i = 0; i < b.frames;) {
+            const size_t n = len(d_order[i]);
+            size_t j = i;
+            while (j < b.frames && len(d_order[j]) == n)
+                ++j;
+            const size_t m = j - i;
+            // a group that lies in the batch back to back with the same output stride needs no
+            // copies (the sort is stable: the group is back to back when its first and last are
+            // m - 1 apart); the strides from the spec, so that no decoder is made (or dropped
+            // from the cache) before its turn
+            const size_t bits = d_spec.output_bits_for(n);
+            const bool in_place = d_order[j - 1] - d_order[i] == m - 1 &&
+                                  (b.packed ? (bits + 7) / 8 : bits) == output_bytes(b.packed) &&
+                                  (!b.soft_out || soft_output_for(n) == d_soft_max);
+            const size_t per = in_place || !piece_bytes ? m : std::max<size_t>(1, piece_bytes / (n * value));
+            for (size_t a = i; a < j; a += per)
+                d_pieces.push_back({ n, a, std::min(j, a + per), in_place });
+            i = j;
+        }
+    }
+
+    void decode_in_place(const frame_batch& b, const piece& pc)
+    {
+        const size_t f0 = d_order[pc.i], out_stride = output_bytes(b.packed);
+        frame_batch g;
+        g.frames = pc.j - pc.i;
+        g.packed = b.packed;
+        g.soft = b.soft ? b.soft + d_start[f0] : nullptr;
+        g.soft_f = b.soft_f ? b.soft_f + d_start[f0] : nullptr;
+        g.bits = b.bits + f0 * out_stride;
+        g.status = b.status + f0;
+        g.soft_out = b.soft_out ? b.soft_out + f0 * d_soft_max : nullptr;
+        get(pc.n).decode(g);
+    }
+
+    // the piece's frames back to back into gather buffer `slot`, frames in parallel (a
+    // large batch's gather is hundreds of MB)
+    void gather(const frame_batch& b, const piece& pc, int slot)
+    {
+        const size_t value = b.soft ? 1 : sizeof(float), m = pc.j - pc.i, bytes = pc.n * value;
+        uint8_t* to = gather_space(slot, m * bytes);
+        const auto* from = b.soft ? reinterpret_cast<const uint8_t*>(b.soft) : reinterpret_cast<const uint8_t*>(b.soft_f);
+        parallel_ranges(*d_pool, m, bytes, [&](size_t first, size_t end) {
+            for (size_t k = first; k < end; ++k)
+                std::memcpy(to + k * bytes, from + d_start[d_order[pc.i + k]] * value, bytes);
+        });
+    }
+
+    // decodes a piece gathered into buffer `slot` and puts its results at its frames' places
+    void decode_gathered(const frame_batch& b, const piece& pc, int slot)
+    {
+        frame_decoder& dec = get(pc.n);
+        const size_t m = pc.j - pc.i, out_stride = output_bytes(b.packed), sub_stride = dec.output_bytes(b.packed);
         const size_t soft_n = b.soft_out ? dec.soft_output_per_frame() : 0;
         frame_batch g;
         g.frames = m;
         g.packed = b.packed;
-        // a group that lies in the batch back to back with the same output stride needs no copies
-        // (the sort is stable: the group is back to back when its first and last are m - 1 apart)
-        const bool in_place = d_order[j - 1] - d_order[i] == m - 1 && sub_stride == out_stride &&
-                              (!b.soft_out || soft_n == d_soft_max);
-        const size_t f0 = d_order[i];
-        if (in_place) {
-            g.soft = b.soft ? b.soft + d_start[f0] : nullptr;
-            g.soft_f = b.soft_f ? b.soft_f + d_start[f0] : nullptr;
-            g.bits = b.bits + f0 * out_stride;
-            g.status = b.status + f0;
-            g.soft_out = b.soft_out ? b.soft_out + f0 * d_soft_max : nullptr;
-            dec.decode(g);
-            return;
-        }
-        // the group's frames gathered back to back, frames in parallel (a gather of a large
-        // batch is hundreds of MB); for a GPU decoder into page-locked memory, which its
-        // pipeline copies from directly instead of staging it a second time
-        const size_t value = b.soft ? 1 : sizeof(float);
-        uint8_t* gathered = gather_space(m * n * value);
-        const auto* from = b.soft ? reinterpret_cast<const uint8_t*>(b.soft) : reinterpret_cast<const uint8_t*>(b.soft_f);
-        parallel_ranges(*d_pool, m, n * value, [&](size_t first, size_t end) {
-            for (size_t k = first; k < end; ++k)
-                std::memcpy(gathered + k * n * value, from + d_start[d_order[i + k]] * value, n * value);
-        });
         if (b.soft)
-            g.soft = reinterpret_cast<const int8_t*>(gathered);
+            g.soft = reinterpret_cast<const int8_t*>(d_gathered[slot]);
         else
-            g.soft_f = reinterpret_cast<const float*>(gathered);
+            g.soft_f = reinterpret_cast<const float*>(d_gathered[slot]);
         d_bits.resize(m * sub_stride);
         d_status.resize(m);
         d_soft.resize(m * soft_n);
@@ -127,7 +203,7 @@ private:
         g.soft_out = soft_n ? d_soft.data() : nullptr;
         dec.decode(g);
         for (size_t k = 0; k < m; ++k) {
-            const size_t f = d_order[i + k];
+            const size_t f = d_order[pc.i + k];
             std::memcpy(b.bits + f * out_stride, d_bits.data() + k * sub_stride, sub_stride);
             b.status[f] = d_status[k];
             if (soft_n)
@@ -135,18 +211,19 @@ private:
         }
     }
 
-    //! room for a gathered group: grown (by half again at least, so a few batches settle it),
-    //! never shrunk; page-locked for a GPU decoder
-    uint8_t* gather_space(size_t bytes)
+    //! room for a gathered piece in buffer `slot` (two: one decoded, one gathered): grown (by
+    //! half again at least, so a few batches settle it), never shrunk; page-locked for a GPU
+    //! decoder. Called by the helper thread for the other slot than the caller's.
+    uint8_t* gather_space(int slot, size_t bytes)
     {
         if (!d_gpu) {
-            d_gather.resize(bytes);
-            return d_gather.data();
+            d_gather[slot].resize(bytes);
+            return d_gathered[slot] = d_gather[slot].data();
         }
-        if (!d_gather_pinned || d_gather_pinned->size() < bytes)
-            d_gather_pinned = std::make_unique<host_buffer>(
-                std::max(bytes, d_gather_pinned ? d_gather_pinned->size() / 2 * 3 : size_t(0)));
-        return d_gather_pinned->data();
+        auto& buf = d_gather_pinned[slot];
+        if (!buf || buf->size() < bytes)
+            buf = std::make_unique<host_buffer>(std::max(bytes, buf ? buf->size() / 2 * 3 : size_t(0)));
+        return d_gathered[slot] = buf->data();
     }
 
     // the decoder for length n, made or moved to the front of the recently used list
@@ -181,8 +258,11 @@ private:
     std::vector<size_t> d_start, d_order;
     bool d_gpu = false;
     std::shared_ptr<cpu_pool> d_pool = get_cpu_pool(0);
-    std::vector<uint8_t> d_gather;
-    std::unique_ptr<host_buffer> d_gather_pinned;
+    std::vector<piece> d_pieces;
+    std::vector<uint8_t> d_gather[2];
+    std::unique_ptr<host_buffer> d_gather_pinned[2];
+    uint8_t* d_gathered[2] = { nullptr, nullptr };
+    std::unique_ptr<side_task> d_side; // gathers the next piece (pieces only)
     std::vector<float> d_soft;
     std::vector<uint8_t> d_bits;
     std::vector<frame_status> d_status;

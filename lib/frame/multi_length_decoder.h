@@ -9,8 +9,10 @@
  * used dropped beyond a few), and puts every frame's results back in the batch's order, at the
  * longest frame's stride (frame_batch's rule for variable-length families). A group whose
  * frames are not back to back in the batch is gathered first (frames in parallel on the CPU
- * pool; for a GPU decoder into page-locked memory, grown as groups grow): for a GPU decoder
- * of a fast code this copy, not the decoding, sets the pace (docs/performance.md). */
+ * pool; for a GPU decoder into page-locked memory, grown as groups grow). For a GPU decoder
+ * the groups go in pieces of about `piece_bytes` of input, and a helper thread gathers the
+ * next piece while the GPU decodes one: for a fast code the gather, not the decoding, would
+ * otherwise set the pace (docs/performance.md). */
 #ifndef INCLUDED_GPUFEC_FRAME_MULTI_LENGTH_DECODER_H
 #define INCLUDED_GPUFEC_FRAME_MULTI_LENGTH_DECODER_H
 
@@ -32,6 +34,10 @@ struct multi_length_spec {
     std::function<std::unique_ptr<frame_decoder>(size_t length)> make;
     size_t batch = 0;       //!< frames per call
     size_t keep = 8;        //!< decoders kept (each holds buffers for `batch` frames)
+    //! input bytes of a piece that is gathered while the one before is decoded; 0: 64 MB for a
+    //! GPU decoder, whole groups without a helper thread for a CPU one (whose decoding uses
+    //! every core anyway)
+    size_t piece_bytes = 0;
 };
 
 /*! The wrapper; it makes the decoder of max_input at once (so bad options fail here and its
