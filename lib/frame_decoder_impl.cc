@@ -234,12 +234,8 @@ size_t frame_decoder_impl::parallel_chunks(size_t n, const std::function<size_t(
     constexpr size_t piece = size_t(1) << 18;
     if (n < 2 * piece || !d_copy_pool)
         return fn(0, n);
-    const int64_t pieces = int64_t((n + piece - 1) / piece);
     std::atomic<size_t> total{ 0 };
-    d_copy_pool->parallel_for(pieces, [&](int64_t i, int) {
-        const size_t a = size_t(i) * piece, b = std::min(n, a + piece);
-        total += fn(a, b);
-    });
+    ::gpufec::parallel_ranges(*d_copy_pool, n, 1, [&](size_t a, size_t b) { total += fn(a, b); }, piece);
     return total.load();
 }
 
@@ -481,18 +477,14 @@ size_t frame_decoder_impl::emit(uint8_t* out, size_t max_frames, bool wait)
             // one byte per bit out: as much memory traffic as the input, so split like it
             const uint8_t* src = s->bits + s->read * d_slot_bytes;
             uint8_t* dst = out + done * ou;
-            const size_t per_piece = std::max<size_t>(1, (size_t(1) << 18) / ou);
-            if (d_copy_pool && n >= 2 * per_piece) {
-                const int64_t pieces = int64_t((n + per_piece - 1) / per_piece);
-                d_copy_pool->parallel_for(pieces, [&](int64_t p, int) {
-                    const size_t a = size_t(p) * per_piece, b = std::min(n, a + per_piece);
-                    for (size_t f = a; f < b; ++f)
-                        ::gpufec::unpack_bits(src + f * d_slot_bytes, d_out_bits, dst + f * ou);
-                });
-            } else {
-                for (size_t f = 0; f < n; ++f)
+            const auto unpack = [&](size_t a, size_t b) {
+                for (size_t f = a; f < b; ++f)
                     ::gpufec::unpack_bits(src + f * d_slot_bytes, d_out_bits, dst + f * ou);
-            }
+            };
+            if (d_copy_pool && n * ou >= 2 * (size_t(1) << 18))
+                ::gpufec::parallel_ranges(*d_copy_pool, n, ou, unpack);
+            else
+                unpack(0, n);
         }
         const uint64_t w0 = nitems_written(0) + done * ou;
         for (size_t f = 0; f < n; ++f)

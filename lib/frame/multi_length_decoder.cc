@@ -79,42 +79,38 @@ protected:
         // (`ahead`) into the other; leaving early (an exception) waits for the helper first
         constexpr size_t none = size_t(-1);
         size_t ahead = none;
-        struct settle {
-            side_task* side;
-            size_t& ahead;
-            ~settle()
-            {
-                if (ahead != none) {
-                    try {
-                        side->wait();
-                    } catch (...) { // the decode's own error is the one that propagates
-                    }
-                }
-            }
-        } settle_helper{ d_side.get(), ahead };
         int cur = 0;
-        for (size_t p = 0; p < d_pieces.size(); ++p) {
-            const piece& pc = d_pieces[p];
-            if (pc.in_place) {
-                decode_in_place(b, pc);
-                continue;
+        try {
+            for (size_t p = 0; p < d_pieces.size(); ++p) {
+                const piece& pc = d_pieces[p];
+                if (pc.in_place) {
+                    decode_in_place(b, pc);
+                    continue;
+                }
+                if (ahead == p) {
+                    ahead = none;
+                    d_side->wait();
+                    cur ^= 1;
+                } else {
+                    gather(b, pc, cur);
+                }
+                if (d_side)
+                    for (size_t q = p + 1; q < d_pieces.size(); ++q)
+                        if (!d_pieces[q].in_place) {
+                            const int next = cur ^ 1;
+                            d_side->start([this, &b, q, next] { gather(b, d_pieces[q], next); });
+                            ahead = q;
+                            break;
+                        }
+                decode_gathered(b, pc, cur);
             }
-            if (ahead == p) {
-                ahead = none;
-                d_side->wait();
-                cur ^= 1;
-            } else {
-                gather(b, pc, cur);
-            }
-            if (d_side)
-                for (size_t q = p + 1; q < d_pieces.size(); ++q)
-                    if (!d_pieces[q].in_place) {
-                        const int next = cur ^ 1;
-                        d_side->start([this, &b, q, next] { gather(b, d_pieces[q], next); });
-                        ahead = q;
-                        break;
-                    }
-            decode_gathered(b, pc, cur);
+        } catch (...) {
+            if (ahead != none)
+                try {
+                    d_side->wait();
+                } catch (...) { // the decode's own error is the one that propagates
+                }
+            throw;
         }
     }
 

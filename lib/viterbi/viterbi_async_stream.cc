@@ -226,12 +226,9 @@ size_t viterbi_async_stream::read(uint8_t* out, size_t max_bits, bool packed)
         if (packed) {
             std::memcpy(out + bits / 8, src, bytes);
         } else if (d_copy_pool && bytes >= (size_t(1) << 16)) {
-            // one byte per bit out: split over the helpers like the copies in
-            constexpr size_t piece = size_t(1) << 15; // bytes in, 8x out
-            const int64_t pieces = int64_t((bytes + piece - 1) / piece);
+            // one byte per bit out: split over the helpers like the copies in (8 bytes out a byte in)
             uint8_t* dst = out + bits;
-            d_copy_pool->parallel_for(pieces, [&](int64_t p, int) {
-                const size_t a = size_t(p) * piece, b = std::min(bytes, a + piece);
+            parallel_ranges(*d_copy_pool, bytes, 8, [&](size_t a, size_t b) {
                 unpack_bits(src + a, (b - a) * 8, dst + a * 8);
             });
         } else {
