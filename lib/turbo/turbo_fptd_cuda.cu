@@ -73,15 +73,36 @@ struct fptd_args {
 constexpr float NEG = -1e30f; // log(0), as the CPU FPTD
 __device__ __forceinline__ float soft_f(int8_t v) { return float(v < -127 ? -127 : v); }
 
-/*! One algorithmic block of the LTE code: from alpha into the stage, beta into the next one,
- *  the systematic value with its a-priori value (su) and the parity (pr), the unnormalised
- *  alpha out (an), beta in (bn) and the extrinsic value. The CPU's g = x su + p pr and
- *  e = p pr + alpha + beta without the terms that are 0 * x, which add nothing. */
-__device__ __forceinline__ void fptd_stage(const float (&al)[S], const float (&be)[S], float su, float pr,
-                                           float (&an)[S], float (&bn)[S], float& ext)
+/* One algorithmic block of the LTE code, from alpha into the stage, beta into the next one, the
+ * systematic value with its a-priori value (su) and the parity (pr): the CPU's g = x su + p pr
+ * and e = p pr + alpha + beta without the terms that are 0 * x, which add nothing. In two parts,
+ * so that the extrinsic value, which goes to another block, leaves before the metrics, which
+ * mostly stay in this one: */
+
+//! the extrinsic value (the maxima start at s = 0)
+__device__ __forceinline__ float fptd_extrinsic(const float (&al)[S], const float (&be)[S], float pr)
+{
+    float m0 = 0.f, m1 = 0.f;
+#pragma unroll
+    for (int s = 0; s < S; ++s)
+#pragma unroll
+        for (int x = 0; x < 2; ++x) {
+            const int nx = lte_next(s, x), p = lte_par(s, x);
+            const float e = __fadd_rn(p ? __fadd_rn(al[s], pr) : al[s], be[nx]); // (a + b = b + a exactly)
+            if (x)
+                m1 = s == 0 ? e : fmaxf(m1, e);
+            else
+                m0 = s == 0 ? e : fmaxf(m0, e);
+        }
+    return __fsub_rn(m1, m0);
+}
+
+//! the unnormalised alpha out (an) and beta in (bn): state nx is reached from nx >> 1 (s < 4)
+//! first, bn[s] takes x = 0 first
+__device__ __forceinline__ void fptd_metrics(const float (&al)[S], const float (&be)[S], float su, float pr,
+                                             float (&an)[S], float (&bn)[S])
 {
     const float spr = __fadd_rn(su, pr);
-    float m0 = 0.f, m1 = 0.f;
 #pragma unroll
     for (int s = 0; s < S; ++s)
 #pragma unroll
@@ -89,17 +110,9 @@ __device__ __forceinline__ void fptd_stage(const float (&al)[S], const float (&b
             const int nx = lte_next(s, x), p = lte_par(s, x);
             const float ca = x ? __fadd_rn(al[s], p ? spr : su) : (p ? __fadd_rn(al[s], pr) : al[s]);
             const float cb = x ? __fadd_rn(be[nx], p ? spr : su) : (p ? __fadd_rn(be[nx], pr) : be[nx]);
-            const float e = __fadd_rn(p ? (x ? __fadd_rn(pr, al[s]) : ca) : al[s], be[nx]);
-            // the first candidate of each maximum as it is: state nx is reached from nx >> 1
-            // (s < 4) first, bn[s] takes x = 0 first, m0 and m1 start at s = 0
             an[nx] = s < 4 ? ca : fmaxf(an[nx], ca);
             bn[s] = x == 0 ? cb : fmaxf(bn[s], cb);
-            if (x)
-                m1 = s == 0 ? e : fmaxf(m1, e);
-            else
-                m0 = s == 0 ? e : fmaxf(m0, e);
         }
-    ext = __fsub_rn(m1, m0);
 }
 
 //! metrics normalised to state 0 (which becomes 0 exactly, as the CPU's m - m)
@@ -111,22 +124,19 @@ __device__ __forceinline__ void normalise(const float (&m)[S], float (&out)[S])
         out[s] = __fsub_rn(m[s], m[0]);
 }
 
-__device__ __forceinline__ void store8(uint32_t a, const float (&v)[S])
-{
-    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(a), "f"(v[0]), "f"(v[1]), "f"(v[2]), "f"(v[3]) : "memory");
-    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(a + 16), "f"(v[4]), "f"(v[5]), "f"(v[6]), "f"(v[7])
-                 : "memory");
-}
-
-//! 8 metrics to shared address `a`: another block's (a cluster address) by a message counted on
-//! its barrier `mbar`, this block's by a store
-__device__ __forceinline__ void put8(uint32_t a, const float (&v)[S], bool remote, uint32_t mbar)
+//! 8 metrics to shared address `a` (states 0-3) and `a + CHUNK2` (states 4-7): another block's (a
+//! cluster address) by messages counted on its barrier `mbar`, this block's by stores
+__device__ __forceinline__ void put8(uint32_t a, uint32_t chunk2, const float (&v)[S], bool remote, uint32_t mbar)
 {
     if (remote) {
         cluster_msg::send4(a, v[0], v[1], v[2], v[3], mbar);
-        cluster_msg::send4(a + 16, v[4], v[5], v[6], v[7], mbar);
+        cluster_msg::send4(a + chunk2, v[4], v[5], v[6], v[7], mbar);
     } else {
-        store8(a, v);
+        asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(a), "f"(v[0]), "f"(v[1]), "f"(v[2]), "f"(v[3])
+                     : "memory");
+        asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(a + chunk2), "f"(v[4]), "f"(v[5]), "f"(v[6]),
+                     "f"(v[7])
+                     : "memory");
     }
 }
 
@@ -145,8 +155,10 @@ __global__ void fptd_kernel(fptd_args a)
     const bool live = li < L && i < K;
     const int stages_here = max(0, min(L, K - rank * L));
     extern __shared__ __align__(16) float smem[];
-    float* s_alpha = smem;               // [code][L][S]: alpha into stage rank L + li
-    float* s_beta = s_alpha + 2 * L * S; // [code][L][S]: beta into stage rank L + li (of stage + 1)
+    // the metrics of a stage lie in two chunks of 4 states, [code][chunk][L][4], so that a warp's
+    // 16-byte loads and stores of one chunk are contiguous (no bank conflicts)
+    float* s_alpha = smem;               // alpha into stage rank L + li
+    float* s_beta = s_alpha + 2 * L * S; // beta into stage rank L + li (of stage + 1)
     float* s_ext = s_beta + 2 * L * S;   // [code][L]: the other code's extrinsic value for the stage
     float* s_sys = s_ext + 2 * L;        // [L]
     uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_sys + L);
@@ -162,6 +174,8 @@ __global__ void fptd_kernel(fptd_args a)
         cm::barrier_init_fence();
         cm::expect(mbar, half_bytes); // half 0
     }
+    auto chunk = [L](float* m, int r, int stage, int q) { return m + ((r * 2 + q) * L + stage) * 4; };
+    const uint32_t chunk2 = uint32_t(L) * 16u; // bytes from a stage's first chunk to its second
     const int8_t* in = a.in + size_t(frame) * size_t(a.n);
 
     float sys = 0, sys2 = 0, par0 = 0, par1 = 0;
@@ -175,8 +189,8 @@ __global__ void fptd_kernel(fptd_args a)
         s_sys[li] = sys;
         for (int r = 0; r < 2; ++r) {
             for (int s = 0; s < S; ++s) {
-                s_alpha[(r * L + li) * S + s] = i == 0 && s != 0 ? NEG : 0.f; // the trellis starts in 0
-                s_beta[(r * L + li) * S + s] = 0.f;
+                chunk(s_alpha, r, li, s / 4)[s % 4] = i == 0 && s != 0 ? NEG : 0.f; // the trellis starts in 0
+                chunk(s_beta, r, li, s / 4)[s % 4] = 0.f;
             }
             s_ext[r * L + li] = 0.f;
         }
@@ -200,7 +214,7 @@ __global__ void fptd_kernel(fptd_args a)
                         b[s] = bn[s];
                 }
                 for (int s = 0; s < S; ++s)
-                    s_beta[(r * L + li) * S + s] = b[s];
+                    chunk(s_beta, r, li, s / 4)[s % 4] = b[s];
             }
     }
     // where this thread's outputs go (cluster addresses with a cluster, else the block's own):
@@ -222,13 +236,14 @@ __global__ void fptd_kernel(fptd_args a)
         if (has_alpha) {
             const int tr = (i + 1) / L;
             alpha_remote = tr != rank;
-            alpha_to = alpha_remote ? target(s_alpha + (i + 1 - tr * L) * S, tr) : cm::smem_address(s_alpha + (li + 1) * S);
+            alpha_to = alpha_remote ? target(chunk(s_alpha, 0, i + 1 - tr * L, 0), tr)
+                                    : cm::smem_address(chunk(s_alpha, 0, li + 1, 0));
             alpha_mbar = target(s_mbar, tr);
         }
         if (has_beta) {
             const int tr = (i - 1) / L;
             beta_remote = tr != rank;
-            beta_to = beta_remote ? target(s_beta + (i - 1 - tr * L) * S, tr) : cm::smem_address(s_beta + (li - 1) * S);
+            beta_to = beta_remote ? target(chunk(s_beta, 0, i - 1 - tr * L, 0), tr) : cm::smem_address(chunk(s_beta, 0, li - 1, 0));
             beta_mbar = target(s_mbar, tr);
         }
     }
@@ -239,7 +254,7 @@ __global__ void fptd_kernel(fptd_args a)
     if (live) // the lower code's systematic value, from the block that holds stage pi(i)
         sys2 = CLUSTER ? *cluster.map_shared_rank(s_sys + pi_i % uint32_t(L), int(pi_i / uint32_t(L))) : s_sys[pi_i];
 
-    const uint32_t code_bytes = uint32_t(L * S) * 4u;
+    const uint32_t code_bytes = uint32_t(L * S) * 4u; // from code 0's metrics to code 1's
     float own_ext = 0; // this stage's latest extrinsic value of the upper code
     const int H = 2 * a.iterations;
     for (int h = 0; h < H; ++h) {
@@ -249,13 +264,11 @@ __global__ void fptd_kernel(fptd_args a)
             const int r = (i + h) & 1; // 0: the upper code, 1: the lower
             const float apri = __fmul_rn(a.sf, s_ext[r * L + li]);
             const float su = __fadd_rn(apri, r == 0 ? sys : sys2), pr = r == 0 ? par0 : par1;
-            const float4* ap = reinterpret_cast<const float4*>(s_alpha + (r * L + li) * S);
-            const float4* bp = reinterpret_cast<const float4*>(s_beta + (r * L + li) * S);
-            const float4 a0 = ap[0], a1 = ap[1], b0 = bp[0], b1 = bp[1];
+            const auto load4 = [&](float* m, int q) { return *reinterpret_cast<const float4*>(chunk(m, r, li, q)); };
+            const float4 a0 = load4(s_alpha, 0), a1 = load4(s_alpha, 1), b0 = load4(s_beta, 0), b1 = load4(s_beta, 1);
             const float al[S] = { a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w };
             const float be[S] = { b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w };
-            float an[S], bn[S], ext, out[S];
-            fptd_stage(al, be, su, pr, an, bn, ext);
+            const float ext = fptd_extrinsic(al, be, pr);
             if (r == 0)
                 own_ext = ext;
             const uint32_t half_mbar = 8 * uint32_t(h & 1), code = uint32_t(r) * code_bytes;
@@ -263,13 +276,15 @@ __global__ void fptd_kernel(fptd_args a)
                 cm::send(r ? ext_to[1] : ext_to[0], ext, (r ? ext_mbar[1] : ext_mbar[0]) + half_mbar);
             else
                 asm volatile("st.shared.f32 [%0], %1;" ::"r"(r ? ext_to[1] : ext_to[0]), "f"(ext) : "memory");
+            float an[S], bn[S], out[S];
+            fptd_metrics(al, be, su, pr, an, bn);
             if (has_alpha) {
                 normalise(an, out);
-                put8(alpha_to + code, out, CLUSTER && alpha_remote, alpha_mbar + half_mbar);
+                put8(alpha_to + code, chunk2, out, CLUSTER && alpha_remote, alpha_mbar + half_mbar);
             }
             if (has_beta) {
                 normalise(bn, out);
-                put8(beta_to + code, out, CLUSTER && beta_remote, beta_mbar + half_mbar);
+                put8(beta_to + code, chunk2, out, CLUSTER && beta_remote, beta_mbar + half_mbar);
             }
         }
         // the next half's barrier: its previous phase (half h - 1) completed above
