@@ -16,12 +16,13 @@
  * read what another block of the same half writes).
  *
  * Memory. Block b of the cluster holds stages [b L, b L + L) in shared memory: per code the
- * alpha into each stage, the beta into each stage (beta of the next one) and the extrinsic
- * value the stage takes from the other code. A thread sends each output to where its reader
- * will look for it in the next half: alpha to stage i + 1, beta to stage i - 1 (in its own
- * block except at the block's edges) and its extrinsic value to the other code's stage at the
- * interleaved position, in whichever block holds it. The channel values of a stage stay in its
- * thread's registers for the whole frame.
+ * alpha into each stage, the beta into each stage (beta of the next one), each as two chunks of
+ * 4 states laid out chunk by chunk over the stages, and the extrinsic value the stage takes from
+ * the other code. A thread sends each output to where its reader will look for it in the next
+ * half: alpha to stage i + 1, beta to stage i - 1 (in its own block except at the block's edges)
+ * and its extrinsic value to the other code's stage at the interleaved position, in whichever
+ * block holds it; the extrinsic value first, as it travels furthest. The channel values of a
+ * stage stay in its thread's registers for the whole frame.
  *
  * Synchronisation (cluster_messages.cuh). Values for another block go by st.async and are
  * counted on that block's transaction barrier (two, for alternate halves); the extrinsic values
@@ -124,7 +125,7 @@ __device__ __forceinline__ void normalise(const float (&m)[S], float (&out)[S])
         out[s] = __fsub_rn(m[s], m[0]);
 }
 
-//! 8 metrics to shared address `a` (states 0-3) and `a + CHUNK2` (states 4-7): another block's (a
+//! 8 metrics to shared address `a` (states 0-3) and `a + chunk2` (states 4-7): another block's (a
 //! cluster address) by messages counted on its barrier `mbar`, this block's by stores
 __device__ __forceinline__ void put8(uint32_t a, uint32_t chunk2, const float (&v)[S], bool remote, uint32_t mbar)
 {
@@ -243,7 +244,8 @@ __global__ void fptd_kernel(fptd_args a)
         if (has_beta) {
             const int tr = (i - 1) / L;
             beta_remote = tr != rank;
-            beta_to = beta_remote ? target(chunk(s_beta, 0, i - 1 - tr * L, 0), tr) : cm::smem_address(chunk(s_beta, 0, li - 1, 0));
+            beta_to = beta_remote ? target(chunk(s_beta, 0, i - 1 - tr * L, 0), tr)
+                                  : cm::smem_address(chunk(s_beta, 0, li - 1, 0));
             beta_mbar = target(s_mbar, tr);
         }
     }
