@@ -31,7 +31,9 @@
  * A block barrier orders the values a block keeps, and a relaxed cluster barrier stops a fast
  * block from writing a half ahead into values a slower block still has to read. A cluster
  * barrier with release/acquire semantics (cluster.sync()), which the first version took
- * between halves, costs some 0.7 us on an H100 by itself: more than a half's work. A frame of
+ * between halves, costs some 0.7 us on an H100 by itself: more than a half's work; the set-up
+ * before the first half ends with a relaxed one too, as no block reads another's memory and
+ * the set-up stores no value that a message of half 0 writes. A frame of
  * one block (small K) runs the same kernel without the cluster: plain shared-memory stores
  * and block barriers. */
 #include <gnuradio/gpufec/core/bits.h>
@@ -57,8 +59,8 @@ namespace cg = cooperative_groups;
 
 constexpr int S = 8;
 constexpr int MAX_CLUSTER = 16;
-//! shared memory per stage: alpha and beta of both codes, the two extrinsic inputs, the
-//! systematic value (read by the lower code's thread at the interleaved position), a decision
+//! shared memory per stage: alpha and beta of both codes, the two extrinsic inputs, the lower
+//! code's systematic value, a decision
 constexpr size_t SHARED_PER_STAGE = 2 * 2 * S * 4 + 2 * 4 + 4 + 1;
 
 struct fptd_args {
@@ -161,19 +163,20 @@ __global__ void fptd_kernel(fptd_args a)
     float* s_alpha = smem;               // alpha into stage rank L + li
     float* s_beta = s_alpha + 2 * L * S; // beta into stage rank L + li (of stage + 1)
     float* s_ext = s_beta + 2 * L * S;   // [code][L]: the other code's extrinsic value for the stage
-    float* s_sys = s_ext + 2 * L;        // [L]
-    uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_sys + L);
-    __shared__ uint64_t s_mbar[2]; // transaction barriers of even and odd halves
+    float* s_sys2 = s_ext + 2 * L;       // [L]: the systematic value of stage pi(rank L + li)
+    uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_sys2 + L);
+    __shared__ uint64_t s_mbar[3]; // transaction barriers of even and odd halves, and of the set-up
     const uint32_t mbar = cm::smem_address(&s_mbar[0]);
     // the bytes other threads send this block in a half: an extrinsic value per stage, alpha
     // from the block before and beta from the block after
     const uint32_t half_bytes = uint32_t(4 * stages_here + (rank > 0 && stages_here > 0 ? 32 : 0) +
                                          (rank * L + L < K ? 32 : 0));
     if (CLUSTER && li == 0) {
-        cm::barrier_init(mbar, 1);
-        cm::barrier_init(mbar + 8, 1);
+        for (uint32_t b = 0; b < 3; ++b)
+            cm::barrier_init(mbar + 8 * b, 1);
         cm::barrier_init_fence();
-        cm::expect(mbar, half_bytes); // half 0
+        cm::expect(mbar, half_bytes);                             // half 0
+        cm::expect(mbar + 16, uint32_t(4 * stages_here));         // the set-up: a systematic value a stage
     }
     auto chunk = [L](float* m, int r, int stage, int q) { return m + ((r * 2 + q) * L + stage) * 4; };
     const uint32_t chunk2 = uint32_t(L) * 16u; // bytes from a stage's first chunk to its second
@@ -187,14 +190,19 @@ __global__ void fptd_kernel(fptd_args a)
         sys = soft_f(in[i]);
         par0 = soft_f(in[D + i]);
         par1 = soft_f(in[2 * D + i]);
-        s_sys[li] = sys;
-        for (int r = 0; r < 2; ++r) {
-            for (int s = 0; s < S; ++s) {
-                chunk(s_alpha, r, li, s / 4)[s % 4] = i == 0 && s != 0 ? NEG : 0.f; // the trellis starts in 0
-                chunk(s_beta, r, li, s / 4)[s % 4] = 0.f;
-            }
-            s_ext[r * L + li] = 0.f;
+        // The values that half 0 reads: those of the code this stage runs in half 0 (r0). Half 0
+        // sends every value of the other code, which half 1 reads, except two that no stage
+        // sends: alpha into stage 0 and beta into the last stage (below). Leaving the others
+        // alone means that no store here meets a message of half 0 from another block, which the
+        // relaxed barrier after this set-up would not order.
+        const int r0 = i & 1;
+        for (int s = 0; s < S; ++s) {
+            chunk(s_alpha, r0, li, s / 4)[s % 4] = i == 0 && s != 0 ? NEG : 0.f; // the trellis starts in 0
+            chunk(s_beta, r0, li, s / 4)[s % 4] = 0.f;
+            if (i == 0)
+                chunk(s_alpha, 1 - r0, li, s / 4)[s % 4] = s != 0 ? NEG : 0.f;
         }
+        s_ext[r0 * L + li] = 0.f;
         if (i == K - 1) // beta into the last stage: from the termination stages, once
             for (int r = 0; r < 2; ++r) {
                 const int8_t* d0 = in + K + 2 * r;
@@ -249,12 +257,23 @@ __global__ void fptd_kernel(fptd_args a)
             beta_mbar = target(s_mbar, tr);
         }
     }
-    if (CLUSTER)
-        cluster.sync(); // the initial values and the barriers, before any block reads or sends
-    else
+    // Every block has started and armed its transaction barriers (barrier_init_fence made them
+    // visible to the cluster) before any message goes out; no block reads another's memory.
+    // Then each stage sends its systematic value to the lower code's stage that takes it (the
+    // one at pi^-1(i)), a message counted on the set-up barrier.
+    const int sys_to = int(inv_i), sys_rank = sys_to / L;
+    if (CLUSTER) {
+        cm::execution_barrier();
+        if (live)
+            cm::send(target(s_sys2 + (sys_to - sys_rank * L), sys_rank), sys, target(s_mbar + 2, sys_rank));
+        cm::wait(mbar + 16, 0);
+    } else {
+        if (live)
+            s_sys2[sys_to] = sys;
         __syncthreads();
-    if (live) // the lower code's systematic value, from the block that holds stage pi(i)
-        sys2 = CLUSTER ? *cluster.map_shared_rank(s_sys + pi_i % uint32_t(L), int(pi_i / uint32_t(L))) : s_sys[pi_i];
+    }
+    if (live)
+        sys2 = s_sys2[li];
 
     const uint32_t code_bytes = uint32_t(L * S) * 4u; // from code 0's metrics to code 1's
     float own_ext = 0; // this stage's latest extrinsic value of the upper code
