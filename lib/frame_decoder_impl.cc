@@ -231,11 +231,10 @@ size_t frame_decoder_impl::parallel_chunks(size_t n, const std::function<size_t(
 {
     // copying soft values into the slots is most of this thread's work: large copies are
     // split over a few helper threads (one thread's memcpy does not reach the memory's speed)
-    constexpr size_t piece = size_t(1) << 18;
-    if (n < 2 * piece || !d_copy_pool)
+    if (!d_copy_pool)
         return fn(0, n);
     std::atomic<size_t> total{ 0 };
-    ::gpufec::parallel_ranges(*d_copy_pool, n, 1, [&](size_t a, size_t b) { total += fn(a, b); }, piece);
+    ::gpufec::parallel_ranges(*d_copy_pool, n, 1, [&](size_t a, size_t b) { total += fn(a, b); });
     return total.load();
 }
 
@@ -481,7 +480,7 @@ size_t frame_decoder_impl::emit(uint8_t* out, size_t max_frames, bool wait)
                 for (size_t f = a; f < b; ++f)
                     ::gpufec::unpack_bits(src + f * d_slot_bytes, d_out_bits, dst + f * ou);
             };
-            if (d_copy_pool && n * ou >= 2 * (size_t(1) << 18))
+            if (d_copy_pool)
                 ::gpufec::parallel_ranges(*d_copy_pool, n, ou, unpack);
             else
                 unpack(0, n);

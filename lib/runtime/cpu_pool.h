@@ -30,14 +30,19 @@ public:
 };
 
 /*! fn(begin, end) over [0, n) in ranges of about `bytes_per_task` / `item_bytes` items, the
- *  ranges in parallel on `pool`. For loops whose items are too light to be a task each (a
- *  frame's copy): handing out tens of thousands of single items costs milliseconds in the pool's
- *  shared counter alone. */
+ *  ranges in parallel on `pool`; a single range runs on the calling thread, without the pool.
+ *  For loops whose items are too light to be a task each (a frame's copy): handing out tens of
+ *  thousands of single items costs milliseconds in the pool's shared counter alone. */
 template <class Fn>
 void parallel_ranges(cpu_pool& pool, size_t n, size_t item_bytes, Fn&& fn, size_t bytes_per_task = size_t(1) << 18)
 {
     const size_t grain = item_bytes >= bytes_per_task ? 1 : bytes_per_task / (item_bytes ? item_bytes : 1);
     const int64_t ranges = int64_t((n + grain - 1) / grain);
+    if (ranges <= 1) {
+        if (n)
+            fn(size_t(0), n);
+        return;
+    }
     pool.parallel_for(ranges, [&](int64_t r, int) {
         const size_t a = size_t(r) * grain;
         fn(a, a + grain < n ? a + grain : n);

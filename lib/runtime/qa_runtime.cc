@@ -134,6 +134,7 @@ TEST(runtime, partial_batches_wait_for_size_or_a_stall)
 
 #include "cpu_pool.h"
 #include <atomic>
+#include <thread>
 
 TEST(runtime, parallel_ranges_cover_every_item_once)
 {
@@ -142,6 +143,8 @@ TEST(runtime, parallel_ranges_cover_every_item_once)
         for (size_t item_bytes : { size_t(0), size_t(1), size_t(1024), size_t(1) << 20 }) {
             std::vector<std::atomic<int>> seen(n);
             std::atomic<size_t> longest{ 0 };
+            std::atomic<bool> off_caller{ false };
+            const auto caller = std::this_thread::get_id();
             parallel_ranges(
                 *pool, n, item_bytes,
                 [&](size_t a, size_t b) {
@@ -149,6 +152,8 @@ TEST(runtime, parallel_ranges_cover_every_item_once)
                     ASSERT_LE(b, n);
                     for (size_t i = a; i < b; ++i)
                         ++seen[i];
+                    if (std::this_thread::get_id() != caller)
+                        off_caller = true;
                     size_t l = longest.load();
                     while (b - a > l && !longest.compare_exchange_weak(l, b - a)) {
                     }
@@ -160,5 +165,7 @@ TEST(runtime, parallel_ranges_cover_every_item_once)
             const size_t grain = item_bytes >= 256 * 1024 ? 1 : 256 * 1024 / std::max<size_t>(1, item_bytes);
             if (n > 0)
                 EXPECT_EQ(longest.load(), std::min(n, grain)) << n << " items of " << item_bytes << " bytes";
+            if (n <= grain) // one range: on the calling thread
+                EXPECT_FALSE(off_caller.load()) << n << " items of " << item_bytes << " bytes";
         }
 }

@@ -175,8 +175,8 @@ __global__ void fptd_kernel(fptd_args a)
         for (uint32_t b = 0; b < 3; ++b)
             cm::barrier_init(mbar + 8 * b, 1);
         cm::barrier_init_fence();
-        cm::expect(mbar, half_bytes);                             // half 0
-        cm::expect(mbar + 16, uint32_t(4 * stages_here));         // the set-up: a systematic value a stage
+        cm::expect(mbar, half_bytes);                     // half 0
+        cm::expect(mbar + 16, uint32_t(4 * stages_here)); // the set-up: a systematic value a stage
     }
     auto chunk = [L](float* m, int r, int stage, int q) { return m + ((r * 2 + q) * L + stage) * 4; };
     const uint32_t chunk2 = uint32_t(L) * 16u; // bytes from a stage's first chunk to its second
@@ -229,7 +229,9 @@ __global__ void fptd_kernel(fptd_args a)
     // where this thread's outputs go (cluster addresses with a cluster, else the block's own):
     // the extrinsic value of code r to the other code's stage pi^-1(i) (r = 0) or pi(i) (r = 1),
     // alpha into stage i + 1, beta into stage i - 1; code r's alpha and beta lie r L S floats on
+    // (the set-up sends the stage's systematic value to where the upper code's extrinsic value goes)
     uint32_t ext_to[2] = { 0, 0 }, ext_mbar[2] = { 0, 0 }, alpha_to = 0, beta_to = 0, alpha_mbar = 0, beta_mbar = 0;
+    uint32_t sys_to = 0;
     const bool has_alpha = live && i + 1 < K, has_beta = live && i > 0;
     bool alpha_remote = false, beta_remote = false;
     auto target = [&](const void* p, int tr) {
@@ -241,6 +243,8 @@ __global__ void fptd_kernel(fptd_args a)
             const int j = int(r == 0 ? inv_i : pi_i), tr = j / L;
             ext_to[r] = target(s_ext + (1 - r) * L + (j - tr * L), tr);
             ext_mbar[r] = target(s_mbar, tr);
+            if (r == 0)
+                sys_to = target(s_sys2 + (j - tr * L), tr);
         }
         if (has_alpha) {
             const int tr = (i + 1) / L;
@@ -261,15 +265,14 @@ __global__ void fptd_kernel(fptd_args a)
     // visible to the cluster) before any message goes out; no block reads another's memory.
     // Then each stage sends its systematic value to the lower code's stage that takes it (the
     // one at pi^-1(i)), a message counted on the set-up barrier.
-    const int sys_to = int(inv_i), sys_rank = sys_to / L;
     if (CLUSTER) {
         cm::execution_barrier();
         if (live)
-            cm::send(target(s_sys2 + (sys_to - sys_rank * L), sys_rank), sys, target(s_mbar + 2, sys_rank));
+            cm::send(sys_to, sys, ext_mbar[0] + 16); // that block's set-up barrier
         cm::wait(mbar + 16, 0);
     } else {
         if (live)
-            s_sys2[sys_to] = sys;
+            s_sys2[inv_i] = sys;
         __syncthreads();
     }
     if (live)

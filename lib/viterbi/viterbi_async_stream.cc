@@ -225,7 +225,7 @@ size_t viterbi_async_stream::read(uint8_t* out, size_t max_bits, bool packed)
         const uint8_t* src = s.out->data() + s.read;
         if (packed) {
             std::memcpy(out + bits / 8, src, bytes);
-        } else if (d_copy_pool && bytes >= (size_t(1) << 16)) {
+        } else if (d_copy_pool) {
             // one byte per bit out: split over the helpers like the copies in (8 bytes out a byte in)
             uint8_t* dst = out + bits;
             parallel_ranges(*d_copy_pool, bytes, 8, [&](size_t a, size_t b) {
