@@ -281,9 +281,14 @@ TEST(turbo_decoder, gpu_fptd_latency_path_gives_the_cpu_bits)
     if (cuda_devices().empty())
         GTEST_SKIP() << "no usable CUDA device";
     // batches of one frame and a few take the GPU FPTD's latency path (the kernel reads and
-    // writes mapped host memory); K = 6144 and 1024 run a cluster per frame, K = 40 one block
+    // writes mapped host memory); K = 6144 and 1024 run a cluster of 16 and 8 blocks per frame,
+    // 6080, 1056 and 136 clusters whose last block has fewer stages (16 x 384 with 320 in the
+    // last, 9 x 120 with 96, 2 x 72 with 64), K = 40 one block
     for (const char* opts : { "code=lte:6144, algorithm=fptd-max-log, max_iterations=36",
+                              "code=lte:6080, algorithm=fptd-max-log, max_iterations=10",
                               "code=lte:1024, algorithm=fptd-max-log, max_iterations=12",
+                              "code=lte:1056, algorithm=fptd-max-log, max_iterations=9",
+                              "code=lte:136, algorithm=fptd-max-log, max_iterations=8",
                               "code=lte:40, algorithm=fptd-max-log, max_iterations=8" }) {
         const size_t frames = 7;
         const auto c = make_cpu_gpu_case(opts, frames, 43);

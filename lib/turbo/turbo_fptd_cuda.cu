@@ -10,18 +10,24 @@
  * std::max, which differ only on NaN (never here) and on which zero of two they return.
  *
  * Parallel mapping. A frame is one thread block cluster of C blocks (up to 16 on Hopper, so up
- * to 16 SMs work on one frame). Thread i of the cluster owns trellis stage i of both codes; in
- * half-iteration h it runs the algorithmic block of the upper code if i + h is even, of the
- * lower code otherwise (the QPP interleaver keeps even with even, so the blocks of one half never
- * read what another block of the same half writes).
+ * to 16 SMs work on one frame). Thread t of the cluster owns trellis stages 2t and 2t + 1 of both
+ * codes (STAGES_PER_THREAD); in half-iteration h a stage i runs the algorithmic block of the
+ * upper code if i + h is even, of the lower code otherwise (the QPP interleaver keeps even with
+ * even, so the blocks of one half never read what another block of the same half writes). So a
+ * thread runs one stage of each code in every half, and which one is known when the loop is
+ * unrolled by two halves. Alpha out of its first stage and beta out of its second are the inputs
+ * of its other stage in the next half: they stay in registers. With a thread a stage, every
+ * metric went through shared memory: two stages a thread took a K = 6144 frame from 63-65 us to
+ * 60-61 us on an H100; four were slower (64-66 us: too few warps).
  *
- * Memory. Block b of the cluster holds stages [b L, b L + L) in shared memory: per code the
- * alpha into each stage, the beta into each stage (beta of the next one), each as two chunks of
- * 4 states laid out chunk by chunk over the stages, and the extrinsic value the stage takes from
- * the other code. A thread sends each output to where its reader will look for it in the next
- * half: alpha to stage i + 1, beta to stage i - 1 (in its own block except at the block's edges)
- * and its extrinsic value to the other code's stage at the interleaved position, in whichever
- * block holds it; the extrinsic value first, as it travels furthest. The channel values of a
+ * Memory. Block b of the cluster holds stages [b L, b L + L) in shared memory, each value in two
+ * rows by the parity of the half that reads it (a half reads one row and writes the other): the
+ * alpha into each thread's first stage and the beta into its last, as two chunks of 4 states laid
+ * out chunk by chunk over the threads, and the extrinsic value each stage takes from the other
+ * code. A thread sends each output to where its reader will look for it in the next half: alpha
+ * to the next thread, beta to the previous one (in its own block except at the block's edges)
+ * and each extrinsic value to the other code's stage at the interleaved position, in whichever
+ * block holds it; the extrinsic values first, as they travel furthest. The channel values of a
  * stage stay in its thread's registers for the whole frame.
  *
  * Synchronisation (cluster_messages.cuh). Values for another block go by st.async and are
@@ -33,7 +39,9 @@
  * barrier with release/acquire semantics (cluster.sync()), which the first version took
  * between halves, costs some 0.7 us on an H100 by itself: more than a half's work; the set-up
  * before the first half ends with a relaxed one too, as no block reads another's memory and
- * the set-up stores no value that a message of half 0 writes. A frame of
+ * the set-up stores no value that a message of half 0 writes. Splitting the cluster barrier
+ * (arriving after a half's reads, waiting before its writes) was not faster: 62 us a frame with
+ * a relaxed arrival, 112 us with a release one. A frame of
  * one block (small K) runs the same kernel without the cluster: plain shared-memory stores
  * and block barriers. */
 #include <gnuradio/gpufec/core/bits.h>
@@ -49,6 +57,7 @@
 #include <cooperative_groups.h>
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace gpufec {
@@ -59,9 +68,13 @@ namespace cg = cooperative_groups;
 
 constexpr int S = 8;
 constexpr int MAX_CLUSTER = 16;
-//! shared memory per stage: alpha and beta of both codes, the two extrinsic inputs, the lower
-//! code's systematic value, a decision
-constexpr size_t SHARED_PER_STAGE = 2 * 2 * S * 4 + 2 * 4 + 4 + 1;
+//! trellis stages a thread runs (2 or 4): the metrics between them stay in its registers
+constexpr int STAGES_PER_THREAD = 2;
+
+//! shared memory of a block of L stages: per thread alpha into its first stage and beta into its
+//! last, two rows each; per stage two extrinsic inputs, the lower code's systematic value and a
+//! decision
+constexpr size_t fptd_shared_bytes(int L) { return size_t(L / STAGES_PER_THREAD) * 2 * 2 * S * 4 + size_t(L) * (2 * 4 + 4 + 1); }
 
 struct fptd_args {
     const int8_t* in; // frames x (3K + 12), d0 | d1 | d2 streams (device or mapped host memory)
@@ -146,24 +159,27 @@ __device__ __forceinline__ void put8(uint32_t a, uint32_t chunk2, const float (&
 #define GPUFEC_FPTD_BODY 1
 #endif
 
-template <bool CLUSTER>
+template <bool CLUSTER, int SPT>
 __global__ void fptd_kernel(fptd_args a)
 {
 #ifdef GPUFEC_FPTD_BODY
+    static_assert(SPT % 2 == 0 && 8 % SPT == 0, "a thread's first stage is even, a byte's stages one thread's or more");
     namespace cm = cluster_msg;
     cg::cluster_group cluster = cg::this_cluster();
     const int C = CLUSTER ? int(cluster.num_blocks()) : 1, rank = CLUSTER ? int(cluster.block_rank()) : 0;
-    const int frame = int(blockIdx.x) / C, K = a.K, L = a.L, D = K + 4;
-    const int li = int(threadIdx.x), i = rank * L + li;
-    const bool live = li < L && i < K;
+    const int frame = int(blockIdx.x) / C, K = a.K, L = a.L, D = K + 4, T = L / SPT;
+    const int t = int(threadIdx.x), l0 = t * SPT, i0 = rank * L + l0; // the thread's first stage
     const int stages_here = max(0, min(L, K - rank * L));
+    const bool live = l0 < stages_here; // then so are its other stages: both are multiples of 8
     extern __shared__ __align__(16) float smem[];
-    // the metrics of a stage lie in two chunks of 4 states, [code][chunk][L][4], so that a warp's
-    // 16-byte loads and stores of one chunk are contiguous (no bank conflicts)
-    float* s_alpha = smem;               // alpha into stage rank L + li
-    float* s_beta = s_alpha + 2 * L * S; // beta into stage rank L + li (of stage + 1)
-    float* s_ext = s_beta + 2 * L * S;   // [code][L]: the other code's extrinsic value for the stage
-    float* s_sys2 = s_ext + 2 * L;       // [L]: the systematic value of stage pi(rank L + li)
+    // Values are kept by the parity of the half that reads them (row): stage l reads row h & 1 in
+    // half h, and every value written in half h is read in half h + 1, so it goes to the other
+    // row. Metrics lie [row][chunk][T][4], two chunks of 4 states, so that a warp's 16-byte
+    // loads and stores of one chunk are contiguous (no bank conflicts).
+    float* s_alpha = smem;              // alpha into each thread's first stage
+    float* s_beta = s_alpha + 4 * T * 4; // beta into each thread's last stage (beta of the stage after it)
+    float* s_ext = s_beta + 4 * T * 4;  // [row][L]: the other code's extrinsic value for the stage
+    float* s_sys2 = s_ext + 2 * L;      // [L]: the systematic value of stage pi(rank L + l)
     uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_sys2 + L);
     __shared__ uint64_t s_mbar[3]; // transaction barriers of even and odd halves, and of the set-up
     const uint32_t mbar = cm::smem_address(&s_mbar[0]);
@@ -171,43 +187,74 @@ __global__ void fptd_kernel(fptd_args a)
     // from the block before and beta from the block after
     const uint32_t half_bytes = uint32_t(4 * stages_here + (rank > 0 && stages_here > 0 ? 32 : 0) +
                                          (rank * L + L < K ? 32 : 0));
-    if (CLUSTER && li == 0) {
+    if (CLUSTER && t == 0) {
         for (uint32_t b = 0; b < 3; ++b)
             cm::barrier_init(mbar + 8 * b, 1);
         cm::barrier_init_fence();
         cm::expect(mbar, half_bytes);                     // half 0
         cm::expect(mbar + 16, uint32_t(4 * stages_here)); // the set-up: a systematic value a stage
     }
-    auto chunk = [L](float* m, int r, int stage, int q) { return m + ((r * 2 + q) * L + stage) * 4; };
-    const uint32_t chunk2 = uint32_t(L) * 16u; // bytes from a stage's first chunk to its second
+    auto slot = [T](float* m, int row, int q, int th) { return m + ((row * 2 + q) * T + th) * 4; };
+    const uint32_t chunk2 = uint32_t(T) * 16u; // bytes from a metric's first chunk to its second
+    const uint32_t row_m = 2u * chunk2, row_e = uint32_t(L) * 4u; // from row 0 to row 1
     const int8_t* in = a.in + size_t(frame) * size_t(a.n);
 
-    float sys = 0, sys2 = 0, par0 = 0, par1 = 0;
-    uint32_t pi_i = 0, inv_i = 0;
+    // The stage's values for both codes, in registers for the whole frame. Stage l0 + m runs the
+    // upper code in half h if m + h is even (i0 is even).
+    float sys[SPT], sys2[SPT], par0[SPT], par1[SPT];
+    // A[m]: alpha into stage l0 + m (m > 0), B[m]: beta into it (m < SPT - 1), both from the
+    // half before, by the neighbouring stage of this thread; the first stage's alpha and the
+    // last one's beta come from other threads through shared memory
+    float A[SPT][S], B[SPT][S];
+#pragma unroll
+    for (int m = 0; m < SPT; ++m) {
+        sys[m] = sys2[m] = par0[m] = par1[m] = 0.f;
+#pragma unroll
+        for (int s = 0; s < S; ++s)
+            A[m][s] = B[m][s] = 0.f; // half 0: no metrics from other stages yet
+    }
+    // where this thread's outputs go (cluster addresses with a cluster, else the block's own, row
+    // 0): the extrinsic value of code r of stage l0 + m to the other code's stage pi^-1(i) (r = 0)
+    // or pi(i) (r = 1), the last stage's alpha to the next thread's first stage, the first
+    // stage's beta to the previous thread's last; the set-up sends the stage's systematic value
+    // to the same stage as its upper code's extrinsic value (s_sys2 lies 2 L floats after s_ext)
+    uint32_t ext_to[2][SPT], ext_mbar[2][SPT];
+    uint32_t alpha_to = 0, beta_to = 0, alpha_mbar = 0, beta_mbar = 0;
+    const bool has_alpha = live && i0 + SPT < K, has_beta = live && i0 > 0;
+    bool alpha_remote = false, beta_remote = false;
+    auto target = [&](const void* p, int tr) {
+        const uint32_t local = cm::smem_address(p);
+        return CLUSTER ? cm::map_to_rank(local, tr) : local;
+    };
     if (live) {
-        pi_i = a.pi[i];
-        inv_i = a.inv[i];
-        sys = soft_f(in[i]);
-        par0 = soft_f(in[D + i]);
-        par1 = soft_f(in[2 * D + i]);
-        // The values that half 0 reads: those of the code this stage runs in half 0 (r0). Half 0
-        // sends every value of the other code, which half 1 reads, except two that no stage
-        // sends: alpha into stage 0 and beta into the last stage (below). Leaving the others
-        // alone means that no store here meets a message of half 0 from another block, which the
-        // relaxed barrier after this set-up would not order.
-        const int r0 = i & 1;
-        for (int s = 0; s < S; ++s) {
-            chunk(s_alpha, r0, li, s / 4)[s % 4] = i == 0 && s != 0 ? NEG : 0.f; // the trellis starts in 0
-            chunk(s_beta, r0, li, s / 4)[s % 4] = 0.f;
-            if (i == 0)
-                chunk(s_alpha, 1 - r0, li, s / 4)[s % 4] = s != 0 ? NEG : 0.f;
+#pragma unroll
+        for (int m = 0; m < SPT; ++m) {
+            const int i = i0 + m;
+            sys[m] = soft_f(in[i]);
+            par0[m] = soft_f(in[D + i]);
+            par1[m] = soft_f(in[2 * D + i]);
+            for (int r = 0; r < 2; ++r) {
+                const int j = int(r == 0 ? a.inv[i] : a.pi[i]), tr = j / L;
+                ext_to[r][m] = target(s_ext + (j - tr * L), tr);
+                ext_mbar[r][m] = target(s_mbar, tr);
+            }
+            s_ext[l0 + m] = 0.f; // row 0: no extrinsic value in half 0
         }
-        s_ext[r0 * L + li] = 0.f;
-        if (i == K - 1) // beta into the last stage: from the termination stages, once
+        // The values of row 0, which half 0 reads; half 0 writes row 1. Leaving row 1 alone means
+        // that no store here meets a message of half 0 from another block, which the relaxed
+        // barrier after this set-up would not order. Alpha into stage 0 and beta into the last
+        // stage are never sent: they are set in both rows here.
+        for (int s = 0; s < S; ++s) {
+            slot(s_alpha, 0, s / 4, t)[s % 4] = i0 == 0 && s != 0 ? NEG : 0.f; // the trellis starts in 0
+            if (i0 == 0)
+                slot(s_alpha, 1, s / 4, t)[s % 4] = s != 0 ? NEG : 0.f;
+            slot(s_beta, 0, s / 4, t)[s % 4] = 0.f;
+        }
+        if (i0 + SPT == K) // beta into the last stage: from the termination stages, once
             for (int r = 0; r < 2; ++r) {
                 const int8_t* d0 = in + K + 2 * r;
-                const float t[6] = { soft_f(d0[0]), soft_f(d0[D]), soft_f(d0[2 * D]),
-                                     soft_f(d0[1]), soft_f(d0[D + 1]), soft_f(d0[2 * D + 1]) };
+                const float tv[6] = { soft_f(d0[0]), soft_f(d0[D]), soft_f(d0[2 * D]),
+                                      soft_f(d0[1]), soft_f(d0[D + 1]), soft_f(d0[2 * D + 1]) };
                 float b[S];
                 for (int s = 0; s < S; ++s)
                     b[s] = s == 0 ? 0.f : NEG;
@@ -216,48 +263,28 @@ __global__ void fptd_kernel(fptd_args a)
 #pragma unroll
                     for (int s = 0; s < S; ++s) {
                         const int x = lte_fb(s), p = lte_par(s, x);
-                        bn[s] = __fadd_rn(__fadd_rn(b[lte_next(s, x)], __fmul_rn(float(x), t[2 * j])),
-                                          __fmul_rn(float(p), t[2 * j + 1]));
+                        bn[s] = __fadd_rn(__fadd_rn(b[lte_next(s, x)], __fmul_rn(float(x), tv[2 * j])),
+                                          __fmul_rn(float(p), tv[2 * j + 1]));
                     }
                     for (int s = 0; s < S; ++s)
                         b[s] = bn[s];
                 }
+                // the last stage (m = SPT - 1, odd) runs code r in the halves of parity 1 - r
                 for (int s = 0; s < S; ++s)
-                    chunk(s_beta, r, li, s / 4)[s % 4] = b[s];
+                    slot(s_beta, 1 - r, s / 4, t)[s % 4] = b[s];
             }
-    }
-    // where this thread's outputs go (cluster addresses with a cluster, else the block's own):
-    // the extrinsic value of code r to the other code's stage pi^-1(i) (r = 0) or pi(i) (r = 1),
-    // alpha into stage i + 1, beta into stage i - 1; code r's alpha and beta lie r L S floats on
-    // (the set-up sends the stage's systematic value to where the upper code's extrinsic value goes)
-    uint32_t ext_to[2] = { 0, 0 }, ext_mbar[2] = { 0, 0 }, alpha_to = 0, beta_to = 0, alpha_mbar = 0, beta_mbar = 0;
-    uint32_t sys_to = 0;
-    const bool has_alpha = live && i + 1 < K, has_beta = live && i > 0;
-    bool alpha_remote = false, beta_remote = false;
-    auto target = [&](const void* p, int tr) {
-        const uint32_t local = cm::smem_address(p);
-        return CLUSTER ? cm::map_to_rank(local, tr) : local;
-    };
-    if (live) {
-        for (int r = 0; r < 2; ++r) {
-            const int j = int(r == 0 ? inv_i : pi_i), tr = j / L;
-            ext_to[r] = target(s_ext + (1 - r) * L + (j - tr * L), tr);
-            ext_mbar[r] = target(s_mbar, tr);
-            if (r == 0)
-                sys_to = target(s_sys2 + (j - tr * L), tr);
-        }
-        if (has_alpha) {
-            const int tr = (i + 1) / L;
+        if (has_alpha) { // to stage i0 + SPT, the first of its thread
+            const int j = i0 + SPT, tr = j / L;
+            const float* p = slot(s_alpha, 0, 0, (j - tr * L) / SPT);
             alpha_remote = tr != rank;
-            alpha_to = alpha_remote ? target(chunk(s_alpha, 0, i + 1 - tr * L, 0), tr)
-                                    : cm::smem_address(chunk(s_alpha, 0, li + 1, 0));
+            alpha_to = alpha_remote ? target(p, tr) : cm::smem_address(p);
             alpha_mbar = target(s_mbar, tr);
         }
-        if (has_beta) {
-            const int tr = (i - 1) / L;
+        if (has_beta) { // to stage i0 - 1, the last of its thread
+            const int j = i0 - 1, tr = j / L;
+            const float* p = slot(s_beta, 0, 0, (j - tr * L) / SPT);
             beta_remote = tr != rank;
-            beta_to = beta_remote ? target(chunk(s_beta, 0, i - 1 - tr * L, 0), tr)
-                                  : cm::smem_address(chunk(s_beta, 0, li - 1, 0));
+            beta_to = beta_remote ? target(p, tr) : cm::smem_address(p);
             beta_mbar = target(s_mbar, tr);
         }
     }
@@ -268,69 +295,119 @@ __global__ void fptd_kernel(fptd_args a)
     if (CLUSTER) {
         cm::execution_barrier();
         if (live)
-            cm::send(sys_to, sys, ext_mbar[0] + 16); // that block's set-up barrier
+#pragma unroll
+            for (int m = 0; m < SPT; ++m)
+                cm::send(ext_to[0][m] + 2 * row_e, sys[m], ext_mbar[0][m] + 16); // that block's set-up barrier
         cm::wait(mbar + 16, 0);
     } else {
         if (live)
-            s_sys2[inv_i] = sys;
+#pragma unroll
+            for (int m = 0; m < SPT; ++m)
+                asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[0][m] + 2 * row_e), "f"(sys[m]) : "memory");
         __syncthreads();
     }
     if (live)
-        sys2 = s_sys2[li];
+#pragma unroll
+        for (int m = 0; m < SPT; ++m)
+            sys2[m] = s_sys2[l0 + m];
 
-    const uint32_t code_bytes = uint32_t(L * S) * 4u; // from code 0's metrics to code 1's
-    float own_ext = 0; // this stage's latest extrinsic value of the upper code
+    float own_ext[SPT]; // each stage's latest extrinsic value of the upper code
+#pragma unroll
+    for (int m = 0; m < SPT; ++m)
+        own_ext[m] = 0.f;
     const int H = 2 * a.iterations;
-    for (int h = 0; h < H; ++h) {
+    // one half-iteration; P = h & 1 is known here, so is the code each stage runs
+    auto half = [&](auto parity, int h) {
+        constexpr int P = decltype(parity)::value;
         if (CLUSTER && h > 0) // the previous half's values from other threads
-            cm::wait(mbar + 8 * uint32_t((h - 1) & 1), uint32_t((h - 1) >> 1) & 1u);
+            cm::wait(mbar + 8 * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
         if (live) {
-            const int r = (i + h) & 1; // 0: the upper code, 1: the lower
-            const float apri = __fmul_rn(a.sf, s_ext[r * L + li]);
-            const float su = __fadd_rn(apri, r == 0 ? sys : sys2), pr = r == 0 ? par0 : par1;
-            const auto load4 = [&](float* m, int q) { return *reinterpret_cast<const float4*>(chunk(m, r, li, q)); };
-            const float4 a0 = load4(s_alpha, 0), a1 = load4(s_alpha, 1), b0 = load4(s_beta, 0), b1 = load4(s_beta, 1);
-            const float al[S] = { a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w };
-            const float be[S] = { b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w };
-            const float ext = fptd_extrinsic(al, be, pr);
-            if (r == 0)
-                own_ext = ext;
-            const uint32_t half_mbar = 8 * uint32_t(h & 1), code = uint32_t(r) * code_bytes;
-            if (CLUSTER)
-                cm::send(r ? ext_to[1] : ext_to[0], ext, (r ? ext_mbar[1] : ext_mbar[0]) + half_mbar);
-            else
-                asm volatile("st.shared.f32 [%0], %1;" ::"r"(r ? ext_to[1] : ext_to[0]), "f"(ext) : "memory");
-            float an[S], bn[S], out[S];
-            fptd_metrics(al, be, su, pr, an, bn);
-            if (has_alpha) {
-                normalise(an, out);
-                put8(alpha_to + code, chunk2, out, CLUSTER && alpha_remote, alpha_mbar + half_mbar);
+            float e_in[SPT], al[SPT][S], be[SPT][S];
+            const float* er = s_ext + P * L + l0;
+            if constexpr (SPT == 2) {
+                const float2 v = *reinterpret_cast<const float2*>(er);
+                e_in[0] = v.x, e_in[1] = v.y;
+            } else {
+                const float4 v = *reinterpret_cast<const float4*>(er);
+                e_in[0] = v.x, e_in[1] = v.y, e_in[2] = v.z, e_in[3] = v.w;
             }
-            if (has_beta) {
-                normalise(bn, out);
-                put8(beta_to + code, chunk2, out, CLUSTER && beta_remote, beta_mbar + half_mbar);
+            const auto load8 = [&](float* m, float (&v)[S]) {
+                const float4 c0 = *reinterpret_cast<const float4*>(slot(m, P, 0, t));
+                const float4 c1 = *reinterpret_cast<const float4*>(slot(m, P, 1, t));
+                v[0] = c0.x, v[1] = c0.y, v[2] = c0.z, v[3] = c0.w, v[4] = c1.x, v[5] = c1.y, v[6] = c1.z, v[7] = c1.w;
+            };
+            load8(s_alpha, al[0]);
+            load8(s_beta, be[SPT - 1]);
+#pragma unroll
+            for (int m = 0; m < SPT; ++m)
+#pragma unroll
+                for (int s = 0; s < S; ++s) {
+                    if (m > 0)
+                        al[m][s] = A[m][s];
+                    if (m < SPT - 1)
+                        be[m][s] = B[m][s];
+                }
+            // the extrinsic values first: they travel furthest; they land in the other row
+            float su[SPT], pr[SPT];
+#pragma unroll
+            for (int m = 0; m < SPT; ++m) {
+                const int r = (m + P) & 1; // 0: the upper code, 1: the lower
+                su[m] = __fadd_rn(__fmul_rn(a.sf, e_in[m]), r == 0 ? sys[m] : sys2[m]);
+                pr[m] = r == 0 ? par0[m] : par1[m];
+                const float ext = fptd_extrinsic(al[m], be[m], pr[m]);
+                if (r == 0)
+                    own_ext[m] = ext;
+                if (CLUSTER)
+                    cm::send(ext_to[r][m] + (1 - P) * row_e, ext, ext_mbar[r][m] + 8 * P);
+                else
+                    asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[r][m] + (1 - P) * row_e), "f"(ext) : "memory");
+            }
+            const uint32_t base = (1 - P) * row_m;
+#pragma unroll
+            for (int m = 0; m < SPT; ++m) {
+                float an[S], bn[S], out[S];
+                fptd_metrics(al[m], be[m], su[m], pr[m], an, bn);
+                if (m < SPT - 1)
+                    normalise(an, A[m + 1]);
+                else if (has_alpha) {
+                    normalise(an, out);
+                    put8(alpha_to + base, chunk2, out, CLUSTER && alpha_remote, alpha_mbar + 8 * P);
+                }
+                if (m > 0)
+                    normalise(bn, B[m - 1]);
+                else if (has_beta) {
+                    normalise(bn, out);
+                    put8(beta_to + base, chunk2, out, CLUSTER && beta_remote, beta_mbar + 8 * P);
+                }
             }
         }
         // the next half's barrier: its previous phase (half h - 1) completed above
-        if (CLUSTER && li == 0 && h + 1 < H)
-            cm::expect(mbar + 8 * uint32_t((h + 1) & 1), half_bytes);
+        if (CLUSTER && t == 0 && h + 1 < H)
+            cm::expect(mbar + 8 * uint32_t(1 - P), half_bytes);
         __syncthreads();
         if (CLUSTER)
             cm::execution_barrier();
+    };
+    for (int h = 0; h < H; h += 2) {
+        half(std::integral_constant<int, 0>(), h);
+        half(std::integral_constant<int, 1>(), h + 1);
     }
     if (CLUSTER && H > 0)
         cm::wait(mbar + 8 * uint32_t((H - 1) & 1), uint32_t((H - 1) >> 1) & 1u);
     __syncthreads();
 
-    // decisions: the a-posteriori value sf ext_lower + sys + ext_upper, as the CPU sums it
+    // decisions: the a-posteriori value sf ext_lower + sys + ext_upper, as the CPU sums it; the
+    // upper code's input of stage l0 + m lies in row m & 1
     if (live)
-        s_bit[li] = __fadd_rn(__fadd_rn(__fmul_rn(a.sf, s_ext[li]), sys), own_ext) > 0.f;
+#pragma unroll
+        for (int m = 0; m < SPT; ++m)
+            s_bit[l0 + m] = __fadd_rn(__fadd_rn(__fmul_rn(a.sf, s_ext[(m & 1) * L + l0 + m]), sys[m]), own_ext[m]) > 0.f;
     __syncthreads();
-    if (live && li % 8 == 0) { // L and rank L are multiples of 8: a byte never spans two blocks
+    if (live && l0 % 8 == 0) { // L and rank L are multiples of 8: a byte never spans two blocks
         uint8_t byte = 0;
         for (int b = 0; b < 8; ++b)
-            byte = uint8_t(byte << 1 | s_bit[li + b]);
-        a.bits[size_t(frame) * size_t(K / 8) + size_t(i / 8)] = byte;
+            byte = uint8_t(byte << 1 | s_bit[l0 + b]);
+        a.bits[size_t(frame) * size_t(K / 8) + size_t(i0 / 8)] = byte;
     }
     if (CLUSTER)
         cm::execution_barrier(); // no block leaves while another may still address it
@@ -338,6 +415,10 @@ __global__ void fptd_kernel(fptd_args a)
     (void)a;
 #endif
 }
+
+//! a frame per cluster, or (small K) a frame per block
+constexpr auto KERNEL_CLUSTER = fptd_kernel<true, STAGES_PER_THREAD>;
+constexpr auto KERNEL_BLOCK = fptd_kernel<false, STAGES_PER_THREAD>;
 
 class fptd_cuda : public turbo_engine
 {
@@ -361,13 +442,13 @@ public:
         if (prop.major < 9)
             throw std::invalid_argument("device: the GPU FPTD needs thread block clusters (compute capability 9.0)");
         const int K = code.K;
-        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(fptd_kernel<true>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(KERNEL_CLUSTER, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
         // as many blocks per frame as keep ~128 or more stages each, up to a cluster of 16
         for (d_C = std::min(MAX_CLUSTER, (K + 127) / 128); d_C >= 1; --d_C) {
             d_L = 8 * ((K + 8 * d_C - 1) / (8 * d_C));
-            d_threads = (d_L + 31) / 32 * 32;
-            d_shared = size_t(d_L) * SHARED_PER_STAGE;
-            for (auto* f : { fptd_kernel<true>, fptd_kernel<false> })
+            d_threads = (d_L / STAGES_PER_THREAD + 31) / 32 * 32;
+            d_shared = fptd_shared_bytes(d_L);
+            for (auto* f : { KERNEL_CLUSTER, KERNEL_BLOCK })
                 allow_dynamic_shared(f, d_shared, "turbo GPU FPTD");
             if (d_C == 1) { // no cluster
                 d_active = prop.multiProcessorCount;
@@ -375,7 +456,7 @@ public:
             }
             cudaLaunchConfig_t cfg = config(1, nullptr);
             int clusters = 0;
-            if (cudaOccupancyMaxActiveClusters(&clusters, fptd_kernel<true>, &cfg) == cudaSuccess && clusters > 0) {
+            if (cudaOccupancyMaxActiveClusters(&clusters, KERNEL_CLUSTER, &cfg) == cudaSuccess && clusters > 0) {
                 d_active = clusters;
                 break;
             }
@@ -490,12 +571,12 @@ private:
         a.inv = d_perm.get() + d_code.K;
         a.bits = bits;
         if (d_C == 1) {
-            fptd_kernel<false><<<unsigned(m), unsigned(d_threads), d_shared, s>>>(a);
+            KERNEL_BLOCK<<<unsigned(m), unsigned(d_threads), d_shared, s>>>(a);
             GPUFEC_CUDA_CHECK_LAUNCH("fptd_kernel");
             return;
         }
         cudaLaunchConfig_t cfg = config(m, s);
-        GPUFEC_CUDA_CHECK(cudaLaunchKernelEx(&cfg, fptd_kernel<true>, a));
+        GPUFEC_CUDA_CHECK(cudaLaunchKernelEx(&cfg, KERNEL_CLUSTER, a));
     }
 
     turbo_code d_code;
