@@ -83,11 +83,18 @@ __device__ __forceinline__ void wait(uint32_t mbar, uint32_t parity)
     } while (!done);
 }
 
+//! the two halves of execution_barrier(), for work between them that no other thread waits
+//! for: a thread arrives, and later waits until every thread of the cluster has arrived (each
+//! thread alternates the two)
+__device__ __forceinline__ void execution_arrive() { asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory"); }
+__device__ __forceinline__ void execution_wait() { asm volatile("barrier.cluster.wait.aligned;" ::: "memory"); }
+
 //! every thread of the cluster gets here before any goes on; the arrival is relaxed: it orders
 //! execution, not memory
 __device__ __forceinline__ void execution_barrier()
 {
-    asm volatile("barrier.cluster.arrive.relaxed.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory");
+    execution_arrive();
+    execution_wait();
 }
 
 } // namespace cluster_msg

@@ -113,10 +113,8 @@ __device__ __forceinline__ float fptd_extrinsic(const float (&al)[S], const floa
     return __fsub_rn(m1, m0);
 }
 
-//! the unnormalised alpha out (an) and beta in (bn): state nx is reached from nx >> 1 (s < 4)
-//! first, bn[s] takes x = 0 first
-__device__ __forceinline__ void fptd_metrics(const float (&al)[S], const float (&be)[S], float su, float pr,
-                                             float (&an)[S], float (&bn)[S])
+//! the unnormalised alpha out of a stage: state nx is reached from nx >> 1 (s < 4) first
+__device__ __forceinline__ void fptd_alpha_out(const float (&al)[S], float su, float pr, float (&an)[S])
 {
     const float spr = __fadd_rn(su, pr);
 #pragma unroll
@@ -125,8 +123,20 @@ __device__ __forceinline__ void fptd_metrics(const float (&al)[S], const float (
         for (int x = 0; x < 2; ++x) {
             const int nx = lte_next(s, x), p = lte_par(s, x);
             const float ca = x ? __fadd_rn(al[s], p ? spr : su) : (p ? __fadd_rn(al[s], pr) : al[s]);
-            const float cb = x ? __fadd_rn(be[nx], p ? spr : su) : (p ? __fadd_rn(be[nx], pr) : be[nx]);
             an[nx] = s < 4 ? ca : fmaxf(an[nx], ca);
+        }
+}
+
+//! the unnormalised beta into a stage, from the beta into the next one: x = 0 first
+__device__ __forceinline__ void fptd_beta_in(const float (&be)[S], float su, float pr, float (&bn)[S])
+{
+    const float spr = __fadd_rn(su, pr);
+#pragma unroll
+    for (int s = 0; s < S; ++s)
+#pragma unroll
+        for (int x = 0; x < 2; ++x) {
+            const int nx = lte_next(s, x), p = lte_par(s, x);
+            const float cb = x ? __fadd_rn(be[nx], p ? spr : su) : (p ? __fadd_rn(be[nx], pr) : be[nx]);
             bn[s] = x == 0 ? cb : fmaxf(bn[s], cb);
         }
 }
@@ -321,8 +331,8 @@ __global__ void fptd_kernel(fptd_args a)
         constexpr int P = decltype(parity)::value;
         if (CLUSTER && h > 0) // the previous half's values from other threads
             cm::wait(mbar + 8 * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
+        float e_in[SPT], al[SPT][S], be[SPT][S], su[SPT], pr[SPT];
         if (live) {
-            float e_in[SPT], al[SPT][S], be[SPT][S];
             const float* er = s_ext + P * L + l0;
             if constexpr (SPT == 2) {
                 const float2 v = *reinterpret_cast<const float2*>(er);
@@ -348,7 +358,6 @@ __global__ void fptd_kernel(fptd_args a)
                         be[m][s] = B[m][s];
                 }
             // the extrinsic values first: they travel furthest; they land in the other row
-            float su[SPT], pr[SPT];
 #pragma unroll
             for (int m = 0; m < SPT; ++m) {
                 const int r = (m + P) & 1; // 0: the upper code, 1: the lower
@@ -362,23 +371,18 @@ __global__ void fptd_kernel(fptd_args a)
                 else
                     asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[r][m] + (1 - P) * row_e), "f"(ext) : "memory");
             }
+            // then the metrics that leave the thread: beta out of its first stage, alpha out of its last
             const uint32_t base = (1 - P) * row_m;
-#pragma unroll
-            for (int m = 0; m < SPT; ++m) {
-                float an[S], bn[S], out[S];
-                fptd_metrics(al[m], be[m], su[m], pr[m], an, bn);
-                if (m < SPT - 1)
-                    normalise(an, A[m + 1]);
-                else if (has_alpha) {
-                    normalise(an, out);
-                    put8(alpha_to + base, chunk2, out, CLUSTER && alpha_remote, alpha_mbar + 8 * P);
-                }
-                if (m > 0)
-                    normalise(bn, B[m - 1]);
-                else if (has_beta) {
-                    normalise(bn, out);
-                    put8(beta_to + base, chunk2, out, CLUSTER && beta_remote, beta_mbar + 8 * P);
-                }
+            float m8[S], out[S];
+            if (has_beta) {
+                fptd_beta_in(be[0], su[0], pr[0], m8);
+                normalise(m8, out);
+                put8(beta_to + base, chunk2, out, CLUSTER && beta_remote, beta_mbar + 8 * P);
+            }
+            if (has_alpha) {
+                fptd_alpha_out(al[SPT - 1], su[SPT - 1], pr[SPT - 1], m8);
+                normalise(m8, out);
+                put8(alpha_to + base, chunk2, out, CLUSTER && alpha_remote, alpha_mbar + 8 * P);
             }
         }
         // the next half's barrier: its previous phase (half h - 1) completed above
@@ -386,7 +390,24 @@ __global__ void fptd_kernel(fptd_args a)
             cm::expect(mbar + 8 * uint32_t(1 - P), half_bytes);
         __syncthreads();
         if (CLUSTER)
-            cm::execution_barrier();
+            cm::execution_arrive();
+        // Last, the metrics between this thread's stages, which stay in its registers: they
+        // overlap the cluster barrier's latency, as no other thread waits for them.
+        if (live)
+#pragma unroll
+            for (int m = 0; m < SPT; ++m) {
+                float m8[S];
+                if (m < SPT - 1) {
+                    fptd_alpha_out(al[m], su[m], pr[m], m8);
+                    normalise(m8, A[m + 1]);
+                }
+                if (m > 0) {
+                    fptd_beta_in(be[m], su[m], pr[m], m8);
+                    normalise(m8, B[m - 1]);
+                }
+            }
+        if (CLUSTER)
+            cm::execution_wait();
     };
     for (int h = 0; h < H; h += 2) {
         half(std::integral_constant<int, 0>(), h);
