@@ -11,7 +11,9 @@
 #include "testing/test_util.h"
 #include "turbo_test_util.h"
 #include <gtest/gtest.h>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 using namespace gpufec;
 
@@ -314,6 +316,42 @@ TEST(turbo_decoder, gpu_fptd_latency_path_gives_the_cpu_bits)
             }
             ASSERT_EQ(a, b) << opts << " at " << ebn0 << " dB";
         }
+    }
+}
+
+TEST(turbo_decoder, gpu_fptd_prelaunched_kernels_give_the_cpu_bits)
+{
+    // prelaunch=true: single frames find their kernel waiting on the GPU; one that comes after
+    // the 2 ms window, and a batch of three in between, take the direct path; the decoder is
+    // destroyed with a kernel still waiting (which must end, not hang)
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("code=lte:40, prelaunch=true")), std::invalid_argument);
+    if (cuda_devices().empty())
+        GTEST_SKIP() << "no usable CUDA device";
+    for (const char* opts : { "code=lte:6144, algorithm=fptd-max-log, max_iterations=36, prelaunch=true",
+                              "code=lte:1056, algorithm=fptd-max-log, max_iterations=9, prelaunch=true",
+                              "code=lte:40, algorithm=fptd-max-log, max_iterations=8, prelaunch=true" }) {
+        const size_t frames = 12;
+        const auto c = make_cpu_gpu_case(opts, frames, 47);
+        ASSERT_TRUE(c.gpu->on_gpu()) << c.gpu->backend();
+        const auto soft = test::channel(c.coded, double(c.k) / double(c.n), 0.6, 48);
+        std::vector<uint8_t> a(frames * c.k), b(frames * c.k, 2);
+        frame_batch ba;
+        ba.frames = frames;
+        ba.soft = soft.data();
+        ba.bits = a.data();
+        c.cpu->decode(ba);
+        for (size_t f = 0; f < frames;) {
+            const size_t m = f == 6 ? 3 : 1;
+            if (f == 4)
+                std::this_thread::sleep_for(std::chrono::milliseconds(6)); // the waiting kernel gives up
+            frame_batch bb;
+            bb.frames = m;
+            bb.soft = soft.data() + f * c.n;
+            bb.bits = b.data() + f * c.k;
+            c.gpu->decode(bb);
+            f += m;
+        }
+        EXPECT_EQ(a, b) << opts;
     }
 }
 

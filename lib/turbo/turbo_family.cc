@@ -228,6 +228,7 @@ turbo_setup read_setup(option_reader& r, const frame_common& common, const devic
     o.training = int(r.get_int("training", turbo_fx::TRAIN, 0, 1000));
     // the FPTD with max-log runs every iteration by default (the GPU one always does)
     o.early_termination = r.get_bool("early_termination", !fptd_ml);
+    o.prelaunch = r.get_bool("prelaunch", false);
     o.cpu_threads = common.cpu_threads;
     o.validate();
     if (s.fixed && o.window == 0)
@@ -373,6 +374,8 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "max_iterations=<1..100> (6), scaling (0.75 max-log, 1 log-map), "
                              "window=<stages> (16 fixed: the GPU's; 0 = the whole block, reference only), crc=<none|lte-24a|lte-24b|ccsds-16|...> (none), "
                              "early_termination=<bool> (true: stop a frame when its CRC passes; the reference engine also on unchanged decisions), "
+                             "prelaunch=<bool> (false; the GPU FPTD: the next frame's kernel waits on the GPU, up to 4 ms, so that "
+                             "a frame within 2 ms of the one before skips the launch), "
                              "engine=<fixed|reference> (fixed for max-log: LTE int16 metrics, CPU or GPU, the same bits; CCSDS int32, CPU; "
                              "windows multiples of 8; training=<8..64> (32) stages outside each window; the GPU: window 16, "
                              "training 16, 24 or 32; "

@@ -56,6 +56,7 @@
 
 #include <cooperative_groups.h>
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -76,6 +77,17 @@ constexpr int STAGES_PER_THREAD = 2;
 //! decision
 constexpr size_t fptd_shared_bytes(int L) { return size_t(L / STAGES_PER_THREAD) * 2 * 2 * S * 4 + size_t(L) * (2 * 4 + 4 + 1); }
 
+/*! How the host hands a pre-launched kernel its frame (mapped host memory). The kernel, launched
+ *  for sequence number `seq`, waits until `doorbell` reads seq: then it decodes the frame if
+ *  `frames` is 1 or ends if it is 0. Each of its blocks then writes seq into its `done` word. A
+ *  kernel whose doorbell has not rung after `expiry_ns` ends without decoding. */
+struct fptd_mailbox {
+    uint32_t doorbell;
+    uint32_t frames;
+    uint32_t pad[30]; // the GPU's words on another cache line
+    uint32_t done[MAX_CLUSTER];
+};
+
 struct fptd_args {
     const int8_t* in; // frames x (3K + 12), d0 | d1 | d2 streams (device or mapped host memory)
     int n, K, L, iterations;
@@ -83,11 +95,61 @@ struct fptd_args {
     const uint32_t* pi;                   // K
     const uint32_t* inv;                  // K
     uint8_t* bits;                        // frames x K / 8, packed MSB first (device or mapped host memory)
+    fptd_mailbox* mailbox;                // a pre-launched kernel's (device address of mapped memory)
+    uint32_t seq;
+    uint64_t expiry_ns;
 };
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 // clusters; the host refuses older GPUs
 constexpr float NEG = -1e30f; // log(0), as the CPU FPTD
 __device__ __forceinline__ float soft_f(int8_t v) { return float(v < -127 ? -127 : v); }
+
+__device__ __forceinline__ uint32_t load_acquire_system(const uint32_t* p)
+{
+    uint32_t v;
+    asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ uint64_t global_ns()
+{
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* A pre-launched kernel's wait for its frame: thread 0 of the cluster's first block polls the
+ * doorbell (one reader of host memory a cluster); a cluster barrier with release/acquire
+ * semantics then hands the answer and the host's frame (written before the doorbell, which the
+ * poll read with acquire semantics) to every thread. The answer: 1 decode, 0 end. */
+template <bool CLUSTER>
+__device__ uint32_t wait_for_frame(const fptd_args& a, int rank)
+{
+    __shared__ uint32_t s_go;
+    if (rank == 0 && threadIdx.x == 0) {
+        const uint64_t t0 = global_ns();
+        uint32_t go = 0;
+        for (;;) {
+            if (load_acquire_system(&a.mailbox->doorbell) == a.seq) {
+                go = *reinterpret_cast<volatile const uint32_t*>(&a.mailbox->frames);
+                break;
+            }
+            if (global_ns() - t0 > a.expiry_ns)
+                break;
+        }
+        s_go = go;
+    }
+    if (!CLUSTER) {
+        __syncthreads();
+        return s_go;
+    }
+    cg::cluster_group cluster = cg::this_cluster();
+    cluster.sync();
+    const uint32_t go = *cluster.map_shared_rank(&s_go, 0);
+    if (!go)
+        cluster.sync(); // the first block's s_go is read before it ends
+    return go;
+}
 
 /* One algorithmic block of the LTE code, from alpha into the stage, beta into the next one, the
  * systematic value with its a-priori value (su) and the parity (pr): the CPU's g = x su + p pr
@@ -169,7 +231,9 @@ __device__ __forceinline__ void put8(uint32_t a, uint32_t chunk2, const float (&
 #define GPUFEC_FPTD_BODY 1
 #endif
 
-template <bool CLUSTER, int SPT>
+/*! ARMED: a pre-launched kernel of one frame (see fptd_mailbox), which does everything that does
+ *  not depend on the frame before it waits for it */
+template <bool CLUSTER, int SPT, bool ARMED>
 __global__ void fptd_kernel(fptd_args a)
 {
 #ifdef GPUFEC_FPTD_BODY
@@ -240,9 +304,6 @@ __global__ void fptd_kernel(fptd_args a)
 #pragma unroll
         for (int m = 0; m < SPT; ++m) {
             const int i = i0 + m;
-            sys[m] = soft_f(in[i]);
-            par0[m] = soft_f(in[D + i]);
-            par1[m] = soft_f(in[2 * D + i]);
             for (int r = 0; r < 2; ++r) {
                 const int j = int(r == 0 ? a.inv[i] : a.pi[i]), tr = j / L;
                 ext_to[r][m] = target(s_ext + (j - tr * L), tr);
@@ -259,6 +320,34 @@ __global__ void fptd_kernel(fptd_args a)
             if (i0 == 0)
                 slot(s_alpha, 1, s / 4, t)[s % 4] = s != 0 ? NEG : 0.f;
             slot(s_beta, 0, s / 4, t)[s % 4] = 0.f;
+        }
+        if (has_alpha) { // to stage i0 + SPT, the first of its thread
+            const int j = i0 + SPT, tr = j / L;
+            const float* p = slot(s_alpha, 0, 0, (j - tr * L) / SPT);
+            alpha_remote = tr != rank;
+            alpha_to = alpha_remote ? target(p, tr) : cm::smem_address(p);
+            alpha_mbar = target(s_mbar, tr);
+        }
+        if (has_beta) { // to stage i0 - 1, the last of its thread
+            const int j = i0 - 1, tr = j / L;
+            const float* p = slot(s_beta, 0, 0, (j - tr * L) / SPT);
+            beta_remote = tr != rank;
+            beta_to = beta_remote ? target(p, tr) : cm::smem_address(p);
+            beta_mbar = target(s_mbar, tr);
+        }
+    }
+    // So far nothing depended on the frame: a pre-launched kernel waits for it here. Its cluster
+    // barrier also does what the one below does for a launched kernel.
+    if constexpr (ARMED)
+        if (!wait_for_frame<CLUSTER>(a, rank))
+            return; // cancelled, or nobody came
+    if (live) {
+#pragma unroll
+        for (int m = 0; m < SPT; ++m) {
+            const int i = i0 + m;
+            sys[m] = soft_f(in[i]);
+            par0[m] = soft_f(in[D + i]);
+            par1[m] = soft_f(in[2 * D + i]);
         }
         if (i0 + SPT == K) // beta into the last stage: from the termination stages, once
             for (int r = 0; r < 2; ++r) {
@@ -283,27 +372,14 @@ __global__ void fptd_kernel(fptd_args a)
                 for (int s = 0; s < S; ++s)
                     slot(s_beta, 1 - r, s / 4, t)[s % 4] = b[s];
             }
-        if (has_alpha) { // to stage i0 + SPT, the first of its thread
-            const int j = i0 + SPT, tr = j / L;
-            const float* p = slot(s_alpha, 0, 0, (j - tr * L) / SPT);
-            alpha_remote = tr != rank;
-            alpha_to = alpha_remote ? target(p, tr) : cm::smem_address(p);
-            alpha_mbar = target(s_mbar, tr);
-        }
-        if (has_beta) { // to stage i0 - 1, the last of its thread
-            const int j = i0 - 1, tr = j / L;
-            const float* p = slot(s_beta, 0, 0, (j - tr * L) / SPT);
-            beta_remote = tr != rank;
-            beta_to = beta_remote ? target(p, tr) : cm::smem_address(p);
-            beta_mbar = target(s_mbar, tr);
-        }
     }
     // Every block has started and armed its transaction barriers (barrier_init_fence made them
     // visible to the cluster) before any message goes out; no block reads another's memory.
     // Then each stage sends its systematic value to the lower code's stage that takes it (the
     // one at pi^-1(i)), a message counted on the set-up barrier.
     if (CLUSTER) {
-        cm::execution_barrier();
+        if (!ARMED)
+            cm::execution_barrier();
         if (live)
 #pragma unroll
             for (int m = 0; m < SPT; ++m)
@@ -385,29 +461,35 @@ __global__ void fptd_kernel(fptd_args a)
                 put8(alpha_to + base, chunk2, out, CLUSTER && alpha_remote, alpha_mbar + 8 * P);
             }
         }
+        // Last, the metrics between this thread's stages, which stay in its registers. With a
+        // cluster they overlap the cluster barrier's latency, as no other thread waits for them.
+        const auto kept_metrics = [&] {
+            if (live)
+#pragma unroll
+                for (int m = 0; m < SPT; ++m) {
+                    float m8[S];
+                    if (m < SPT - 1) {
+                        fptd_alpha_out(al[m], su[m], pr[m], m8);
+                        normalise(m8, A[m + 1]);
+                    }
+                    if (m > 0) {
+                        fptd_beta_in(be[m], su[m], pr[m], m8);
+                        normalise(m8, B[m - 1]);
+                    }
+                }
+        };
+        if (!CLUSTER) {
+            kept_metrics();
+            __syncthreads();
+            return;
+        }
         // the next half's barrier: its previous phase (half h - 1) completed above
-        if (CLUSTER && t == 0 && h + 1 < H)
+        if (t == 0 && h + 1 < H)
             cm::expect(mbar + 8 * uint32_t(1 - P), half_bytes);
         __syncthreads();
-        if (CLUSTER)
-            cm::execution_arrive();
-        // Last, the metrics between this thread's stages, which stay in its registers: they
-        // overlap the cluster barrier's latency, as no other thread waits for them.
-        if (live)
-#pragma unroll
-            for (int m = 0; m < SPT; ++m) {
-                float m8[S];
-                if (m < SPT - 1) {
-                    fptd_alpha_out(al[m], su[m], pr[m], m8);
-                    normalise(m8, A[m + 1]);
-                }
-                if (m > 0) {
-                    fptd_beta_in(be[m], su[m], pr[m], m8);
-                    normalise(m8, B[m - 1]);
-                }
-            }
-        if (CLUSTER)
-            cm::execution_wait();
+        cm::execution_arrive();
+        kept_metrics();
+        cm::execution_wait();
     };
     for (int h = 0; h < H; h += 2) {
         half(std::integral_constant<int, 0>(), h);
@@ -429,6 +511,13 @@ __global__ void fptd_kernel(fptd_args a)
         for (int b = 0; b < 8; ++b)
             byte = uint8_t(byte << 1 | s_bit[l0 + b]);
         a.bits[size_t(frame) * size_t(K / 8) + size_t(i0 / 8)] = byte;
+        if (ARMED)
+            __threadfence_system(); // the byte reaches the host before the block's done word
+    }
+    if (ARMED) {
+        __syncthreads();
+        if (t == 0)
+            *reinterpret_cast<volatile uint32_t*>(&a.mailbox->done[rank]) = a.seq;
     }
     if (CLUSTER)
         cm::execution_barrier(); // no block leaves while another may still address it
@@ -438,8 +527,11 @@ __global__ void fptd_kernel(fptd_args a)
 }
 
 //! a frame per cluster, or (small K) a frame per block
-constexpr auto KERNEL_CLUSTER = fptd_kernel<true, STAGES_PER_THREAD>;
-constexpr auto KERNEL_BLOCK = fptd_kernel<false, STAGES_PER_THREAD>;
+constexpr auto KERNEL_CLUSTER = fptd_kernel<true, STAGES_PER_THREAD, false>;
+constexpr auto KERNEL_BLOCK = fptd_kernel<false, STAGES_PER_THREAD, false>;
+//! the same, pre-launched for a frame to come
+constexpr auto ARMED_CLUSTER = fptd_kernel<true, STAGES_PER_THREAD, true>;
+constexpr auto ARMED_BLOCK = fptd_kernel<false, STAGES_PER_THREAD, true>;
 
 class fptd_cuda : public turbo_engine
 {
@@ -463,13 +555,14 @@ public:
         if (prop.major < 9)
             throw std::invalid_argument("device: the GPU FPTD needs thread block clusters (compute capability 9.0)");
         const int K = code.K;
-        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(KERNEL_CLUSTER, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+        for (auto* f : { KERNEL_CLUSTER, ARMED_CLUSTER })
+            GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
         // as many blocks per frame as keep ~128 or more stages each, up to a cluster of 16
         for (d_C = std::min(MAX_CLUSTER, (K + 127) / 128); d_C >= 1; --d_C) {
             d_L = 8 * ((K + 8 * d_C - 1) / (8 * d_C));
             d_threads = (d_L / STAGES_PER_THREAD + 31) / 32 * 32;
             d_shared = fptd_shared_bytes(d_L);
-            for (auto* f : { KERNEL_CLUSTER, KERNEL_BLOCK })
+            for (auto* f : { KERNEL_CLUSTER, KERNEL_BLOCK, ARMED_CLUSTER, ARMED_BLOCK })
                 allow_dynamic_shared(f, d_shared, "turbo GPU FPTD");
             if (d_C == 1) { // no cluster
                 d_active = prop.multiProcessorCount;
@@ -492,6 +585,17 @@ public:
         l.out = { d_chunk * size_t(K / 8) };
         d_pipe = std::make_unique<batch_pipeline>(3, l);
         make_direct_buffers();
+        if (o.prelaunch && !d_direct_frames)
+            throw std::invalid_argument("prelaunch: this GPU cannot read page-locked host memory (no mapped memory)");
+    }
+
+    ~fptd_cuda() override
+    {
+        // a kernel still waiting for a frame ends at once; nothing is freed before it has
+        if (d_armed) {
+            disarm();
+            (void)cudaStreamSynchronize(d_direct_stream->get());
+        }
     }
     std::string name() const override
     {
@@ -503,7 +607,10 @@ public:
     void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
     {
         const size_t bytes = size_t(d_code.K / 8);
-        if (frames > 0 && frames <= d_direct_frames) {
+        if (frames == 1 && d_opts.prelaunch) {
+            decode_armed(in, bits);
+        } else if (frames > 0 && frames <= d_direct_frames) {
+            disarm(); // it shares the stream and the buffers
             decode_direct(in, frames, bits);
         } else {
             const turbo_chunks ch{ in, bits, nullptr, frames, d_chunk, d_code.coded_bits(), bytes };
@@ -549,8 +656,103 @@ private:
         }
         d_direct_in_dev = static_cast<const int8_t*>(in_dev);
         d_direct_out_dev = static_cast<uint8_t*>(out_dev);
+        if (d_opts.prelaunch) {
+            d_mailbox.resize(1);
+            void* mb_dev = nullptr;
+            if (!d_mailbox.pinned() || cudaHostGetDevicePointer(&mb_dev, d_mailbox.get(), 0) != cudaSuccess) {
+                (void)cudaGetLastError();
+                return;
+            }
+            *d_mailbox.get() = fptd_mailbox{};
+            d_mailbox_dev = static_cast<fptd_mailbox*>(mb_dev);
+        }
         d_direct_stream = std::make_unique<cuda_stream>();
+        if (d_opts.prelaunch)
+            for (auto& e : d_armed_done)
+                e = std::make_unique<cuda_event>();
         d_direct_frames = frames;
+    }
+
+    /* The pre-launched path (prelaunch=true, one frame). arm() launches a kernel that does the
+     * frame-independent set-up and then waits on the GPU for its doorbell (fptd_mailbox); the
+     * frame is then written to the mapped input, the doorbell rung, the next frame's kernel
+     * launched while this one decodes, and each block's done word waited for. A waiting kernel
+     * gives up after ARMED_EXPIRY; the host rings only within ARMED_USE of the launch call, which
+     * comes before the kernel starts, so it never rings a kernel that has given up. Frames further
+     * apart take the direct path and arm again. */
+    static constexpr auto ARMED_USE = std::chrono::milliseconds(2);
+    static constexpr uint64_t ARMED_EXPIRY_NS = 4000000;
+
+    void decode_armed(const int8_t* in, uint8_t* bits)
+    {
+        device_guard g(d_dev);
+        if (!d_armed || std::chrono::steady_clock::now() - d_armed_at > ARMED_USE) {
+            disarm(); // it may have given up already: then this does nothing
+            decode_direct(in, 1, bits);
+            arm();
+            return;
+        }
+        std::memcpy(d_direct_in.get(), in, d_code.coded_bits());
+        fptd_mailbox* mb = d_mailbox.get();
+        const uint32_t seq = d_seq;
+        mb->frames = 1;
+        __atomic_store_n(&mb->doorbell, seq, __ATOMIC_RELEASE); // after the frame and `frames`
+        d_armed = false;
+        arm(); // runs after this frame's kernel; its launch call overlaps the decoding
+        wait_done(seq);
+        std::memcpy(bits, d_direct_out.get(), size_t(d_code.K / 8));
+    }
+
+    void arm()
+    {
+        ++d_seq;
+        fptd_args a = args(d_direct_in_dev, d_direct_out_dev);
+        a.mailbox = d_mailbox_dev;
+        a.seq = d_seq;
+        a.expiry_ns = ARMED_EXPIRY_NS;
+        d_armed_at = std::chrono::steady_clock::now(); // before the kernel can start
+        launch(ARMED_CLUSTER, ARMED_BLOCK, d_direct_stream->get(), 1, a);
+        d_armed_done[d_seq & 1]->record(d_direct_stream->get());
+        d_armed = true;
+    }
+
+    //! the waiting kernel ends without decoding (if it is still there)
+    void disarm()
+    {
+        if (!d_armed)
+            return;
+        d_mailbox.get()->frames = 0;
+        __atomic_store_n(&d_mailbox.get()->doorbell, d_seq, __ATOMIC_RELEASE);
+        d_armed = false;
+    }
+
+    //! until every block of kernel `seq` has written its done word (then its decisions are in
+    //! the mapped output); a kernel that ended without them, or a GPU error, throws
+    void wait_done(uint32_t seq)
+    {
+        const fptd_mailbox* mb = d_mailbox.get();
+        const auto t0 = std::chrono::steady_clock::now();
+        for (uint32_t spin = 1;; ++spin) {
+            bool all = true;
+            for (int b = 0; b < d_C && all; ++b)
+                all = __atomic_load_n(&mb->done[b], __ATOMIC_ACQUIRE) == seq;
+            if (all)
+                return;
+            if (spin % 4096 == 0) {
+                const cudaError_t e = cudaEventQuery(d_armed_done[seq & 1]->get());
+                if (e == cudaSuccess) {
+                    for (int b = 0; b < d_C; ++b)
+                        if (__atomic_load_n(&mb->done[b], __ATOMIC_ACQUIRE) != seq)
+                            throw std::runtime_error("turbo GPU FPTD: the pre-launched kernel ended without "
+                                                     "decoding its frame");
+                    return;
+                }
+                if (e != cudaErrorNotReady)
+                    GPUFEC_CUDA_CHECK(e);
+                if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(10))
+                    throw std::runtime_error("turbo GPU FPTD: no answer from the GPU in 10 s");
+            }
+        }
     }
 
     void decode_direct(const int8_t* in, size_t frames, uint8_t* bits)
@@ -579,9 +781,9 @@ private:
         return cfg;
     }
 
-    void enqueue(cudaStream_t s, const int8_t* in, size_t m, uint8_t* bits)
+    fptd_args args(const int8_t* in, uint8_t* bits) const
     {
-        fptd_args a;
+        fptd_args a = {};
         a.in = in;
         a.n = int(d_code.coded_bits());
         a.K = d_code.K;
@@ -591,13 +793,25 @@ private:
         a.pi = d_perm.get();
         a.inv = d_perm.get() + d_code.K;
         a.bits = bits;
+        return a;
+    }
+
+    //! m frames: a cluster of d_C blocks each, or a block each (d_C = 1)
+    void launch(void (*cluster_kernel)(fptd_args), void (*block_kernel)(fptd_args), cudaStream_t s, size_t m,
+                const fptd_args& a)
+    {
         if (d_C == 1) {
-            KERNEL_BLOCK<<<unsigned(m), unsigned(d_threads), d_shared, s>>>(a);
+            block_kernel<<<unsigned(m), unsigned(d_threads), d_shared, s>>>(a);
             GPUFEC_CUDA_CHECK_LAUNCH("fptd_kernel");
             return;
         }
         cudaLaunchConfig_t cfg = config(m, s);
-        GPUFEC_CUDA_CHECK(cudaLaunchKernelEx(&cfg, KERNEL_CLUSTER, a));
+        GPUFEC_CUDA_CHECK(cudaLaunchKernelEx(&cfg, cluster_kernel, a));
+    }
+
+    void enqueue(cudaStream_t s, const int8_t* in, size_t m, uint8_t* bits)
+    {
+        launch(KERNEL_CLUSTER, KERNEL_BLOCK, s, m, args(in, bits));
     }
 
     turbo_code d_code;
@@ -617,6 +831,14 @@ private:
     uint8_t* d_direct_out_dev = nullptr;
     size_t d_direct_frames = 0;
     std::unique_ptr<cuda_stream> d_direct_stream; // made on the decoder's GPU
+    // the pre-launched path: its mailbox (mapped), the sequence number of the latest kernel,
+    // whether it waits and since when, an event after each of the last two
+    pinned_buffer<fptd_mailbox> d_mailbox;
+    fptd_mailbox* d_mailbox_dev = nullptr;
+    uint32_t d_seq = 0;
+    bool d_armed = false;
+    std::chrono::steady_clock::time_point d_armed_at;
+    std::unique_ptr<cuda_event> d_armed_done[2]; // made on the decoder's GPU
 };
 
 } // namespace

@@ -114,6 +114,11 @@ struct turbo_options {
     std::string crc;
     //! stop a frame when its CRC passes, or (without CRC) when its decisions stop changing
     bool early_termination = true;
+    /*! the GPU FPTD (fptd-max-log): when a batch of one frame is decoded, the kernel for the next
+     *  one is launched at once and waits on the GPU for its frame, holding its multiprocessors
+     *  (a cluster) for up to 4 ms; a frame that comes within 2 ms of the one before skips the
+     *  launch. No effect on the CPU. */
+    bool prelaunch = false;
     int cpu_threads = 0;
 
     void validate() const;
