@@ -342,12 +342,21 @@ __global__ void fptd_kernel(fptd_args a)
         if (!wait_for_frame<CLUSTER>(a, rank))
             return; // cancelled, or nobody came
     if (live) {
+        if constexpr (SPT == 2) { // one 2-byte read a stream (i0, D and the frame's size are even)
+            const char2 v0 = *reinterpret_cast<const char2*>(in + i0);
+            const char2 v1 = *reinterpret_cast<const char2*>(in + D + i0);
+            const char2 v2 = *reinterpret_cast<const char2*>(in + 2 * D + i0);
+            sys[0] = soft_f(v0.x), sys[1] = soft_f(v0.y);
+            par0[0] = soft_f(v1.x), par0[1] = soft_f(v1.y);
+            par1[0] = soft_f(v2.x), par1[1] = soft_f(v2.y);
+        } else {
 #pragma unroll
-        for (int m = 0; m < SPT; ++m) {
-            const int i = i0 + m;
-            sys[m] = soft_f(in[i]);
-            par0[m] = soft_f(in[D + i]);
-            par1[m] = soft_f(in[2 * D + i]);
+            for (int m = 0; m < SPT; ++m) {
+                const int i = i0 + m;
+                sys[m] = soft_f(in[i]);
+                par0[m] = soft_f(in[D + i]);
+                par1[m] = soft_f(in[2 * D + i]);
+            }
         }
         if (i0 + SPT == K) // beta into the last stage: from the termination stages, once
             for (int r = 0; r < 2; ++r) {
