@@ -82,10 +82,20 @@ class qa_turbo(gr_unittest.TestCase):
                              ({"max_iterations": 0}, "max_iterations"),
                              ({"standard": "ccsds", "K": 6144}, "K: 6144"),
                              ({"standard": "ccsds", "K": 1784, "rate": "2/3"}, "rate"),
-                             ({"standard": "dvb"}, "standard")):
+                             ({"standard": "dvb"}, "standard"), ({"prelaunch": True}, "prelaunch")):
             with self.assertRaises(ValueError) as cm:
                 gpufec.turbo_decoder(device="cpu", **kwargs)
             self.assertIn(word, str(cm.exception), msg=str(kwargs))
+
+    def test_005b_fptd_with_prelaunch(self):
+        # the fully parallel decoder; prelaunch is its GPU option and changes nothing on the CPU
+        K, frames = 256, 4
+        bits = self.rng.integers(0, 2, K * frames, dtype=np.uint8)
+        coded = encode_with(gpufec.turbo_encoder(K=K), bits)
+        dec = gpufec.turbo_decoder(K=K, algorithm="fptd-max-log", max_iterations=36, prelaunch=True, device="cpu")
+        out, _ = run_decoder(dec, bpsk(coded, 0.7))
+        np.testing.assert_array_equal(out, bits)
+        self.assertIn("fptd", dec.code_description().lower())
 
     def test_006_ccsds_rates(self):
         K = 1784

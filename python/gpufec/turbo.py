@@ -35,9 +35,11 @@ def turbo_code_id(standard="lte", K=6144, rate="1/3"):
 
 def turbo_options(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=None,
                   crc="none", early_termination=True, layout="streams", training=None,
-                  standard="lte", rate="1/3"):
+                  standard="lte", rate="1/3", prelaunch=False):
     """the turbo family's option string ("code=lte:6144, algorithm=max-log, ..."); window,
-    training and scaling None (or 0 from GRC): the engine's default"""
+    training and scaling None (or 0 from GRC): the engine's default; prelaunch (the GPU FPTD):
+    the next frame's kernel is launched ahead and waits on the GPU (up to 4 ms, holding its
+    multiprocessors), so that a frame within 2 ms of the one before skips the launch"""
     opts = ["code=%s" % turbo_code_id(standard, K, rate), "algorithm=%s" % algorithm,
             "max_iterations=%d" % int(max_iterations),
             "crc=%s" % crc, "early_termination=%s" % ("true" if early_termination else "false"),
@@ -48,20 +50,24 @@ def turbo_options(K=6144, algorithm="max-log", max_iterations=6, scaling=None, w
         opts.append("training=%d" % int(training))
     if scaling is not None:
         opts.append("scaling=%g" % float(scaling))
+    if prelaunch:
+        opts.append("prelaunch=true")
     return ", ".join(opts)
 
 
 def turbo_decoder(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=None, crc="none",
                   early_termination=True, layout="streams", device="auto", max_batch=0,
                   input_type="float", packed_output=False, scale=32.0, status_tags="failures",
-                  length_tag_key="", training=None, standard="lte", rate="1/3"):
+                  length_tag_key="", training=None, standard="lte", rate="1/3", prelaunch=False):
     """turbo decoder block: LTE (any of the 188 K; 3K + 12 soft values in) or CCSDS ((K + 4) / rate
     soft values in); K information bits out (fewer with a CRC, whose result goes into the status
     tags). max-log takes int8 soft values (float input is quantised with `scale`); log-map takes
-    float LLRs as they are. LTE max-log runs on the GPU where there is one; the rest on the CPU."""
+    float LLRs as they are. LTE max-log runs on the GPU where there is one; the rest on the CPU.
+    fptd-max-log is the fully parallel decoder, for latency (GPU or CPU, the same bits); with
+    prelaunch=True its single frames find their kernel already waiting on the GPU."""
     return frame_decoder("turbo",
                          turbo_options(K, algorithm, max_iterations, scaling, window, crc,
-                                       early_termination, layout, training, standard, rate),
+                                       early_termination, layout, training, standard, rate, prelaunch),
                          device, int(max_batch), input_type, bool(packed_output), float(scale),
                          status_tags, length_tag_key)
 
