@@ -175,6 +175,13 @@ __device__ __forceinline__ float fptd_extrinsic(const float (&al)[S], const floa
     return __fsub_rn(m1, m0);
 }
 
+//! a metric plus the branch of input x and parity p: su = the systematic value with its
+//! a-priori value, pr = the parity value, spr = su + pr (terms 0 * x left out)
+__device__ __forceinline__ float plus_branch(float m, int x, int p, float su, float pr, float spr)
+{
+    return x ? __fadd_rn(m, p ? spr : su) : (p ? __fadd_rn(m, pr) : m);
+}
+
 //! the unnormalised alpha out of a stage: state nx is reached from nx >> 1 (s < 4) first
 __device__ __forceinline__ void fptd_alpha_out(const float (&al)[S], float su, float pr, float (&an)[S])
 {
@@ -183,8 +190,8 @@ __device__ __forceinline__ void fptd_alpha_out(const float (&al)[S], float su, f
     for (int s = 0; s < S; ++s)
 #pragma unroll
         for (int x = 0; x < 2; ++x) {
-            const int nx = lte_next(s, x), p = lte_par(s, x);
-            const float ca = x ? __fadd_rn(al[s], p ? spr : su) : (p ? __fadd_rn(al[s], pr) : al[s]);
+            const int nx = lte_next(s, x);
+            const float ca = plus_branch(al[s], x, lte_par(s, x), su, pr, spr);
             an[nx] = s < 4 ? ca : fmaxf(an[nx], ca);
         }
 }
@@ -197,8 +204,7 @@ __device__ __forceinline__ void fptd_beta_in(const float (&be)[S], float su, flo
     for (int s = 0; s < S; ++s)
 #pragma unroll
         for (int x = 0; x < 2; ++x) {
-            const int nx = lte_next(s, x), p = lte_par(s, x);
-            const float cb = x ? __fadd_rn(be[nx], p ? spr : su) : (p ? __fadd_rn(be[nx], pr) : be[nx]);
+            const float cb = plus_branch(be[lte_next(s, x)], x, lte_par(s, x), su, pr, spr);
             bn[s] = x == 0 ? cb : fmaxf(bn[s], cb);
         }
 }
