@@ -69,7 +69,7 @@ namespace cg = cooperative_groups;
 
 constexpr int S = 8;
 constexpr int MAX_CLUSTER = 16;
-//! trellis stages a thread runs (2 or 4): the metrics between them stay in its registers
+//! trellis stages a thread runs: the metrics between them stay in its registers
 constexpr int STAGES_PER_THREAD = 2;
 
 //! shared memory of a block of L stages: per thread alpha into its first stage and beta into its
@@ -243,7 +243,9 @@ template <bool CLUSTER, int SPT, bool ARMED>
 __global__ void fptd_kernel(fptd_args a)
 {
 #ifdef GPUFEC_FPTD_BODY
-    static_assert(SPT % 2 == 0 && 8 % SPT == 0, "a thread's first stage is even, a byte's stages one thread's or more");
+    // two stages a thread: its first stage is even, and a byte of decisions is four threads'
+    // (four stages a thread, measured slower, are not kept)
+    static_assert(SPT == 2, "the kernel reads and writes a thread's two stages as pairs");
     namespace cm = cluster_msg;
     cg::cluster_group cluster = cg::this_cluster();
     const int C = CLUSTER ? int(cluster.num_blocks()) : 1, rank = CLUSTER ? int(cluster.block_rank()) : 0;
@@ -348,22 +350,13 @@ __global__ void fptd_kernel(fptd_args a)
         if (!wait_for_frame<CLUSTER>(a, rank))
             return; // cancelled, or nobody came
     if (live) {
-        if constexpr (SPT == 2) { // one 2-byte read a stream (i0, D and the frame's size are even)
-            const char2 v0 = *reinterpret_cast<const char2*>(in + i0);
-            const char2 v1 = *reinterpret_cast<const char2*>(in + D + i0);
-            const char2 v2 = *reinterpret_cast<const char2*>(in + 2 * D + i0);
-            sys[0] = soft_f(v0.x), sys[1] = soft_f(v0.y);
-            par0[0] = soft_f(v1.x), par0[1] = soft_f(v1.y);
-            par1[0] = soft_f(v2.x), par1[1] = soft_f(v2.y);
-        } else {
-#pragma unroll
-            for (int m = 0; m < SPT; ++m) {
-                const int i = i0 + m;
-                sys[m] = soft_f(in[i]);
-                par0[m] = soft_f(in[D + i]);
-                par1[m] = soft_f(in[2 * D + i]);
-            }
-        }
+        // one 2-byte read a stream (i0, D and the frame's size are even)
+        const char2 v0 = *reinterpret_cast<const char2*>(in + i0);
+        const char2 v1 = *reinterpret_cast<const char2*>(in + D + i0);
+        const char2 v2 = *reinterpret_cast<const char2*>(in + 2 * D + i0);
+        sys[0] = soft_f(v0.x), sys[1] = soft_f(v0.y);
+        par0[0] = soft_f(v1.x), par0[1] = soft_f(v1.y);
+        par1[0] = soft_f(v2.x), par1[1] = soft_f(v2.y);
         if (i0 + SPT == K) // beta into the last stage: from the termination stages, once
             for (int r = 0; r < 2; ++r) {
                 const int8_t* d0 = in + K + 2 * r;
@@ -425,13 +418,8 @@ __global__ void fptd_kernel(fptd_args a)
         float e_in[SPT], al[SPT][S], be[SPT][S], su[SPT], pr[SPT];
         if (live) {
             const float* er = s_ext + P * L + l0;
-            if constexpr (SPT == 2) {
-                const float2 v = *reinterpret_cast<const float2*>(er);
-                e_in[0] = v.x, e_in[1] = v.y;
-            } else {
-                const float4 v = *reinterpret_cast<const float4*>(er);
-                e_in[0] = v.x, e_in[1] = v.y, e_in[2] = v.z, e_in[3] = v.w;
-            }
+            const float2 v = *reinterpret_cast<const float2*>(er);
+            e_in[0] = v.x, e_in[1] = v.y;
             const auto load8 = [&](float* m, float (&v)[S]) {
                 const float4 c0 = *reinterpret_cast<const float4*>(slot(m, P, 0, t));
                 const float4 c1 = *reinterpret_cast<const float4*>(slot(m, P, 1, t));
