@@ -83,6 +83,34 @@ __device__ __forceinline__ void wait(uint32_t mbar, uint32_t parity)
     } while (!done);
 }
 
+//! a 4-byte store into another block's shared memory (a cluster address), not counted on any
+//! barrier: an arrive_release() after it makes it visible
+__device__ __forceinline__ void store_remote(uint32_t a, uint32_t v)
+{
+    asm volatile("st.shared::cluster.u32 [%0], %1;" ::"r"(a), "r"(v) : "memory");
+}
+
+//! an arrival on barrier `mbar` of another block (a cluster address) with release semantics at
+//! cluster scope: what this thread wrote or acquired before it is visible to a thread that then
+//! waits on that barrier with wait_acquire()
+__device__ __forceinline__ void arrive_release(uint32_t mbar)
+{
+    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(mbar) : "memory");
+}
+
+//! wait() with acquire semantics at cluster scope, the other end of arrive_release()
+__device__ __forceinline__ void wait_acquire(uint32_t mbar, uint32_t parity)
+{
+    uint32_t done;
+    do {
+        asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2; "
+                     "selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(mbar), "r"(parity)
+                     : "memory");
+    } while (!done);
+}
+
 //! the two halves of execution_barrier(), for work between them that no other thread waits
 //! for: a thread arrives, and later waits until every thread of the cluster has arrived (each
 //! thread alternates the two)

@@ -74,19 +74,26 @@ constexpr int STAGES_PER_THREAD = 2;
 
 //! shared memory of a block of L stages: per thread alpha into its first stage and beta into its
 //! last, two rows each; per stage two extrinsic inputs, the lower code's systematic value and a
-//! decision
-constexpr size_t fptd_shared_bytes(int L) { return size_t(L / STAGES_PER_THREAD) * 2 * 2 * S * 4 + size_t(L) * (2 * 4 + 4 + 1); }
+//! decision; the frame's bytes of the block's stages (3 streams) and the termination's (12)
+constexpr size_t fptd_shared_bytes(int L)
+{
+    return size_t(L / STAGES_PER_THREAD) * 2 * 2 * S * 4 + size_t(L) * (2 * 4 + 4 + 1) + size_t(3 * L + 12);
+}
 
 /*! How the host hands a pre-launched kernel its frame (mapped host memory). The kernel, launched
- *  for sequence number `seq`, waits until `doorbell` reads seq: then it decodes the frame if
- *  `frames` is 1 or ends if it is 0. Each of its blocks then writes seq into its `done` word. A
- *  kernel whose doorbell has not rung after `expiry_ns` ends without decoding. */
+ *  for sequence number `seq`, waits until the low half of `doorbell` reads seq: then it decodes
+ *  the frame if the high half is 1 or ends if it is 0 (one word, so one read over PCIe). A kernel
+ *  whose doorbell has not rung after `expiry_ns` ends without decoding. Its decisions come back
+ *  tagged (fptd_args::tagged), which tells the host that they have arrived without a fence or a
+ *  separate done word. */
 struct fptd_mailbox {
-    uint32_t doorbell;
-    uint32_t frames;
-    uint32_t pad[30]; // the GPU's words on another cache line
-    uint32_t done[MAX_CLUSTER];
+    uint64_t doorbell;
 };
+constexpr uint64_t ring_word(uint32_t seq, uint32_t frames) { return uint64_t(frames) << 32 | seq; }
+
+//! a tagged word: a byte of decisions in bits 0-7, the low 24 bits of the kernel's sequence
+//! number above them (one 4-byte store, so the host never sees one without the other)
+constexpr uint32_t TAG_MASK = 0xFFFFFFu;
 
 struct fptd_args {
     const int8_t* in; // frames x (3K + 12), d0 | d1 | d2 streams (device or mapped host memory)
@@ -96,6 +103,7 @@ struct fptd_args {
     const uint32_t* inv;                  // K
     uint8_t* bits;                        // frames x K / 8, packed MSB first (device or mapped host memory)
     fptd_mailbox* mailbox;                // a pre-launched kernel's (device address of mapped memory)
+    uint32_t* tagged;                     // a pre-launched kernel's decisions: K / 8 tagged words (mapped)
     uint32_t seq;
     uint64_t expiry_ns;
 };
@@ -104,10 +112,10 @@ struct fptd_args {
 constexpr float NEG = -1e30f; // log(0), as the CPU FPTD
 __device__ __forceinline__ float soft_f(int8_t v) { return float(v < -127 ? -127 : v); }
 
-__device__ __forceinline__ uint32_t load_acquire_system(const uint32_t* p)
+__device__ __forceinline__ uint64_t load_acquire_system(const uint64_t* p)
 {
-    uint32_t v;
-    asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    uint64_t v;
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
 }
 
@@ -118,37 +126,53 @@ __device__ __forceinline__ uint64_t global_ns()
     return t;
 }
 
+//! the doorbell's answer for kernel a.seq (1 decode, 0 end), or 0 once a.expiry_ns have passed
+__device__ uint32_t poll_doorbell(const fptd_args& a)
+{
+    const uint64_t t0 = global_ns();
+    for (;;) {
+        const uint64_t bell = load_acquire_system(&a.mailbox->doorbell);
+        if (uint32_t(bell) == a.seq)
+            return uint32_t(bell >> 32);
+        if (global_ns() - t0 > a.expiry_ns)
+            return 0;
+    }
+}
+
 /* A pre-launched kernel's wait for its frame: thread 0 of the cluster's first block polls the
- * doorbell (one reader of host memory a cluster); a cluster barrier with release/acquire
- * semantics then hands the answer and the host's frame (written before the doorbell, which the
- * poll read with acquire semantics) to every thread. The answer: 1 decode, 0 end. */
+ * doorbell (one reader of host memory a cluster); lane r of its warp then hands the answer to
+ * block r: a store into its shared memory, then an arrival with release semantics on its
+ * barrier `go_mbar`, on which its thread 0 waits with acquire semantics; a block barrier passes
+ * it on. So the host's frame, written before the doorbell that the poll read with acquire
+ * semantics, is visible to every thread (__syncwarp orders the lanes after the poll). A cluster
+ * barrier with release/acquire semantics, which did this before, took 1.6 us on an H100. The
+ * caller has made every block's barriers visible to the cluster (barrier_init_fence, then a
+ * cluster barrier). */
 template <bool CLUSTER>
-__device__ uint32_t wait_for_frame(const fptd_args& a, int rank)
+__device__ uint32_t wait_for_frame(const fptd_args& a, int rank, int C, uint32_t go_mbar)
 {
     __shared__ uint32_t s_go;
-    if (rank == 0 && threadIdx.x == 0) {
-        const uint64_t t0 = global_ns();
-        uint32_t go = 0;
-        for (;;) {
-            if (load_acquire_system(&a.mailbox->doorbell) == a.seq) {
-                go = *reinterpret_cast<volatile const uint32_t*>(&a.mailbox->frames);
-                break;
-            }
-            if (global_ns() - t0 > a.expiry_ns)
-                break;
-        }
-        s_go = go;
-    }
+    namespace cm = cluster_msg;
     if (!CLUSTER) {
+        if (threadIdx.x == 0)
+            s_go = poll_doorbell(a);
         __syncthreads();
         return s_go;
     }
-    cg::cluster_group cluster = cg::this_cluster();
-    cluster.sync();
-    const uint32_t go = *cluster.map_shared_rank(&s_go, 0);
-    if (!go)
-        cluster.sync(); // the first block's s_go is read before it ends
-    return go;
+    if (rank == 0 && threadIdx.x < 32) {
+        const int lane = int(threadIdx.x);
+        uint32_t go = lane == 0 ? poll_doorbell(a) : 0;
+        __syncwarp();
+        go = __shfl_sync(0xffffffffu, go, 0);
+        if (lane < C) { // C <= MAX_CLUSTER < 32
+            cm::store_remote(cm::map_to_rank(cm::smem_address(&s_go), lane), go);
+            cm::arrive_release(cm::map_to_rank(go_mbar, lane));
+        }
+    }
+    if (threadIdx.x == 0)
+        cm::wait_acquire(go_mbar, 0);
+    __syncthreads();
+    return s_go;
 }
 
 /* One algorithmic block of the LTE code, from alpha into the stage, beta into the next one, the
@@ -263,14 +287,16 @@ __global__ void fptd_kernel(fptd_args a)
     float* s_ext = s_beta + 4 * T * 4;  // [row][L]: the other code's extrinsic value for the stage
     float* s_sys2 = s_ext + 2 * L;      // [L]: the systematic value of stage pi(rank L + l)
     uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_sys2 + L);
-    __shared__ uint64_t s_mbar[3]; // transaction barriers of even and odd halves, and of the set-up
+    int8_t* s_in = reinterpret_cast<int8_t*>(s_bit + L); // [3][L] the streams, then [3][4] the termination
+    // transaction barriers of even and odd halves and of the set-up; a pre-launched kernel's go
+    __shared__ uint64_t s_mbar[4];
     const uint32_t mbar = cm::smem_address(&s_mbar[0]);
     // the bytes other threads send this block in a half: an extrinsic value per stage, alpha
     // from the block before and beta from the block after
     const uint32_t half_bytes = uint32_t(4 * stages_here + (rank > 0 && stages_here > 0 ? 32 : 0) +
                                          (rank * L + L < K ? 32 : 0));
     if (CLUSTER && t == 0) {
-        for (uint32_t b = 0; b < 3; ++b)
+        for (uint32_t b = 0; b < 4; ++b)
             cm::barrier_init(mbar + 8 * b, 1);
         cm::barrier_init_fence();
         cm::expect(mbar, half_bytes);                     // half 0
@@ -344,24 +370,59 @@ __global__ void fptd_kernel(fptd_args a)
             beta_mbar = target(s_mbar, tr);
         }
     }
-    // So far nothing depended on the frame: a pre-launched kernel waits for it here. Its cluster
-    // barrier also does what the one below does for a launched kernel.
-    if constexpr (ARMED)
-        if (!wait_for_frame<CLUSTER>(a, rank))
+    // So far nothing depended on the frame: a pre-launched kernel waits for it here, after the
+    // cluster barrier that the one below is for a launched kernel.
+    if constexpr (ARMED) {
+        if (CLUSTER)
+            cm::execution_barrier();
+        if (!wait_for_frame<CLUSTER>(a, rank, C, mbar + 24))
             return; // cancelled, or nobody came
+    }
+    {
+        // The frame's bytes of the block's stages, and in the block of the last stage the 4
+        // termination values of each stream, staged through shared memory: 4-byte reads by
+        // consecutive threads (K, L, D and the frame's size are multiples of 4), so that a warp
+        // reads 128 contiguous bytes of a stream. On the latency path they cross PCIe, where
+        // fewer and larger requests arrive sooner. A thread has at most two words (3 L / 4 + 3
+        // words, at least max(32, L / 2) threads), both read before either is stored, so that
+        // all the block's reads are in flight at once.
+        const int words = stages_here / 4, body = 3 * words; // a stream's words, all streams'
+        const int n = body + (stages_here > 0 && rank * L + stages_here == K ? 3 : 0);
+        char4 v[2];
+        int dst[2];
+#pragma unroll
+        for (int k = 0; k < 2; ++k) {
+            const int j = t + k * int(blockDim.x);
+            if (j < n) {
+                const int d = j < body ? j / words : j - body, w = j < body ? j - d * words : 0;
+                v[k] = *reinterpret_cast<const char4*>(in + (j < body ? d * D + rank * L + 4 * w : d * D + K));
+                dst[k] = j < body ? d * L + 4 * w : 3 * L + 4 * d;
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < 2; ++k)
+            if (t + k * int(blockDim.x) < n)
+                *reinterpret_cast<char4*>(s_in + dst[k]) = v[k];
+        __syncthreads();
+    }
     if (live) {
-        // one 2-byte read a stream (i0, D and the frame's size are even)
-        const char2 v0 = *reinterpret_cast<const char2*>(in + i0);
-        const char2 v1 = *reinterpret_cast<const char2*>(in + D + i0);
-        const char2 v2 = *reinterpret_cast<const char2*>(in + 2 * D + i0);
+        const char2 v0 = *reinterpret_cast<const char2*>(s_in + l0); // (l0 is even)
+        const char2 v1 = *reinterpret_cast<const char2*>(s_in + L + l0);
+        const char2 v2 = *reinterpret_cast<const char2*>(s_in + 2 * L + l0);
+        const bool last = i0 + SPT == K;
+        char4 tail[3] = {};
+        if (last)
+            for (int d = 0; d < 3; ++d)
+                tail[d] = *reinterpret_cast<const char4*>(s_in + 3 * L + 4 * d);
         sys[0] = soft_f(v0.x), sys[1] = soft_f(v0.y);
         par0[0] = soft_f(v1.x), par0[1] = soft_f(v1.y);
         par1[0] = soft_f(v2.x), par1[1] = soft_f(v2.y);
-        if (i0 + SPT == K) // beta into the last stage: from the termination stages, once
+        if (last) // beta into the last stage: from the termination stages, once
             for (int r = 0; r < 2; ++r) {
-                const int8_t* d0 = in + K + 2 * r;
-                const float tv[6] = { soft_f(d0[0]), soft_f(d0[D]), soft_f(d0[2 * D]),
-                                      soft_f(d0[1]), soft_f(d0[D + 1]), soft_f(d0[2 * D + 1]) };
+                // stream d's termination values K + 2r and K + 2r + 1
+                const auto at = [&](int d, int j) { return j == 0 ? tail[d].x : j == 1 ? tail[d].y : j == 2 ? tail[d].z : tail[d].w; };
+                const float tv[6] = { soft_f(at(0, 2 * r)),     soft_f(at(1, 2 * r)),     soft_f(at(2, 2 * r)),
+                                      soft_f(at(0, 2 * r + 1)), soft_f(at(1, 2 * r + 1)), soft_f(at(2, 2 * r + 1)) };
                 float b[S];
                 for (int s = 0; s < S; ++s)
                     b[s] = s == 0 ? 0.f : NEG;
@@ -384,7 +445,8 @@ __global__ void fptd_kernel(fptd_args a)
     // Every block has started and armed its transaction barriers (barrier_init_fence made them
     // visible to the cluster) before any message goes out; no block reads another's memory.
     // Then each stage sends its systematic value to the lower code's stage that takes it (the
-    // one at pi^-1(i)), a message counted on the set-up barrier.
+    // one at pi^-1(i)), a message counted on the set-up barrier. With a cluster, half 0 waits
+    // for them only after its extrinsic values have gone out, which do not depend on them.
     if (CLUSTER) {
         if (!ARMED)
             cm::execution_barrier();
@@ -392,18 +454,23 @@ __global__ void fptd_kernel(fptd_args a)
 #pragma unroll
             for (int m = 0; m < SPT; ++m)
                 cm::send(ext_to[0][m] + 2 * row_e, sys[m], ext_mbar[0][m] + 16); // that block's set-up barrier
-        cm::wait(mbar + 16, 0);
-    } else {
+    } else if (live) {
+#pragma unroll
+        for (int m = 0; m < SPT; ++m)
+            asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[0][m] + 2 * row_e), "f"(sys[m]) : "memory");
+    }
+    const auto set_up_done = [&] { // every systematic value of the lower code has come
+        if (CLUSTER)
+            cm::wait(mbar + 16, 0);
+        else
+            __syncthreads();
         if (live)
 #pragma unroll
             for (int m = 0; m < SPT; ++m)
-                asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[0][m] + 2 * row_e), "f"(sys[m]) : "memory");
-        __syncthreads();
-    }
-    if (live)
-#pragma unroll
-        for (int m = 0; m < SPT; ++m)
-            sys2[m] = s_sys2[l0 + m];
+                sys2[m] = s_sys2[l0 + m];
+    };
+    if (!CLUSTER || a.iterations == 0) // (half 0 waits for them with a cluster)
+        set_up_done();
 
     float own_ext[SPT]; // each stage's latest extrinsic value of the upper code
 #pragma unroll
@@ -440,7 +507,6 @@ __global__ void fptd_kernel(fptd_args a)
 #pragma unroll
             for (int m = 0; m < SPT; ++m) {
                 const int r = (m + P) & 1; // 0: the upper code, 1: the lower
-                su[m] = __fadd_rn(__fmul_rn(a.sf, e_in[m]), r == 0 ? sys[m] : sys2[m]);
                 pr[m] = r == 0 ? par0[m] : par1[m];
                 const float ext = fptd_extrinsic(al[m], be[m], pr[m]);
                 if (r == 0)
@@ -449,6 +515,15 @@ __global__ void fptd_kernel(fptd_args a)
                     cm::send(ext_to[r][m] + (1 - P) * row_e, ext, ext_mbar[r][m] + 8 * P);
                 else
                     asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[r][m] + (1 - P) * row_e), "f"(ext) : "memory");
+            }
+        }
+        if (CLUSTER && P == 0 && h == 0)
+            set_up_done();
+        if (live) {
+#pragma unroll
+            for (int m = 0; m < SPT; ++m) {
+                const int r = (m + P) & 1;
+                su[m] = __fadd_rn(__fmul_rn(a.sf, e_in[m]), r == 0 ? sys[m] : sys2[m]);
             }
             // then the metrics that leave the thread: beta out of its first stage, alpha out of its last
             const uint32_t base = (1 - P) * row_m;
@@ -510,17 +585,13 @@ __global__ void fptd_kernel(fptd_args a)
             s_bit[l0 + m] = __fadd_rn(__fadd_rn(__fmul_rn(a.sf, s_ext[(m & 1) * L + l0 + m]), sys[m]), own_ext[m]) > 0.f;
     __syncthreads();
     if (live && l0 % 8 == 0) { // L and rank L are multiples of 8: a byte never spans two blocks
-        uint8_t byte = 0;
+        uint32_t byte = 0;
         for (int b = 0; b < 8; ++b)
-            byte = uint8_t(byte << 1 | s_bit[l0 + b]);
-        a.bits[size_t(frame) * size_t(K / 8) + size_t(i0 / 8)] = byte;
-        if (ARMED)
-            __threadfence_system(); // the byte reaches the host before the block's done word
-    }
-    if (ARMED) {
-        __syncthreads();
-        if (t == 0)
-            *reinterpret_cast<volatile uint32_t*>(&a.mailbox->done[rank]) = a.seq;
+            byte = byte << 1 | s_bit[l0 + b];
+        if (ARMED) // the word itself tells the host that it has come (no fence, no done word)
+            *reinterpret_cast<volatile uint32_t*>(a.tagged + i0 / 8) = a.seq << 8 | byte;
+        else
+            a.bits[size_t(frame) * size_t(K / 8) + size_t(i0 / 8)] = uint8_t(byte);
     }
     if (CLUSTER)
         cm::execution_barrier(); // no block leaves while another may still address it
@@ -661,13 +732,19 @@ private:
         d_direct_out_dev = static_cast<uint8_t*>(out_dev);
         if (d_opts.prelaunch) {
             d_mailbox.resize(1);
+            d_tagged.resize(size_t(d_code.K / 8));
             void* mb_dev = nullptr;
-            if (!d_mailbox.pinned() || cudaHostGetDevicePointer(&mb_dev, d_mailbox.get(), 0) != cudaSuccess) {
+            void* tagged_dev = nullptr;
+            if (!d_mailbox.pinned() || !d_tagged.pinned() ||
+                cudaHostGetDevicePointer(&mb_dev, d_mailbox.get(), 0) != cudaSuccess ||
+                cudaHostGetDevicePointer(&tagged_dev, d_tagged.get(), 0) != cudaSuccess) {
                 (void)cudaGetLastError();
                 return;
             }
             *d_mailbox.get() = fptd_mailbox{};
+            std::fill(d_tagged.get(), d_tagged.get() + d_tagged.size(), 0u); // tag 0, which no kernel has
             d_mailbox_dev = static_cast<fptd_mailbox*>(mb_dev);
+            d_tagged_dev = static_cast<uint32_t*>(tagged_dev);
         }
         d_direct_stream = std::make_unique<cuda_stream>();
         if (d_opts.prelaunch)
@@ -679,7 +756,7 @@ private:
     /* The pre-launched path (prelaunch=true, one frame). arm() launches a kernel that does the
      * frame-independent set-up and then waits on the GPU for its doorbell (fptd_mailbox); the
      * frame is then written to the mapped input, the doorbell rung, the next frame's kernel
-     * launched while this one decodes, and each block's done word waited for. A waiting kernel
+     * launched while this one decodes, and its tagged decisions waited for. A waiting kernel
      * gives up after ARMED_EXPIRY; the host rings only within ARMED_USE of the launch call, which
      * comes before the kernel starts, so it never rings a kernel that has given up. Frames further
      * apart take the direct path and arm again. */
@@ -698,24 +775,31 @@ private:
         std::memcpy(d_direct_in.get(), in, d_code.coded_bits());
         fptd_mailbox* mb = d_mailbox.get();
         const uint32_t seq = d_seq;
-        mb->frames = 1;
-        __atomic_store_n(&mb->doorbell, seq, __ATOMIC_RELEASE); // after the frame and `frames`
+        __atomic_store_n(&mb->doorbell, ring_word(seq, 1), __ATOMIC_RELEASE); // after the frame
         d_armed = false;
+        d_tagged_seq = seq;       // (the words will hold its tag when the next kernel is rung)
+        const int ended = d_slot; // the event after this frame's kernel
         arm(); // runs after this frame's kernel; its launch call overlaps the decoding
-        wait_done(seq);
-        std::memcpy(bits, d_direct_out.get(), size_t(d_code.K / 8));
+        wait_tagged(seq, *d_armed_done[ended], bits);
     }
 
     void arm()
     {
-        ++d_seq;
+        // The tagged words hold the tag of the last frame decoded here (or 0) when this kernel
+        // is rung: a kernel of that tag would seem to have answered at once. Its sequence
+        // number is skipped (once in 2^24 kernels at most).
+        do
+            ++d_seq;
+        while ((d_seq & TAG_MASK) == 0 || (d_seq & TAG_MASK) == (d_tagged_seq & TAG_MASK));
         fptd_args a = args(d_direct_in_dev, d_direct_out_dev);
         a.mailbox = d_mailbox_dev;
+        a.tagged = d_tagged_dev;
         a.seq = d_seq;
         a.expiry_ns = ARMED_EXPIRY_NS;
         d_armed_at = std::chrono::steady_clock::now(); // before the kernel can start
         launch(ARMED_CLUSTER, ARMED_BLOCK, d_direct_stream->get(), 1, a);
-        d_armed_done[d_seq & 1]->record(d_direct_stream->get());
+        d_slot ^= 1;
+        d_armed_done[d_slot]->record(d_direct_stream->get());
         d_armed = true;
     }
 
@@ -724,37 +808,33 @@ private:
     {
         if (!d_armed)
             return;
-        d_mailbox.get()->frames = 0;
-        __atomic_store_n(&d_mailbox.get()->doorbell, d_seq, __ATOMIC_RELEASE);
+        __atomic_store_n(&d_mailbox.get()->doorbell, ring_word(d_seq, 0), __ATOMIC_RELEASE);
         d_armed = false;
     }
 
-    //! until every block of kernel `seq` has written its done word (then its decisions are in
-    //! the mapped output); a kernel that ended without them, or a GPU error, throws
-    void wait_done(uint32_t seq)
+    //! kernel `seq`'s decisions, as each tagged word comes (in any order: a word carries its
+    //! own tag); a kernel that ended without them, or a GPU error, throws
+    void wait_tagged(uint32_t seq, const cuda_event& ended, uint8_t* bits)
     {
-        const fptd_mailbox* mb = d_mailbox.get();
+        const uint32_t* w = d_tagged.get();
+        const uint32_t tag = seq & TAG_MASK;
         const auto t0 = std::chrono::steady_clock::now();
-        for (uint32_t spin = 1;; ++spin) {
-            bool all = true;
-            for (int b = 0; b < d_C && all; ++b)
-                all = __atomic_load_n(&mb->done[b], __ATOMIC_ACQUIRE) == seq;
-            if (all)
-                return;
-            if (spin % 4096 == 0) {
-                const cudaError_t e = cudaEventQuery(d_armed_done[seq & 1]->get());
-                if (e == cudaSuccess) {
-                    for (int b = 0; b < d_C; ++b)
-                        if (__atomic_load_n(&mb->done[b], __ATOMIC_ACQUIRE) != seq)
-                            throw std::runtime_error("turbo GPU FPTD: the pre-launched kernel ended without "
-                                                     "decoding its frame");
-                    return;
-                }
-                if (e != cudaErrorNotReady)
+        uint32_t spin = 0;
+        for (size_t i = 0; i < d_tagged.size(); ++i) {
+            uint32_t v;
+            while (((v = __atomic_load_n(w + i, __ATOMIC_RELAXED)) >> 8) != tag) {
+                if (++spin % 4096)
+                    continue;
+                const cudaError_t e = cudaEventQuery(ended.get());
+                if (e == cudaSuccess && (__atomic_load_n(w + i, __ATOMIC_RELAXED) >> 8) != tag)
+                    throw std::runtime_error("turbo GPU FPTD: the pre-launched kernel ended without "
+                                             "decoding its frame");
+                if (e != cudaSuccess && e != cudaErrorNotReady)
                     GPUFEC_CUDA_CHECK(e);
                 if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(10))
                     throw std::runtime_error("turbo GPU FPTD: no answer from the GPU in 10 s");
             }
+            bits[i] = uint8_t(v);
         }
     }
 
@@ -834,14 +914,18 @@ private:
     uint8_t* d_direct_out_dev = nullptr;
     size_t d_direct_frames = 0;
     std::unique_ptr<cuda_stream> d_direct_stream; // made on the decoder's GPU
-    // the pre-launched path: its mailbox (mapped), the sequence number of the latest kernel,
-    // whether it waits and since when, an event after each of the last two
+    // the pre-launched path: its mailbox and tagged decisions (mapped), the sequence number of
+    // the latest kernel, whether it waits and since when, an event after each of the last two
     pinned_buffer<fptd_mailbox> d_mailbox;
     fptd_mailbox* d_mailbox_dev = nullptr;
+    pinned_buffer<uint32_t> d_tagged; // K / 8 tagged words of decisions (mapped)
+    uint32_t* d_tagged_dev = nullptr;
+    uint32_t d_tagged_seq = 0; // the kernel whose tag they hold (0: none)
     uint32_t d_seq = 0;
     bool d_armed = false;
     std::chrono::steady_clock::time_point d_armed_at;
     std::unique_ptr<cuda_event> d_armed_done[2]; // made on the decoder's GPU
+    int d_slot = 0;                              // the waiting kernel's
 };
 
 } // namespace
