@@ -34,21 +34,16 @@
  * counted on that block's transaction barrier (two, for alternate halves); the extrinsic values
  * all go that way, those for the own block too, so a block knows how many bytes a half brings
  * it (4 per stage, 32 for each edge from a neighbouring block) and waits for exactly those.
- * A block barrier orders the values a block keeps. No cluster barrier is needed between
- * halves: the messages order the blocks. A value that stage i sends to stage j in half h + 1
- * overwrites one that j read in half h - 1 or h, and stage j sent a value to stage i in half h,
- * after its reads of that half, which i waited for before half h + 1: j = pi(i) or pi^-1(i)
- * runs the code in half h that i runs in half h + 1 (the QPP interleaver keeps parity), whose
- * value goes back to i; alpha goes forward and beta back between neighbours. For the same
- * reason a barrier's phase never runs two ahead of a thread that waits on it: every stage
- * takes a value in every half from a stage that needs its own value of the half before. (A
- * relaxed cluster barrier between halves, kept until 7c7ae2f, gave the same times at K = 6144
- * and cost 1.2-1.9 us a frame at K = 1024.) A cluster barrier with release/acquire semantics
- * (cluster.sync()), which the first version took between halves, costs some 0.7 us on an H100
- * by itself: more than a half's work. The set-up before the first half ends with a relaxed
- * cluster barrier, as no block reads another's memory and the set-up stores no value that a
- * message of half 0 writes. A frame of one block (small K) runs the same kernel without the
- * cluster: plain shared-memory stores and block barriers. */
+ * A block barrier orders the values a block keeps, and a relaxed cluster barrier stops a fast
+ * block from writing a half ahead into values a slower block still has to read. A cluster
+ * barrier with release/acquire semantics (cluster.sync()), which the first version took
+ * between halves, costs some 0.7 us on an H100 by itself: more than a half's work; the set-up
+ * before the first half ends with a relaxed one too, as no block reads another's memory and
+ * the set-up stores no value that a message of half 0 writes. Splitting the cluster barrier
+ * (arriving after a half's reads, waiting before its writes) was not faster: 62 us a frame with
+ * a relaxed arrival, 112 us with a release one. A frame of
+ * one block (small K) runs the same kernel without the cluster: plain shared-memory stores
+ * and block barriers. */
 #include <gnuradio/gpufec/core/bits.h>
 
 #include "runtime/batch_pipeline.h"
@@ -544,26 +539,35 @@ __global__ void fptd_kernel(fptd_args a)
                 put8(alpha_to + base, chunk2, out, CLUSTER && alpha_remote, alpha_mbar + 8 * P);
             }
         }
-        // Last, the metrics between this thread's stages, which stay in its registers
-        if (live)
+        // Last, the metrics between this thread's stages, which stay in its registers. With a
+        // cluster they overlap the cluster barrier's latency, as no other thread waits for them.
+        const auto kept_metrics = [&] {
+            if (live)
 #pragma unroll
-            for (int m = 0; m < SPT; ++m) {
-                float m8[S];
-                if (m < SPT - 1) {
-                    fptd_alpha_out(al[m], su[m], pr[m], m8);
-                    normalise(m8, A[m + 1]);
+                for (int m = 0; m < SPT; ++m) {
+                    float m8[S];
+                    if (m < SPT - 1) {
+                        fptd_alpha_out(al[m], su[m], pr[m], m8);
+                        normalise(m8, A[m + 1]);
+                    }
+                    if (m > 0) {
+                        fptd_beta_in(be[m], su[m], pr[m], m8);
+                        normalise(m8, B[m - 1]);
+                    }
                 }
-                if (m > 0) {
-                    fptd_beta_in(be[m], su[m], pr[m], m8);
-                    normalise(m8, B[m - 1]);
-                }
-            }
-        // the next half's barrier: its previous phase (half h - 1) completed above. A message
-        // of half h + 1 may come before this arrival (the barrier then owes bytes, which the
-        // arrival's count makes up); it cannot come before that phase has completed.
-        if (CLUSTER && t == 0 && h + 1 < H)
+        };
+        if (!CLUSTER) {
+            kept_metrics();
+            __syncthreads();
+            return;
+        }
+        // the next half's barrier: its previous phase (half h - 1) completed above
+        if (t == 0 && h + 1 < H)
             cm::expect(mbar + 8 * uint32_t(1 - P), half_bytes);
         __syncthreads();
+        cm::execution_arrive();
+        kept_metrics();
+        cm::execution_wait();
     };
     for (int h = 0; h < H; h += 2) {
         half(std::integral_constant<int, 0>(), h);
