@@ -409,20 +409,15 @@ __global__ void fptd_kernel(fptd_args a)
         const char2 v0 = *reinterpret_cast<const char2*>(s_in + l0); // (l0 is even)
         const char2 v1 = *reinterpret_cast<const char2*>(s_in + L + l0);
         const char2 v2 = *reinterpret_cast<const char2*>(s_in + 2 * L + l0);
-        const bool last = i0 + SPT == K;
-        char4 tail[3] = {};
-        if (last)
-            for (int d = 0; d < 3; ++d)
-                tail[d] = *reinterpret_cast<const char4*>(s_in + 3 * L + 4 * d);
         sys[0] = soft_f(v0.x), sys[1] = soft_f(v0.y);
         par0[0] = soft_f(v1.x), par0[1] = soft_f(v1.y);
         par1[0] = soft_f(v2.x), par1[1] = soft_f(v2.y);
-        if (last) // beta into the last stage: from the termination stages, once
+        if (i0 + SPT == K) // beta into the last stage: from the termination stages, once
             for (int r = 0; r < 2; ++r) {
-                // stream d's termination values K + 2r and K + 2r + 1
-                const auto at = [&](int d, int j) { return j == 0 ? tail[d].x : j == 1 ? tail[d].y : j == 2 ? tail[d].z : tail[d].w; };
-                const float tv[6] = { soft_f(at(0, 2 * r)),     soft_f(at(1, 2 * r)),     soft_f(at(2, 2 * r)),
-                                      soft_f(at(0, 2 * r + 1)), soft_f(at(1, 2 * r + 1)), soft_f(at(2, 2 * r + 1)) };
+                // stream d's termination values K + 2r and K + 2r + 1, staged at 3 L + 4 d
+                const int8_t* d0 = s_in + 3 * L + 2 * r;
+                const float tv[6] = { soft_f(d0[0]), soft_f(d0[4]), soft_f(d0[8]),
+                                      soft_f(d0[1]), soft_f(d0[5]), soft_f(d0[9]) };
                 float b[S];
                 for (int s = 0; s < S; ++s)
                     b[s] = s == 0 ? 0.f : NEG;
