@@ -233,7 +233,12 @@ TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
                               "code=lte:2048, algorithm=fptd-max-log, max_iterations=24",
                               "code=lte:6144, algorithm=fptd-max-log, max_iterations=6",
                               "code=lte:40, algorithm=fptd-max-log, crc=lte-8, max_iterations=10",
-                              "code=lte:1024, algorithm=fptd-max-log, layout=interleaved, max_iterations=16, max_batch=5" }) {
+                              "code=lte:1024, algorithm=fptd-max-log, layout=interleaved, max_iterations=16, max_batch=5",
+                              // the FPTD in int16 (engine=fixed): against its CPU twin
+                              "code=lte:2048, algorithm=fptd-max-log, engine=fixed, max_iterations=24",
+                              "code=lte:6144, algorithm=fptd-max-log, engine=fixed, max_iterations=36",
+                              "code=lte:40, algorithm=fptd-max-log, engine=fixed, crc=lte-8, max_iterations=10",
+                              "code=lte:1024, algorithm=fptd-max-log, engine=fixed, scaling=0.5, max_iterations=16, max_batch=5" }) {
         const size_t frames = 301;
         const auto c = make_cpu_gpu_case(opts, frames, 41);
         const auto &cpu = c.cpu, &gpu = c.gpu;
@@ -291,7 +296,11 @@ TEST(turbo_decoder, gpu_fptd_latency_path_gives_the_cpu_bits)
                               "code=lte:1024, algorithm=fptd-max-log, max_iterations=12",
                               "code=lte:1056, algorithm=fptd-max-log, max_iterations=9",
                               "code=lte:136, algorithm=fptd-max-log, max_iterations=8",
-                              "code=lte:40, algorithm=fptd-max-log, max_iterations=8" }) {
+                              "code=lte:40, algorithm=fptd-max-log, max_iterations=8",
+                              "code=lte:6144, algorithm=fptd-max-log, engine=fixed, max_iterations=36",
+                              "code=lte:1056, algorithm=fptd-max-log, engine=fixed, max_iterations=9",
+                              "code=lte:136, algorithm=fptd-max-log, engine=fixed, max_iterations=8",
+                              "code=lte:40, algorithm=fptd-max-log, engine=fixed, max_iterations=8" }) {
         const size_t frames = 7;
         const auto c = make_cpu_gpu_case(opts, frames, 43);
         const auto &cpu = c.cpu, &gpu = c.gpu;
@@ -329,7 +338,9 @@ TEST(turbo_decoder, gpu_fptd_prelaunched_kernels_give_the_cpu_bits)
         GTEST_SKIP() << "no usable CUDA device";
     for (const char* opts : { "code=lte:6144, algorithm=fptd-max-log, max_iterations=36, prelaunch=true",
                               "code=lte:1056, algorithm=fptd-max-log, max_iterations=9, prelaunch=true",
-                              "code=lte:40, algorithm=fptd-max-log, max_iterations=8, prelaunch=true" }) {
+                              "code=lte:40, algorithm=fptd-max-log, max_iterations=8, prelaunch=true",
+                              "code=lte:6144, algorithm=fptd-max-log, engine=fixed, max_iterations=36, prelaunch=true",
+                              "code=lte:40, algorithm=fptd-max-log, engine=fixed, max_iterations=8, prelaunch=true" }) {
         const size_t frames = 12;
         const auto c = make_cpu_gpu_case(opts, frames, 47);
         ASSERT_TRUE(c.gpu->on_gpu()) << c.gpu->backend();
@@ -353,6 +364,39 @@ TEST(turbo_decoder, gpu_fptd_prelaunched_kernels_give_the_cpu_bits)
         }
         EXPECT_EQ(a, b) << opts;
     }
+}
+
+TEST(turbo_decoder, fixed_point_fptd_decodes_as_the_float_one)
+{
+    // the FPTD in int16 arithmetic (engine=fixed, turbo_fptd_fixed_cpu.cc) against the float
+    // FPTD (turbo_fptd.cc, an independent implementation) on the same int8 values: the same
+    // frame error rate where about one frame in ten fails, the same bit error rate where most
+    // frames fail (36 and 12 iterations), and every size decoded without noise
+    const std::string fl = "code=lte:512, algorithm=fptd-max-log, ";
+    const std::string fx = fl + "engine=fixed, ";
+    const fer_point f36 = simulate(fl + "max_iterations=36", 0.8, 120, 5);
+    const fer_point x36 = simulate(fx + "max_iterations=36", 0.8, 120, 5);
+    EXPECT_GT(f36.frame_errors, 2u);
+    EXPECT_LE(x36.frame_errors, f36.frame_errors + f36.frame_errors / 2 + 4) << "float " << f36.frame_errors;
+    EXPECT_GE(x36.frame_errors + x36.frame_errors / 2 + 4, f36.frame_errors) << "float " << f36.frame_errors;
+    const fer_point f12 = simulate(fl + "max_iterations=12", 0.4, 60, 6);
+    const fer_point x12 = simulate(fx + "max_iterations=12", 0.4, 60, 6);
+    EXPECT_GT(f12.bit_errors, 500u);
+    EXPECT_NEAR(double(x12.bit_errors), double(f12.bit_errors), 0.1 * double(f12.bit_errors));
+    EXPECT_DOUBLE_EQ(x36.mean_iterations, 36.0); // every iteration (no CRC)
+    for (const char* code : { "code=lte:40", "code=lte:1056", "code=lte:6144" }) {
+        const fer_point clean = simulate(std::string(code) + ", algorithm=fptd-max-log, engine=fixed, max_iterations=30", 6.0, 4, 7);
+        EXPECT_EQ(clean.frame_errors, 0u) << code;
+    }
+    // a CRC stops a frame once it passes, with early_termination (CPU)
+    const fer_point crc = simulate("code=lte:1024, crc=lte-24a, algorithm=fptd-max-log, engine=fixed, "
+                                   "early_termination=true, max_iterations=30", 3.0, 8, 8);
+    EXPECT_EQ(crc.frame_errors, 0u);
+    EXPECT_LT(crc.mean_iterations, 20.0);
+    EXPECT_NE(make_frame_decoder("turbo", parse_frame_options(fx))->backend().find("fixed"), std::string::npos);
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("algorithm=fptd, engine=fixed")), std::invalid_argument);
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("code=ccsds:1784, algorithm=fptd-max-log, engine=fixed")),
+                 std::invalid_argument);
 }
 
 TEST(turbo_decoder, fptd_needs_about_36_iterations_to_match_windowed_bcjr)

@@ -63,6 +63,8 @@ void check_fixed_window(const turbo_code& code, int window, int training, const 
 //! `window`: stages per window, a multiple of 8 up to turbo_fx::MAX_WINDOW; the SIMD engine
 //! (a group of frames per vector, turbo_fixed_lanes.cc)
 std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window);
+//! the fully parallel decoder (FPTD) with max-log in fixed point (LTE), a frame per pool task
+std::unique_ptr<turbo_engine> make_turbo_fptd_fixed_cpu(const turbo_code& code, const turbo_options& o);
 //! the scalar engine, a frame at a time, state by state (the readable twin the tests compare with)
 std::unique_ptr<turbo_engine> make_turbo_fixed_scalar(const turbo_code& code, const turbo_options& o, int window);
 #ifdef GPUFEC_HAVE_CUDA
@@ -72,9 +74,10 @@ std::unique_ptr<turbo_engine> make_turbo_cuda(const turbo_code& code, const turb
 //! window of a frame (windows up to 32 stages)
 std::unique_ptr<turbo_engine> make_turbo_ccsds_cuda(const turbo_code& code, const turbo_options& o, int window,
                                                     int device, size_t max_batch);
-//! the fully parallel decoder with max-log (fptd_max_log), a cluster of blocks per frame
+//! the fully parallel decoder with max-log (fptd_max_log), a cluster of blocks per frame; in
+//! float, or (fixed) in int16, the bits of make_turbo_fptd_fixed_cpu
 std::unique_ptr<turbo_engine> make_turbo_fptd_cuda(const turbo_code& code, const turbo_options& o, int device,
-                                                   size_t max_batch);
+                                                   size_t max_batch, bool fixed = false);
 #endif
 
 } // namespace gpufec

@@ -219,21 +219,23 @@ turbo_setup read_setup(option_reader& r, const frame_common& common, const devic
     if (engine != "fixed" && engine != "reference")
         throw std::invalid_argument("engine: '" + engine + "' is not valid (allowed: fixed, reference)");
     s.fixed = engine == "fixed";
-    if (s.fixed && !maxlog)
-        throw std::invalid_argument("engine: fixed runs max-log only (log-map: engine=reference)");
-    o.max_iterations = int(r.get_int("max_iterations", 6, 1, 100));
     const bool fptd_ml = o.algorithm == turbo_algorithm::fptd_max_log;
+    if (s.fixed && !maxlog && !fptd_ml)
+        throw std::invalid_argument("engine: fixed runs max-log and fptd-max-log only (log-map, fptd: engine=reference)");
+    if (s.fixed && fptd_ml && !lte)
+        throw std::invalid_argument("engine: the fixed-point FPTD runs the LTE code");
+    o.max_iterations = int(r.get_int("max_iterations", 6, 1, 100));
     o.scaling = float(r.get_float("scaling", maxlog || fptd_ml ? 0.75 : 1.0, 1e-3, 1.0));
-    o.window = int(r.get_int("window", s.fixed ? turbo_fx::GPU_WINDOW : 0, 0, 6144));
+    o.window = int(r.get_int("window", s.fixed && maxlog ? turbo_fx::GPU_WINDOW : 0, 0, 6144));
     o.training = int(r.get_int("training", turbo_fx::TRAIN, 0, 1000));
     // the FPTD with max-log runs every iteration by default (the GPU one always does)
     o.early_termination = r.get_bool("early_termination", !fptd_ml);
     o.prelaunch = r.get_bool("prelaunch", false);
     o.cpu_threads = common.cpu_threads;
     o.validate();
-    if (s.fixed && o.window == 0)
+    if (s.fixed && maxlog && o.window == 0)
         throw std::invalid_argument("window: engine=fixed needs windows (window=0, the whole block, is engine=reference)");
-    if (s.fixed)
+    if (s.fixed && maxlog)
         check_fixed_window(s.c.code, o.window, o.training, o.crc);
     return s;
 }
@@ -246,7 +248,18 @@ std::unique_ptr<frame_decoder> build(const turbo_code& code, const turbo_setup& 
     const bool lte = code.standard == turbo_standard::lte;
     const bool fptd_ml = o.algorithm == turbo_algorithm::fptd_max_log;
     std::unique_ptr<turbo_engine> eng;
-    if (s.fixed) {
+    if (s.fixed && fptd_ml) { // the int16 FPTD: on the GPU as the float one, else its CPU twin
+#ifdef GPUFEC_HAVE_CUDA
+        const backend_choice choice = resolve_backend(device);
+        if (choice.cuda && (!o.early_termination || device.type == device_spec::kind::cuda))
+            eng = make_turbo_fptd_cuda(code, o, choice.device, size_t(s.common.max_batch), true);
+#else
+        if (device.type == device_spec::kind::cuda)
+            throw std::invalid_argument("device: this build has no CUDA");
+#endif
+        if (!eng)
+            eng = make_turbo_fptd_fixed_cpu(code, o);
+    } else if (s.fixed) {
         const backend_choice choice = resolve_backend(device);
 #ifdef GPUFEC_HAVE_CUDA
         // the GPU runs windows of GPU_WINDOW stages and a few training lengths: others go to the CPU twin unless
@@ -377,6 +390,7 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "prelaunch=<bool> (false; the GPU FPTD: the next frame's kernel waits on the GPU, up to 4 ms, so that "
                              "a frame within 2 ms of the one before skips the launch), "
                              "engine=<fixed|reference> (fixed for max-log: LTE int16 metrics, CPU or GPU, the same bits; CCSDS int32, CPU; "
+                             "reference for fptd-max-log: float; fixed: int16 metrics, CPU or GPU, the same bits; "
                              "windows multiples of 8; training=<8..64> (32) stages outside each window; the GPU: window 16, "
                              "training 16, 24 or 32; "
                              "log-map and fptd: reference, CPU), "

@@ -52,11 +52,13 @@
 #include "runtime/cuda_resources.h"
 #include "turbo_chunks.h"
 #include "turbo_engine.h"
+#include "turbo_fixed_pairs.cuh"
 #include "turbo_rsc.h"
 
 #include <cooperative_groups.h>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -99,6 +101,7 @@ struct fptd_args {
     const int8_t* in; // frames x (3K + 12), d0 | d1 | d2 streams (device or mapped host memory)
     int n, K, L, iterations;
     float sf;                             // extrinsic scaling
+    int scale16;                          // the same, in sixteenths (fixed point)
     const uint32_t* pi;                   // K
     const uint32_t* inv;                  // K
     uint8_t* bits;                        // frames x K / 8, packed MSB first (device or mapped host memory)
@@ -258,12 +261,27 @@ __device__ __forceinline__ void put8(uint32_t a, uint32_t chunk2, const float (&
     }
 }
 
+//! 4 words (8 int16 metrics) to shared address `a`: another block's by a message counted on its
+//! barrier `mbar`, this block's by a store
+__device__ __forceinline__ void put4(uint32_t a, const uint32_t (&w)[4], bool remote, uint32_t mbar)
+{
+    if (remote)
+        cluster_msg::send4(a, __uint_as_float(w[0]), __uint_as_float(w[1]), __uint_as_float(w[2]),
+                           __uint_as_float(w[3]), mbar);
+    else
+        asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3])
+                     : "memory");
+}
+
 #define GPUFEC_FPTD_BODY 1
 #endif
 
 /*! ARMED: a pre-launched kernel of one frame (see fptd_mailbox), which does everything that does
- *  not depend on the frame before it waits for it */
-template <bool CLUSTER, int SPT, bool ARMED>
+ *  not depend on the frame before it waits for it. FX: fixed point (turbo_fptd_fixed_cpu.cc's
+ *  arithmetic, engine=fixed): a thread's two stages are the two int16 halves of each metric word
+ *  (turbo_fixed_pairs.cuh, low half: its first stage), so one instruction advances both; a metric
+ *  vector is 4 words (16 bytes) where the float one is 8, and the extrinsic values are ints. */
+template <bool CLUSTER, int SPT, bool ARMED, bool FX>
 __global__ void fptd_kernel(fptd_args a)
 {
 #ifdef GPUFEC_FPTD_BODY
@@ -271,6 +289,7 @@ __global__ void fptd_kernel(fptd_args a)
     // (four stages a thread, measured slower, are not kept)
     static_assert(SPT == 2, "the kernel reads and writes a thread's two stages as pairs");
     namespace cm = cluster_msg;
+    using namespace turbo_fx;
     cg::cluster_group cluster = cg::this_cluster();
     const int C = CLUSTER ? int(cluster.num_blocks()) : 1, rank = CLUSTER ? int(cluster.block_rank()) : 0;
     const int frame = int(blockIdx.x) / C, K = a.K, L = a.L, D = K + 4, T = L / SPT;
@@ -293,8 +312,12 @@ __global__ void fptd_kernel(fptd_args a)
     const uint32_t mbar = cm::smem_address(&s_mbar[0]);
     // the bytes other threads send this block in a half: an extrinsic value per stage, alpha
     // from the block before and beta from the block after
-    const uint32_t half_bytes = uint32_t(4 * stages_here + (rank > 0 && stages_here > 0 ? 32 : 0) +
-                                         (rank * L + L < K ? 32 : 0));
+    constexpr int edge = FX ? 16 : 32;
+    const uint32_t half_bytes = uint32_t(4 * stages_here + (rank > 0 && stages_here > 0 ? edge : 0) +
+                                         (rank * L + L < K ? edge : 0));
+    // fixed point: the extrinsic values and the lower code's systematic values are ints
+    int* const s_exti = reinterpret_cast<int*>(s_ext);
+    const int* const s_sys2i = reinterpret_cast<const int*>(s_sys2);
     if (CLUSTER && t == 0) {
         for (uint32_t b = 0; b < 4; ++b)
             cm::barrier_init(mbar + 8 * b, 1);
@@ -321,6 +344,16 @@ __global__ void fptd_kernel(fptd_args a)
         for (int s = 0; s < S; ++s)
             A[m][s] = B[m][s] = 0.f; // half 0: no metrics from other stages yet
     }
+    // Fixed point: the same as ints, and as the words of the halves: in half h the first stage
+    // runs code h & 1, the second the other, so sysP[h & 1] and parP[h & 1] hold the two
+    // stages' systematic and parity values. KA: alpha out of the first stage (its low halves
+    // are the second stage's alpha in the next half), KB: beta into the second stage (its high
+    // halves are the first stage's beta of the stage after it in the next half).
+    int isys[SPT] = {}, isys2[SPT] = {};
+    u32 sysP[2] = {}, parP[2] = {}, KA[S], KB[S];
+#pragma unroll
+    for (int s = 0; s < S; ++s)
+        KA[s] = KB[s] = 0;
     // where this thread's outputs go (cluster addresses with a cluster, else the block's own, row
     // 0): the extrinsic value of code r of stage l0 + m to the other code's stage pi^-1(i) (r = 0)
     // or pi(i) (r = 1), the last stage's alpha to the next thread's first stage, the first
@@ -349,12 +382,21 @@ __global__ void fptd_kernel(fptd_args a)
         // that no store here meets a message of half 0 from another block, which the relaxed
         // barrier after this set-up would not order. Alpha into stage 0 and beta into the last
         // stage are never sent: they are set in both rows here.
-        for (int s = 0; s < S; ++s) {
-            slot(s_alpha, 0, s / 4, t)[s % 4] = i0 == 0 && s != 0 ? NEG : 0.f; // the trellis starts in 0
-            if (i0 == 0)
-                slot(s_alpha, 1, s / 4, t)[s % 4] = s != 0 ? NEG : 0.f;
-            slot(s_beta, 0, s / 4, t)[s % 4] = 0.f;
-        }
+        if (FX) // 4 words a vector: states 2j and 2j + 1 in word j
+            for (int j = 0; j < 4; ++j) {
+                const u32 start = j == 0 ? pk16(0, -UNKNOWN) : pk16(-UNKNOWN, -UNKNOWN); // the trellis starts in 0
+                reinterpret_cast<u32*>(slot(s_alpha, 0, 0, t))[j] = i0 == 0 ? start : 0u;
+                if (i0 == 0)
+                    reinterpret_cast<u32*>(slot(s_alpha, 1, 0, t))[j] = start;
+                reinterpret_cast<u32*>(slot(s_beta, 0, 0, t))[j] = 0u;
+            }
+        else
+            for (int s = 0; s < S; ++s) {
+                slot(s_alpha, 0, s / 4, t)[s % 4] = i0 == 0 && s != 0 ? NEG : 0.f; // the trellis starts in 0
+                if (i0 == 0)
+                    slot(s_alpha, 1, s / 4, t)[s % 4] = s != 0 ? NEG : 0.f;
+                slot(s_beta, 0, s / 4, t)[s % 4] = 0.f;
+            }
         if (has_alpha) { // to stage i0 + SPT, the first of its thread
             const int j = i0 + SPT, tr = j / L;
             const float* p = slot(s_alpha, 0, 0, (j - tr * L) / SPT);
@@ -412,7 +454,33 @@ __global__ void fptd_kernel(fptd_args a)
         sys[0] = soft_f(v0.x), sys[1] = soft_f(v0.y);
         par0[0] = soft_f(v1.x), par0[1] = soft_f(v1.y);
         par1[0] = soft_f(v2.x), par1[1] = soft_f(v2.y);
-        if (i0 + SPT == K) // beta into the last stage: from the termination stages, once
+        if (FX) {
+            isys[0] = soft_in(v0.x), isys[1] = soft_in(v0.y);
+            parP[0] = pk16(soft_in(v1.x), soft_in(v2.y)); // half 0: the upper code, then the lower
+            parP[1] = pk16(soft_in(v2.x), soft_in(v1.y));
+        }
+        if (FX && i0 + SPT == K) // beta into the last stage, as the float one below, in ints
+            for (int r = 0; r < 2; ++r) {
+                const int8_t* d0 = s_in + 3 * L + 2 * r;
+                const int tv[6] = { soft_in(d0[0]), soft_in(d0[4]), soft_in(d0[8]),
+                                    soft_in(d0[1]), soft_in(d0[5]), soft_in(d0[9]) };
+                int b[S];
+                for (int s = 0; s < S; ++s)
+                    b[s] = s == 0 ? 0 : -UNKNOWN;
+                for (int j = 2; j >= 0; --j) {
+                    int bn[S];
+#pragma unroll
+                    for (int s = 0; s < S; ++s) {
+                        const int x = lte_fb(s), p = lte_par(s, x);
+                        bn[s] = b[lte_next(s, x)] + x * tv[2 * j] + p * tv[2 * j + 1];
+                    }
+                    for (int s = 0; s < S; ++s)
+                        b[s] = bn[s];
+                }
+                for (int j = 0; j < 4; ++j)
+                    reinterpret_cast<u32*>(slot(s_beta, 1 - r, 0, t))[j] = pk16(b[2 * j], b[2 * j + 1]);
+            }
+        else if (i0 + SPT == K) // beta into the last stage: from the termination stages, once
             for (int r = 0; r < 2; ++r) {
                 // stream d's termination values K + 2r and K + 2r + 1, staged at 3 L + 4 d
                 const int8_t* d0 = s_in + 3 * L + 2 * r;
@@ -447,22 +515,28 @@ __global__ void fptd_kernel(fptd_args a)
             cm::execution_barrier();
         if (live)
 #pragma unroll
-            for (int m = 0; m < SPT; ++m)
-                cm::send(ext_to[0][m] + 2 * row_e, sys[m], ext_mbar[0][m] + 16); // that block's set-up barrier
+            for (int m = 0; m < SPT; ++m) // to that block's set-up barrier
+                cm::send(ext_to[0][m] + 2 * row_e, FX ? __int_as_float(isys[m]) : sys[m], ext_mbar[0][m] + 16);
     } else if (live) {
 #pragma unroll
         for (int m = 0; m < SPT; ++m)
-            asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[0][m] + 2 * row_e), "f"(sys[m]) : "memory");
+            asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[0][m] + 2 * row_e), "f"(FX ? __int_as_float(isys[m]) : sys[m])
+                         : "memory");
     }
     const auto set_up_done = [&] { // every systematic value of the lower code has come
         if (CLUSTER)
             cm::wait(mbar + 16, 0);
         else
             __syncthreads();
-        if (live)
+        if (live && FX) {
+            isys2[0] = s_sys2i[l0], isys2[1] = s_sys2i[l0 + 1];
+            sysP[0] = pk16(isys[0], isys2[1]);
+            sysP[1] = pk16(isys2[0], isys[1]);
+        } else if (live) {
 #pragma unroll
             for (int m = 0; m < SPT; ++m)
                 sys2[m] = s_sys2[l0 + m];
+        }
     };
     if (!CLUSTER || a.iterations == 0) // (half 0 waits for them with a cluster)
         set_up_done();
@@ -564,9 +638,81 @@ __global__ void fptd_kernel(fptd_args a)
         kept_metrics();
         cm::execution_wait();
     };
+    // one half-iteration in fixed point: both stages of the thread at once, in the halves of
+    // the words (the same order of work and the same synchronisation as half())
+    int iown[SPT] = {}; // each stage's latest extrinsic value of the upper code, unscaled
+    auto half_fx = [&](auto parity, int h) {
+        constexpr int P = decltype(parity)::value;
+        if (CLUSTER && h > 0)
+            cm::wait(mbar + 8 * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
+        u32 al[S], be[S];
+        int e_in[SPT];
+        if (live) {
+            const int2 e = *reinterpret_cast<const int2*>(s_exti + P * L + l0);
+            e_in[0] = e.x, e_in[1] = e.y;
+            // the first stage's alpha and the second's beta of the stage after it, from other
+            // threads (word j: states 2j, 2j + 1), joined with the halves this thread kept
+            const uint4 ra = *reinterpret_cast<const uint4*>(slot(s_alpha, P, 0, t));
+            const uint4 rb = *reinterpret_cast<const uint4*>(slot(s_beta, P, 0, t));
+            const u32 wa[4] = { ra.x, ra.y, ra.z, ra.w }, wb[4] = { rb.x, rb.y, rb.z, rb.w };
+#pragma unroll
+            for (int s = 0; s < S; ++s) {
+                al[s] = __byte_perm(wa[s / 2], KA[s], s & 1 ? 0x5432 : 0x5410);
+                be[s] = __byte_perm(KB[s], wb[s / 2], s & 1 ? 0x7632 : 0x5432);
+            }
+            // the extrinsic values first: they travel furthest; they land in the other row
+            const u32 m1 = extrinsic_max(al, be, parP[P], 1), m0 = extrinsic_max(al, be, parP[P], 0);
+            const int ext[SPT] = { lo16(m1) - lo16(m0), hi16(m1) - hi16(m0) };
+#pragma unroll
+            for (int m = 0; m < SPT; ++m) {
+                const int r = (m + P) & 1; // 0: the upper code, 1: the lower
+                if (r == 0)
+                    iown[m] = ext[m];
+                const float v = __int_as_float(scale_ext(ext[m], a.scale16));
+                if (CLUSTER)
+                    cm::send(ext_to[r][m] + (1 - P) * row_e, v, ext_mbar[r][m] + 8 * P);
+                else
+                    asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[r][m] + (1 - P) * row_e), "f"(v) : "memory");
+            }
+        }
+        if (CLUSTER && P == 0 && h == 0)
+            set_up_done();
+        if (live) {
+            const branch g = make_branch(add2(pk16(e_in[0], e_in[1]), sysP[P]), parP[P]);
+            forward_step(al, g); // alpha out of each stage
+            backward_step(be, g); // beta into each stage
+            const uint32_t base = (1 - P) * row_m;
+            u32 w[4];
+            if (has_beta) { // the first stage's beta (low halves) to the previous thread
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    w[j] = __byte_perm(be[2 * j], be[2 * j + 1], 0x5410);
+                put4(beta_to + base, w, CLUSTER && beta_remote, beta_mbar + 8 * P);
+            }
+            if (has_alpha) { // the second stage's alpha (high halves) to the next thread
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    w[j] = __byte_perm(al[2 * j], al[2 * j + 1], 0x7632);
+                put4(alpha_to + base, w, CLUSTER && alpha_remote, alpha_mbar + 8 * P);
+            }
+#pragma unroll
+            for (int s = 0; s < S; ++s)
+                KA[s] = al[s], KB[s] = be[s];
+        }
+        if (CLUSTER && t == 0 && h + 1 < H)
+            cm::expect(mbar + 8 * uint32_t(1 - P), half_bytes);
+        __syncthreads();
+        if (CLUSTER)
+            cm::execution_barrier();
+    };
     for (int h = 0; h < H; h += 2) {
-        half(std::integral_constant<int, 0>(), h);
-        half(std::integral_constant<int, 1>(), h + 1);
+        if constexpr (FX) {
+            half_fx(std::integral_constant<int, 0>(), h);
+            half_fx(std::integral_constant<int, 1>(), h + 1);
+        } else {
+            half(std::integral_constant<int, 0>(), h);
+            half(std::integral_constant<int, 1>(), h + 1);
+        }
     }
     if (CLUSTER && H > 0)
         cm::wait(mbar + 8 * uint32_t((H - 1) & 1), uint32_t((H - 1) >> 1) & 1u);
@@ -577,7 +723,8 @@ __global__ void fptd_kernel(fptd_args a)
     if (live)
 #pragma unroll
         for (int m = 0; m < SPT; ++m)
-            s_bit[l0 + m] = __fadd_rn(__fadd_rn(__fmul_rn(a.sf, s_ext[(m & 1) * L + l0 + m]), sys[m]), own_ext[m]) > 0.f;
+            s_bit[l0 + m] = FX ? s_exti[(m & 1) * L + l0 + m] + isys[m] + iown[m] > 0
+                               : __fadd_rn(__fadd_rn(__fmul_rn(a.sf, s_ext[(m & 1) * L + l0 + m]), sys[m]), own_ext[m]) > 0.f;
     __syncthreads();
     if (live && l0 % 8 == 0) { // L and rank L are multiples of 8: a byte never spans two blocks
         uint32_t byte = 0;
@@ -595,18 +742,26 @@ __global__ void fptd_kernel(fptd_args a)
 #endif
 }
 
-//! a frame per cluster, or (small K) a frame per block
-constexpr auto KERNEL_CLUSTER = fptd_kernel<true, STAGES_PER_THREAD, false>;
-constexpr auto KERNEL_BLOCK = fptd_kernel<false, STAGES_PER_THREAD, false>;
-//! the same, pre-launched for a frame to come
-constexpr auto ARMED_CLUSTER = fptd_kernel<true, STAGES_PER_THREAD, true>;
-constexpr auto ARMED_BLOCK = fptd_kernel<false, STAGES_PER_THREAD, true>;
+//! the kernels of one arithmetic (FX: fixed point): a frame per cluster, or (small K) a frame
+//! per block; the same, pre-launched for a frame to come
+struct fptd_kernels {
+    void (*cluster)(fptd_args);
+    void (*block)(fptd_args);
+    void (*armed_cluster)(fptd_args);
+    void (*armed_block)(fptd_args);
+};
+template <bool FX>
+constexpr fptd_kernels kernels_of()
+{
+    return { fptd_kernel<true, STAGES_PER_THREAD, false, FX>, fptd_kernel<false, STAGES_PER_THREAD, false, FX>,
+             fptd_kernel<true, STAGES_PER_THREAD, true, FX>, fptd_kernel<false, STAGES_PER_THREAD, true, FX> };
+}
 
 class fptd_cuda : public turbo_engine
 {
 public:
-    fptd_cuda(const turbo_code& code, const turbo_options& o, int device, size_t max_batch)
-        : d_code(code), d_opts(o), d_dev(device)
+    fptd_cuda(const turbo_code& code, const turbo_options& o, int device, size_t max_batch, bool fixed)
+        : d_code(code), d_opts(o), d_dev(device), d_fixed(fixed), d_k(fixed ? kernels_of<true>() : kernels_of<false>())
     {
         if (code.standard != turbo_standard::lte || !lte_trellis_matches(code.rsc) || code.K % 8)
             throw std::invalid_argument("algorithm: the GPU FPTD runs the LTE code");
@@ -624,14 +779,14 @@ public:
         if (prop.major < 9)
             throw std::invalid_argument("device: the GPU FPTD needs thread block clusters (compute capability 9.0)");
         const int K = code.K;
-        for (auto* f : { KERNEL_CLUSTER, ARMED_CLUSTER })
+        for (auto* f : { d_k.cluster, d_k.armed_cluster })
             GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
         // as many blocks per frame as keep ~128 or more stages each, up to a cluster of 16
         for (d_C = std::min(MAX_CLUSTER, (K + 127) / 128); d_C >= 1; --d_C) {
             d_L = 8 * ((K + 8 * d_C - 1) / (8 * d_C));
             d_threads = (d_L / STAGES_PER_THREAD + 31) / 32 * 32;
             d_shared = fptd_shared_bytes(d_L);
-            for (auto* f : { KERNEL_CLUSTER, KERNEL_BLOCK, ARMED_CLUSTER, ARMED_BLOCK })
+            for (auto* f : { d_k.cluster, d_k.block, d_k.armed_cluster, d_k.armed_block })
                 allow_dynamic_shared(f, d_shared, "turbo GPU FPTD");
             if (d_C == 1) { // no cluster
                 d_active = prop.multiProcessorCount;
@@ -639,7 +794,7 @@ public:
             }
             cudaLaunchConfig_t cfg = config(1, nullptr);
             int clusters = 0;
-            if (cudaOccupancyMaxActiveClusters(&clusters, KERNEL_CLUSTER, &cfg) == cudaSuccess && clusters > 0) {
+            if (cudaOccupancyMaxActiveClusters(&clusters, d_k.cluster, &cfg) == cudaSuccess && clusters > 0) {
                 d_active = clusters;
                 break;
             }
@@ -668,7 +823,7 @@ public:
     }
     std::string name() const override
     {
-        return "cuda:" + std::to_string(d_dev) + " (" + d_gpu + ") FPTD max-log float, " + std::to_string(d_C) +
+        return "cuda:" + std::to_string(d_dev) + " (" + d_gpu + ") FPTD max-log " + (d_fixed ? "int16" : "float") + ", " + std::to_string(d_C) +
                " blocks x " + std::to_string(d_L) + " stages per frame";
     }
     bool on_gpu() const override { return true; }
@@ -792,7 +947,7 @@ private:
         a.seq = d_seq;
         a.expiry_ns = ARMED_EXPIRY_NS;
         d_armed_at = std::chrono::steady_clock::now(); // before the kernel can start
-        launch(ARMED_CLUSTER, ARMED_BLOCK, d_direct_stream->get(), 1, a);
+        launch(d_k.armed_cluster, d_k.armed_block, d_direct_stream->get(), 1, a);
         d_slot ^= 1;
         d_armed_done[d_slot]->record(d_direct_stream->get());
         d_armed = true;
@@ -868,6 +1023,7 @@ private:
         a.L = d_L;
         a.iterations = d_opts.max_iterations;
         a.sf = d_opts.scaling;
+        a.scale16 = int(std::lround(d_opts.scaling * 16));
         a.pi = d_perm.get();
         a.inv = d_perm.get() + d_code.K;
         a.bits = bits;
@@ -889,12 +1045,15 @@ private:
 
     void enqueue(cudaStream_t s, const int8_t* in, size_t m, uint8_t* bits)
     {
-        launch(KERNEL_CLUSTER, KERNEL_BLOCK, s, m, args(in, bits));
+        launch(d_k.cluster, d_k.block, s, m, args(in, bits));
     }
 
     turbo_code d_code;
     turbo_options d_opts;
-    int d_dev, d_C = 1, d_L = 8, d_threads = 32, d_active = 0;
+    int d_dev;
+    bool d_fixed;
+    fptd_kernels d_k;
+    int d_C = 1, d_L = 8, d_threads = 32, d_active = 0;
     size_t d_shared = 0, d_chunk = 0;
     std::string d_gpu;
     crc_spec d_crc;
@@ -926,9 +1085,9 @@ private:
 } // namespace
 
 std::unique_ptr<turbo_engine> make_turbo_fptd_cuda(const turbo_code& code, const turbo_options& o, int device,
-                                                   size_t max_batch)
+                                                   size_t max_batch, bool fixed)
 {
-    return std::make_unique<fptd_cuda>(code, o, device, max_batch);
+    return std::make_unique<fptd_cuda>(code, o, device, max_batch, fixed);
 }
 
 } // namespace gpufec
