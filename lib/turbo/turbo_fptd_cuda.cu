@@ -73,6 +73,10 @@ constexpr int S = 8;
 constexpr int MAX_CLUSTER = 16;
 //! trellis stages a thread runs: the metrics between them stay in its registers
 constexpr int STAGES_PER_THREAD = 2;
+//! warps of a block at most, and the bytes from a warp's transaction barrier of one kind to the
+//! next kind's (the odd halves', the set-up's)
+constexpr int MAX_WARPS = 32;
+constexpr uint32_t MB_PARITY = 8 * MAX_WARPS, MB_SETUP = 2 * MB_PARITY;
 
 //! shared memory of a block of L stages: per thread alpha into its first stage and beta into its
 //! last, two rows each; per stage two extrinsic inputs, the lower code's systematic value and a
@@ -307,23 +311,37 @@ __global__ void fptd_kernel(fptd_args a)
     float* s_sys2 = s_ext + 2 * L;      // [L]: the systematic value of stage pi(rank L + l)
     uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_sys2 + L);
     int8_t* s_in = reinterpret_cast<int8_t*>(s_bit + L); // [3][L] the streams, then [3][4] the termination
-    // transaction barriers of even and odd halves and of the set-up; a pre-launched kernel's go
-    __shared__ uint64_t s_mbar[4];
-    const uint32_t mbar = cm::smem_address(&s_mbar[0]);
-    // the bytes other threads send this block in a half: an extrinsic value per stage, alpha
-    // from the block before and beta from the block after
+    // Transaction barriers, one of each kind for every warp: [kind][warp], kinds 0 and 1 for
+    // the halves of that parity, 2 for the set-up. A message is counted on the barrier of the
+    // warp that reads it: the hardware updates a barrier's count one message after the other,
+    // so one barrier for a block's 384 messages a half made a half's time grow with the
+    // stages a block holds. Last, a pre-launched kernel's go.
+    __shared__ uint64_t s_mbar[3 * MAX_WARPS + 1];
+    const int warp = t / 32, warps = int(blockDim.x) / 32;
+    const uint32_t mbar = cm::smem_address(&s_mbar[warp]); // this thread's warp's, kind 0
+    // the bytes other threads send warp w in a half: an extrinsic value for each of its stages,
+    // alpha from the block before (to thread 0) and beta from the block after (to the thread of
+    // the block's last stage)
     constexpr int edge = FX ? 16 : 32;
-    const uint32_t half_bytes = uint32_t(4 * stages_here + (rank > 0 && stages_here > 0 ? edge : 0) +
-                                         (rank * L + L < K ? edge : 0));
+    const auto stages_of = [&](int w) { return max(0, min(32 * SPT, stages_here - 32 * SPT * w)); };
+    const auto half_bytes_of = [&](int w) {
+        return uint32_t(4 * stages_of(w) + (w == 0 && rank > 0 && stages_here > 0 ? edge : 0) +
+                        (w == (T - 1) / 32 && rank * L + L < K ? edge : 0));
+    };
+    const uint32_t half_bytes = half_bytes_of(warp);
     // fixed point: the extrinsic values and the lower code's systematic values are ints
     int* const s_exti = reinterpret_cast<int*>(s_ext);
     const int* const s_sys2i = reinterpret_cast<const int*>(s_sys2);
     if (CLUSTER && t == 0) {
-        for (uint32_t b = 0; b < 4; ++b)
-            cm::barrier_init(mbar + 8 * b, 1);
+        for (int w = 0; w < warps; ++w)
+            for (int k = 0; k < 3; ++k)
+                cm::barrier_init(cm::smem_address(&s_mbar[k * MAX_WARPS + w]), 1);
+        cm::barrier_init(cm::smem_address(&s_mbar[3 * MAX_WARPS]), 1);
         cm::barrier_init_fence();
-        cm::expect(mbar, half_bytes);                     // half 0
-        cm::expect(mbar + 16, uint32_t(4 * stages_here)); // the set-up: a systematic value a stage
+        for (int w = 0; w < warps; ++w) {
+            cm::expect(cm::smem_address(&s_mbar[w]), half_bytes_of(w)); // half 0
+            cm::expect(cm::smem_address(&s_mbar[2 * MAX_WARPS + w]), uint32_t(4 * stages_of(w))); // the set-up
+        }
     }
     auto slot = [T](float* m, int row, int q, int th) { return m + ((row * 2 + q) * T + th) * 4; };
     const uint32_t chunk2 = uint32_t(T) * 16u; // bytes from a metric's first chunk to its second
@@ -374,7 +392,7 @@ __global__ void fptd_kernel(fptd_args a)
             for (int r = 0; r < 2; ++r) {
                 const int j = int(r == 0 ? a.inv[i] : a.pi[i]), tr = j / L;
                 ext_to[r][m] = target(s_ext + (j - tr * L), tr);
-                ext_mbar[r][m] = target(s_mbar, tr);
+                ext_mbar[r][m] = target(&s_mbar[(j - tr * L) / (32 * SPT)], tr);
             }
             s_ext[l0 + m] = 0.f; // row 0: no extrinsic value in half 0
         }
@@ -402,14 +420,14 @@ __global__ void fptd_kernel(fptd_args a)
             const float* p = slot(s_alpha, 0, 0, (j - tr * L) / SPT);
             alpha_remote = tr != rank;
             alpha_to = alpha_remote ? target(p, tr) : cm::smem_address(p);
-            alpha_mbar = target(s_mbar, tr);
+            alpha_mbar = target(&s_mbar[(j - tr * L) / (32 * SPT)], tr);
         }
         if (has_beta) { // to stage i0 - 1, the last of its thread
             const int j = i0 - 1, tr = j / L;
             const float* p = slot(s_beta, 0, 0, (j - tr * L) / SPT);
             beta_remote = tr != rank;
             beta_to = beta_remote ? target(p, tr) : cm::smem_address(p);
-            beta_mbar = target(s_mbar, tr);
+            beta_mbar = target(&s_mbar[(j - tr * L) / (32 * SPT)], tr);
         }
     }
     // So far nothing depended on the frame: a pre-launched kernel waits for it here, after the
@@ -417,7 +435,7 @@ __global__ void fptd_kernel(fptd_args a)
     if constexpr (ARMED) {
         if (CLUSTER)
             cm::execution_barrier();
-        if (!wait_for_frame<CLUSTER>(a, rank, C, mbar + 24))
+        if (!wait_for_frame<CLUSTER>(a, rank, C, cm::smem_address(&s_mbar[3 * MAX_WARPS])))
             return; // cancelled, or nobody came
     }
     {
@@ -516,7 +534,7 @@ __global__ void fptd_kernel(fptd_args a)
         if (live)
 #pragma unroll
             for (int m = 0; m < SPT; ++m) // to that block's set-up barrier
-                cm::send(ext_to[0][m] + 2 * row_e, FX ? __int_as_float(isys[m]) : sys[m], ext_mbar[0][m] + 16);
+                cm::send(ext_to[0][m] + 2 * row_e, FX ? __int_as_float(isys[m]) : sys[m], ext_mbar[0][m] + MB_SETUP);
     } else if (live) {
 #pragma unroll
         for (int m = 0; m < SPT; ++m)
@@ -525,7 +543,7 @@ __global__ void fptd_kernel(fptd_args a)
     }
     const auto set_up_done = [&] { // every systematic value of the lower code has come
         if (CLUSTER)
-            cm::wait(mbar + 16, 0);
+            cm::wait(mbar + MB_SETUP, 0);
         else
             __syncthreads();
         if (live && FX) {
@@ -550,7 +568,7 @@ __global__ void fptd_kernel(fptd_args a)
     auto half = [&](auto parity, int h) {
         constexpr int P = decltype(parity)::value;
         if (CLUSTER && h > 0) // the previous half's values from other threads
-            cm::wait(mbar + 8 * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
+            cm::wait(mbar + MB_PARITY * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
         float e_in[SPT], al[SPT][S], be[SPT][S], su[SPT], pr[SPT];
         if (live) {
             const float* er = s_ext + P * L + l0;
@@ -581,7 +599,7 @@ __global__ void fptd_kernel(fptd_args a)
                 if (r == 0)
                     own_ext[m] = ext;
                 if (CLUSTER)
-                    cm::send(ext_to[r][m] + (1 - P) * row_e, ext, ext_mbar[r][m] + 8 * P);
+                    cm::send(ext_to[r][m] + (1 - P) * row_e, ext, ext_mbar[r][m] + MB_PARITY * P);
                 else
                     asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[r][m] + (1 - P) * row_e), "f"(ext) : "memory");
             }
@@ -600,12 +618,12 @@ __global__ void fptd_kernel(fptd_args a)
             if (has_beta) {
                 fptd_beta_in(be[0], su[0], pr[0], m8);
                 normalise(m8, out);
-                put8(beta_to + base, chunk2, out, CLUSTER && beta_remote, beta_mbar + 8 * P);
+                put8(beta_to + base, chunk2, out, CLUSTER && beta_remote, beta_mbar + MB_PARITY * P);
             }
             if (has_alpha) {
                 fptd_alpha_out(al[SPT - 1], su[SPT - 1], pr[SPT - 1], m8);
                 normalise(m8, out);
-                put8(alpha_to + base, chunk2, out, CLUSTER && alpha_remote, alpha_mbar + 8 * P);
+                put8(alpha_to + base, chunk2, out, CLUSTER && alpha_remote, alpha_mbar + MB_PARITY * P);
             }
         }
         // Last, the metrics between this thread's stages, which stay in its registers. With a
@@ -631,8 +649,8 @@ __global__ void fptd_kernel(fptd_args a)
             return;
         }
         // the next half's barrier: its previous phase (half h - 1) completed above
-        if (t == 0 && h + 1 < H)
-            cm::expect(mbar + 8 * uint32_t(1 - P), half_bytes);
+        if (t % 32 == 0 && h + 1 < H)
+            cm::expect(mbar + MB_PARITY * uint32_t(1 - P), half_bytes);
         __syncthreads();
         cm::execution_arrive();
         kept_metrics();
@@ -644,7 +662,7 @@ __global__ void fptd_kernel(fptd_args a)
     auto half_fx = [&](auto parity, int h) {
         constexpr int P = decltype(parity)::value;
         if (CLUSTER && h > 0)
-            cm::wait(mbar + 8 * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
+            cm::wait(mbar + MB_PARITY * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
         u32 al[S], be[S];
         int e_in[SPT];
         if (live) {
@@ -670,7 +688,7 @@ __global__ void fptd_kernel(fptd_args a)
                     iown[m] = ext[m];
                 const float v = __int_as_float(scale_ext(ext[m], a.scale16));
                 if (CLUSTER)
-                    cm::send(ext_to[r][m] + (1 - P) * row_e, v, ext_mbar[r][m] + 8 * P);
+                    cm::send(ext_to[r][m] + (1 - P) * row_e, v, ext_mbar[r][m] + MB_PARITY * P);
                 else
                     asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[r][m] + (1 - P) * row_e), "f"(v) : "memory");
             }
@@ -687,20 +705,20 @@ __global__ void fptd_kernel(fptd_args a)
 #pragma unroll
                 for (int j = 0; j < 4; ++j)
                     w[j] = __byte_perm(be[2 * j], be[2 * j + 1], 0x5410);
-                put4(beta_to + base, w, CLUSTER && beta_remote, beta_mbar + 8 * P);
+                put4(beta_to + base, w, CLUSTER && beta_remote, beta_mbar + MB_PARITY * P);
             }
             if (has_alpha) { // the second stage's alpha (high halves) to the next thread
 #pragma unroll
                 for (int j = 0; j < 4; ++j)
                     w[j] = __byte_perm(al[2 * j], al[2 * j + 1], 0x7632);
-                put4(alpha_to + base, w, CLUSTER && alpha_remote, alpha_mbar + 8 * P);
+                put4(alpha_to + base, w, CLUSTER && alpha_remote, alpha_mbar + MB_PARITY * P);
             }
 #pragma unroll
             for (int s = 0; s < S; ++s)
                 KA[s] = al[s], KB[s] = be[s];
         }
-        if (CLUSTER && t == 0 && h + 1 < H)
-            cm::expect(mbar + 8 * uint32_t(1 - P), half_bytes);
+        if (CLUSTER && t % 32 == 0 && h + 1 < H)
+            cm::expect(mbar + MB_PARITY * uint32_t(1 - P), half_bytes);
         __syncthreads();
         if (CLUSTER)
             cm::execution_barrier();
@@ -715,7 +733,7 @@ __global__ void fptd_kernel(fptd_args a)
         }
     }
     if (CLUSTER && H > 0)
-        cm::wait(mbar + 8 * uint32_t((H - 1) & 1), uint32_t((H - 1) >> 1) & 1u);
+        cm::wait(mbar + MB_PARITY * uint32_t((H - 1) & 1), uint32_t((H - 1) >> 1) & 1u);
     __syncthreads();
 
     // decisions: the a-posteriori value sf ext_lower + sys + ext_upper, as the CPU sums it; the

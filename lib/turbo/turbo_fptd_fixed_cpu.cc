@@ -66,7 +66,7 @@ public:
     }
     std::string name() const override
     {
-        return "cpu fptd fixed-point max-log (" + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
+        return "cpu FPTD max-log int16 (fixed point, " + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
     }
     void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
     {
