@@ -83,6 +83,23 @@ GPUFEC_HD int16_t scale_ext(int e, int scale16)
 }
 GPUFEC_HD int max2(int a, int b) { return a > b ? a : b; }
 
+//! the beta into the last stage from the 3 tail stages, tail stage j taking the values (x, p) =
+//! (tv[2 j], tv[2 j + 1]) (already through soft_in): the input is the feedback, not normalised
+inline void tail_betas(const rsc_tables& T, const int (&tv)[6], int (&b)[STATES])
+{
+    for (int s = 0; s < STATES; ++s)
+        b[s] = s == 0 ? 0 : -UNKNOWN;
+    for (int j = 2; j >= 0; --j) {
+        int bn[STATES];
+        for (int s = 0; s < STATES; ++s) {
+            const int x = T.term[s];
+            bn[s] = b[T.next[s * 2 + x]] + x * tv[2 * j] + T.par[s * 2 + x] * tv[2 * j + 1];
+        }
+        for (int s = 0; s < STATES; ++s)
+            b[s] = bn[s];
+    }
+}
+
 } // namespace turbo_fx
 } // namespace gpufec
 

@@ -122,17 +122,10 @@ private:
             // the feedback, not normalised), or the beta stored there
             const int be = k1 + T;
             if (be >= K) {
-                for (int s = 0; s < STATES; ++s)
-                    b[s] = s == 0 ? 0 : -UNKNOWN;
-                for (int j = 2; j >= 0; --j) {
-                    int bn[STATES];
-                    for (int s = 0; s < STATES; ++s) {
-                        const int x = d_T.term[s];
-                        bn[s] = b[d_T.next[s * 2 + x]] + x * soft_in(tail[2 * j]) +
-                                d_T.par[s * 2 + x] * soft_in(tail[2 * j + 1]);
-                    }
-                    std::copy(bn, bn + STATES, b);
-                }
+                int tv[6];
+                for (int j = 0; j < 6; ++j)
+                    tv[j] = soft_in(tail[j]);
+                tail_betas(d_T, tv, b);
             } else {
                 for (int s = 0; s < STATES; ++s)
                     b[s] = first ? 0 : b_in[w * STATES + s];

@@ -104,16 +104,7 @@ private:
             const int tv[6] = { soft_in(t0[0]), soft_in(t0[D]), soft_in(t0[2 * D]),
                                 soft_in(t0[1]), soft_in(t0[D + 1]), soft_in(t0[2 * D + 1]) };
             int b[STATES];
-            for (int s = 0; s < STATES; ++s)
-                b[s] = s == 0 ? 0 : -UNKNOWN;
-            for (int j = 2; j >= 0; --j) {
-                int bn[STATES];
-                for (int s = 0; s < STATES; ++s) {
-                    const int x = d_T.term[s];
-                    bn[s] = b[d_T.next[s * 2 + x]] + x * tv[2 * j] + d_T.par[s * 2 + x] * tv[2 * j + 1];
-                }
-                std::copy(bn, bn + STATES, b);
-            }
+            tail_betas(d_T, tv, b);
             std::copy(b, b + STATES, sc.beta[r].begin() + long(K * STATES));
         }
         turbo_report rep;
