@@ -73,7 +73,7 @@ constexpr int S = 8;
 constexpr int MAX_CLUSTER = 16;
 //! trellis stages a thread runs: the metrics between them stay in its registers
 constexpr int STAGES_PER_THREAD = 2;
-//! warps of a block at most, and the bytes from a warp's transaction barrier of one kind to the
+//! warps of a block at most, and the bytes from a group's transaction barrier of one kind to the
 //! next kind's (the odd halves', the set-up's)
 constexpr int MAX_WARPS = 32;
 constexpr uint32_t MB_PARITY = 8 * MAX_WARPS, MB_SETUP = 2 * MB_PARITY;
@@ -311,36 +311,37 @@ __global__ void fptd_kernel(fptd_args a)
     float* s_sys2 = s_ext + 2 * L;      // [L]: the systematic value of stage pi(rank L + l)
     uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_sys2 + L);
     int8_t* s_in = reinterpret_cast<int8_t*>(s_bit + L); // [3][L] the streams, then [3][4] the termination
-    // Transaction barriers, one of each kind for every warp: [kind][warp], kinds 0 and 1 for
-    // the halves of that parity, 2 for the set-up. A message is counted on the barrier of the
-    // warp that reads it: the hardware updates a barrier's count one message after the other,
-    // so one barrier for a block's 384 messages a half made a half's time grow with the
-    // stages a block holds. Last, a pre-launched kernel's go.
+    // Transaction barriers [kind][group], kinds 0 and 1 for the halves of that parity, 2 for
+    // the set-up; a message is counted on the barrier of the group of threads that reads it.
+    // In blocks of more than 2 warps every warp is a group: one barrier for all of a block's
+    // messages (384 at K = 6144) took a K = 6144 frame 3 us longer on an H100, but one a warp
+    // made blocks of 2 warps (K = 1024) 2 us slower. Last, a pre-launched kernel's go.
     __shared__ uint64_t s_mbar[3 * MAX_WARPS + 1];
-    const int warp = t / 32, warps = int(blockDim.x) / 32;
-    const uint32_t mbar = cm::smem_address(&s_mbar[warp]); // this thread's warp's, kind 0
-    // the bytes other threads send warp w in a half: an extrinsic value for each of its stages,
+    const int warps = int(blockDim.x) / 32, group = warps > 2 ? 1 : warps; // warps a group
+    const int stages_group = 32 * SPT * group, groups = warps / group;
+    const uint32_t mbar = cm::smem_address(&s_mbar[t / (32 * group)]); // this thread's group's, kind 0
+    // the bytes other threads send group g in a half: an extrinsic value for each of its stages,
     // alpha from the block before (to thread 0) and beta from the block after (to the thread of
     // the block's last stage)
     constexpr int edge = FX ? 16 : 32;
-    const auto stages_of = [&](int w) { return max(0, min(32 * SPT, stages_here - 32 * SPT * w)); };
-    const auto half_bytes_of = [&](int w) {
-        return uint32_t(4 * stages_of(w) + (w == 0 && rank > 0 && stages_here > 0 ? edge : 0) +
-                        (w == (T - 1) / 32 && rank * L + L < K ? edge : 0));
+    const auto stages_of = [&](int g) { return max(0, min(stages_group, stages_here - stages_group * g)); };
+    const auto half_bytes_of = [&](int g) {
+        return uint32_t(4 * stages_of(g) + (g == 0 && rank > 0 && stages_here > 0 ? edge : 0) +
+                        (g == (T - 1) / (32 * group) && rank * L + L < K ? edge : 0));
     };
-    const uint32_t half_bytes = half_bytes_of(warp);
+    const uint32_t half_bytes = half_bytes_of(t / (32 * group));
     // fixed point: the extrinsic values and the lower code's systematic values are ints
     int* const s_exti = reinterpret_cast<int*>(s_ext);
     const int* const s_sys2i = reinterpret_cast<const int*>(s_sys2);
     if (CLUSTER && t == 0) {
-        for (int w = 0; w < warps; ++w)
+        for (int g = 0; g < groups; ++g)
             for (int k = 0; k < 3; ++k)
-                cm::barrier_init(cm::smem_address(&s_mbar[k * MAX_WARPS + w]), 1);
+                cm::barrier_init(cm::smem_address(&s_mbar[k * MAX_WARPS + g]), 1);
         cm::barrier_init(cm::smem_address(&s_mbar[3 * MAX_WARPS]), 1);
         cm::barrier_init_fence();
-        for (int w = 0; w < warps; ++w) {
-            cm::expect(cm::smem_address(&s_mbar[w]), half_bytes_of(w)); // half 0
-            cm::expect(cm::smem_address(&s_mbar[2 * MAX_WARPS + w]), uint32_t(4 * stages_of(w))); // the set-up
+        for (int g = 0; g < groups; ++g) {
+            cm::expect(cm::smem_address(&s_mbar[g]), half_bytes_of(g)); // half 0
+            cm::expect(cm::smem_address(&s_mbar[2 * MAX_WARPS + g]), uint32_t(4 * stages_of(g))); // the set-up
         }
     }
     auto slot = [T](float* m, int row, int q, int th) { return m + ((row * 2 + q) * T + th) * 4; };
@@ -392,7 +393,7 @@ __global__ void fptd_kernel(fptd_args a)
             for (int r = 0; r < 2; ++r) {
                 const int j = int(r == 0 ? a.inv[i] : a.pi[i]), tr = j / L;
                 ext_to[r][m] = target(s_ext + (j - tr * L), tr);
-                ext_mbar[r][m] = target(&s_mbar[(j - tr * L) / (32 * SPT)], tr);
+                ext_mbar[r][m] = target(&s_mbar[(j - tr * L) / stages_group], tr);
             }
             s_ext[l0 + m] = 0.f; // row 0: no extrinsic value in half 0
         }
@@ -420,14 +421,14 @@ __global__ void fptd_kernel(fptd_args a)
             const float* p = slot(s_alpha, 0, 0, (j - tr * L) / SPT);
             alpha_remote = tr != rank;
             alpha_to = alpha_remote ? target(p, tr) : cm::smem_address(p);
-            alpha_mbar = target(&s_mbar[(j - tr * L) / (32 * SPT)], tr);
+            alpha_mbar = target(&s_mbar[(j - tr * L) / stages_group], tr);
         }
         if (has_beta) { // to stage i0 - 1, the last of its thread
             const int j = i0 - 1, tr = j / L;
             const float* p = slot(s_beta, 0, 0, (j - tr * L) / SPT);
             beta_remote = tr != rank;
             beta_to = beta_remote ? target(p, tr) : cm::smem_address(p);
-            beta_mbar = target(&s_mbar[(j - tr * L) / (32 * SPT)], tr);
+            beta_mbar = target(&s_mbar[(j - tr * L) / stages_group], tr);
         }
     }
     // So far nothing depended on the frame: a pre-launched kernel waits for it here, after the
@@ -649,7 +650,7 @@ __global__ void fptd_kernel(fptd_args a)
             return;
         }
         // the next half's barrier: its previous phase (half h - 1) completed above
-        if (t % 32 == 0 && h + 1 < H)
+        if (t % (32 * group) == 0 && h + 1 < H)
             cm::expect(mbar + MB_PARITY * uint32_t(1 - P), half_bytes);
         __syncthreads();
         cm::execution_arrive();
@@ -717,7 +718,7 @@ __global__ void fptd_kernel(fptd_args a)
             for (int s = 0; s < S; ++s)
                 KA[s] = al[s], KB[s] = be[s];
         }
-        if (CLUSTER && t % 32 == 0 && h + 1 < H)
+        if (CLUSTER && t % (32 * group) == 0 && h + 1 < H)
             cm::expect(mbar + MB_PARITY * uint32_t(1 - P), half_bytes);
         __syncthreads();
         if (CLUSTER)
