@@ -73,10 +73,6 @@ constexpr int S = 8;
 constexpr int MAX_CLUSTER = 16;
 //! trellis stages a thread runs: the metrics between them stay in its registers
 constexpr int STAGES_PER_THREAD = 2;
-//! warps of a block at most, and the bytes from a group's transaction barrier of one kind to the
-//! next kind's (the odd halves', the set-up's)
-constexpr int MAX_WARPS = 32;
-constexpr uint32_t MB_PARITY = 8 * MAX_WARPS, MB_SETUP = 2 * MB_PARITY;
 
 //! shared memory of a block of L stages: per thread alpha into its first stage and beta into its
 //! last, two rows each; per stage two extrinsic inputs, the lower code's systematic value and a
@@ -311,38 +307,23 @@ __global__ void fptd_kernel(fptd_args a)
     float* s_sys2 = s_ext + 2 * L;      // [L]: the systematic value of stage pi(rank L + l)
     uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_sys2 + L);
     int8_t* s_in = reinterpret_cast<int8_t*>(s_bit + L); // [3][L] the streams, then [3][4] the termination
-    // Transaction barriers [kind][group], kinds 0 and 1 for the halves of that parity, 2 for
-    // the set-up; a message is counted on the barrier of the group of threads that reads it.
-    // In blocks of more than 2 warps every warp is a group: one barrier for all of a block's
-    // messages (384 at K = 6144) took a K = 6144 frame 3 us longer on an H100, but one a warp
-    // made blocks of 2 warps (K = 1024) 2 us slower. Last, a pre-launched kernel's go.
-    __shared__ uint64_t s_mbar[3 * MAX_WARPS + 1];
-    const int warps = int(blockDim.x) / 32, group = warps > 2 ? 1 : warps; // warps a group
-    const int stages_group = 32 * SPT * group, groups = warps / group;
-    const uint32_t mbar = cm::smem_address(&s_mbar[t / (32 * group)]); // this thread's group's, kind 0
-    // the bytes other threads send group g in a half: an extrinsic value for each of its stages,
-    // alpha from the block before (to thread 0) and beta from the block after (to the thread of
-    // the block's last stage)
+    // transaction barriers of even and odd halves and of the set-up; a pre-launched kernel's go
+    __shared__ uint64_t s_mbar[4];
+    const uint32_t mbar = cm::smem_address(&s_mbar[0]);
+    // the bytes other threads send this block in a half: an extrinsic value per stage, alpha
+    // from the block before and beta from the block after
     constexpr int edge = FX ? 16 : 32;
-    const auto stages_of = [&](int g) { return max(0, min(stages_group, stages_here - stages_group * g)); };
-    const auto half_bytes_of = [&](int g) {
-        return uint32_t(4 * stages_of(g) + (g == 0 && rank > 0 && stages_here > 0 ? edge : 0) +
-                        (g == (T - 1) / (32 * group) && rank * L + L < K ? edge : 0));
-    };
-    const uint32_t half_bytes = half_bytes_of(t / (32 * group));
+    const uint32_t half_bytes = uint32_t(4 * stages_here + (rank > 0 && stages_here > 0 ? edge : 0) +
+                                         (rank * L + L < K ? edge : 0));
     // fixed point: the extrinsic values and the lower code's systematic values are ints
     int* const s_exti = reinterpret_cast<int*>(s_ext);
     const int* const s_sys2i = reinterpret_cast<const int*>(s_sys2);
     if (CLUSTER && t == 0) {
-        for (int g = 0; g < groups; ++g)
-            for (int k = 0; k < 3; ++k)
-                cm::barrier_init(cm::smem_address(&s_mbar[k * MAX_WARPS + g]), 1);
-        cm::barrier_init(cm::smem_address(&s_mbar[3 * MAX_WARPS]), 1);
+        for (uint32_t b = 0; b < 4; ++b)
+            cm::barrier_init(mbar + 8 * b, 1);
         cm::barrier_init_fence();
-        for (int g = 0; g < groups; ++g) {
-            cm::expect(cm::smem_address(&s_mbar[g]), half_bytes_of(g)); // half 0
-            cm::expect(cm::smem_address(&s_mbar[2 * MAX_WARPS + g]), uint32_t(4 * stages_of(g))); // the set-up
-        }
+        cm::expect(mbar, half_bytes);                     // half 0
+        cm::expect(mbar + 16, uint32_t(4 * stages_here)); // the set-up: a systematic value a stage
     }
     auto slot = [T](float* m, int row, int q, int th) { return m + ((row * 2 + q) * T + th) * 4; };
     const uint32_t chunk2 = uint32_t(T) * 16u; // bytes from a metric's first chunk to its second
@@ -393,7 +374,7 @@ __global__ void fptd_kernel(fptd_args a)
             for (int r = 0; r < 2; ++r) {
                 const int j = int(r == 0 ? a.inv[i] : a.pi[i]), tr = j / L;
                 ext_to[r][m] = target(s_ext + (j - tr * L), tr);
-                ext_mbar[r][m] = target(&s_mbar[(j - tr * L) / stages_group], tr);
+                ext_mbar[r][m] = target(s_mbar, tr);
             }
             s_ext[l0 + m] = 0.f; // row 0: no extrinsic value in half 0
         }
@@ -421,14 +402,14 @@ __global__ void fptd_kernel(fptd_args a)
             const float* p = slot(s_alpha, 0, 0, (j - tr * L) / SPT);
             alpha_remote = tr != rank;
             alpha_to = alpha_remote ? target(p, tr) : cm::smem_address(p);
-            alpha_mbar = target(&s_mbar[(j - tr * L) / stages_group], tr);
+            alpha_mbar = target(s_mbar, tr);
         }
         if (has_beta) { // to stage i0 - 1, the last of its thread
             const int j = i0 - 1, tr = j / L;
             const float* p = slot(s_beta, 0, 0, (j - tr * L) / SPT);
             beta_remote = tr != rank;
             beta_to = beta_remote ? target(p, tr) : cm::smem_address(p);
-            beta_mbar = target(&s_mbar[(j - tr * L) / stages_group], tr);
+            beta_mbar = target(s_mbar, tr);
         }
     }
     // So far nothing depended on the frame: a pre-launched kernel waits for it here, after the
@@ -436,7 +417,7 @@ __global__ void fptd_kernel(fptd_args a)
     if constexpr (ARMED) {
         if (CLUSTER)
             cm::execution_barrier();
-        if (!wait_for_frame<CLUSTER>(a, rank, C, cm::smem_address(&s_mbar[3 * MAX_WARPS])))
+        if (!wait_for_frame<CLUSTER>(a, rank, C, mbar + 24))
             return; // cancelled, or nobody came
     }
     {
@@ -535,7 +516,7 @@ __global__ void fptd_kernel(fptd_args a)
         if (live)
 #pragma unroll
             for (int m = 0; m < SPT; ++m) // to that block's set-up barrier
-                cm::send(ext_to[0][m] + 2 * row_e, FX ? __int_as_float(isys[m]) : sys[m], ext_mbar[0][m] + MB_SETUP);
+                cm::send(ext_to[0][m] + 2 * row_e, FX ? __int_as_float(isys[m]) : sys[m], ext_mbar[0][m] + 16);
     } else if (live) {
 #pragma unroll
         for (int m = 0; m < SPT; ++m)
@@ -544,7 +525,7 @@ __global__ void fptd_kernel(fptd_args a)
     }
     const auto set_up_done = [&] { // every systematic value of the lower code has come
         if (CLUSTER)
-            cm::wait(mbar + MB_SETUP, 0);
+            cm::wait(mbar + 16, 0);
         else
             __syncthreads();
         if (live && FX) {
@@ -569,7 +550,7 @@ __global__ void fptd_kernel(fptd_args a)
     auto half = [&](auto parity, int h) {
         constexpr int P = decltype(parity)::value;
         if (CLUSTER && h > 0) // the previous half's values from other threads
-            cm::wait(mbar + MB_PARITY * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
+            cm::wait(mbar + 8 * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
         float e_in[SPT], al[SPT][S], be[SPT][S], su[SPT], pr[SPT];
         if (live) {
             const float* er = s_ext + P * L + l0;
@@ -600,7 +581,7 @@ __global__ void fptd_kernel(fptd_args a)
                 if (r == 0)
                     own_ext[m] = ext;
                 if (CLUSTER)
-                    cm::send(ext_to[r][m] + (1 - P) * row_e, ext, ext_mbar[r][m] + MB_PARITY * P);
+                    cm::send(ext_to[r][m] + (1 - P) * row_e, ext, ext_mbar[r][m] + 8 * P);
                 else
                     asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[r][m] + (1 - P) * row_e), "f"(ext) : "memory");
             }
@@ -619,12 +600,12 @@ __global__ void fptd_kernel(fptd_args a)
             if (has_beta) {
                 fptd_beta_in(be[0], su[0], pr[0], m8);
                 normalise(m8, out);
-                put8(beta_to + base, chunk2, out, CLUSTER && beta_remote, beta_mbar + MB_PARITY * P);
+                put8(beta_to + base, chunk2, out, CLUSTER && beta_remote, beta_mbar + 8 * P);
             }
             if (has_alpha) {
                 fptd_alpha_out(al[SPT - 1], su[SPT - 1], pr[SPT - 1], m8);
                 normalise(m8, out);
-                put8(alpha_to + base, chunk2, out, CLUSTER && alpha_remote, alpha_mbar + MB_PARITY * P);
+                put8(alpha_to + base, chunk2, out, CLUSTER && alpha_remote, alpha_mbar + 8 * P);
             }
         }
         // Last, the metrics between this thread's stages, which stay in its registers. With a
@@ -650,8 +631,8 @@ __global__ void fptd_kernel(fptd_args a)
             return;
         }
         // the next half's barrier: its previous phase (half h - 1) completed above
-        if (t % (32 * group) == 0 && h + 1 < H)
-            cm::expect(mbar + MB_PARITY * uint32_t(1 - P), half_bytes);
+        if (t == 0 && h + 1 < H)
+            cm::expect(mbar + 8 * uint32_t(1 - P), half_bytes);
         __syncthreads();
         cm::execution_arrive();
         kept_metrics();
@@ -663,7 +644,7 @@ __global__ void fptd_kernel(fptd_args a)
     auto half_fx = [&](auto parity, int h) {
         constexpr int P = decltype(parity)::value;
         if (CLUSTER && h > 0)
-            cm::wait(mbar + MB_PARITY * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
+            cm::wait(mbar + 8 * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
         u32 al[S], be[S];
         int e_in[SPT];
         if (live) {
@@ -689,7 +670,7 @@ __global__ void fptd_kernel(fptd_args a)
                     iown[m] = ext[m];
                 const float v = __int_as_float(scale_ext(ext[m], a.scale16));
                 if (CLUSTER)
-                    cm::send(ext_to[r][m] + (1 - P) * row_e, v, ext_mbar[r][m] + MB_PARITY * P);
+                    cm::send(ext_to[r][m] + (1 - P) * row_e, v, ext_mbar[r][m] + 8 * P);
                 else
                     asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[r][m] + (1 - P) * row_e), "f"(v) : "memory");
             }
@@ -706,20 +687,20 @@ __global__ void fptd_kernel(fptd_args a)
 #pragma unroll
                 for (int j = 0; j < 4; ++j)
                     w[j] = __byte_perm(be[2 * j], be[2 * j + 1], 0x5410);
-                put4(beta_to + base, w, CLUSTER && beta_remote, beta_mbar + MB_PARITY * P);
+                put4(beta_to + base, w, CLUSTER && beta_remote, beta_mbar + 8 * P);
             }
             if (has_alpha) { // the second stage's alpha (high halves) to the next thread
 #pragma unroll
                 for (int j = 0; j < 4; ++j)
                     w[j] = __byte_perm(al[2 * j], al[2 * j + 1], 0x7632);
-                put4(alpha_to + base, w, CLUSTER && alpha_remote, alpha_mbar + MB_PARITY * P);
+                put4(alpha_to + base, w, CLUSTER && alpha_remote, alpha_mbar + 8 * P);
             }
 #pragma unroll
             for (int s = 0; s < S; ++s)
                 KA[s] = al[s], KB[s] = be[s];
         }
-        if (CLUSTER && t % (32 * group) == 0 && h + 1 < H)
-            cm::expect(mbar + MB_PARITY * uint32_t(1 - P), half_bytes);
+        if (CLUSTER && t == 0 && h + 1 < H)
+            cm::expect(mbar + 8 * uint32_t(1 - P), half_bytes);
         __syncthreads();
         if (CLUSTER)
             cm::execution_barrier();
@@ -734,7 +715,7 @@ __global__ void fptd_kernel(fptd_args a)
         }
     }
     if (CLUSTER && H > 0)
-        cm::wait(mbar + MB_PARITY * uint32_t((H - 1) & 1), uint32_t((H - 1) >> 1) & 1u);
+        cm::wait(mbar + 8 * uint32_t((H - 1) & 1), uint32_t((H - 1) >> 1) & 1u);
     __syncthreads();
 
     // decisions: the a-posteriori value sf ext_lower + sys + ext_upper, as the CPU sums it; the

@@ -116,10 +116,12 @@ private:
                 for (size_t i = size_t(1 - half); i < K; i += 2)
                     block(sc, 1, i);
             }
+            rep.iterations = uint8_t(it);
+            if (!d_has_crc && it < d_opts.max_iterations)
+                continue; // only the CRC reads the decisions before the last iteration
             for (size_t k = 0; k < K; ++k)
                 sc.hard[k] = sc.sys[k] + sc.apri[0][k] + sc.up_ext[k] > 0;
             pack_bits(sc.hard.data(), K, bits);
-            rep.iterations = uint8_t(it);
             if (d_has_crc) {
                 rep.check = int8_t(packed_crc_passes(d_crc, bits, K));
                 if (d_opts.early_termination && rep.check)
