@@ -50,6 +50,7 @@
 #include "runtime/cluster_messages.cuh"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
+#include "fptd_exchange.h"
 #include "turbo_chunks.h"
 #include "turbo_engine.h"
 #include "turbo_fixed_pairs.cuh"
@@ -75,11 +76,12 @@ constexpr int MAX_CLUSTER = 16;
 constexpr int STAGES_PER_THREAD = 2;
 
 //! shared memory of a block of L stages: per thread alpha into its first stage and beta into its
-//! last, two rows each; per stage two extrinsic inputs, the lower code's systematic value and a
-//! decision; the frame's bytes of the block's stages (3 streams) and the termination's (12)
+//! last, two rows each; per stage two extrinsic inputs, the lower code's systematic value, a slot
+//! of the send buffer (fptd_exchange.h) and a decision; the frame's bytes of the block's stages
+//! (3 streams) and the termination's (12)
 constexpr size_t fptd_shared_bytes(int L)
 {
-    return size_t(L / STAGES_PER_THREAD) * 2 * 2 * S * 4 + size_t(L) * (2 * 4 + 4 + 1) + size_t(3 * L + 12);
+    return size_t(L / STAGES_PER_THREAD) * 2 * 2 * S * 4 + size_t(L) * (2 * 4 + 4 + 4 + 1) + size_t(3 * L + 12);
 }
 
 /*! How the host hands a pre-launched kernel its frame (mapped host memory). The kernel, launched
@@ -104,6 +106,7 @@ struct fptd_args {
     int scale16;                          // the same, in sixteenths (fixed point)
     const uint32_t* pi;                   // K
     const uint32_t* inv;                  // K
+    const uint32_t* plan;                 // with a cluster: fptd_exchange_plan::packed()
     uint8_t* bits;                        // frames x K / 8, packed MSB first (device or mapped host memory)
     fptd_mailbox* mailbox;                // a pre-launched kernel's (device address of mapped memory)
     uint32_t* tagged;                     // a pre-launched kernel's decisions: K / 8 tagged words (mapped)
@@ -305,7 +308,8 @@ __global__ void fptd_kernel(fptd_args a)
     float* s_beta = s_alpha + 4 * T * 4; // beta into each thread's last stage (beta of the stage after it)
     float* s_ext = s_beta + 4 * T * 4;  // [row][L]: the other code's extrinsic value for the stage
     float* s_sys2 = s_ext + 2 * L;      // [L]: the systematic value of stage pi(rank L + l)
-    uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_sys2 + L);
+    float* s_send = s_sys2 + L;         // [L]: with a cluster, the extrinsic values by destination
+    uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_send + L);
     int8_t* s_in = reinterpret_cast<int8_t*>(s_bit + L); // [3][L] the streams, then [3][4] the termination
     // transaction barriers of even and odd halves and of the set-up; a pre-launched kernel's go
     __shared__ uint64_t s_mbar[4];
@@ -354,12 +358,20 @@ __global__ void fptd_kernel(fptd_args a)
 #pragma unroll
     for (int s = 0; s < S; ++s)
         KA[s] = KB[s] = 0;
-    // where this thread's outputs go (cluster addresses with a cluster, else the block's own, row
-    // 0): the extrinsic value of code r of stage l0 + m to the other code's stage pi^-1(i) (r = 0)
-    // or pi(i) (r = 1), the last stage's alpha to the next thread's first stage, the first
-    // stage's beta to the previous thread's last; the set-up sends the stage's systematic value
-    // to the same stage as its upper code's extrinsic value (s_sys2 lies 2 L floats after s_ext)
-    uint32_t ext_to[2][SPT], ext_mbar[2][SPT];
+    // Where this thread's outputs go (cluster addresses with a cluster, else the block's own, row
+    // 0). The extrinsic value of code r of stage l0 + m goes to the other code's stage pi^-1(i)
+    // (r = 0) or pi(i) (r = 1): without a cluster straight there (ext_to); with one through the
+    // block's send buffer (fptd_exchange.h): in halves of parity P to slot send_slot[P][m], and
+    // the thread sends slots t and t + T of the buffer on (send_to[P][k], the receive row that
+    // the next half reads), so that consecutive threads write consecutive places of a block;
+    // stage l0 + m finds its own value at read_at[P][m] of the row it reads. The set-up sends the
+    // stage's systematic value to the lower code's stage pi^-1(i) (sys_to; s_sys2 lies 2 L floats
+    // after s_ext). The last stage's alpha goes to the next thread's first stage, the first
+    // stage's beta to the previous thread's last.
+    uint32_t ext_to[2][SPT], sys_to[SPT], sys_mbar[SPT];
+    uint32_t send_slot[2][SPT], send_to[2][SPT], send_mbar[2][SPT];
+    int read_at[2][SPT];
+    bool send_ok[SPT];
     uint32_t alpha_to = 0, beta_to = 0, alpha_mbar = 0, beta_mbar = 0;
     const bool has_alpha = live && i0 + SPT < K, has_beta = live && i0 > 0;
     bool alpha_remote = false, beta_remote = false;
@@ -371,12 +383,19 @@ __global__ void fptd_kernel(fptd_args a)
 #pragma unroll
         for (int m = 0; m < SPT; ++m) {
             const int i = i0 + m;
-            for (int r = 0; r < 2; ++r) {
-                const int j = int(r == 0 ? a.inv[i] : a.pi[i]), tr = j / L;
-                ext_to[r][m] = target(s_ext + (j - tr * L), tr);
-                ext_mbar[r][m] = target(s_mbar, tr);
+            if (CLUSTER) {
+                const int j = int(a.inv[i]), tr = j / L;
+                sys_to[m] = target(s_sys2 + (j - tr * L), tr);
+                sys_mbar[m] = target(s_mbar, tr) + 16; // the set-up's barrier
+                for (int P = 0; P < 2; ++P) {
+                    send_slot[P][m] = cm::smem_address(s_send + a.plan[P * K + i]);
+                    read_at[P][m] = int(a.plan[2 * K + 2 * C * L + P * K + i]);
+                }
+            } else {
+                for (int r = 0; r < 2; ++r)
+                    ext_to[r][m] = target(s_ext + (r == 0 ? a.inv[i] : a.pi[i]), 0);
             }
-            s_ext[l0 + m] = 0.f; // row 0: no extrinsic value in half 0
+            s_ext[l0 + m] = 0.f; // row 0: no extrinsic value in half 0 (every position of the row)
         }
         // The values of row 0, which half 0 reads; half 0 writes row 1. Leaving row 1 alone means
         // that no store here meets a message of half 0 from another block, which the relaxed
@@ -412,6 +431,19 @@ __global__ void fptd_kernel(fptd_args a)
             beta_mbar = target(s_mbar, tr);
         }
     }
+    if (CLUSTER)
+#pragma unroll
+        for (int k = 0; k < SPT; ++k) {
+            const int q = t + k * T;
+            send_ok[k] = t < T && q < stages_here;
+            if (send_ok[k])
+                for (int P = 0; P < 2; ++P) {
+                    const uint32_t w = a.plan[2 * K + (P * C + rank) * L + q];
+                    const int tb = int(w >> 16);
+                    send_to[P][k] = target(s_ext + (1 - P) * L + (w & 0xFFFFu), tb);
+                    send_mbar[P][k] = target(s_mbar, tb) + 8 * P;
+                }
+        }
     // So far nothing depended on the frame: a pre-launched kernel waits for it here, after the
     // cluster barrier that the one below is for a launched kernel.
     if constexpr (ARMED) {
@@ -516,7 +548,7 @@ __global__ void fptd_kernel(fptd_args a)
         if (live)
 #pragma unroll
             for (int m = 0; m < SPT; ++m) // to that block's set-up barrier
-                cm::send(ext_to[0][m] + 2 * row_e, FX ? __int_as_float(isys[m]) : sys[m], ext_mbar[0][m] + 16);
+                cm::send(sys_to[m], FX ? __int_as_float(isys[m]) : sys[m], sys_mbar[m]);
     } else if (live) {
 #pragma unroll
         for (int m = 0; m < SPT; ++m)
@@ -546,6 +578,16 @@ __global__ void fptd_kernel(fptd_args a)
     for (int m = 0; m < SPT; ++m)
         own_ext[m] = 0.f;
     const int H = 2 * a.iterations;
+    // with a cluster: once the block's extrinsic values are in its send buffer, slots t and t + T
+    // to their blocks (consecutive threads, consecutive places: fptd_exchange.h)
+    const auto send_out = [&](auto parity) {
+        constexpr int P = decltype(parity)::value;
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < SPT; ++k)
+            if (send_ok[k])
+                cm::send(send_to[P][k], s_send[t + k * T], send_mbar[P][k]);
+    };
     // one half-iteration; P = h & 1 is known here, so is the code each stage runs
     auto half = [&](auto parity, int h) {
         constexpr int P = decltype(parity)::value;
@@ -553,9 +595,14 @@ __global__ void fptd_kernel(fptd_args a)
             cm::wait(mbar + 8 * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
         float e_in[SPT], al[SPT][S], be[SPT][S], su[SPT], pr[SPT];
         if (live) {
-            const float* er = s_ext + P * L + l0;
-            const float2 v = *reinterpret_cast<const float2*>(er);
-            e_in[0] = v.x, e_in[1] = v.y;
+            if (CLUSTER) {
+#pragma unroll
+                for (int m = 0; m < SPT; ++m)
+                    e_in[m] = s_ext[P * L + read_at[P][m]];
+            } else {
+                const float2 v = *reinterpret_cast<const float2*>(s_ext + P * L + l0);
+                e_in[0] = v.x, e_in[1] = v.y;
+            }
             const auto load8 = [&](float* m, float (&v)[S]) {
                 const float4 c0 = *reinterpret_cast<const float4*>(slot(m, P, 0, t));
                 const float4 c1 = *reinterpret_cast<const float4*>(slot(m, P, 1, t));
@@ -580,12 +627,13 @@ __global__ void fptd_kernel(fptd_args a)
                 const float ext = fptd_extrinsic(al[m], be[m], pr[m]);
                 if (r == 0)
                     own_ext[m] = ext;
-                if (CLUSTER)
-                    cm::send(ext_to[r][m] + (1 - P) * row_e, ext, ext_mbar[r][m] + 8 * P);
-                else
-                    asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[r][m] + (1 - P) * row_e), "f"(ext) : "memory");
+                asm volatile("st.shared.f32 [%0], %1;" ::"r"(CLUSTER ? send_slot[P][m] : ext_to[r][m] + (1 - P) * row_e),
+                             "f"(ext)
+                             : "memory");
             }
         }
+        if (CLUSTER)
+            send_out(parity);
         if (CLUSTER && P == 0 && h == 0)
             set_up_done();
         if (live) {
@@ -648,8 +696,14 @@ __global__ void fptd_kernel(fptd_args a)
         u32 al[S], be[S];
         int e_in[SPT];
         if (live) {
-            const int2 e = *reinterpret_cast<const int2*>(s_exti + P * L + l0);
-            e_in[0] = e.x, e_in[1] = e.y;
+            if (CLUSTER) {
+#pragma unroll
+                for (int m = 0; m < SPT; ++m)
+                    e_in[m] = s_exti[P * L + read_at[P][m]];
+            } else {
+                const int2 e = *reinterpret_cast<const int2*>(s_exti + P * L + l0);
+                e_in[0] = e.x, e_in[1] = e.y;
+            }
             // the first stage's alpha and the second's beta of the stage after it, from other
             // threads (word j: states 2j, 2j + 1), joined with the halves this thread kept
             const uint4 ra = *reinterpret_cast<const uint4*>(slot(s_alpha, P, 0, t));
@@ -669,12 +723,13 @@ __global__ void fptd_kernel(fptd_args a)
                 if (r == 0)
                     iown[m] = ext[m];
                 const float v = __int_as_float(scale_ext(ext[m], a.scale16));
-                if (CLUSTER)
-                    cm::send(ext_to[r][m] + (1 - P) * row_e, v, ext_mbar[r][m] + 8 * P);
-                else
-                    asm volatile("st.shared.f32 [%0], %1;" ::"r"(ext_to[r][m] + (1 - P) * row_e), "f"(v) : "memory");
+                asm volatile("st.shared.f32 [%0], %1;" ::"r"(CLUSTER ? send_slot[P][m] : ext_to[r][m] + (1 - P) * row_e),
+                             "f"(v)
+                             : "memory");
             }
         }
+        if (CLUSTER)
+            send_out(parity);
         if (CLUSTER && P == 0 && h == 0)
             set_up_done();
         if (live) {
@@ -719,12 +774,14 @@ __global__ void fptd_kernel(fptd_args a)
     __syncthreads();
 
     // decisions: the a-posteriori value sf ext_lower + sys + ext_upper, as the CPU sums it; the
-    // upper code's input of stage l0 + m lies in row m & 1
+    // upper code's input of stage l0 + m lies in row m & 1 (with a cluster, at read_at[m & 1][m])
     if (live)
 #pragma unroll
-        for (int m = 0; m < SPT; ++m)
-            s_bit[l0 + m] = FX ? s_exti[(m & 1) * L + l0 + m] + isys[m] + iown[m] > 0
-                               : __fadd_rn(__fadd_rn(__fmul_rn(a.sf, s_ext[(m & 1) * L + l0 + m]), sys[m]), own_ext[m]) > 0.f;
+        for (int m = 0; m < SPT; ++m) {
+            const int e = (m & 1) * L + (CLUSTER ? read_at[m & 1][m] : l0 + m);
+            s_bit[l0 + m] = FX ? s_exti[e] + isys[m] + iown[m] > 0
+                               : __fadd_rn(__fadd_rn(__fmul_rn(a.sf, s_ext[e]), sys[m]), own_ext[m]) > 0.f;
+        }
     __syncthreads();
     if (live && l0 % 8 == 0) { // L and rank L are multiples of 8: a byte never spans two blocks
         uint32_t byte = 0;
@@ -804,6 +861,8 @@ public:
             throw std::runtime_error("turbo: no thread block cluster fits the GPU FPTD on " + d_gpu);
         d_chunk = max_batch ? max_batch : size_t(std::max(1, d_active)) * 4;
         upload_permutations(d_perm, code);
+        if (d_C > 1)
+            d_plan.assign(make_fptd_exchange_plan(code.pi.permutation(), code.pi.inverse(), d_C, d_L).packed());
         pipeline_layout l;
         l.in = { d_chunk * code.coded_bits() };
         l.out = { d_chunk * size_t(K / 8) };
@@ -1026,6 +1085,7 @@ private:
         a.scale16 = int(std::lround(d_opts.scaling * 16));
         a.pi = d_perm.get();
         a.inv = d_perm.get() + d_code.K;
+        a.plan = d_C > 1 ? d_plan.get() : nullptr;
         a.bits = bits;
         return a;
     }
@@ -1060,6 +1120,7 @@ private:
     bool d_has_crc = false;
     cudaLaunchAttribute d_attr{};
     device_buffer<uint32_t> d_perm; // pi, then its inverse
+    device_buffer<uint32_t> d_plan; // with a cluster: how its blocks exchange extrinsic values
     std::unique_ptr<batch_pipeline> d_pipe;
     // the latency path's mapped host buffers (d_direct_frames 0: not available)
     pinned_buffer<int8_t> d_direct_in;
