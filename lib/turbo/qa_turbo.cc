@@ -289,10 +289,13 @@ TEST(turbo_decoder, gpu_fptd_latency_path_gives_the_cpu_bits)
         GTEST_SKIP() << "no usable CUDA device";
     // batches of one frame and a few take the GPU FPTD's latency path (the kernel reads and
     // writes mapped host memory); K = 6144 and 1024 run a cluster of 16 and 8 blocks per frame,
-    // 6080, 1056 and 136 clusters whose last block has fewer stages (16 x 384 with 320 in the
-    // last, 9 x 120 with 96, 2 x 72 with 64), K = 40 one block
+    // 6080, 3008, 1056 and 136 clusters whose last block has fewer stages (16 x 384 with 320 in
+    // the last, 16 x 192 with 128, 9 x 120 with 96, 2 x 72 with 64), K = 40 one block; 6144,
+    // 6080 and 3008 stage their extrinsic values through a send buffer (fptd_exchange.h)
     for (const char* opts : { "code=lte:6144, algorithm=fptd-max-log, max_iterations=36",
                               "code=lte:6080, algorithm=fptd-max-log, max_iterations=10",
+                              "code=lte:3008, algorithm=fptd-max-log, max_iterations=9",
+                              "code=lte:3008, algorithm=fptd-max-log, engine=fixed, max_iterations=9",
                               "code=lte:1024, algorithm=fptd-max-log, max_iterations=12",
                               "code=lte:1056, algorithm=fptd-max-log, max_iterations=9",
                               "code=lte:136, algorithm=fptd-max-log, max_iterations=8",

@@ -74,6 +74,12 @@ constexpr int S = 8;
 constexpr int MAX_CLUSTER = 16;
 //! trellis stages a thread runs: the metrics between them stay in its registers
 constexpr int STAGES_PER_THREAD = 2;
+//! Blocks of a cluster with this many stages or more stage their extrinsic values by destination
+//! before sending them (fptd_exchange.h): with 3 warps a block or more, the scattered single
+//! stores to other blocks' shared memory congest (K = 6144: 52.6 -> 47.4 us, K = 3072: 41.3 ->
+//! 37.7); with 2.5 or fewer, staging loses (K = 2560: 37.7 -> 41.0, K = 1024: 31.3 -> 35.8).
+//! H100, one frame pre-launched, 36 iterations: docs/performance.md.
+constexpr int STAGED_MIN_STAGES = 192;
 
 //! shared memory of a block of L stages: per thread alpha into its first stage and beta into its
 //! last, two rows each; per stage two extrinsic inputs, the lower code's systematic value, a slot
@@ -279,12 +285,14 @@ __device__ __forceinline__ void put4(uint32_t a, const uint32_t (&w)[4], bool re
 #define GPUFEC_FPTD_BODY 1
 #endif
 
-/*! ARMED: a pre-launched kernel of one frame (see fptd_mailbox), which does everything that does
+/*! STAGED (cluster only): extrinsic values leave through the block's send buffer, grouped by
+ *  destination block (see STAGED_MIN_STAGES).
+ *  ARMED: a pre-launched kernel of one frame (see fptd_mailbox), which does everything that does
  *  not depend on the frame before it waits for it. FX: fixed point (turbo_fptd_fixed_cpu.cc's
  *  arithmetic, engine=fixed): a thread's two stages are the two int16 halves of each metric word
  *  (turbo_fixed_pairs.cuh, low half: its first stage), so one instruction advances both; a metric
  *  vector is 4 words (16 bytes) where the float one is 8, and the extrinsic values are ints. */
-template <bool CLUSTER, int SPT, bool ARMED, bool FX>
+template <bool CLUSTER, int SPT, bool ARMED, bool FX, bool STAGED>
 __global__ void fptd_kernel(fptd_args a)
 {
 #ifdef GPUFEC_FPTD_BODY
@@ -299,6 +307,7 @@ __global__ void fptd_kernel(fptd_args a)
     const int t = int(threadIdx.x), l0 = t * SPT, i0 = rank * L + l0; // the thread's first stage
     const int stages_here = max(0, min(L, K - rank * L));
     const bool live = l0 < stages_here; // then so are its other stages: both are multiples of 8
+    static_assert(CLUSTER || !STAGED, "only a cluster stages its extrinsic values");
     extern __shared__ __align__(16) float smem[];
     // Values are kept by the parity of the half that reads them (row): stage l reads row h & 1 in
     // half h, and every value written in half h is read in half h + 1, so it goes to the other
@@ -360,15 +369,16 @@ __global__ void fptd_kernel(fptd_args a)
         KA[s] = KB[s] = 0;
     // Where this thread's outputs go (cluster addresses with a cluster, else the block's own, row
     // 0). The extrinsic value of code r of stage l0 + m goes to the other code's stage pi^-1(i)
-    // (r = 0) or pi(i) (r = 1): without a cluster straight there (ext_to); with one through the
-    // block's send buffer (fptd_exchange.h): in halves of parity P to slot send_slot[P][m], and
-    // the thread sends slots t and t + T of the buffer on (send_to[P][k], the receive row that
-    // the next half reads), so that consecutive threads write consecutive places of a block;
-    // stage l0 + m finds its own value at read_at[P][m] of the row it reads. The set-up sends the
+    // (r = 0) or pi(i) (r = 1), into the row the next half reads. Not STAGED: straight there
+    // (ext_to), a store or (cluster) a message. STAGED: through the block's send buffer
+    // (fptd_exchange.h): in halves of parity P to slot send_slot[P][m], and the thread sends
+    // slots t and t + T of the buffer on (send_to[P][k]), so that consecutive threads write
+    // consecutive places of a block; stage l0 + m finds its own value at read_at[P][m] of the
+    // row it reads. The set-up sends the
     // stage's systematic value to the lower code's stage pi^-1(i) (sys_to; s_sys2 lies 2 L floats
     // after s_ext). The last stage's alpha goes to the next thread's first stage, the first
     // stage's beta to the previous thread's last.
-    uint32_t ext_to[2][SPT], sys_to[SPT], sys_mbar[SPT];
+    uint32_t ext_to[2][SPT], ext_mbar[2][SPT], sys_to[SPT], sys_mbar[SPT];
     uint32_t send_slot[2][SPT], send_to[2][SPT], send_mbar[2][SPT];
     int read_at[2][SPT];
     bool send_ok[SPT];
@@ -383,7 +393,7 @@ __global__ void fptd_kernel(fptd_args a)
 #pragma unroll
         for (int m = 0; m < SPT; ++m) {
             const int i = i0 + m;
-            if (CLUSTER) {
+            if (STAGED) {
                 const int j = int(a.inv[i]), tr = j / L;
                 sys_to[m] = target(s_sys2 + (j - tr * L), tr);
                 sys_mbar[m] = target(s_mbar, tr) + 16; // the set-up's barrier
@@ -392,8 +402,11 @@ __global__ void fptd_kernel(fptd_args a)
                     read_at[P][m] = int(a.plan[2 * K + 2 * C * L + P * K + i]);
                 }
             } else {
-                for (int r = 0; r < 2; ++r)
-                    ext_to[r][m] = target(s_ext + (r == 0 ? a.inv[i] : a.pi[i]), 0);
+                for (int r = 0; r < 2; ++r) {
+                    const int j = int(r == 0 ? a.inv[i] : a.pi[i]), tr = j / L;
+                    ext_to[r][m] = target(s_ext + (j - tr * L), tr);
+                    ext_mbar[r][m] = target(s_mbar, tr);
+                }
             }
             s_ext[l0 + m] = 0.f; // row 0: no extrinsic value in half 0 (every position of the row)
         }
@@ -431,7 +444,7 @@ __global__ void fptd_kernel(fptd_args a)
             beta_mbar = target(s_mbar, tr);
         }
     }
-    if (CLUSTER)
+    if (STAGED)
 #pragma unroll
         for (int k = 0; k < SPT; ++k) {
             const int q = t + k * T;
@@ -548,7 +561,8 @@ __global__ void fptd_kernel(fptd_args a)
         if (live)
 #pragma unroll
             for (int m = 0; m < SPT; ++m) // to that block's set-up barrier
-                cm::send(sys_to[m], FX ? __int_as_float(isys[m]) : sys[m], sys_mbar[m]);
+                cm::send(STAGED ? sys_to[m] : ext_to[0][m] + 2 * row_e, FX ? __int_as_float(isys[m]) : sys[m],
+                         STAGED ? sys_mbar[m] : ext_mbar[0][m] + 16);
     } else if (live) {
 #pragma unroll
         for (int m = 0; m < SPT; ++m)
@@ -595,7 +609,7 @@ __global__ void fptd_kernel(fptd_args a)
             cm::wait(mbar + 8 * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
         float e_in[SPT], al[SPT][S], be[SPT][S], su[SPT], pr[SPT];
         if (live) {
-            if (CLUSTER) {
+            if (STAGED) {
 #pragma unroll
                 for (int m = 0; m < SPT; ++m)
                     e_in[m] = s_ext[P * L + read_at[P][m]];
@@ -627,12 +641,15 @@ __global__ void fptd_kernel(fptd_args a)
                 const float ext = fptd_extrinsic(al[m], be[m], pr[m]);
                 if (r == 0)
                     own_ext[m] = ext;
-                asm volatile("st.shared.f32 [%0], %1;" ::"r"(CLUSTER ? send_slot[P][m] : ext_to[r][m] + (1 - P) * row_e),
-                             "f"(ext)
-                             : "memory");
+                if (CLUSTER && !STAGED)
+                    cm::send(ext_to[r][m] + (1 - P) * row_e, ext, ext_mbar[r][m] + 8 * P);
+                else
+                    asm volatile("st.shared.f32 [%0], %1;" ::"r"(STAGED ? send_slot[P][m] : ext_to[r][m] + (1 - P) * row_e),
+                                 "f"(ext)
+                                 : "memory");
             }
         }
-        if (CLUSTER)
+        if (STAGED)
             send_out(parity);
         if (CLUSTER && P == 0 && h == 0)
             set_up_done();
@@ -696,7 +713,7 @@ __global__ void fptd_kernel(fptd_args a)
         u32 al[S], be[S];
         int e_in[SPT];
         if (live) {
-            if (CLUSTER) {
+            if (STAGED) {
 #pragma unroll
                 for (int m = 0; m < SPT; ++m)
                     e_in[m] = s_exti[P * L + read_at[P][m]];
@@ -723,12 +740,15 @@ __global__ void fptd_kernel(fptd_args a)
                 if (r == 0)
                     iown[m] = ext[m];
                 const float v = __int_as_float(scale_ext(ext[m], a.scale16));
-                asm volatile("st.shared.f32 [%0], %1;" ::"r"(CLUSTER ? send_slot[P][m] : ext_to[r][m] + (1 - P) * row_e),
-                             "f"(v)
-                             : "memory");
+                if (CLUSTER && !STAGED)
+                    cm::send(ext_to[r][m] + (1 - P) * row_e, v, ext_mbar[r][m] + 8 * P);
+                else
+                    asm volatile("st.shared.f32 [%0], %1;" ::"r"(STAGED ? send_slot[P][m] : ext_to[r][m] + (1 - P) * row_e),
+                                 "f"(v)
+                                 : "memory");
             }
         }
-        if (CLUSTER)
+        if (STAGED)
             send_out(parity);
         if (CLUSTER && P == 0 && h == 0)
             set_up_done();
@@ -778,7 +798,7 @@ __global__ void fptd_kernel(fptd_args a)
     if (live)
 #pragma unroll
         for (int m = 0; m < SPT; ++m) {
-            const int e = (m & 1) * L + (CLUSTER ? read_at[m & 1][m] : l0 + m);
+            const int e = (m & 1) * L + (STAGED ? read_at[m & 1][m] : l0 + m);
             s_bit[l0 + m] = FX ? s_exti[e] + isys[m] + iown[m] > 0
                                : __fadd_rn(__fadd_rn(__fmul_rn(a.sf, s_ext[e]), sys[m]), own_ext[m]) > 0.f;
         }
@@ -799,26 +819,31 @@ __global__ void fptd_kernel(fptd_args a)
 #endif
 }
 
-//! the kernels of one arithmetic (FX: fixed point): a frame per cluster, or (small K) a frame
-//! per block; the same, pre-launched for a frame to come
+//! the kernels of one arithmetic (FX: fixed point) and exchange (STAGED): a frame per cluster,
+//! or (small K) a frame per block; the same, pre-launched for a frame to come
 struct fptd_kernels {
     void (*cluster)(fptd_args);
     void (*block)(fptd_args);
     void (*armed_cluster)(fptd_args);
     void (*armed_block)(fptd_args);
 };
-template <bool FX>
+template <bool FX, bool STAGED>
 constexpr fptd_kernels kernels_of()
 {
-    return { fptd_kernel<true, STAGES_PER_THREAD, false, FX>, fptd_kernel<false, STAGES_PER_THREAD, false, FX>,
-             fptd_kernel<true, STAGES_PER_THREAD, true, FX>, fptd_kernel<false, STAGES_PER_THREAD, true, FX> };
+    return { fptd_kernel<true, STAGES_PER_THREAD, false, FX, STAGED>, fptd_kernel<false, STAGES_PER_THREAD, false, FX, false>,
+             fptd_kernel<true, STAGES_PER_THREAD, true, FX, STAGED>, fptd_kernel<false, STAGES_PER_THREAD, true, FX, false> };
+}
+fptd_kernels kernels_of(bool fixed, bool staged)
+{
+    return fixed ? (staged ? kernels_of<true, true>() : kernels_of<true, false>())
+                 : (staged ? kernels_of<false, true>() : kernels_of<false, false>());
 }
 
 class fptd_cuda : public turbo_engine
 {
 public:
     fptd_cuda(const turbo_code& code, const turbo_options& o, int device, size_t max_batch, bool fixed)
-        : d_code(code), d_opts(o), d_dev(device), d_fixed(fixed), d_k(fixed ? kernels_of<true>() : kernels_of<false>())
+        : d_code(code), d_opts(o), d_dev(device), d_fixed(fixed)
     {
         if (code.standard != turbo_standard::lte || !lte_trellis_matches(code.rsc) || code.K % 8)
             throw std::invalid_argument("algorithm: the GPU FPTD runs the LTE code");
@@ -836,11 +861,12 @@ public:
         if (prop.major < 9)
             throw std::invalid_argument("device: the GPU FPTD needs thread block clusters (compute capability 9.0)");
         const int K = code.K;
-        for (auto* f : { d_k.cluster, d_k.armed_cluster })
-            GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
         // as many blocks per frame as keep ~128 or more stages each, up to a cluster of 16
         for (d_C = std::min(MAX_CLUSTER, (K + 127) / 128); d_C >= 1; --d_C) {
             d_L = 8 * ((K + 8 * d_C - 1) / (8 * d_C));
+            d_k = kernels_of(fixed, d_C > 1 && d_L >= STAGED_MIN_STAGES);
+            for (auto* f : { d_k.cluster, d_k.armed_cluster })
+                GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
             d_threads = (d_L / STAGES_PER_THREAD + 31) / 32 * 32;
             d_shared = fptd_shared_bytes(d_L);
             for (auto* f : { d_k.cluster, d_k.block, d_k.armed_cluster, d_k.armed_block })
@@ -861,7 +887,7 @@ public:
             throw std::runtime_error("turbo: no thread block cluster fits the GPU FPTD on " + d_gpu);
         d_chunk = max_batch ? max_batch : size_t(std::max(1, d_active)) * 4;
         upload_permutations(d_perm, code);
-        if (d_C > 1)
+        if (d_C > 1 && d_L >= STAGED_MIN_STAGES) // the staged kernels' exchange
             d_plan.assign(make_fptd_exchange_plan(code.pi.permutation(), code.pi.inverse(), d_C, d_L).packed());
         pipeline_layout l;
         l.in = { d_chunk * code.coded_bits() };
@@ -1085,7 +1111,7 @@ private:
         a.scale16 = int(std::lround(d_opts.scaling * 16));
         a.pi = d_perm.get();
         a.inv = d_perm.get() + d_code.K;
-        a.plan = d_C > 1 ? d_plan.get() : nullptr;
+        a.plan = d_plan.get(); // null unless staged
         a.bits = bits;
         return a;
     }
@@ -1112,7 +1138,7 @@ private:
     turbo_options d_opts;
     int d_dev;
     bool d_fixed;
-    fptd_kernels d_k;
+    fptd_kernels d_k{};
     int d_C = 1, d_L = 8, d_threads = 32, d_active = 0;
     size_t d_shared = 0, d_chunk = 0;
     std::string d_gpu;
@@ -1120,7 +1146,7 @@ private:
     bool d_has_crc = false;
     cudaLaunchAttribute d_attr{};
     device_buffer<uint32_t> d_perm; // pi, then its inverse
-    device_buffer<uint32_t> d_plan; // with a cluster: how its blocks exchange extrinsic values
+    device_buffer<uint32_t> d_plan; // the staged kernels' exchange (fptd_exchange.h), else empty
     std::unique_ptr<batch_pipeline> d_pipe;
     // the latency path's mapped host buffers (d_direct_frames 0: not available)
     pinned_buffer<int8_t> d_direct_in;
