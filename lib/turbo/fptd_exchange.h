@@ -9,11 +9,13 @@
  * lower code's stage inv[i], else the lower code, to the upper code's stage pi[i]. Sent one by
  * one, a warp's 32 values go to 32 scattered places in up to C blocks, and such scattered
  * remote stores clog a multiprocessor's memory pipeline (an H100: a K = 6144 frame took 52 us
- * where the same number of stores to consecutive addresses took 42). So a block first puts its
+ * where the same number of stores to consecutive addresses took 42; through this plan, 47).
+ * So a block first puts its
  * values into a send buffer in its own shared memory, grouped by the block they go to; then
  * consecutive threads send consecutive slots, which land at consecutive positions of the
  * destination's receive row (grouped by sending block), and each stage reads its value from
- * where it landed. This plan says where: */
+ * where it landed. This plan says where. (Blocks of fewer than 192 stages send one by one: for
+ * them the extra barrier and shared load a half cost more than the stores' order saves.) */
 #ifndef INCLUDED_GPUFEC_TURBO_FPTD_EXCHANGE_H
 #define INCLUDED_GPUFEC_TURBO_FPTD_EXCHANGE_H
 

@@ -27,12 +27,15 @@
  * code. A thread sends each output to where its reader will look for it in the next half: alpha
  * to the next thread, beta to the previous one (in its own block except at the block's edges)
  * and each extrinsic value to the other code's stage at the interleaved position, in whichever
- * block holds it; the extrinsic values first, as they travel furthest. The channel values of a
- * stage stay in its thread's registers for the whole frame.
+ * block holds it; the extrinsic values first, as they travel furthest. Blocks of 192 stages or
+ * more (STAGED) first gather their extrinsic values in a send buffer, grouped by the block they
+ * go to, and send it on slot by slot, so that a warp's stores land at consecutive places
+ * (fptd_exchange.h); each stage then finds its value where the plan says. The channel values
+ * of a stage stay in its thread's registers for the whole frame.
  *
  * Synchronisation (cluster_messages.cuh). Values for another block go by st.async and are
  * counted on that block's transaction barrier (two, for alternate halves); the extrinsic values
- * all go that way, those for the own block too, so a block knows how many bytes a half brings
+ * all go that way, those for the own block too (one by one, or staged, slot by slot), so a block knows how many bytes a half brings
  * it (4 per stage, 32 for each edge from a neighbouring block) and waits for exactly those.
  * A block barrier orders the values a block keeps, and a relaxed cluster barrier stops a fast
  * block from writing a half ahead into values a slower block still has to read. A cluster
