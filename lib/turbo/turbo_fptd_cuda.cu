@@ -35,9 +35,9 @@
  *
  * Synchronisation (cluster_messages.cuh). Values for another block go by st.async and are
  * counted on that block's transaction barrier (two, for alternate halves); the extrinsic values
- * all go that way, those for the own block too (one by one, or staged, slot by slot), so a block knows how many bytes a half brings
- * it (4 per stage, 32 for each edge from a neighbouring block) and waits for exactly those.
- * A block barrier orders the values a block keeps, and a relaxed cluster barrier stops a fast
+ * all go that way, those for the own block too (one by one, or staged, slot by slot), so a
+ * block knows how many bytes a half brings it (4 per stage, 32 for each edge from a
+ * neighbouring block) and waits for exactly those. A block barrier orders the values a block keeps, and a relaxed cluster barrier stops a fast
  * block from writing a half ahead into values a slower block still has to read. A cluster
  * barrier with release/acquire semantics (cluster.sync()), which the first version took
  * between halves, costs some 0.7 us on an H100 by itself: more than a half's work; the set-up
@@ -115,7 +115,7 @@ struct fptd_args {
     int scale16;                          // the same, in sixteenths (fixed point)
     const uint32_t* pi;                   // K
     const uint32_t* inv;                  // K
-    const uint32_t* plan;                 // with a cluster: fptd_exchange_plan::packed()
+    const uint32_t* plan;                 // the staged kernels': fptd_exchange_plan::packed()
     uint8_t* bits;                        // frames x K / 8, packed MSB first (device or mapped host memory)
     fptd_mailbox* mailbox;                // a pre-launched kernel's (device address of mapped memory)
     uint32_t* tagged;                     // a pre-launched kernel's decisions: K / 8 tagged words (mapped)
@@ -320,7 +320,7 @@ __global__ void fptd_kernel(fptd_args a)
     float* s_beta = s_alpha + 4 * T * 4; // beta into each thread's last stage (beta of the stage after it)
     float* s_ext = s_beta + 4 * T * 4;  // [row][L]: the other code's extrinsic value for the stage
     float* s_sys2 = s_ext + 2 * L;      // [L]: the systematic value of stage pi(rank L + l)
-    float* s_send = s_sys2 + L;         // [L]: with a cluster, the extrinsic values by destination
+    float* s_send = s_sys2 + L;         // [L]: staged, the extrinsic values by destination
     uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_send + L);
     int8_t* s_in = reinterpret_cast<int8_t*>(s_bit + L); // [3][L] the streams, then [3][4] the termination
     // transaction barriers of even and odd halves and of the set-up; a pre-launched kernel's go
@@ -377,10 +377,9 @@ __global__ void fptd_kernel(fptd_args a)
     // (fptd_exchange.h): in halves of parity P to slot send_slot[P][m], and the thread sends
     // slots t and t + T of the buffer on (send_to[P][k]), so that consecutive threads write
     // consecutive places of a block; stage l0 + m finds its own value at read_at[P][m] of the
-    // row it reads. The set-up sends the
-    // stage's systematic value to the lower code's stage pi^-1(i) (sys_to; s_sys2 lies 2 L floats
-    // after s_ext). The last stage's alpha goes to the next thread's first stage, the first
-    // stage's beta to the previous thread's last.
+    // row it reads. The set-up sends the stage's systematic value to the lower code's stage
+    // pi^-1(i) (s_sys2 lies 2 L floats after s_ext; staged: by sys_to). The last stage's alpha
+    // goes to the next thread's first stage, the first stage's beta to the previous thread's last.
     uint32_t ext_to[2][SPT], ext_mbar[2][SPT], sys_to[SPT], sys_mbar[SPT];
     uint32_t send_slot[2][SPT], send_to[2][SPT], send_mbar[2][SPT];
     int read_at[2][SPT];
@@ -595,8 +594,9 @@ __global__ void fptd_kernel(fptd_args a)
     for (int m = 0; m < SPT; ++m)
         own_ext[m] = 0.f;
     const int H = 2 * a.iterations;
-    // with a cluster: once the block's extrinsic values are in its send buffer, slots t and t + T
-    // to their blocks (consecutive threads, consecutive places: fptd_exchange.h)
+    // staged: once the block's extrinsic values are in its send buffer, slots t and t + T to
+    // their blocks (consecutive threads, consecutive places: fptd_exchange.h); the block barrier
+    // at the end of the half keeps the next half's stores from a slot not yet sent
     const auto send_out = [&](auto parity) {
         constexpr int P = decltype(parity)::value;
         __syncthreads();
@@ -797,7 +797,7 @@ __global__ void fptd_kernel(fptd_args a)
     __syncthreads();
 
     // decisions: the a-posteriori value sf ext_lower + sys + ext_upper, as the CPU sums it; the
-    // upper code's input of stage l0 + m lies in row m & 1 (with a cluster, at read_at[m & 1][m])
+    // upper code's input of stage l0 + m lies in row m & 1 (staged: at read_at[m & 1][m])
     if (live)
 #pragma unroll
         for (int m = 0; m < SPT; ++m) {
