@@ -85,12 +85,13 @@ constexpr int STAGES_PER_THREAD = 2;
 constexpr int STAGED_MIN_STAGES = 192;
 
 //! shared memory of a block of L stages: per thread alpha into its first stage and beta into its
-//! last, two rows each; per stage two extrinsic inputs, the lower code's systematic value, a slot
-//! of the send buffer (fptd_exchange.h) and a decision; the frame's bytes of the block's stages
-//! (3 streams) and the termination's (12)
-constexpr size_t fptd_shared_bytes(int L)
+//! last, two rows each; per stage two extrinsic inputs, the lower code's systematic value, when
+//! staged a slot of the send buffer (fptd_exchange.h), and a decision; the frame's bytes of the
+//! block's stages (3 streams) and the termination's (12)
+constexpr size_t fptd_shared_bytes(int L, bool staged)
 {
-    return size_t(L / STAGES_PER_THREAD) * 2 * 2 * S * 4 + size_t(L) * (2 * 4 + 4 + 4 + 1) + size_t(3 * L + 12);
+    return size_t(L / STAGES_PER_THREAD) * 2 * 2 * S * 4 + size_t(L) * (2 * 4 + 4 + (staged ? 4 : 0) + 1) +
+           size_t(3 * L + 12);
 }
 
 /*! How the host hands a pre-launched kernel its frame (mapped host memory). The kernel, launched
@@ -321,7 +322,7 @@ __global__ void fptd_kernel(fptd_args a)
     float* s_ext = s_beta + 4 * T * 4;  // [row][L]: the other code's extrinsic value for the stage
     float* s_sys2 = s_ext + 2 * L;      // [L]: the systematic value of stage pi(rank L + l)
     float* s_send = s_sys2 + L;         // [L]: staged, the extrinsic values by destination
-    uint8_t* s_bit = reinterpret_cast<uint8_t*>(s_send + L);
+    uint8_t* s_bit = reinterpret_cast<uint8_t*>(STAGED ? s_send + L : s_send);
     int8_t* s_in = reinterpret_cast<int8_t*>(s_bit + L); // [3][L] the streams, then [3][4] the termination
     // transaction barriers of even and odd halves and of the set-up; a pre-launched kernel's go
     __shared__ uint64_t s_mbar[4];
@@ -594,6 +595,30 @@ __global__ void fptd_kernel(fptd_args a)
     for (int m = 0; m < SPT; ++m)
         own_ext[m] = 0.f;
     const int H = 2 * a.iterations;
+    // the extrinsic inputs of the thread's stages in a half of parity P (rows: s_ext or s_exti)
+    const auto ext_in = [&](auto parity, const auto* rows, auto (&e)[SPT]) {
+        constexpr int P = decltype(parity)::value;
+        if (STAGED) {
+#pragma unroll
+            for (int m = 0; m < SPT; ++m)
+                e[m] = rows[P * L + read_at[P][m]];
+        } else { // the two stages' values side by side: one 8-byte load
+            using pair = std::conditional_t<std::is_same_v<std::decay_t<decltype(*rows)>, float>, float2, int2>;
+            const pair v = *reinterpret_cast<const pair*>(rows + P * L + l0);
+            e[0] = v.x, e[1] = v.y;
+        }
+    };
+    // the extrinsic value v of code r of stage l0 + m, out in a half of parity P: into the send
+    // buffer (staged), else to its reader (a message with a cluster, a store without)
+    const auto ext_out = [&](auto parity, int m, int r, float v) {
+        constexpr int P = decltype(parity)::value;
+        if (CLUSTER && !STAGED)
+            cm::send(ext_to[r][m] + (1 - P) * row_e, v, ext_mbar[r][m] + 8 * P);
+        else
+            asm volatile("st.shared.f32 [%0], %1;" ::"r"(STAGED ? send_slot[P][m] : ext_to[r][m] + (1 - P) * row_e),
+                         "f"(v)
+                         : "memory");
+    };
     // staged: once the block's extrinsic values are in its send buffer, slots t and t + T to
     // their blocks (consecutive threads, consecutive places: fptd_exchange.h); the block barrier
     // at the end of the half keeps the next half's stores from a slot not yet sent
@@ -612,14 +637,7 @@ __global__ void fptd_kernel(fptd_args a)
             cm::wait(mbar + 8 * uint32_t(1 - P), uint32_t((h - 1) >> 1) & 1u);
         float e_in[SPT], al[SPT][S], be[SPT][S], su[SPT], pr[SPT];
         if (live) {
-            if (STAGED) {
-#pragma unroll
-                for (int m = 0; m < SPT; ++m)
-                    e_in[m] = s_ext[P * L + read_at[P][m]];
-            } else {
-                const float2 v = *reinterpret_cast<const float2*>(s_ext + P * L + l0);
-                e_in[0] = v.x, e_in[1] = v.y;
-            }
+            ext_in(parity, s_ext, e_in);
             const auto load8 = [&](float* m, float (&v)[S]) {
                 const float4 c0 = *reinterpret_cast<const float4*>(slot(m, P, 0, t));
                 const float4 c1 = *reinterpret_cast<const float4*>(slot(m, P, 1, t));
@@ -644,12 +662,7 @@ __global__ void fptd_kernel(fptd_args a)
                 const float ext = fptd_extrinsic(al[m], be[m], pr[m]);
                 if (r == 0)
                     own_ext[m] = ext;
-                if (CLUSTER && !STAGED)
-                    cm::send(ext_to[r][m] + (1 - P) * row_e, ext, ext_mbar[r][m] + 8 * P);
-                else
-                    asm volatile("st.shared.f32 [%0], %1;" ::"r"(STAGED ? send_slot[P][m] : ext_to[r][m] + (1 - P) * row_e),
-                                 "f"(ext)
-                                 : "memory");
+                ext_out(parity, m, r, ext);
             }
         }
         if (STAGED)
@@ -716,14 +729,7 @@ __global__ void fptd_kernel(fptd_args a)
         u32 al[S], be[S];
         int e_in[SPT];
         if (live) {
-            if (STAGED) {
-#pragma unroll
-                for (int m = 0; m < SPT; ++m)
-                    e_in[m] = s_exti[P * L + read_at[P][m]];
-            } else {
-                const int2 e = *reinterpret_cast<const int2*>(s_exti + P * L + l0);
-                e_in[0] = e.x, e_in[1] = e.y;
-            }
+            ext_in(parity, s_exti, e_in);
             // the first stage's alpha and the second's beta of the stage after it, from other
             // threads (word j: states 2j, 2j + 1), joined with the halves this thread kept
             const uint4 ra = *reinterpret_cast<const uint4*>(slot(s_alpha, P, 0, t));
@@ -743,12 +749,7 @@ __global__ void fptd_kernel(fptd_args a)
                 if (r == 0)
                     iown[m] = ext[m];
                 const float v = __int_as_float(scale_ext(ext[m], a.scale16));
-                if (CLUSTER && !STAGED)
-                    cm::send(ext_to[r][m] + (1 - P) * row_e, v, ext_mbar[r][m] + 8 * P);
-                else
-                    asm volatile("st.shared.f32 [%0], %1;" ::"r"(STAGED ? send_slot[P][m] : ext_to[r][m] + (1 - P) * row_e),
-                                 "f"(v)
-                                 : "memory");
+                ext_out(parity, m, r, v);
             }
         }
         if (STAGED)
@@ -867,11 +868,12 @@ public:
         // as many blocks per frame as keep ~128 or more stages each, up to a cluster of 16
         for (d_C = std::min(MAX_CLUSTER, (K + 127) / 128); d_C >= 1; --d_C) {
             d_L = 8 * ((K + 8 * d_C - 1) / (8 * d_C));
-            d_k = kernels_of(fixed, d_C > 1 && d_L >= STAGED_MIN_STAGES);
+            d_staged = d_C > 1 && d_L >= STAGED_MIN_STAGES;
+            d_k = kernels_of(fixed, d_staged);
             for (auto* f : { d_k.cluster, d_k.armed_cluster })
                 GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
             d_threads = (d_L / STAGES_PER_THREAD + 31) / 32 * 32;
-            d_shared = fptd_shared_bytes(d_L);
+            d_shared = fptd_shared_bytes(d_L, d_staged);
             for (auto* f : { d_k.cluster, d_k.block, d_k.armed_cluster, d_k.armed_block })
                 allow_dynamic_shared(f, d_shared, "turbo GPU FPTD");
             if (d_C == 1) { // no cluster
@@ -890,7 +892,7 @@ public:
             throw std::runtime_error("turbo: no thread block cluster fits the GPU FPTD on " + d_gpu);
         d_chunk = max_batch ? max_batch : size_t(std::max(1, d_active)) * 4;
         upload_permutations(d_perm, code);
-        if (d_C > 1 && d_L >= STAGED_MIN_STAGES) // the staged kernels' exchange
+        if (d_staged) // the staged kernels' exchange
             d_plan.assign(make_fptd_exchange_plan(code.pi.permutation(), code.pi.inverse(), d_C, d_L).packed());
         pipeline_layout l;
         l.in = { d_chunk * code.coded_bits() };
@@ -1143,6 +1145,7 @@ private:
     bool d_fixed;
     fptd_kernels d_k{};
     int d_C = 1, d_L = 8, d_threads = 32, d_active = 0;
+    bool d_staged = false; // blocks of STAGED_MIN_STAGES or more: the staged kernels
     size_t d_shared = 0, d_chunk = 0;
     std::string d_gpu;
     crc_spec d_crc;
