@@ -162,10 +162,10 @@ private:
                 d_nans += nans;
                 if (fits) {
                     if (s->frames == d_async->batch_frames())
-                        d_async->submit();
+                        submit();
                     break;
                 }
-                d_async->submit(); // full: the frame goes into the next slot
+                submit(); // full: the frame goes into the next slot
             }
         }
         size_t frame = d_variable ? p->frames : 0;
@@ -182,7 +182,7 @@ private:
                 d_async->append(static_cast<const int8_t*>(base) + frame * d_in, n);
             frame += n;
             if (s->frames == d_async->batch_frames())
-                d_async->submit();
+                submit();
         }
         // a batch goes out now when the decoder idles; otherwise the collector sends it
         flush_if_idle();
@@ -190,11 +190,21 @@ private:
         d_work.notify_one();
     }
 
+    // Hands the filling slot to the decoder and wakes the collector (with d_mutex held). The
+    // collector must hear of every batch at once: a PDU of more frames than the slots hold
+    // waits in handle() for the collector to free a slot, and a collector left asleep until
+    // handle() returns would never free one.
+    void submit()
+    {
+        d_async->submit();
+        d_work.notify_one();
+    }
+
     void flush_if_idle() // with d_mutex held
     {
         auto* s = d_async->filling();
         if (s && s->frames > 0 && d_async->in_flight() == 0)
-            d_async->submit();
+            submit();
     }
 
     void collect()

@@ -289,36 +289,61 @@ ldpc_code ldpc_code::from_alist(const std::string& text, const std::string& id)
     for (int d : rdeg)
         if (d < 0 || d > max_r)
             throw format_error(id, 0, "alist: a row degree is outside 0.." + std::to_string(max_r));
-    // column lists (zero padded to the largest degree), then row lists
+    // Column lists, then (optional) row lists. MacKay's format and gr-fec write each list with
+    // exactly its degree's entries; AFF3CT and others pad every list with zeros to the largest
+    // degree. Which one a file uses follows from how many numbers are left; where two layouts
+    // give the same count, from how many numbers the first short list's line holds.
+    long edges = 0, row_edges = 0;
+    for (int d : cdeg)
+        edges += d;
+    for (int d : rdeg)
+        row_edges += d;
+    const long left = long(v.size() - p), padded_cols = long(n) * max_c, padded_rows = long(m) * max_r;
+    auto fits = [&](bool pad_c) {
+        const long cols = pad_c ? padded_cols : edges;
+        return left == cols || left == cols + padded_rows || left == cols + row_edges;
+    };
+    // (where no layout fits, read as the larger one would be read, to name what is wrong)
+    bool pad_cols = fits(true) ? !fits(false) : !fits(false) && left >= padded_cols;
+    if (fits(true) && fits(false) && padded_cols != edges) {
+        const auto short_col = std::find_if(cdeg.begin(), cdeg.end(), [&](int d) { return d < max_c; });
+        size_t start = p; // the short column's first number
+        for (auto it = cdeg.begin(); it != short_col; ++it)
+            start += size_t(max_c);
+        pad_cols = start < v.size() && std::count(line_of.begin(), line_of.end(), line_of[start]) == max_c;
+    }
+    const long cols_read = pad_cols ? padded_cols : edges;
+    const bool have_rows = left > cols_read;
+    const bool pad_rows = have_rows && left == cols_read + padded_rows &&
+                          (padded_rows != row_edges || pad_cols); // equal counts: as the columns are
+    auto read_list = [&](int degree, int pad_to, int limit, const char* what, const std::string& whose,
+                         const char* names, std::vector<int>& out) {
+        for (int j = 0; j < pad_to; ++j) {
+            const int x = next(what);
+            if (j < degree) {
+                if (x < 1 || x > limit)
+                    throw format_error(id, line_of[p - 1], "alist: " + whose + " names " + names + " " + std::to_string(x));
+                out.push_back(x - 1);
+            } else if (x != 0) {
+                throw format_error(id, line_of[p - 1], "alist: " + whose + " lists more " + names +
+                                                           "s than its degree");
+            }
+        }
+    };
     std::vector<std::vector<int>> from_cols(static_cast<size_t>(m));
-    for (int c = 0; c < n; ++c)
-        for (int j = 0; j < max_c; ++j) {
-            const int r = next("the column lists");
-            if (j < cdeg[size_t(c)]) {
-                if (r < 1 || r > m)
-                    throw format_error(id, 0, "alist: column " + std::to_string(c + 1) +
-                                                  " names row " + std::to_string(r));
-                from_cols[size_t(r - 1)].push_back(c);
-            } else if (r != 0) {
-                throw format_error(id, 0, "alist: column " + std::to_string(c + 1) +
-                                              " lists more rows than its degree");
-            }
-        }
+    std::vector<int> list;
+    for (int c = 0; c < n; ++c) {
+        list.clear();
+        const int d = cdeg[size_t(c)];
+        read_list(d, pad_cols ? max_c : d, m, "the column lists", "column " + std::to_string(c + 1), "row", list);
+        for (int r : list)
+            from_cols[size_t(r)].push_back(c);
+    }
     std::vector<std::vector<int>> rows(static_cast<size_t>(m));
-    const bool have_rows = p < v.size();
-    for (int r = 0; r < m && have_rows; ++r)
-        for (int j = 0; j < max_r; ++j) {
-            const int c = next("the row lists");
-            if (j < rdeg[size_t(r)]) {
-                if (c < 1 || c > n)
-                    throw format_error(id, 0, "alist: row " + std::to_string(r + 1) +
-                                                  " names column " + std::to_string(c));
-                rows[size_t(r)].push_back(c - 1);
-            } else if (c != 0) {
-                throw format_error(id, 0, "alist: row " + std::to_string(r + 1) +
-                                              " lists more columns than its degree");
-            }
-        }
+    for (int r = 0; r < m && have_rows; ++r) {
+        const int d = rdeg[size_t(r)];
+        read_list(d, pad_rows ? max_r : d, n, "the row lists", "row " + std::to_string(r + 1), "column", rows[size_t(r)]);
+    }
     if (p != v.size())
         throw format_error(id, 0, "alist: " + std::to_string(v.size() - p) +
                                       " numbers after the end of the row lists");

@@ -199,6 +199,19 @@ TEST(ldpc_code, malformed_inputs_fail_with_a_message)
     // alists: truncated, out-of-range indices, inconsistent degrees and lists
     const std::string good = "4 2\n2 3\n1 1 2 2\n3 3\n1 0\n2 0\n1 2\n1 2\n1 3 4\n2 3 4\n";
     EXPECT_EQ(ldpc_code::from_alist(good).n(), 4);
+    // gr-fec and MacKay write each list with exactly its degree's entries (no zero padding);
+    // the rows may be left out, and a file may pad one part and not the other
+    const std::string unpadded = "4 2\n2 3\n1 1 2 2\n3 3\n1\n2\n1 2\n1 2\n1 3 4\n2 3 4\n";
+    const std::string no_rows = "4 2\n2 3\n1 1 2 2\n3 3\n1\n2\n1 2\n1 2\n";
+    const std::string rows_padded = "5 2\n2 4\n1 1 2 1 1\n4 2\n1\n2\n1 2\n1\n1\n1 3 4 5\n2 3 0 0\n";
+    for (const auto* text : { &unpadded, &no_rows, &rows_padded }) {
+        const ldpc_code c = ldpc_code::from_alist(*text, "unpadded");
+        EXPECT_EQ(c.to_alist(), ldpc_code::from_alist(c.to_alist()).to_alist());
+        EXPECT_EQ(c.n(), text == &rows_padded ? 5 : 4);
+    }
+    EXPECT_EQ(ldpc_code::from_alist(unpadded).to_alist(), ldpc_code::from_alist(good).to_alist());
+    fails_with([] { ldpc_code::from_alist("4 2\n2 3\n1 1 2 2\n3 3\n1\n2\n1 2\n1 2\n1 2 4\n2 3 4\n"); },
+               "disagree");
     fails_with([&] { ldpc_code::from_alist(good.substr(0, good.size() - 8)); }, "ends before");
     fails_with([] { ldpc_code::from_alist("4 2\n2 3\n1 1 2 2\n3 3\n1 0\n2 0\n1 3\n1 2\n1 2 3\n1 3 4\n"); },
                "names row 3");

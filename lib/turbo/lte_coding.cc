@@ -108,6 +108,28 @@ lte_rate_matcher::lte_rate_matcher(int K, int F, int Ncb) : d_K(K), d_F(F)
         d_w[size_t(d_Kpi + 2 * k)] = code_index(1, col + 32 * row);
         d_w[size_t(d_Kpi + 2 * k + 1)] = code_index(2, (col + 32 * row + 1) % d_Kpi);
     }
+    // match() and accumulate() walk the buffer from k0 modulo Ncb until they have E code bits:
+    // every version must start inside the buffer, and the buffer must hold code bits (not only
+    // <NULL> places), or the walk never ends
+    if (d_Ncb < min_Ncb(K))
+        throw std::invalid_argument("Ncb: " + std::to_string(Ncb) + " is too small for K=" + std::to_string(K) +
+                                    " (k0 of rv 3 would lie outside the buffer); allowed: 0 or " +
+                                    std::to_string(min_Ncb(K)) + "..Kw=" + std::to_string(Kw));
+    if (std::none_of(d_w.begin(), d_w.begin() + d_Ncb, [](int32_t i) { return i >= 0; }))
+        throw std::invalid_argument("Ncb: " + std::to_string(Ncb) + " holds no code bit of K=" + std::to_string(K));
+}
+
+int lte_rate_matcher::min_Ncb(int K)
+{
+    // k0(3) = R (6 ceil(Ncb / 8R) + 2) jumps at multiples of 8R, so small buffers alternate
+    // between fitting and not; the answer is one above the largest buffer that does not fit
+    const int R = (K + 4 + 31) / 32, Kw = 96 * R;
+    for (int n = Kw; n >= 1; --n) {
+        const int per = (n + 8 * R - 1) / (8 * R);
+        if (R * (6 * per + 2) >= n)
+            return n + 1;
+    }
+    return 1;
 }
 
 int lte_rate_matcher::k0(int rv) const

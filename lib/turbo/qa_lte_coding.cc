@@ -72,6 +72,18 @@ TEST(lte_coding, k0_and_E)
     EXPECT_EQ(rm.k0(2), 193 * 50);
     EXPECT_EQ(rm.k0(3), 193 * 74);
     EXPECT_THROW(rm.k0(4), std::invalid_argument);
+    // a buffer that every version cannot start in (or that holds only <NULL> places) is refused:
+    // match() and accumulate() would never end
+    for (int Ncb : { 1, 2, 16, 28, 25 * 2 })
+        EXPECT_THROW(lte_rate_matcher(40, 0, Ncb), std::invalid_argument) << Ncb;
+    EXPECT_THROW(lte_rate_matcher(6144, 0, lte_rate_matcher::min_Ncb(6144) - 1), std::invalid_argument);
+    EXPECT_EQ(lte_rate_matcher::min_Ncb(6144), 26 * 193 + 1);
+    for (int K : { 40, 1008, 6144 }) {
+        const lte_rate_matcher small(K, 0, lte_rate_matcher::min_Ncb(K));
+        const std::vector<uint8_t> coded(size_t(3 * K + 12), 1);
+        for (int rv = 0; rv < 4; ++rv)
+            EXPECT_EQ(small.match(coded.data(), 3 * K, rv).size(), size_t(3 * K)) << K << " rv " << rv;
+    }
     // G = 1000 QPSK symbols x 2 bits over 3 blocks: G' = 1000, gamma = 1: 666, 666, 668
     EXPECT_EQ(lte_rate_matcher::block_E(2000, 3, 0, 2), 666);
     EXPECT_EQ(lte_rate_matcher::block_E(2000, 3, 1, 2), 666);

@@ -13,42 +13,39 @@ carries "new_data": True.
 Metadata "rv" (an integer) overrides the block's redundancy version for one PDU. With K=0 the
 blocks serve code blocks of every size, as lte_segment labels them: K and F come from each PDU's
 metadata "K" and "F" (the encoder side also from the length, 3K + 12), and lte_rate_match takes
-"E" from the metadata where it is (else the E parameter; E=0: 3K + 12, every code bit once). A PDU of the wrong size is dropped with
-an error in the log and counted (dropped()).
+"E" from the metadata where it is (else the E parameter; E=0: 3K + 12, every code bit once).
+A PDU the block cannot use (the wrong size or type, metadata out of range such as rv outside
+0..3) is dropped with an error in the log and counted (dropped()); the block goes on. With
+combine=True at most MAX_HARQ_BUFFERS (128) code blocks are held; the least recently used one
+is let go with a warning.
 """
+from collections import OrderedDict
+
 import numpy as np
 import pmt
-from gnuradio import gr
 
 from .gpufec_python import lte_rate_matcher
+from .pdu_block import MAX_PDU_VALUES, check_int, meta_int, pdu_block
 
-
-def _meta_int(meta, key, default):
-    v = pmt.dict_ref(meta, pmt.intern(key), pmt.PMT_NIL)
-    return int(pmt.to_long(v)) if pmt.is_integer(v) else default
+# HARQ buffers lte_derate_match keeps with combine=True (code blocks of different "cb"): the
+# oldest is let go beyond this (LTE: 8 processes x up to 13 blocks of a 4-layer transport block)
+MAX_HARQ_BUFFERS = 128
 
 
 def _rv(meta, default):
-    return _meta_int(meta, "rv", default)
+    return meta_int(meta, "rv", default, 0, 3)
 
 
-class _pdu_block(gr.basic_block):
+class _pdu_block(pdu_block):
     """a PDU in, a PDU out (ports "pdus"), around one lte_rate_matcher; counts dropped PDUs"""
 
     def __init__(self, name, K, rv, F, Ncb):
-        gr.basic_block.__init__(self, name, None, None)
-        if not 0 <= int(rv) <= 3:
-            raise ValueError("rv: %d is not valid (allowed: 0, 1, 2, 3)" % int(rv))
-        self.K, self.F, self.Ncb, self.rv, self._dropped = int(K), int(F), int(Ncb), int(rv), 0
+        pdu_block.__init__(self, name)
+        self.rv = check_int("rv", rv, 0, 3)
+        self.K, self.F, self.Ncb = check_int("K", K, 0, 6144), check_int("F", F, 0), check_int("Ncb", Ncb, 0)
         self._matchers = {}
         if self.K:
             self.rm = self.matcher(self.K, self.F)  # checks K, F and Ncb now
-        self.message_port_register_in(pmt.intern("pdus"))
-        self.message_port_register_out(pmt.intern("pdus"))
-        self.set_msg_handler(pmt.intern("pdus"), self.handle)
-
-    def dropped(self):
-        return self._dropped
 
     def matcher(self, K, F):
         """the rate matcher of (K, F), made once"""
@@ -60,30 +57,20 @@ class _pdu_block(gr.basic_block):
         """(rate matcher, K) of this PDU: the block's, or with K=0 its metadata's; None if unusable"""
         if self.K:
             return self.rm, self.K
-        K = _meta_int(meta, "K", K_from_length)
+        K = meta_int(meta, "K", K_from_length, 40, 6144)
         if K is None:
             self.drop("K=0 needs the code block size in the metadata (\"K\")")
             return None
-        try:
-            return self.matcher(K, _meta_int(meta, "F", 0)), K
-        except (ValueError, RuntimeError) as e:
-            self.drop(str(e))
-            return None
-
-    def drop(self, why):
-        self._dropped += 1
-        self.logger.error("dropped a PDU: " + why)
+        return self.matcher(K, meta_int(meta, "F", 0, 0, K - 1)), K
 
 
 class lte_rate_match(_pdu_block):
     def __init__(self, K=6144, E=18444, rv=0, F=0, Ncb=0):
-        if int(E) < 0:
-            raise ValueError("E: must be at least 1 (or 0: 3K + 12, every code bit once)")
+        E = check_int("E", E, 0, MAX_PDU_VALUES)  # 0: 3K + 12, every code bit once
         _pdu_block.__init__(self, "gpufec_lte_rate_match", K, rv, F, Ncb)
-        self.E = int(E)
+        self.E = E
 
-    def handle(self, msg):
-        meta, vec = pmt.car(msg), pmt.cdr(msg)
+    def handle(self, meta, vec):
         bits = np.asarray(pmt.u8vector_elements(vec), dtype=np.uint8) if pmt.is_u8vector(vec) else None
         n = len(bits) if bits is not None else 0
         cb = self.code_block(meta, (n - 12) // 3 if n >= 12 and (n - 12) % 3 == 0 else None)
@@ -94,22 +81,20 @@ class lte_rate_match(_pdu_block):
             self.drop("%s values, K=%d takes %d code bits (u8vector)"
                       % (n if bits is not None else "not u8", K, 3 * K + 12))
             return
-        E = _meta_int(meta, "E", self.E or 3 * K + 12)
-        if E < 1:
-            self.drop("E=%d" % E)
-            return
+        E = meta_int(meta, "E", self.E or 3 * K + 12, 1, MAX_PDU_VALUES)
         e = rm.match(bits, E, _rv(meta, self.rv))
-        self.message_port_pub(pmt.intern("pdus"), pmt.cons(meta, pmt.init_u8vector(len(e), e.tolist())))
+        self.publish(meta, pmt.init_u8vector(len(e), e.tolist()))
 
 
 class lte_derate_match(_pdu_block):
     def __init__(self, K=6144, rv=0, F=0, Ncb=0, combine=False, filler_llr=-100.0):
         _pdu_block.__init__(self, "gpufec_lte_derate_match", K, rv, F, Ncb)
         self.combine, self.filler = bool(combine), float(filler_llr)
-        self.accs = {}  # code block ("cb" in the metadata, else 0) -> ((K, F), accumulated soft values)
+        # code block ("cb" in the metadata, else 0) -> ((K, F), accumulated soft values); only
+        # with combine=True, at most MAX_HARQ_BUFFERS of them (the least recently used goes)
+        self.accs = OrderedDict()
 
-    def handle(self, msg):
-        meta, vec = pmt.car(msg), pmt.cdr(msg)
+    def handle(self, meta, vec):
         if not pmt.is_f32vector(vec) or pmt.length(vec) == 0:
             self.drop("not a non-empty f32vector of soft values")
             return
@@ -118,10 +103,18 @@ class lte_derate_match(_pdu_block):
         if cb is None:
             return
         rm, K = cb
-        new = pmt.to_python(pmt.dict_ref(meta, pmt.intern("new_data"), pmt.PMT_F))
-        cb, key = _meta_int(meta, "cb", 0), (K, _meta_int(meta, "F", self.F))
-        if not self.combine or new or self.accs.get(cb, (None,))[0] != key:  # (another size starts afresh)
-            self.accs[cb] = (key, np.zeros(3 * K + 12, dtype=np.float32))
-        acc = self.accs[cb][1]
-        rm.accumulate(soft, _rv(meta, self.rv), acc, self.filler)
-        self.message_port_pub(pmt.intern("pdus"), pmt.cons(meta, pmt.init_f32vector(len(acc), acc.tolist())))
+        rv = _rv(meta, self.rv)
+        if not self.combine:
+            acc = np.zeros(3 * K + 12, dtype=np.float32)
+        else:
+            new = pmt.to_python(pmt.dict_ref(meta, pmt.intern("new_data"), pmt.PMT_F))
+            cb, key = meta_int(meta, "cb", 0), (K, meta_int(meta, "F", self.F))
+            if new or self.accs.get(cb, (None,))[0] != key:  # (another size starts afresh)
+                self.accs[cb] = (key, np.zeros(3 * K + 12, dtype=np.float32))
+            self.accs.move_to_end(cb)
+            while len(self.accs) > MAX_HARQ_BUFFERS:
+                old, _ = self.accs.popitem(last=False)
+                self.logger.warn("HARQ buffer of code block %d let go (more than %d held)" % (old, MAX_HARQ_BUFFERS))
+            acc = self.accs[cb][1]
+        rm.accumulate(soft, rv, acc, self.filler)
+        self.publish(meta, pmt.init_f32vector(len(acc), acc.tolist()))

@@ -18,14 +18,16 @@ crc="lte-24b" when C > 1, whose "passed" is then used; a transport block of one 
 CRC-24A instead, so decode those with crc="none"), in order; once the C blocks of a
 transport block are in, the A payload bits out with "crc_ok" (CRC-24A of the transport block)
 and "blocks_ok" (u8vector, the CRC-24B of each block; all ones when C = 1). A transport block
-whose blocks do not all arrive (the next one starts first) is dropped, logged and counted.
+whose blocks do not all arrive (the next one starts first) is dropped, logged and counted
+(lost_blocks()). A PDU a block cannot use (not a PDU, metadata that is not a dictionary, a value
+out of range) is dropped, logged and counted (dropped()); the block goes on with the next one.
 """
 import numpy as np
 import pmt
-from gnuradio import gr
 
 from .gpufec_python import crc_append, crc_check, lte_rate_matcher, lte_segment_bits, \
     lte_segmentation, turbo_encode
+from .pdu_block import check_int, meta_int, pdu_block
 
 _LTE_K = None
 
@@ -41,67 +43,42 @@ def lte_k_sizes():
     return _LTE_K
 
 
-def _meta_int(meta, key, default=None):
-    v = pmt.dict_ref(meta, pmt.intern(key), pmt.PMT_NIL)
-    return int(pmt.to_long(v)) if pmt.is_integer(v) else default
+def _bits_of(vec):
+    return np.asarray(pmt.u8vector_elements(vec), dtype=np.uint8) if pmt.is_u8vector(vec) else None
 
 
-class _pdu_stage(gr.basic_block):
-    """a message port "pdus" in and out; counts and logs what it drops"""
-
-    def __init__(self, name):
-        gr.basic_block.__init__(self, name, None, None)
-        self._port = pmt.intern("pdus")
-        self._dropped = 0
-        self.message_port_register_in(self._port)
-        self.message_port_register_out(self._port)
-        self.set_msg_handler(self._port, self._handle)
-
-    def dropped(self):
-        return self._dropped
-
-    def drop(self, why):
-        self._dropped += 1
-        self.logger.error("dropped a PDU: " + why)
-
-    def publish(self, meta, vec):
-        self.message_port_pub(self._port, pmt.cons(meta, vec))
-
-    def _handle(self, msg):
-        if not pmt.is_pair(msg):
-            self.drop("not a PDU")
-            return
-        meta = pmt.car(msg)
-        if pmt.is_null(meta):
-            meta = pmt.make_dict()
-        self.handle(meta, pmt.cdr(msg))
-
-    @staticmethod
-    def bits_of(vec):
-        return np.asarray(pmt.u8vector_elements(vec), dtype=np.uint8) if pmt.is_u8vector(vec) else None
+# 36.212's largest transport block (TBS of table 7.1.7.2.5-1 for 4 layers) is far below this;
+# segmentation itself takes B up to 391656 bits
+_MAX_A = 391656 - 24
+# coded bits of one transport block: G below 2^31, and a multiple of Qm * Nl
+_MAX_G = (1 << 31) - 1
 
 
-class lte_segment(_pdu_stage):
+class lte_segment(pdu_block):
     def __init__(self, G=0, Qm=2, Nl=1):
-        _pdu_stage.__init__(self, "gpufec_lte_segment")
-        if int(G) < 0 or int(Qm) not in (1, 2, 4, 6, 8) or int(Nl) not in (1, 2, 4):
-            raise ValueError("G: at least 0; Qm: 1, 2, 4, 6 or 8; Nl: 1, 2 or 4")
-        self.G, self.Qm, self.Nl = int(G), int(Qm), int(Nl)
+        pdu_block.__init__(self, "gpufec_lte_segment")
+        self.Qm = check_int("Qm", Qm, 1, allowed=(1, 2, 4, 6, 8))
+        self.Nl = check_int("Nl", Nl, 1, allowed=(1, 2, 4))
+        self.G = check_int("G", G, 0, _MAX_G)
+        if self.G % (self.Qm * self.Nl):
+            raise ValueError("G: %d is not a multiple of Qm * Nl = %d" % (self.G, self.Qm * self.Nl))
         self.tb = 0
 
     def handle(self, meta, vec):
-        a = self.bits_of(vec)
+        a = _bits_of(vec)
         if a is None or len(a) == 0 or np.any(a > 1):
             self.drop("the transport block must be a non-empty u8vector of bits (0/1)")
             return
-        b = crc_append("lte-24a", a)
-        try:
-            seg = lte_segmentation.compute(len(b))
-        except (ValueError, RuntimeError) as e:
-            self.drop(str(e))
+        if len(a) > _MAX_A:
+            self.drop("a transport block of %d bits; LTE segments at most %d" % (len(a), _MAX_A))
             return
+        G = meta_int(meta, "G", self.G, 0, _MAX_G)
+        if G % (self.Qm * self.Nl):
+            self.drop("G=%d is not a multiple of Qm * Nl = %d" % (G, self.Qm * self.Nl))
+            return
+        b = crc_append("lte-24a", a)
+        seg = lte_segmentation.compute(len(b))
         blocks = lte_segment_bits(seg, b)
-        G = _meta_int(meta, "G", self.G)
         for r, blk in enumerate(blocks):
             m = meta
             for key, val in (("tb", self.tb), ("cb", r), ("C", seg.C), ("A", len(a)), ("K", len(blk)),
@@ -114,24 +91,24 @@ class lte_segment(_pdu_stage):
         self.tb += 1
 
 
-class turbo_pdu_encoder(_pdu_stage):
+class turbo_pdu_encoder(pdu_block):
     def __init__(self):
-        _pdu_stage.__init__(self, "gpufec_turbo_pdu_encoder")
+        pdu_block.__init__(self, "gpufec_turbo_pdu_encoder")
 
     def handle(self, meta, vec):
-        bits = self.bits_of(vec)
-        if bits is None or len(bits) not in lte_k_sizes():
-            self.drop("a code block must be a u8vector of K bits, K an LTE size (40 .. 6144)")
+        bits = _bits_of(vec)
+        if bits is None or len(bits) not in lte_k_sizes() or np.any(bits > 1):
+            self.drop("a code block must be a u8vector of K bits (0/1), K an LTE size (40 .. 6144)")
             return
         coded = turbo_encode(bits, "lte:%d" % len(bits))
         meta = pmt.dict_add(meta, pmt.intern("K"), pmt.from_long(len(bits)))
         self.publish(meta, pmt.init_u8vector(len(coded), coded.tolist()))
 
 
-class lte_desegment(_pdu_stage):
+class lte_desegment(pdu_block):
     def __init__(self, A=0):
-        _pdu_stage.__init__(self, "gpufec_lte_desegment")
-        self.A = int(A)
+        pdu_block.__init__(self, "gpufec_lte_desegment")
+        self.A = check_int("A", A, 0, _MAX_A)  # 0: from each PDU's metadata
         self._tb, self._blocks, self._oks = None, [], []
         self._lost = 0
 
@@ -146,13 +123,16 @@ class lte_desegment(_pdu_stage):
         self._tb, self._blocks, self._oks = None, [], []
 
     def handle(self, meta, vec):
-        bits = self.bits_of(vec)
-        A = _meta_int(meta, "A", self.A)
-        cb, tb = _meta_int(meta, "cb", 0), _meta_int(meta, "tb", None)
+        bits = _bits_of(vec)
+        A = meta_int(meta, "A", self.A, 1, _MAX_A)
+        cb, tb = meta_int(meta, "cb", 0, 0), meta_int(meta, "tb", None)
         if bits is None or not A:
             self.drop("needs a u8vector of decoded bits and the transport block size (meta \"A\" or the A parameter)")
             return
         seg = lte_segmentation.compute(A + 24)
+        if cb >= seg.C:
+            self.drop("code block %d; A=%d gives C=%d blocks" % (cb, A, seg.C))
+            return
         K = seg.K(cb)
         if seg.C == 1 and len(bits) == K - 24:
             self.drop("transport block of one code block (A=%d): a decoder with crc=lte-24b removed its CRC-24A, "
@@ -172,7 +152,10 @@ class lte_desegment(_pdu_stage):
                 return
             self._tb = tb
         if cb != len(self._blocks):
-            self._abandon("code block %d came after %d blocks" % (cb, len(self._blocks)))
+            if self._blocks:
+                self._abandon("code block %d came after %d blocks" % (cb, len(self._blocks)))
+            else:  # a stray block: its transport block's first blocks never came
+                self.drop("code block %d of transport block %s came without its blocks 0 .. %d" % (cb, tb, cb - 1))
             return
         if seg.C > 1 and len(bits) == K:
             ok = crc_check("lte-24b", bits)

@@ -156,7 +156,7 @@ class qa_lte_transport(gr_unittest.TestCase):
         enc.handle(pmt.make_dict(), pmt.init_f32vector(40, [0.0] * 40))
         self.assertEqual(enc.dropped(), 2)
         rm = gpufec.lte_rate_match(K=0)
-        rm.handle(pmt.cons(pmt.make_dict(), pmt.init_u8vector(100, [0] * 100)))  # no K known
+        rm.handle(pmt.make_dict(), pmt.init_u8vector(100, [0] * 100))  # no K known
         self.assertEqual(rm.dropped(), 1)
         with self.assertRaises(ValueError):
             gpufec.lte_segment(Qm=3)

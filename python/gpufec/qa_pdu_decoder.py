@@ -7,11 +7,14 @@
 PDUs of decoded bits with per-frame status out, in order; bad PDUs dropped and counted while the
 flowgraph goes on."""
 
+import os
+import sys
+import threading
 import time
 
 import numpy as np
 import pmt
-from gnuradio import gr, gr_unittest, blocks
+from gnuradio import gr, gr_unittest, blocks, fec
 from gnuradio import gpufec
 
 
@@ -27,8 +30,12 @@ def run_pdus(dec, msgs, expect, timeout=30):
     while dbg.num_messages() < expect and time.time() - t0 < timeout:
         time.sleep(0.01)
     time.sleep(0.05)  # anything more that should not come
-    tb.stop()
-    tb.wait()
+    stopper = threading.Thread(target=lambda: (tb.stop(), tb.wait()), daemon=True)
+    stopper.start()
+    stopper.join(timeout)
+    if stopper.is_alive():  # a hung block: report it rather than hang the suite
+        print("FAIL: the flowgraph did not stop within %d s" % timeout, file=sys.stderr, flush=True)
+        os._exit(1)
     return [dbg.get_message(i) for i in range(dbg.num_messages())]
 
 
@@ -114,6 +121,34 @@ class qa_pdu_decoder(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "soft_output"):
             gpufec.pdu_decoder("viterbi", "code=ccsds, mode=terminated, frame_bits=64", device="cpu",
                                soft_output=True)
+
+    def test_004_a_pdu_of_more_frames_than_every_slot_holds(self):
+        # 3 slots of max_batch frames: a PDU of 3 * max_batch + 1 frames once waited forever for a
+        # slot that only the (sleeping) collector could free; tb.stop() then never returned
+        rng = np.random.default_rng(4)
+        cases = (("repetition", "frame_bits=16, repeat=3"),
+                 ("ldpc", "code=802.11n:648:1/2"),
+                 ("viterbi", "code=ccsds, mode=terminated, frame_bits=64"),
+                 ("turbo", "code=lte:104"))
+        for fam, opts in cases:
+            for max_batch in (1, 2):
+                frames = 3 * max_batch + 1 + 4
+                enc = gpufec.fec_encoder(fam, opts)
+                k = fec.get_encoder_input_size(enc)
+                bits = rng.integers(0, 2, frames * k, dtype=np.uint8)
+                tb = gr.top_block()
+                snk = blocks.vector_sink_b()
+                tb.connect(blocks.vector_source_b(bits.tolist()), fec.encoder(enc, gr.sizeof_char, gr.sizeof_char), snk)
+                tb.run()
+                soft = 2.0 * np.array(snk.data(), dtype=np.float32) - 1.0
+                dec = gpufec.pdu_decoder(fam, opts, device="cpu", max_batch=max_batch)
+                msg = pmt.cons(pmt.make_dict(), pmt.init_f32vector(len(soft), soft.tolist()))
+                out = run_pdus(dec, [msg, msg], 2)
+                self.assertEqual(len(out), 2, msg="%s max_batch=%d" % (fam, max_batch))
+                for m in out:
+                    self.assertEqual(pmt.to_long(pmt.dict_ref(pmt.car(m), pmt.intern("frames"), pmt.PMT_NIL)), frames)
+                    np.testing.assert_array_equal(np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8), bits,
+                                                  err_msg=fam)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import pmt
 from gnuradio import fec, gr
 
 from .gpufec_python import bsid_model, fec_encoder, frame_decoder
+from .pdu_block import pdu_block
 
 
 def tvb_options(code="dm", q=16, n=7, N=50, file="", Pi=0.01, Pd=0.01, Ps=0.0, max_insertions=2,
@@ -68,20 +69,16 @@ class tvb_encoder(gr.hier_block2):
         self.connect(self, self.enc, self)
 
 
-class bsid_channel(gr.basic_block):
+class bsid_channel(pdu_block):
     """The binary substitution, insertion and deletion channel on PDUs (port "pdus"): a PDU of
     bits (u8vector, one bit per byte) in, what came out of the channel out (its length varies),
     with the metadata and "sent_bits". A PDU that is not a u8vector is dropped, logged and
     counted (dropped())."""
 
     def __init__(self, Pi=0.01, Pd=0.01, Ps=0.0, max_insertions=2, seed=0):
-        gr.basic_block.__init__(self, "gpufec_bsid_channel", None, None)
+        pdu_block.__init__(self, "gpufec_bsid_channel")
         self._model = bsid_model(float(Pi), float(Pd), float(Ps), int(max_insertions), int(seed))
         self._p = [float(Pi), float(Pd), float(Ps), int(max_insertions)]
-        self._dropped = 0
-        self.message_port_register_in(pmt.intern("pdus"))
-        self.message_port_register_out(pmt.intern("pdus"))
-        self.set_msg_handler(pmt.intern("pdus"), self._handle)
 
     def _set(self, i, v):
         p = list(self._p)
@@ -98,18 +95,11 @@ class bsid_channel(gr.basic_block):
     def set_ps(self, Ps):
         self._set(2, float(Ps))
 
-    def dropped(self):
-        return self._dropped
-
-    def _handle(self, msg):
-        if not pmt.is_pair(msg) or not pmt.is_u8vector(pmt.cdr(msg)):
-            self._dropped += 1
-            self.logger.error("dropped a message that is not a PDU of bits (u8vector)")
+    def handle(self, meta, vec):
+        if not pmt.is_u8vector(vec):
+            self.drop("not a PDU of bits (u8vector)")
             return
-        meta = pmt.car(msg)
-        if not pmt.is_dict(meta):
-            meta = pmt.make_dict()
-        bits = np.array(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.uint8) & 1
+        bits = np.array(pmt.u8vector_elements(vec), dtype=np.uint8) & 1
         out = self._model.transmit(bits)
         meta = pmt.dict_add(meta, pmt.intern("sent_bits"), pmt.from_long(len(bits)))
-        self.message_port_pub(pmt.intern("pdus"), pmt.cons(meta, pmt.init_u8vector(len(out), out.tolist())))
+        self.publish(meta, pmt.init_u8vector(len(out), out.tolist()))

@@ -44,8 +44,10 @@ class lte_rate_matcher
 public:
     /*! K: the block size; F: filler bits at its start (their positions are <NULL> in d0 and
      *  d1 and never sent); Ncb: soft buffer size (0: the whole circular buffer, Kw = 3 K_pi,
-     *  as for the uplink) */
+     *  as for the uplink; else min_Ncb(K)..Kw: smaller buffers are refused) */
     explicit lte_rate_matcher(int K, int F = 0, int Ncb = 0);
+    //! The smallest soft buffer that K allows (every redundancy version starts inside it)
+    static int min_Ncb(int K);
 
     int K() const { return d_K; }
     int Kw() const { return 3 * d_Kpi; } //!< the circular buffer
