@@ -374,6 +374,8 @@ size_t frame_decoder_impl::take_packets(const void* in, size_t ninput, bool inpu
             }
             d_pkt_decode = true;
             d_pkt_left = uint64_t(len);
+            d_pkt_first_frame = d_frames_in;
+            d_pkt_offset = here->offset;
             const size_t out_items = d_variable ? (d_set.packed ? (dec.output_bits_for(size_t(len)) + 7) / 8
                                                                 : dec.output_bits_for(size_t(len)))
                                                 : size_t(len) / in_unit * size_t(d_out_unit);
@@ -398,22 +400,14 @@ size_t frame_decoder_impl::take_packets(const void* in, size_t ninput, bool inpu
                 d_pkt_left = 0;
                 continue;
             }
-            if (input_done && stream_ended(ninput)) { // it ended inside the frame
-                d_bad_packets++;
-                d_dropped += ninput - pos;
-                d_pkt_left = 0;
-                pos = ninput;
-            }
+            if (input_done && stream_ended(ninput)) // it ended inside the frame
+                pos = cut_packet(ninput, pos);
             break;
         }
         const size_t frames = n / in_unit;
         if (frames == 0) {
-            if (input_done && stream_ended(ninput)) { // it ended inside a frame: the packet is cut short
-                d_bad_packets++;
-                d_dropped += ninput - pos;
-                d_pkt_left = 0;
-                pos = ninput;
-            }
+            if (input_done && stream_ended(ninput)) // it ended inside a frame: the packet is cut short
+                pos = cut_packet(ninput, pos);
             break;
         }
         const size_t took = fill(in, pos, frames);
@@ -422,7 +416,42 @@ size_t frame_decoder_impl::take_packets(const void* in, size_t ninput, bool inpu
         if (took < frames)
             break; // every slot is busy
     }
+    // the stream ended on a frame boundary inside a packet
+    if (pos == ninput && d_pkt_left > 0 && d_pkt_decode && input_done && stream_ended(ninput))
+        pos = cut_packet(ninput, pos);
     return pos;
+}
+
+size_t frame_decoder_impl::cut_packet(size_t ninput, size_t pos)
+{
+    // The stream ended inside a packet. Its whole frames are decoded and go out as a shorter
+    // packet: its length tag, still waiting for its first frame, is set to what they make (or
+    // taken away when no frame came), so the output stays a well-formed tagged stream; the
+    // packet counts as dropped, and the items after its last whole frame as dropped items.
+    d_bad_packets++;
+    d_dropped += ninput - pos;
+    d_pkt_left = 0;
+    const uint64_t frames = d_frames_in - d_pkt_first_frame;
+    auto tag = std::find_if(d_tags.begin(), d_tags.end(), [&](const auto& t) {
+        return t.first == d_pkt_first_frame && pmt::eqv(t.second.key, d_len_key);
+    });
+    if (tag != d_tags.end() && frames == 0) {
+        d_tags.erase(tag);
+        d_logger->warn("the packet at item {} was cut short by the end of the stream before a whole frame; dropped",
+                       d_pkt_offset);
+    } else if (tag != d_tags.end()) {
+        tag->second.value = pmt::from_long(long(frames * uint64_t(d_out_unit)));
+        d_logger->warn("the packet at item {} was cut short by the end of the stream: its {} whole frames go out "
+                       "as a packet of {} items; the rest is dropped",
+                       d_pkt_offset, frames, frames * uint64_t(d_out_unit));
+    } else {
+        // its first frames went out already under the announced length (a packet longer than
+        // what the block holds in flight): the last output packet is short
+        d_logger->error("the packet at item {} was cut short by the end of the stream after its length tag "
+                        "went out: the last output packet holds {} frames, fewer than its tag says",
+                        d_pkt_offset, frames);
+    }
+    return ninput;
 }
 
 pmt::pmt_t frame_decoder_impl::iterations_pmt(int iterations)
@@ -463,6 +492,15 @@ void frame_decoder_impl::flush_if_idle(bool input_done)
 
 size_t frame_decoder_impl::emit(uint8_t* out, size_t max_frames, bool wait)
 {
+    // The frames of a packet still arriving are held back while a slot has room for more, so
+    // that a packet cut short by the end of the stream goes out under a corrected length tag
+    // (cut_packet). Only a packet longer than every slot together is sent as it decodes.
+    if (d_len_key && d_pkt_decode && d_pkt_left > 0 && d_async->filling() != nullptr) {
+        if (d_frames_out >= d_pkt_first_frame)
+            return 0;
+        max_frames = std::min<uint64_t>(max_frames, d_pkt_first_frame - d_frames_out);
+        wait = wait && d_async->unreleased() > 0;
+    }
     size_t done = 0;
     while (done < max_frames) {
         ::gpufec::async_decoder::slot* s = front_slot(wait && done == 0);

@@ -94,6 +94,7 @@ private:
     size_t take_stream(const void* in, size_t ninput, bool input_done);
     bool stream_ended(size_t ninput);
     size_t take_packets(const void* in, size_t ninput, bool input_done);
+    size_t cut_packet(size_t ninput, size_t pos); // the stream ended inside a packet
     void flush_if_idle(bool input_done);
     ::gpufec::partial_batch_policy d_partial;
     void submit();
@@ -124,6 +125,8 @@ private:
     pmt::pmt_t d_len_key;             // null: stream face
     uint64_t d_pkt_left = 0;          // items of the current packet still to take
     bool d_pkt_decode = false;        // the current packet is decoded (else skipped)
+    uint64_t d_pkt_first_frame = 0;   // the current packet's first frame (its length tag's key)
+    uint64_t d_pkt_offset = 0;        // the current packet's first input item
     uint64_t d_tag_seen = ~uint64_t(0); // offset of the length tag last handled
     uint64_t d_bad_packets = 0;
     bool d_warned_unframed = false;

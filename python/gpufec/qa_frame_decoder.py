@@ -124,6 +124,30 @@ class qa_frame_decoder(gr_unittest.TestCase):
         self.assertEqual(dec.dropped_packets(), 2)  # 1.5 frames, cut short (the empty one is no loss)
         self.assertEqual(dec.dropped_items(), 5 + len(bad) + 7)
 
+    def test_010_packet_cut_short_by_the_end_of_the_stream(self):
+        # a packet of 4 frames whose stream ends after 2 whole frames (and a piece of the third,
+        # or exactly on the frame boundary): its 2 frames go out as a packet of 2 frames, never
+        # under a tag that claims 4; the packet counts as dropped either way
+        fb, rep = 8, 3
+        n = fb * rep
+        bits = self.rng.integers(0, 2, 3 * fb, dtype=np.uint8)
+        frames = bpsk(repetition(bits, rep)).reshape(3, n)
+        t0, t1 = gr.tag_t(), gr.tag_t()
+        t0.offset, t0.key, t0.value = 0, pmt.intern("packet_len"), pmt.from_long(n)
+        t1.offset, t1.key, t1.value = n, pmt.intern("packet_len"), pmt.from_long(4 * n)
+        for tail in (0, 7):
+            soft = np.concatenate([frames[0], frames[1], frames[2], frames[0][:tail]])
+            for max_batch in (1, 8):
+                dec = gpufec.frame_decoder("repetition", "frame_bits=%d, repeat=%d" % (fb, rep), device="cpu",
+                                           length_tag_key="packet_len", max_batch=max_batch)
+                out, out_tags = run_decoder(dec, soft, tags=[t0, t1])
+                np.testing.assert_array_equal(out, bits)
+                lens = [(t.offset, pmt.to_long(t.value)) for t in out_tags
+                        if pmt.symbol_to_string(t.key) == "packet_len"]
+                self.assertEqual(lens, [(0, fb), (fb, 2 * fb)], msg=(tail, max_batch))
+                self.assertEqual(dec.dropped_packets(), 1, msg=(tail, max_batch))
+                self.assertEqual(dec.dropped_items(), tail)
+
     def test_007_bad_parameters_name_themselves(self):
         for kwargs, word in (({"family": "nope"}, "family"),
                              ({"family": "repetition", "options": "repeat=0"}, "repeat"),

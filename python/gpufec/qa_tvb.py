@@ -116,7 +116,7 @@ class qa_tvb(gr_unittest.TestCase):
         self.assertLess(lo, 0)
         self.assertGreater(hi, 0)
         block = gpufec.bsid_channel()
-        block._handle(pmt.intern("not a pdu"))
+        block._receive(pmt.intern("not a pdu"))
         self.assertEqual(block.dropped(), 1)
         with self.assertRaises(ValueError):
             gpufec.bsid_channel(Pi=0.7, Pd=0.5)
