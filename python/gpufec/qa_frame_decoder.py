@@ -137,7 +137,7 @@ class qa_frame_decoder(gr_unittest.TestCase):
         t1.offset, t1.key, t1.value = n, pmt.intern("packet_len"), pmt.from_long(4 * n)
         for tail in (0, 7):
             soft = np.concatenate([frames[0], frames[1], frames[2], frames[0][:tail]])
-            for max_batch in (1, 8):
+            for max_batch in (2, 8):  # (the packet fits the block's slots: 3 x max_batch frames)
                 dec = gpufec.frame_decoder("repetition", "frame_bits=%d, repeat=%d" % (fb, rep), device="cpu",
                                            length_tag_key="packet_len", max_batch=max_batch)
                 out, out_tags = run_decoder(dec, soft, tags=[t0, t1])
