@@ -24,6 +24,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include <unistd.h>
 
 using namespace gpufec;
 using namespace gpufec::app;
@@ -89,14 +90,14 @@ int main(int argc, char** argv)
                   "second, host memory to host memory (transfers included), on one or several "
                   "devices at once. Input: soft values of BPSK over AWGN at --ebn0, int8 (or float "
                   "LLRs for float decoders) in page-locked memory; output: packed bits." };
-    std::string family = "viterbi", options = "code=ccsds, mode=streaming", devices = "auto";
+    std::string family = "viterbi", options, devices = "auto";
     std::string channel = "bpsk-awgn", csv, json;
     uint64_t frames = 0, bits = uint64_t(1) << 26, seed = 1;
     double ebn0 = 3.0;
     int reps = 7;
     bool latency = true;
     std::vector<std::string> mix;
-    add_code_options(cli, family, options,
+    CLI::Option* options_opt = add_code_options(cli, family, options,
                      "viterbi with mode=streaming decodes one stream of blocks of block_len bits");
     cli.add_option("--mix", mix,
                    "encoder options, repeated: frame f is made by the (f mod count)-th, so a decoder of "
@@ -107,21 +108,23 @@ int main(int argc, char** argv)
                    "frames split among them, all decoding at once")
         ->capture_default_str();
     cli.add_option("--frames", frames, "frames (streaming: blocks) in all (0: from --bits)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->transform(count_value);
     cli.add_option("--bits", bits, "information bits in all, rounded down to whole frames (at least "
                                    "one per device)")
         ->capture_default_str()
         ->transform(count_value)
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Validator([](std::string& v) { return v == "0" ? std::string("must be at least 1") : std::string(); },
+                               "POSITIVE"));
     cli.add_option("-e,--ebn0", ebn0, "Eb/N0 of the input in dB (iterative decoders stop earlier at "
                                       "higher Eb/N0)")
         ->capture_default_str()
         ->check(CLI::Range(-20.0, 40.0));
-    cli.add_option("--channel", channel, "the channel: bpsk-awgn, poisson-ppm[:kb=K] (-e is then Ks in dB), or bsid[:ps=P] (insertions and deletions; -e is then p = Pi = Pd)")->capture_default_str();
+    CLI::Option* channel_opt = cli.add_option("--channel", channel, "the channel (default: the one the family's decoder reads): bpsk-awgn, poisson-ppm[:kb=K] (-e is then Ks in dB; scppm), or bsid[:ps=P][:max_insertions=I] (insertions and deletions; -e is then p = Pi = Pd; tvb)");
     cli.add_option("--reps", reps, "timed repetitions; the median is reported")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000));
-    cli.add_option("--seed", seed, "random seed of the input")->capture_default_str();
+    cli.add_option("--seed", seed, "random seed of the input")->capture_default_str()->transform(count_value);
     cli.add_flag("!--no-latency", latency, "skip the one-frame latency measurement");
     cli.add_option("--csv", csv, "append a row per device (and one for all) to this CSV");
     cli.add_option("--json", json, "JSON report: device, commit, code, options, units, figures");
@@ -131,6 +134,7 @@ int main(int argc, char** argv)
         return cli.exit(e);
     }
     try {
+        resolve_family_defaults(family, options, options_opt->count() > 0, channel, channel_opt->count() > 0);
         auto ch = make_channel(channel);
         std::vector<device_run> runs;
         for (const auto& d : parse_devices(devices)) {
@@ -141,6 +145,22 @@ int main(int argc, char** argv)
         const code_kit& first = *runs.front().kit;
         const uint64_t bpf = first.info_bits_per_frame();
         const uint64_t total = std::max<uint64_t>(frames ? frames : bits / bpf, runs.size());
+        {
+            // the input, the sent bits and the output of every frame are held at once: refuse
+            // what this machine cannot hold, before allocating (a bare bad_alloc or worse)
+            const double per_frame = double(bpf) / first.rate() * 4 + double(bpf) * 2 + 64;
+            const double need = double(total) * per_frame;
+            const double have = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+            if (have > 0 && need > 0.75 * have) {
+                char b[256];
+                std::snprintf(b, sizeof b,
+                              "--frames/--bits: %llu frames of %llu information bits need about %.3g GiB here, "
+                              "more than this machine's %.3g GiB can hold; ask for fewer",
+                              (unsigned long long)total, (unsigned long long)bpf, need / double(1ull << 30),
+                              have / double(1ull << 30));
+                throw CLI::ValidationError(b);
+            }
+        }
         ch->set_point(ebn0, first.rate());
         // contiguous shares; device i's frames are point i of the seed (its own data)
         for (size_t i = 0; i < runs.size(); ++i) {
@@ -212,8 +232,13 @@ int main(int argc, char** argv)
         if (runs.size() > 1)
             row("all " + std::to_string(runs.size()) + " devices at once", total, all_bits, all_bytes, median(wall),
                 all_kernels ? double(all_bits) / kernel_sum : -1, all_err, NAN);
-        if (!csv.empty())
-            table.append(csv);
+        if (!csv.empty()) {
+            try {
+                table.append(csv);
+            } catch (const std::exception& e) {
+                throw std::runtime_error(std::string("--csv: ") + e.what());
+            }
+        }
         if (!json.empty()) {
             nlohmann::json j = { { "app", "gpufec_bench" },
                                  { "commit", build_commit() },
@@ -229,9 +254,11 @@ int main(int argc, char** argv)
                                      { "seconds", "median wall-clock per decode of all frames" },
                                      { "latency_us", "one frame, host to host" } } },
                                  { "devices", jdev } };
-            std::ofstream f(json, std::ios::trunc);
-            if (!f || !(f << j.dump(2) << "\n"))
-                throw std::runtime_error("--json: cannot write " + json);
+            try {
+                write_text_file(json, j.dump(2) + "\n");
+            } catch (const std::exception& e) {
+                throw std::runtime_error(std::string("--json: ") + e.what());
+            }
         }
     } catch (const CLI::Error& e) {
         return cli.exit(e);

@@ -11,12 +11,15 @@
 #include "kit/devices.h"
 #include "kit/error_stats.h"
 #include "kit/kits.h"
+#include "kit/progress.h"
 #include "kit/report.h"
 #include "kit/sim_driver.h"
 #include "kit/team.h"
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -35,7 +38,24 @@ struct point {
     double ebn0;
     error_counts c;
     double seconds;
+    std::string stopped; //!< why the point ended before its stop rule ("interrupt", "time limit"), or ""
 };
+
+/* Ctrl+C, as AFF3CT takes it: the first interrupt ends the point in progress (its counts are
+ * written, marked as stopped); a second within half a second ends the run. */
+std::atomic<bool> g_end_point{ false }, g_end_run{ false };
+std::atomic<int64_t> g_last_interrupt_ns{ 0 };
+
+void on_interrupt(int)
+{
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now); // (async-signal-safe)
+    const int64_t ns = int64_t(now.tv_sec) * 1000000000 + now.tv_nsec;
+    const int64_t last = g_last_interrupt_ns.exchange(ns);
+    if (g_end_point.load() && last > 0 && ns - last < 500000000)
+        g_end_run = true;
+    g_end_point = true;
+}
 
 std::vector<double> ebn0_points(const std::string& spec)
 {
@@ -62,12 +82,19 @@ std::vector<double> ebn0_points(const std::string& spec)
 
 double ratio(uint64_t k, uint64_t n) { return n ? double(k) / double(n) : NAN; }
 
+//! a symbol count: empty for binary codes (no symbols counted)
+csv_table::cell symbol_cell(const error_counts& c, uint64_t v)
+{
+    return c.symbols ? csv_table::cell(v) : csv_table::cell(std::monostate{});
+}
+
 csv_table make_csv(const std::string& family, const std::string& options, const std::string& backends,
                    const channel_kit& ch, const code_kit& kit, const std::vector<point>& pts)
 {
     csv_table t({ "family", "options", "backend", "channel", ch.measure(), "bits", "bit_errors", "ber",
                   "ber_lo95", "ber_hi95", "frames", "frame_errors", "fer", "fer_lo95", "fer_hi95",
-                  "mean_iterations", "uncoded_ber", "union_bound", "seconds" });
+                  "mean_iterations", "uncoded_ber", "union_bound", "seconds", "symbols", "symbol_errors", "ser",
+                  "stopped" });
     for (const auto& p : pts) {
         const auto& c = p.c;
         const interval bi = wilson(c.bit_errors, c.bits), fi = wilson(c.frame_errors, c.frames);
@@ -75,7 +102,8 @@ csv_table make_csv(const std::string& family, const std::string& options, const 
                 ratio(c.bit_errors, c.bits), bi.lo, bi.hi, c.frames, c.frame_errors,
                 ratio(c.frame_errors, c.frames), fi.lo, fi.hi,
                 kit.iterates() ? ratio(c.iterations, c.frames) : NAN, ch.uncoded_ber(p.ebn0),
-                kit.union_bound_ber(p.ebn0), p.seconds });
+                kit.union_bound_ber(p.ebn0), p.seconds, symbol_cell(c, c.symbols), symbol_cell(c, c.symbol_errors),
+                ratio(c.symbol_errors, c.symbols), p.stopped });
     }
     return t;
 }
@@ -109,12 +137,12 @@ int main(int argc, char** argv)
     CLI::App cli{ "gpufec_ber: bit and frame error rates of a gr-gpufec decoder against Eb/N0 "
                   "(BPSK over AWGN), with Wilson 95% confidence intervals; on several devices, "
                   "and across hosts when started by mpirun." };
-    std::string family = "viterbi", options = "code=ccsds, mode=streaming", devices = "auto";
+    std::string family = "viterbi", options, devices = "auto";
     std::string channel = "bpsk-awgn", ebn0 = "0:0.5:6", csv = "ber.csv", json, plot;
     stop_rule rule;
     uint64_t seed = 1, batch = 0;
     bool quiet = false, keep_going = false;
-    add_code_options(cli, family, options,
+    CLI::Option* options_opt = add_code_options(cli, family, options,
                      "viterbi with mode=streaming decodes one endless stream, a frame being a block of "
                      "block_len bits");
     cli.add_option("-d,--devices,--device", devices,
@@ -122,7 +150,7 @@ int main(int argc, char** argv)
                    "device, frames split among them. Under mpirun with several ranks on a host, each "
                    "rank takes one of them: cuda:(local rank mod GPUs)")
         ->capture_default_str();
-    cli.add_option("--channel", channel, "the channel: bpsk-awgn, poisson-ppm[:kb=K] (photon counting, Kb background photons per slot, 0.2 by default), or bsid[:ps=P] (binary substitution, insertion and deletion; -e is p = Pi = Pd; the decoder is told the channel)")->capture_default_str();
+    CLI::Option* channel_opt = cli.add_option("--channel", channel, "the channel (default: the one the family's decoder reads): bpsk-awgn, poisson-ppm[:kb=K] (photon counting, Kb background photons per slot, 0.2 by default; scppm), or bsid[:ps=P][:max_insertions=I] (binary substitution, insertion and deletion, I insertions in a row at most, 64 = uncapped by default; -e is p = Pi = Pd; the decoder is told the channel; tvb)");
     cli.add_option("-e,--ebn0", ebn0, "Eb/N0 in dB (poisson-ppm: Ks, signal photons per pulse, in dB; bsid: p = Pi = Pd, a probability): START:STEP:STOP or one value")->capture_default_str();
     cli.add_option("--min-frame-errors", rule.min_frame_errors,
                    "a point ends once it has this many frame errors (0: not required)")
@@ -143,11 +171,16 @@ int main(int argc, char** argv)
         ->transform(count_value);
     cli.add_option("--seed", seed, "random seed; frame f of point i draws from (seed, i, f), so the "
                                    "counts do not depend on devices, ranks or batch")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->transform(count_value);
     cli.add_option("--csv", csv, "CSV output (rewritten after every point)")->capture_default_str();
     cli.add_option("--json", json, "JSON output: device, commit, code, options, units and the points");
     cli.add_option("--plot", plot, "draw the curves into this file (.png, .pdf or .svg) with "
                                    "gpufec_plot_ber (needs a python3 with matplotlib)");
+    double max_seconds = 0;
+    cli.add_option("--max-seconds", max_seconds,
+                   "a point ends after this many seconds (marked as stopped in the CSV and JSON; 0: no limit)")
+        ->check(CLI::NonNegativeNumber);
     cli.add_flag("--keep-going", keep_going, "go on past a point without bit errors (default: the sweep "
                                              "ends there)");
     cli.add_flag("-q,--quiet", quiet, "no progress lines");
@@ -169,6 +202,7 @@ int main(int argc, char** argv)
             throw CLI::ValidationError("stop rule", "set at least one of --min-frame-errors, "
                                                     "--min-bit-errors, --max-frames, --max-bits");
         const auto points = ebn0_points(ebn0);
+        resolve_family_defaults(family, options, options_opt->count() > 0, channel, channel_opt->count() > 0);
         auto ch = make_channel(channel);
         const std::string label = ch->measure_label();
         // this process's decoders; a rank that cannot make them fails the run on every rank
@@ -204,27 +238,37 @@ int main(int argc, char** argv)
                          kit.describe().c_str(), kit.rate(), ch->name().c_str(), backends.c_str(),
                          (unsigned long long)driver.round_frames());
         std::vector<point> done;
-        for (size_t i = 0; i < points.size(); ++i) {
+        std::signal(SIGINT, on_interrupt);
+        progress_line progress(quiet || !lead);
+        for (size_t i = 0; i < points.size() && !g_end_run; ++i) {
             ch->set_point(points[i], kit.rate());
-            point p{ points[i], {}, 0 };
+            point p{ points[i], {}, 0, "" };
             const auto t0 = std::chrono::steady_clock::now();
-            p.c = driver.run_point({ seed, i }, *ch, rule, [&](const error_counts& c) {
-                if (lead && !quiet)
-                    std::fprintf(stderr, "\r  %s %s: %llu frames, %llu frame errors, %llu bit errors   ",
-                                 label.c_str(), ch->format_point(p.ebn0).c_str(), (unsigned long long)c.frames, (unsigned long long)c.frame_errors,
-                                 (unsigned long long)c.bit_errors);
-            });
-            p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const std::string where = label + " " + ch->format_point(p.ebn0);
+            progress.start(where);
+            auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+            p.c = driver.run_point(
+                { seed, i }, *ch, rule, [&](const error_counts& c) { progress.update(c, rule, max_seconds); },
+                [&] { return g_end_point.load() || (max_seconds > 0 && elapsed() >= max_seconds); });
+            p.seconds = elapsed();
+            if (driver.interrupted())
+                p.stopped = g_end_point.load() ? "interrupt" : "time limit";
+            g_end_point = false;
             done.push_back(p);
             if (lead) {
-                if (!quiet)
-                    std::fprintf(stderr, "\n");
+                progress.finish();
                 const auto& c = p.c;
                 const interval bi = wilson(c.bit_errors, c.bits);
-                std::printf("%s %s  BER %.3e [%.2e, %.2e]  FER %.3e  (%llu frames, %llu frame "
-                            "errors, %.2f s)\n",
-                            label.c_str(), ch->format_point(p.ebn0).c_str(), ratio(c.bit_errors, c.bits), bi.lo, bi.hi, ratio(c.frame_errors, c.frames),
-                            (unsigned long long)c.frames, (unsigned long long)c.frame_errors, p.seconds);
+                std::string ser;
+                if (c.symbols) {
+                    char b[48];
+                    std::snprintf(b, sizeof b, "  SER %.3e", ratio(c.symbol_errors, c.symbols));
+                    ser = b;
+                }
+                std::printf("%s  BER %.3e [%.2e, %.2e]  FER %.3e%s  (%llu frames, %llu frame errors, %.2f s)%s\n",
+                            where.c_str(), ratio(c.bit_errors, c.bits), bi.lo, bi.hi, ratio(c.frame_errors, c.frames),
+                            ser.c_str(), (unsigned long long)c.frames, (unsigned long long)c.frame_errors, p.seconds,
+                            p.stopped.empty() ? "" : ("  [stopped: " + p.stopped + "]").c_str());
                 std::fflush(stdout);
             }
             std::string write_error;
@@ -235,9 +279,11 @@ int main(int argc, char** argv)
                 write_error = std::string("--csv: ") + e.what();
             }
             all_ok(write_error);
-            if (p.c.bit_errors == 0 && p.c.frames > 0 && !keep_going)
+            if (p.c.bit_errors == 0 && p.c.frames > 0 && !keep_going && p.stopped.empty())
                 break; // nothing more to see at higher Eb/N0 with this many bits
         }
+        if (g_end_run && lead)
+            std::fprintf(stderr, "gpufec_ber: interrupted; the points done are written\n");
         if (lead && !json.empty()) {
             nlohmann::json j;
             j["app"] = "gpufec_ber";
@@ -256,13 +302,18 @@ int main(int argc, char** argv)
                                { "min_bit_errors", rule.min_bit_errors },
                                { "max_frames", rule.max_frames },
                                { "max_bits", rule.max_bits } };
-            j["units"] = { { "ebn0", ch->measure_unit().empty() ? ch->measure() : ch->measure_unit() }, { "bits", "information bits" }, { "interval", "Wilson 95%" },
+            j["x"] = ch->measure();
+            j["units"] = { { ch->measure(), ch->measure_unit().empty() ? "probability" : ch->measure_unit() },
+                           { "bits", "information bits" },
+                           { "interval", "Wilson 95%" },
                            { "seconds", "wall-clock per point" } };
+            if (kit.symbol_bits() > 1)
+                j["units"]["symbols"] = std::to_string(kit.symbol_bits()) + "-bit symbols of the information";
             nlohmann::json pts = nlohmann::json::array();
             auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
             for (const auto& p : done) {
                 const interval bi = wilson(p.c.bit_errors, p.c.bits), fi = wilson(p.c.frame_errors, p.c.frames);
-                pts.push_back({ { "ebn0", p.ebn0 },
+                pts.push_back({ { ch->measure(), p.ebn0 },
                                 { "bits", p.c.bits },
                                 { "bit_errors", p.c.bit_errors },
                                 { "ber", num(ratio(p.c.bit_errors, p.c.bits)) },
@@ -275,17 +326,27 @@ int main(int argc, char** argv)
                                                                     : nlohmann::json() },
                                 { "uncoded_ber", num(ch->uncoded_ber(p.ebn0)) },
                                 { "union_bound", num(kit.union_bound_ber(p.ebn0)) },
-                                { "seconds", p.seconds } });
+                                { "seconds", p.seconds },
+                                { "stopped", p.stopped.empty() ? nlohmann::json() : nlohmann::json(p.stopped) } });
+                if (p.c.symbols) {
+                    pts.back()["symbols"] = p.c.symbols;
+                    pts.back()["symbol_errors"] = p.c.symbol_errors;
+                    pts.back()["ser"] = num(ratio(p.c.symbol_errors, p.c.symbols));
+                }
             }
             j["points"] = pts;
-            std::ofstream f(json, std::ios::trunc);
-            if (!f || !(f << j.dump(2) << "\n"))
-                throw std::runtime_error("--json: cannot write " + json);
+            try {
+                write_text_file(json, j.dump(2) + "\n");
+            } catch (const std::exception& e) {
+                throw std::runtime_error(std::string("--json: ") + e.what());
+            }
         }
         if (lead && !plot.empty()) {
+            // the script's first line names GNU Radio's Python; GPUFEC_PYTHON, where set, wins
             const char* py = std::getenv("GPUFEC_PYTHON");
-            const std::string cmd = std::string(py ? py : "python3") + " '" + plot_script() + "' '" + csv +
-                                    "' -o '" + plot + "'";
+            const std::string cmd = (py ? "'" + std::string(py) + "' " : std::string()) + "'" + plot_script() +
+                                    "' '" + csv + "' -o '" + plot + "'" +
+                                    (kit.symbol_bits() > 1 ? " --what ber,fer,ser" : "");
             if (std::system(cmd.c_str()) != 0)
                 throw std::runtime_error("--plot: '" + cmd + "' failed (the CSV is written)");
         }

@@ -6,8 +6,12 @@ intervals, several runs in one figure, reference points from other CSV files (pu
 curves, other decoders) beside them, the union bound and uncoded BPSK where the CSV has them.
 The output format follows the file name: .png, .pdf or .svg. Needs matplotlib, nothing else.
 
-A reference CSV has a column ebn0_db (or ebn0, snr_db) and a column ber and/or fer; an
-optional column label names its curves (one curve per label).
+The x axis is the channel's own measure, the CSV's column: ebn0_db (Eb/N0 in dB, BPSK over AWGN),
+ks_db (Ks in dB, signal photons per pulse: the Poisson PPM channel), or p (Pi = Pd: the
+insertion/deletion channel); runs of one figure share it. A reference CSV has the same column (or
+ebn0, snr_db) and a column ber, fer and/or ser; an optional column label names its curves (one
+curve per label). Symbol codes (TVB) have a ser column too: --what ber,fer,ser.
+GPUFEC_PYTHON names another Python to run this script with (one with matplotlib).
 
 examples:
   gpufec_plot_ber ber.csv -o ber.png
@@ -39,11 +43,20 @@ def read_rows(path):
     return rows
 
 
+# the x columns gpufec_ber writes (the channel's measure), and their axis labels
+X_AXES = (("ebn0_db", "Eb/N0 (dB)"), ("ebn0", "Eb/N0 (dB)"), ("snr_db", "SNR (dB)"),
+          ("ks_db", "Ks (dB, signal photons per pulse)"), ("p", "p = Pi = Pd (insertion and deletion probability)"))
+
+
 def x_column(rows, path):
-    for name in ("ebn0_db", "ebn0", "snr_db"):
+    for name, _ in X_AXES:
         if name in rows[0]:
             return name
-    sys.exit("gpufec_plot_ber: %s has no ebn0_db column" % path)
+    sys.exit("gpufec_plot_ber: %s has none of the x columns %s" % (path, ", ".join(n for n, _ in X_AXES)))
+
+
+def x_label(name):
+    return dict(X_AXES)[name]
 
 
 def column(rows, name):
@@ -60,7 +73,23 @@ def run_label(rows, path):
     return os.path.basename(path)
 
 
+def use_gpufec_python():
+    """runs this script again with $GPUFEC_PYTHON when it names another interpreter"""
+    py = os.environ.get("GPUFEC_PYTHON")
+    if py and os.environ.get("GPUFEC_PLOT_REEXEC") != "1":
+        import shutil
+        target = shutil.which(py) or py
+        if os.path.realpath(target) != os.path.realpath(sys.executable):
+            os.environ["GPUFEC_PLOT_REEXEC"] = "1"
+            try:
+                os.execv(target, [target, os.path.abspath(__file__)] + sys.argv[1:])
+            except OSError as e:
+                sys.exit("gpufec_plot_ber: GPUFEC_PYTHON=%s cannot be run: %s" % (py, e))
+
+
 def main(argv=None):
+    if argv is None:
+        use_gpufec_python()
     p = argparse.ArgumentParser(prog="gpufec_plot_ber", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("runs", nargs="+", help="gpufec_ber CSV files, one curve (pair) each")
@@ -69,7 +98,7 @@ def main(argv=None):
                    help="CSV of reference points (ebn0_db, ber and/or fer, optional label)")
     p.add_argument("--label", action="append", default=[],
                    help="a legend label per run, in order (default: family and options)")
-    p.add_argument("--what", default="ber,fer", help="ber, fer or ber,fer (default)")
+    p.add_argument("--what", default="ber,fer", help="a comma-separated list of ber, fer, ser (default: ber,fer)")
     p.add_argument("--title", default=None)
     p.add_argument("--no-intervals", action="store_true", help="no error bars")
     a = p.parse_args(argv)
@@ -77,8 +106,8 @@ def main(argv=None):
     if ext not in FORMATS:
         p.error("--output must end in one of " + ", ".join(FORMATS))
     what = [w.strip() for w in a.what.split(",") if w.strip()]
-    if not what or any(w not in ("ber", "fer") for w in what):
-        p.error("--what takes ber, fer or ber,fer")
+    if not what or any(w not in ("ber", "fer", "ser") for w in what):
+        p.error("--what takes a list of ber, fer, ser")
     if len(a.label) > len(a.runs):
         p.error("more --label than runs")
     try:
@@ -87,17 +116,22 @@ def main(argv=None):
         import matplotlib.pyplot as plt
     except ImportError:
         sys.exit("gpufec_plot_ber: this Python (%s) has no matplotlib; install it (Debian: "
-                 "python3-matplotlib, or pip install matplotlib) or run the script with a Python "
-                 "that has it" % sys.executable)
+                 "python3-matplotlib, or pip install matplotlib) or name a Python that has it in "
+                 "GPUFEC_PYTHON" % sys.executable)
 
     fig, ax = plt.subplots(figsize=(7.5, 5.2))
     seen = []
-    style = {"ber": ("o", "-"), "fer": ("s", "--")}
+    style = {"ber": ("o", "-"), "fer": ("s", "--"), "ser": ("^", ":")}
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     extras = {}  # union bound / uncoded: drawn once, over the widest x range
+    axis = None
     for i, path in enumerate(a.runs):
         rows = read_rows(path)
         xname = x_column(rows, path)
+        if axis is not None and x_label(xname) != x_label(axis):
+            sys.exit("gpufec_plot_ber: %s is against %s, the runs before it against %s: one figure, one x axis"
+                     % (path, xname, axis))
+        axis = xname
         x = [number(r[xname]) for r in rows]
         name = a.label[i] if i < len(a.label) else run_label(rows, path)
         color = colors[i % len(colors)]
@@ -132,7 +166,7 @@ def main(argv=None):
                 y = column(grp, w)
                 if all(math.isnan(v) for v in y):
                     continue
-                ax.plot(x, y, "x:" if w == "ber" else "+:", color="k", alpha=0.45 + 0.5 * ((j + k) % 2),
+                ax.plot(x, y, {"ber": "x:", "fer": "+:", "ser": "1:"}[w], color="k", alpha=0.45 + 0.5 * ((j + k) % 2),
                         ms=6, label="%s %s (reference)" % (label, w.upper()))
                 seen += [v for v in y if not math.isnan(v)]
     if "union_bound" in extras and "ber" in what:
@@ -146,7 +180,7 @@ def main(argv=None):
     ax.set_yscale("log")
     # the y-range from the data: a decade below the lowest value drawn, not a fixed floor
     ax.set_ylim(10 ** (math.floor(math.log10(min(seen))) - 0.3), min(1.0, 10 ** math.ceil(math.log10(max(seen)) + 0.1)))
-    ax.set_xlabel("Eb/N0 (dB)")
+    ax.set_xlabel(x_label(axis))
     ax.set_ylabel("error rate" if len(what) > 1 else what[0].upper())
     ax.grid(True, which="both", alpha=0.3)
     if a.title is not None:

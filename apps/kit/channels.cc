@@ -4,12 +4,15 @@
  */
 /* The channel kits. */
 #include "kits.h"
+#include <gnuradio/gpufec/core/frame_registry.h>
 
+#include <map>
 #include <gnuradio/gpufec/core/bsid.h>
 #include <gnuradio/gpufec/core/distance_spectrum.h>
 #include <gnuradio/gpufec/core/scppm.h>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <random>
 #include <stdexcept>
 
@@ -49,7 +52,12 @@ public:
         if (!(kb > 0) || !std::isfinite(kb))
             throw std::invalid_argument("poisson-ppm: kb (background photons per slot) must be positive");
     }
-    std::string name() const override { return "poisson-ppm kb=" + std::to_string(d_kb); }
+    std::string name() const override
+    {
+        char s[48];
+        std::snprintf(s, sizeof s, "poisson-ppm kb=%g", d_kb);
+        return s;
+    }
     std::string measure() const override { return "ks_db"; }
     std::string measure_label() const override { return "Ks"; }
     void set_point(double ks_db, double) override
@@ -79,7 +87,13 @@ public:
         d_p.max_insertions = max_insertions;
         d_p.check();
     }
-    std::string name() const override { return "bsid ps=" + std::to_string(d_p.Ps); }
+    std::string name() const override
+    {
+        char s[96];
+        std::snprintf(s, sizeof s, "bsid ps=%g max_insertions=%d%s", d_p.Ps, d_p.max_insertions,
+                      d_p.max_insertions == bsid_params::max_insertion_cap ? " (uncapped)" : "");
+        return s;
+    }
     std::string measure() const override { return "p"; }
     std::string measure_label() const override { return "p = Pi = Pd"; }
     std::string measure_unit() const override { return ""; }
@@ -129,27 +143,67 @@ std::unique_ptr<channel_kit> make_bpsk_awgn() { return std::make_unique<bpsk_awg
 std::unique_ptr<channel_kit> make_poisson_ppm(double kb) { return std::make_unique<poisson_ppm>(kb); }
 
 namespace {
-//! the value of "base:key=V" (fallback without ":..."); anything else is refused with `hint`
-double channel_arg(const std::string& name, const std::string& base, const std::string& key, double fallback,
-                   const std::string& hint)
+/*! the values of "base:key=V:key=V" (or with commas), each in lo..hi; keys not in `defaults`
+ *  and malformed parts are refused with `hint` */
+std::map<std::string, double> channel_args(const std::string& name, const std::string& base,
+                                           std::map<std::string, double> defaults, const std::string& hint)
 {
-    if (base.size() == name.size())
-        return fallback;
-    const std::string arg = name.substr(base.size() + 1), prefix = key + "=";
-    size_t used = 0;
-    double v = 0;
-    try {
-        if (arg.rfind(prefix, 0) != 0)
-            throw std::invalid_argument("");
-        v = std::stod(arg.substr(prefix.size()), &used);
-    } catch (const std::exception&) {
-        used = 0;
+    std::string rest = name.size() > base.size() ? name.substr(base.size() + 1) : "";
+    for (auto& c : rest)
+        if (c == ',')
+            c = ':';
+    size_t at = 0;
+    while (at < rest.size() || (name.size() > base.size() && at == 0)) {
+        const size_t end = std::min(rest.find(':', at), rest.size());
+        const std::string part = rest.substr(at, end - at), key = part.substr(0, part.find('='));
+        size_t used = 0;
+        double v = 0;
+        try {
+            if (part.find('=') == std::string::npos || !defaults.count(key))
+                throw std::invalid_argument("");
+            v = std::stod(part.substr(key.size() + 1), &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || used != part.size() - key.size() - 1 || !std::isfinite(v))
+            throw std::invalid_argument("channel: '" + name + "': write " + hint);
+        defaults[key] = v;
+        at = end + 1;
     }
-    if (used == 0 || used != arg.size() - prefix.size())
-        throw std::invalid_argument("channel: '" + name + "': write " + hint);
-    return v;
+    return defaults;
 }
 } // namespace
+
+std::string channel_kind(const std::string& name)
+{
+    const std::string base = name.substr(0, name.find(':'));
+    if (base == "awgn")
+        return "bpsk-awgn";
+    if (base == "poisson")
+        return "poisson-ppm";
+    return base;
+}
+
+void resolve_family_defaults(const std::string& family, std::string& options, bool options_given,
+                             std::string& channel, bool channel_given)
+{
+    const frame_family& info = frame_family_info(family);
+    if (!options_given)
+        options = info.app_options;
+    if (!channel_given)
+        channel = info.channel;
+    if (channel_kind(channel) != info.channel) {
+        static const std::map<std::string, std::string> reads = {
+            { "bpsk-awgn", "soft values of its code bits" },
+            { "poisson-ppm", "photon counts of PPM slots" },
+            { "bsid", "the bits of an insertion/deletion channel" }
+        };
+        const auto it = reads.find(info.channel);
+        throw std::invalid_argument("--channel: " + channel + " cannot feed " + family + " decoders, which read " +
+                                    (it != reads.end() ? it->second : info.channel) + ": use --channel " +
+                                    info.channel + " (or leave --channel out)");
+    }
+}
 
 std::unique_ptr<channel_kit> make_channel(const std::string& name)
 {
@@ -158,11 +212,19 @@ std::unique_ptr<channel_kit> make_channel(const std::string& name)
     const std::string base = name.substr(0, name.find(':'));
     if (base == "poisson-ppm" || base == "poisson")
         return make_poisson_ppm(
-            channel_arg(name, base, "kb", 0.2, "poisson-ppm:kb=<background photons per slot>"));
-    if (base == "bsid")
-        return make_bsid(channel_arg(name, base, "ps", 0.0, "bsid:ps=<substitution probability>"), 2);
+            channel_args(name, base, { { "kb", 0.2 } }, "poisson-ppm:kb=<background photons per slot>").at("kb"));
+    if (base == "bsid") {
+        const auto a = channel_args(name, base, { { "ps", 0.0 }, { "max_insertions", bsid_params::max_insertion_cap } },
+                                    "bsid[:ps=<substitution probability>][:max_insertions=<0..64, insertions in a "
+                                    "row; 64: uncapped>]");
+        const double cap = a.at("max_insertions");
+        if (cap != std::floor(cap) || cap < 0 || cap > bsid_params::max_insertion_cap)
+            throw std::invalid_argument("channel: '" + name + "': max_insertions must be an integer 0..64");
+        return make_bsid(a.at("ps"), int(cap));
+    }
     throw std::invalid_argument("channel: '" + name +
-                                "' is not known (allowed: bpsk-awgn, poisson-ppm[:kb=K], bsid[:ps=P])");
+                                "' is not known (allowed: bpsk-awgn, poisson-ppm[:kb=K], "
+                                "bsid[:ps=P][:max_insertions=I])");
 }
 
 } // namespace app

@@ -17,6 +17,7 @@ namespace app {
 
 struct error_counts {
     uint64_t frames = 0, frame_errors = 0, bits = 0, bit_errors = 0, iterations = 0;
+    uint64_t symbols = 0, symbol_errors = 0; //!< codes of symbols of several bits; else 0
     error_counts& operator+=(const error_counts& o)
     {
         frames += o.frames;
@@ -24,6 +25,8 @@ struct error_counts {
         bits += o.bits;
         bit_errors += o.bit_errors;
         iterations += o.iterations;
+        symbols += o.symbols;
+        symbol_errors += o.symbol_errors;
         return *this;
     }
 };

@@ -74,6 +74,7 @@ public:
             w.rx.resize(d_n);
         }
         d_desc = family + " " + d_dec->describe();
+        d_symbol_bits = d_dec->symbol_bits();
         if (d_codes.size() > 1) {
             d_desc += "; frames in turn of";
             for (const auto& m : mix)
@@ -93,6 +94,7 @@ public:
     uint64_t info_bits_per_frame() const override { return d_k_mean; }
     uint64_t preferred_frames() const override { return d_dec->preferred_batch(); }
     bool iterates() const override { return d_dec->iterates(); }
+    uint64_t symbol_bits() const override { return d_symbol_bits; }
     std::string input_kind() const override { return d_dec->wants_float_input() ? "float LLR" : "int8"; }
     double union_bound_ber(double ebn0) const override
     {
@@ -110,10 +112,14 @@ public:
             const uint8_t* got = d_out.data() + f * stride;
             const uint8_t* sent = d_info.data() + f * d_k;
             const size_t k = code_of(first + f).k;
-            uint32_t e = 0;
+            uint32_t e = 0, se = 0;
             for (size_t i = 0; i < k; ++i)
                 e += got[i] != sent[i];
+            if (d_symbol_bits > 1) // a symbol is wrong when any of its bits is
+                for (size_t i = 0; i < k; i += d_symbol_bits)
+                    se += !std::equal(got + i, got + std::min(k, i + d_symbol_bits), sent + i);
             out[f].bit_errors = e;
+            out[f].symbol_errors = se;
             out[f].iterations = uint32_t(std::max(0, d_status[f].iterations));
         });
     }
@@ -249,10 +255,12 @@ private:
             make_variable_frames(key, first, count, ch);
             return;
         }
-        if (ch.changes_length()) {
-            if (!d_dec->variable_input())
-                throw std::invalid_argument(ch.name() + " changes the frames' length, which " + d_family +
-                                            " decoders do not take");
+        if (ch.changes_length() && !d_dec->variable_input())
+            throw std::invalid_argument(ch.name() + " changes the frames' length, which " + d_family +
+                                        " decoders do not take");
+        if (ch.changes_length() || d_dec->variable_input()) {
+            // a decoder of frames of varying length is told each frame's length, whatever the
+            // channel (else it would read them at its longest length)
             make_variable_frames(key, first, count, ch);
             return;
         }
@@ -308,6 +316,7 @@ private:
     device_spec d_device;
     std::vector<float> d_var;  //!< variable frames: one row of the longest length each
     std::vector<size_t> d_len; //!< variable frames: their lengths (empty: fixed frames)
+    size_t d_symbol_bits = 1;  //!< of the decoded symbols
     std::vector<size_t> d_at;  //!< variable frames: where each starts in the input
     std::vector<uint8_t> d_clip;
     uint64_t d_clipped = 0, d_input_values = 0;

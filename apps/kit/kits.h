@@ -87,11 +87,20 @@ std::unique_ptr<channel_kit> make_bsid(double ps, int max_insertions);
 //! "bpsk-awgn" (or "awgn"), "poisson-ppm[:kb=K]" (or "poisson"; Kb 0.2 unless given),
 //! "bsid[:ps=P]" 
 std::unique_ptr<channel_kit> make_channel(const std::string& name);
+//! the kind of a channel name, aliases resolved: "bpsk-awgn", "poisson-ppm" or "bsid" (else the name)
+std::string channel_kind(const std::string& name);
+/*! Fills in what the user left out (empty: not given) from the family's registration: its app
+ *  options and the channel its decoder reads; refuses a channel it cannot read, naming the one
+ *  to use (a decoder of photon counts fed BPSK values would decode noise and say so only in
+ *  its error rate). */
+void resolve_family_defaults(const std::string& family, std::string& options, bool options_given,
+                             std::string& channel, bool channel_given);
 
 //! what one frame gave
 struct frame_result {
     uint32_t bit_errors = 0;
     uint32_t iterations = 0;
+    uint32_t symbol_errors = 0; //!< codes of symbols of several bits (symbol_bits() > 1); else 0
 };
 
 //! which point of which run: frame f of it draws from unit_rng(seed, point, f)
@@ -110,6 +119,8 @@ public:
     virtual uint64_t info_bits_per_frame() const = 0; //!< information bits counted per frame
     virtual uint64_t preferred_frames() const = 0;    //!< frames per call that suit the decoder
     virtual bool iterates() const { return false; }
+    //! bits of one decoded symbol (1: a binary code, no symbol error rate)
+    virtual uint64_t symbol_bits() const { return 1; }
     virtual std::string input_kind() const { return "int8"; } //!< what the decoder is fed
     //! union bound on the BER of ML decoding (NaN where the kit has none)
     virtual double union_bound_ber(double) const;

@@ -7,14 +7,18 @@
 #ifndef INCLUDED_GPUFEC_APPS_REPORT_H
 #define INCLUDED_GPUFEC_APPS_REPORT_H
 
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef GPUFEC_GIT_COMMIT
 #define GPUFEC_GIT_COMMIT "unknown"
@@ -25,6 +29,37 @@ namespace app {
 
 //! the commit this program was built from ("unknown" outside a git checkout)
 inline const char* build_commit() { return GPUFEC_GIT_COMMIT; }
+
+/*! Writes `text` to `path` so that the file is whole at every moment: a regular file (or a new
+ *  one) is written beside it and renamed over it, so an interrupted run leaves the previous
+ *  version; something else (a device, a pipe) is written in place. Throws std::runtime_error,
+ *  with the system's reason, when anything fails (a full disk: /dev/full). */
+inline void write_text_file(const std::string& path, const std::string& text)
+{
+    struct stat st;
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    const bool in_place = exists && !S_ISREG(st.st_mode);
+    const std::string target = in_place ? path : path + ".tmp" + std::to_string(::getpid());
+    {
+        std::ofstream f(target, std::ios::trunc | std::ios::binary);
+        if (!f)
+            throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+        f << text;
+        f.flush();
+        const int err = errno;
+        if (!f) {
+            f.close();
+            if (!in_place)
+                std::remove(target.c_str());
+            throw std::runtime_error("cannot write " + path + ": " + std::strerror(err ? err : EIO));
+        }
+    }
+    if (!in_place && std::rename(target.c_str(), path.c_str()) != 0) {
+        const int err = errno;
+        std::remove(target.c_str());
+        throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
+    }
+}
 
 class csv_table
 {
@@ -61,29 +96,33 @@ public:
     }
 
     //! writes the whole table (a file rewritten after every point stays a valid CSV)
-    void write(const std::string& path) const
-    {
-        std::ofstream f(path, std::ios::trunc);
-        if (!f || !(f << text()))
-            throw std::runtime_error("cannot write " + path);
-    }
+    void write(const std::string& path) const { write_text_file(path, text()); }
 
     /*! Appends the rows to `path`, with the header first where the file is new or empty;
      *  refuses a file whose header is not this table's (so runs collect in one CSV). */
     void append(const std::string& path) const
     {
-        std::string header;
-        {
-            std::ifstream in(path);
-            std::getline(in, header);
-        }
         const std::string all = text();
         const std::string mine = all.substr(0, all.find('\n'));
+        std::string header;
+        {
+            std::ifstream in(path, std::ios::binary);
+            // (a header is one line of at most a few hundred bytes: read no more than that, so
+            // /dev/zero or a binary file cannot make this read without end)
+            std::string buf(4096, '\0');
+            in.read(&buf[0], std::streamsize(buf.size()));
+            buf.resize(size_t(in.gcount()));
+            header = buf.substr(0, buf.find('\n'));
+            if (!buf.empty() && buf.find('\n') == std::string::npos)
+                throw std::runtime_error(path + " does not start with a CSV header line; write to a new file");
+        }
         if (!header.empty() && header != mine)
-            throw std::runtime_error(path + " has other columns (" + header + "); write to a new file");
-        std::ofstream f(path, std::ios::app);
-        if (!f || !(f << (header.empty() ? all : all.substr(mine.size() + 1))))
-            throw std::runtime_error("cannot write " + path);
+            throw std::runtime_error(path + " has other columns (" + header.substr(0, 200) + "); write to a new file");
+        std::ofstream f(path, std::ios::app | std::ios::binary);
+        f << (header.empty() ? all : all.substr(mine.size() + 1));
+        f.flush();
+        if (!f)
+            throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
     }
 
 private:

@@ -27,9 +27,11 @@ sim_driver::sim_driver(std::vector<code_kit*> kits, team& t, uint64_t per_call)
 }
 
 error_counts sim_driver::run_point(const sim_key& key, const channel_kit& ch, const stop_rule& rule,
-                                   const progress_fn& progress)
+                                   const progress_fn& progress, const halt_fn& halt)
 {
+    d_interrupted = false;
     const uint64_t bpf = d_kits[0]->info_bits_per_frame();
+    const uint64_t sb = d_kits[0]->symbol_bits(), spf = sb > 1 ? (bpf + sb - 1) / sb : 0; // symbols a frame
     const size_t me = size_t(d_team.rank());
     error_counts c;
     uint64_t next = 0; // the first frame of the next round
@@ -93,11 +95,18 @@ error_counts sim_driver::run_point(const sim_key& key, const channel_kit& ch, co
             c.bit_errors += r.bit_errors;
             c.frame_errors += r.bit_errors > 0;
             c.iterations += r.iterations;
+            c.symbols += spf;
+            c.symbol_errors += r.symbol_errors;
         }
         next += allowed;
         stop = stop || rule.done(c);
         if (progress)
             progress(c);
+        if (halt && !stop) { // every rank votes, so all stop after the same round
+            const auto votes = d_team.allgather(halt() ? 1 : 0);
+            if (std::any_of(votes.begin(), votes.end(), [](uint64_t v) { return v != 0; }))
+                stop = d_interrupted = true;
+        }
     }
     return c;
 }

@@ -41,9 +41,14 @@ public:
     sim_driver(std::vector<code_kit*> kits, team& t, uint64_t per_call);
 
     using progress_fn = std::function<void(const error_counts&)>;
-    //! runs one point (collective); every rank returns the same counts
+    using halt_fn = std::function<bool()>;
+    /*! runs one point (collective); every rank returns the same counts. `halt`, asked after
+     *  every round, ends the point early when it says so on any rank (an interrupt, a time
+     *  limit): the counts are then those of the rounds done, and interrupted() is true. */
     error_counts run_point(const sim_key& key, const channel_kit& ch, const stop_rule& rule,
-                           const progress_fn& progress = {});
+                           const progress_fn& progress = {}, const halt_fn& halt = {});
+    //! whether the last point was ended by `halt` before its stop rule was met
+    bool interrupted() const { return d_interrupted; }
     //! frames one round takes from all ranks together
     uint64_t round_frames() const { return d_round; }
 
@@ -53,6 +58,7 @@ private:
     std::vector<uint64_t> d_per_call;  // per local kit
     std::vector<uint64_t> d_rank_caps; // frames per round, per rank
     uint64_t d_round = 0;
+    bool d_interrupted = false;
     std::vector<frame_result> d_local;
 };
 

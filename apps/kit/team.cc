@@ -60,7 +60,7 @@ public:
     std::vector<frame_result> allgatherv(const std::vector<frame_result>& mine,
                                          const std::vector<uint64_t>& counts) override
     {
-        // as bytes: frame_result is two uint32
+        // as bytes: frame_result is three uint32
         std::vector<int> bytes(static_cast<size_t>(d_size)), at(static_cast<size_t>(d_size));
         uint64_t total = 0;
         for (int r = 0; r < d_size; ++r) {

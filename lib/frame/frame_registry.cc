@@ -39,22 +39,68 @@ registry& the_registry()
 
 frame_options parse_frame_options(const std::string& text)
 {
+    // key=value items separated by commas; a value in double quotes may hold commas, and \" and
+    // \\ inside the quotes stand for " and \ (a file path with a comma: file="/a,b.txt")
     frame_options out;
-    std::string item;
-    std::istringstream in(text);
-    while (std::getline(in, item, ',')) {
-        if (trim(item).empty())
-            continue;
+    auto add = [&](const std::string& item, const std::string& value, bool quoted) {
+        if (trim(item).empty() && !quoted)
+            return;
         const auto eq = item.find('=');
         if (eq == std::string::npos)
             throw std::invalid_argument("options: '" + trim(item) + "' is not key=value");
-        const std::string key = trim(item.substr(0, eq)), value = trim(item.substr(eq + 1));
+        const std::string key = trim(item.substr(0, eq));
         if (key.empty())
             throw std::invalid_argument("options: '" + trim(item) + "' has no key");
-        if (!out.emplace(key, value).second)
+        if (!out.emplace(key, quoted ? value : trim(item.substr(eq + 1))).second)
             throw std::invalid_argument("options: '" + key + "' is given twice");
+    };
+    std::string item, value;
+    bool quoted = false;
+    for (size_t i = 0; i <= text.size(); ++i) {
+        const char c = i < text.size() ? text[i] : ',';
+        if (c == '"' && !quoted && trim(item).size() && trim(item).back() == '=') {
+            // a quoted value: up to the closing quote
+            std::string v;
+            size_t j = i + 1;
+            for (; j < text.size() && text[j] != '"'; ++j) {
+                if (text[j] == '\\' && j + 1 < text.size() && (text[j + 1] == '"' || text[j + 1] == '\\'))
+                    ++j;
+                v += text[j];
+            }
+            if (j >= text.size())
+                throw std::invalid_argument("options: the quoted value of '" + trim(item) + "' has no closing quote");
+            const size_t after = text.find_first_not_of(" \t", j + 1);
+            if (after != std::string::npos && text[after] != ',')
+                throw std::invalid_argument("options: text after the quoted value of '" + trim(item) + "'");
+            item = trim(item);
+            value = v;
+            quoted = true;
+            i = after == std::string::npos ? text.size() - 1 : after - 1;
+            continue;
+        }
+        if (c == ',') {
+            add(item, value, quoted);
+            item.clear();
+            value.clear();
+            quoted = false;
+            continue;
+        }
+        item += c;
     }
     return out;
+}
+
+std::string quote_frame_option(const std::string& value)
+{
+    if (value.find_first_of(",\"\\") == std::string::npos && trim(value) == value)
+        return value;
+    std::string q = "\"";
+    for (char c : value) {
+        if (c == '"' || c == '\\')
+            q += '\\';
+        q += c;
+    }
+    return q + "\"";
 }
 
 option_reader::option_reader(const std::string& family, const frame_options& options)

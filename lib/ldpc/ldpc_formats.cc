@@ -6,6 +6,7 @@
  * files. */
 #include <gnuradio/gpufec/core/ldpc_code.h>
 
+#include "codes/code_file.h"
 #include "ldpc/ldpc_standard_text.h"
 #include <algorithm>
 #include <cctype>
@@ -19,32 +20,9 @@ namespace gpufec {
 
 namespace {
 
-//! bytes a message may quote as they are; others become \xNN (files can hold anything, and a
-//! message that is not valid UTF-8 cannot even reach Python)
-std::string printable(const std::string& text, size_t max_len = 40)
-{
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (size_t i = 0; i < text.size() && i < max_len; ++i) {
-        const unsigned char c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x20 && c < 0x7f) {
-            out += char(c);
-        } else {
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    if (text.size() > max_len)
-        out += "...";
-    return out;
-}
-
 std::invalid_argument format_error(const std::string& id, int line, const std::string& what)
 {
-    return std::invalid_argument("LDPC code '" + printable(id, 200) + "'" +
-                                 (line > 0 ? ", line " + std::to_string(line) : std::string()) +
-                                 ": " + what);
+    return code_file_error("LDPC code", id, line, what);
 }
 
 bool parse_int(const std::string& tok, int& v)
@@ -408,24 +386,7 @@ ldpc_code ldpc_code::load(const std::string& path, const std::string& format)
     if (format != "auto" && format != "alist" && format != "base-matrix")
         throw std::invalid_argument("format: '" + printable(format) +
                                     "' is not valid (allowed: auto, alist, base-matrix)");
-    std::error_code ec;
-    const auto st = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(st))
-        throw std::invalid_argument("code: cannot open '" + printable(path, 200) + "'");
-    if (!std::filesystem::is_regular_file(st))
-        throw std::invalid_argument("code: '" + printable(path, 200) +
-                                    "' is not a regular file (a directory or a device)");
-    const auto size = std::filesystem::file_size(path, ec);
-    constexpr std::uintmax_t max_size = std::uintmax_t(64) << 20;
-    if (!ec && size > max_size)
-        throw std::invalid_argument("code: '" + printable(path, 200) + "' has " + std::to_string(size) +
-                                    " bytes; code files of more than 64 MiB are refused");
-    std::ifstream f(path, std::ios::binary);
-    if (!f)
-        throw std::invalid_argument("code: cannot open '" + printable(path, 200) + "'");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    const std::string text = ss.str();
+    const std::string text = read_code_file(path, "code");
     std::string fmt = format;
     if (fmt == "auto") {
         fmt = detect_format(text);

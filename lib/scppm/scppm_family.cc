@@ -265,6 +265,8 @@ GPUFEC_REGISTER_FRAME_FAMILY(scppm,
                              "randomizer=<0|1> (0; 1: the CCSDS pseudo-randomizer on each information block, "
                              "before the CRC)",
                              make_scppm,
-                             make_scppm_encoder);
+                             make_scppm_encoder,
+                             "poisson-ppm",
+                             "");
 
 } // namespace gpufec

@@ -41,27 +41,56 @@ std::vector<double> one_bit(const bsid_params& p)
 }
 } // namespace
 
+namespace {
+//! trims values below `floor` from both ends (one value stays)
+void trim(drift_distribution& d, double floor)
+{
+    size_t first = 0, last = d.p.size();
+    while (first + 1 < last && d.p[first] < floor)
+        ++first;
+    while (last > first + 1 && d.p[last - 1] < floor)
+        --last;
+    d.lo += int(first);
+    d.p.assign(d.p.begin() + long(first), d.p.begin() + long(last));
+}
+
+drift_distribution convolve(const drift_distribution& a, const drift_distribution& b, double floor)
+{
+    drift_distribution c;
+    c.lo = a.lo + b.lo;
+    c.p.assign(a.p.size() + b.p.size() - 1, 0.0);
+    for (size_t i = 0; i < a.p.size(); ++i)
+        if (a.p[i] != 0)
+            for (size_t j = 0; j < b.p.size(); ++j)
+                c.p[i + j] += a.p[i] * b.p[j];
+    trim(c, floor);
+    return c;
+}
+} // namespace
+
 drift_distribution bsid_drift_distribution(const bsid_params& p, size_t t, double floor)
 {
     p.check();
-    const std::vector<double> step = one_bit(p);
+    if (t > bsid_max_bits)
+        throw std::invalid_argument("t: " + std::to_string(t) + " bits; the drift of at most " +
+                                    std::to_string(bsid_max_bits) + " bits is computed");
+    drift_distribution step;
+    step.lo = -1;
+    step.p = one_bit(p);
     drift_distribution d;
     d.p = { 1.0 };
-    std::vector<double> next;
-    for (size_t i = 0; i < t; ++i) {
-        next.assign(d.p.size() + step.size() - 1, 0.0);
-        for (size_t a = 0; a < d.p.size(); ++a)
-            if (d.p[a] != 0)
-                for (size_t b = 0; b < step.size(); ++b)
-                    next[a + b] += d.p[a] * step[b];
-        int lo = d.lo - 1;
-        size_t first = 0, last = next.size();
-        while (first + 1 < last && next[first] < floor)
-            ++first;
-        while (last > first + 1 && next[last - 1] < floor)
-            --last;
-        d.lo = lo + int(first);
-        d.p.assign(next.begin() + long(first), next.begin() + long(last));
+    if (t <= 4096) { // a bit at a time: t (width) (insertions) steps
+        for (size_t i = 0; i < t; ++i)
+            d = convolve(d, step, floor);
+        return d;
+    }
+    // long frames: by squaring, log2(t) convolutions of at most the final width squared (a bit
+    // at a time grows as t^1.5: seconds at 10^5 bits, hours at 10^7)
+    for (size_t k = t; k; k >>= 1) {
+        if (k & 1)
+            d = convolve(d, step, floor);
+        if (k > 1)
+            step = convolve(step, step, floor);
     }
     return d;
 }

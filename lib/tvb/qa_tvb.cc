@@ -402,29 +402,66 @@ TEST(tvb_family, variable_frames_through_the_platform)
                  std::invalid_argument);
 }
 
-// SimCommSys system files: the tvb section read (user codebook xor markers in sequence), the
-// block length and cap; the example file decodes noiseless frames; unsupported parts named
+// SimCommSys system files: the qids, tvb and uncoded objects read as SimCommSys reads them (a
+// user codebook xor markers in sequence, the cap, the block length, the exclusion probability),
+// in tvb versions 7 and 10; unsupported parts and bad values named with the file and the line
 TEST(tvb_code, simcommsys_system_file)
 {
-    const std::string text = "commsys<bool,vector>\n# Cap on I (0=uncapped)\n3\n## Modem\ntvb<bool,double,float>\n"
-                             "# Version\n7\n0\n0\n1\n1\n0\n0\n1\n0\n# n\n3\n# q\n4\n# type\n2\n#: name\nmine\n"
-                             "#: count\n1\n0 0 0\n0 1 1\n1 0 1\n1 1 0\n# marker type\n2\n#: vectors\n2\n0 0 0\n1 1 1\n"
-                             "## Codec\nuncoded<double>\n# Block length\n12\n";
-    const tvb_system s = tvb_from_simcommsys(text);
-    EXPECT_EQ(s.code.q, 4);
-    EXPECT_EQ(s.code.n, 3);
-    EXPECT_EQ(s.N, 12u);
-    EXPECT_EQ(s.insertion_cap, 3);
-    ASSERT_EQ(s.code.books.size(), 2u);
-    EXPECT_EQ(s.code.books[0], (std::vector<uint32_t>{ 0, 3, 5, 6 }));
-    EXPECT_EQ(s.code.books[1], (std::vector<uint32_t>{ 7, 4, 2, 1 }));
-    std::string random_marker = text;
-    random_marker.replace(random_marker.find("# marker type\n2"), 15, "# marker type\n1");
-    EXPECT_THROW(tvb_from_simcommsys(random_marker), std::invalid_argument);
-    std::string short_row = text;
-    short_row.replace(short_row.find("0 1 1\n"), 6, "0 1\n");
-    EXPECT_THROW(tvb_from_simcommsys(short_row), std::invalid_argument);
+    const std::string channel = "commsys<bool,vector>\n# Version\n1\n1\n## Channel\nqids<bool,float>\n3\n0\n1\n1\n"
+                                "# Cap on I (0=uncapped)\n3\n0\n0\n0\n2\n## Modem\ntvb<bool,double,float>\n";
+    const std::string v7 = channel + "# Version\n7\n0\n0\n1\n1\n0\n0\n1\n0\n# n\n3\n# q\n4\n# type\n2\n#: name\nmine\n"
+                                     "#: count\n1\n0 0 0\n0 1 1\n1 0 1\n1 1 0\n# marker type\n2\n#: vectors\n2\n0 0 0\n1 1 1\n"
+                                     "## Codec\nuncoded<double>\n# Version\n1\n4\n# Block length\n12\n";
+    // version 10: no normalisation, batch or priors flags; the exclusion probability
+    const std::string v10 = channel + "# Version\n10\n0\n0\n# Pr\n1e-6\n1\n1\n0\n# n\n3\n# q\n4\n2\nmine\n1\n"
+                                      "0 0 0\n0 1 1\n1 0 1\n1 1 0\n2\n2\n0 0 0\n1 1 1\nuncoded<double>\n1\n4\n12\n";
+    for (const auto* text : { &v7, &v10 }) {
+        const tvb_system s = tvb_from_simcommsys(*text);
+        EXPECT_EQ(s.code.q, 4);
+        EXPECT_EQ(s.code.n, 3);
+        EXPECT_EQ(s.N, 12u);
+        EXPECT_EQ(s.insertion_cap, 3);
+        EXPECT_EQ(s.receiver_mode, 2);
+        EXPECT_EQ(s.exclusion, text == &v10 ? 1e-6 : 1e-10);
+        ASSERT_EQ(s.code.books.size(), 2u);
+        EXPECT_EQ(s.code.books[0], (std::vector<uint32_t>{ 0, 3, 5, 6 }));
+        EXPECT_EQ(s.code.books[1], (std::vector<uint32_t>{ 7, 4, 2, 1 }));
+    }
+    auto fails_at = [](std::string text, const std::string& from, const std::string& to, const std::string& needle) {
+        text.replace(text.find(from), from.size(), to);
+        try {
+            tvb_from_simcommsys(text, "sys.txt");
+            ADD_FAILURE() << "accepted: " << needle;
+        } catch (const std::invalid_argument& e) {
+            const std::string m = e.what();
+            EXPECT_NE(m.find(needle), std::string::npos) << m;
+            EXPECT_NE(m.find("'sys.txt'"), std::string::npos) << m;
+        }
+    };
+    fails_at(v7, "# marker type\n2", "# marker type\n1", "marker type 1");
+    fails_at(v7, "0 1 1\n", "0 1\n", "codebook 0 entry 3"); // a short row: the rows after it shift
+    fails_at(v7, "# Block length\n12", "# Block length\n-1", "block length: -1 is outside");
+    fails_at(v7, "# Block length\n12", "# Block length\n2000000", "block length: 2000000 is outside");
+    fails_at(v7, "# Version\n7", "# Version\n13", "version 13 is not supported");
+    fails_at(v7, "# q\n4", "# q\n\xff", "'\\xff' is not an integer");
+    fails_at(v10, "# Pr\n1e-6", "# Pr\nnan", "is not a number");
+    fails_at(v7, "# Block length\n12", "# Block length\n", "ends before the block length");
+    try { // the line of the bad value
+        std::string t = v7;
+        t.replace(t.find("# Block length\n12"), 17, "# Block length\nx");
+        tvb_from_simcommsys(t, "sys.txt");
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("line 55"), std::string::npos) << e.what();
+    }
     EXPECT_THROW(tvb_from_simcommsys("nothing here"), std::invalid_argument);
+    // files: not a regular file, or too large, refused by name
+    for (const char* bad : { "/dev/zero", "/no/such/file", "/" })
+        try {
+            tvb_load_simcommsys(bad);
+            ADD_FAILURE() << bad;
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
+        }
     // the example file: q=16, n=8, 6 markers, N=50, uncapped
     const std::string path = std::string(GPUFEC_EXAMPLES_DIR) + "/tvb/tvb_q16_n8_modvec6.txt";
     auto dec = make_frame_decoder("tvb", { { "code", "file" }, { "file", path }, { "cpu_threads", "1" } },
@@ -448,6 +485,31 @@ TEST(tvb_code, simcommsys_system_file)
     EXPECT_EQ(out, info);
     EXPECT_THROW(make_frame_decoder("tvb", { { "code", "file" }, { "file", "/no/such/file" } }, device_spec::parse("cpu")),
                  std::invalid_argument);
+    // SimCommSys's own file (tvb version 10, trellis receiver) and the hand-converted example
+    // (version 7, corridor receiver) are one code: the same symbols from the same noisy frames
+    const std::string original = std::string(GPUFEC_EXAMPLES_DIR) + "/tvb/qids-bool-tvb_modvec6_4_8_ld3-uncoded-gf16-50.txt";
+    const tvb_system a = tvb_load_simcommsys(original), e = tvb_load_simcommsys(path);
+    EXPECT_EQ(a.version, 10);
+    EXPECT_EQ(a.code.books, e.code.books);
+    EXPECT_EQ(a.N, 50u);
+    EXPECT_EQ(a.exclusion, 1e-10);
+    EXPECT_EQ(a.insertion_cap, 0);
+    bsid_params ch;
+    ch.Pi = ch.Pd = 0.02;
+    ch.max_insertions = bsid_params::max_insertion_cap;
+    std::mt19937_64 rng(5);
+    for (int f = 0; f < 4; ++f) {
+        const auto bits = test::random_bits(200, 20 + f);
+        enc->encode(bits.data(), 1, coded.data());
+        std::vector<uint8_t> rx;
+        bsid_transmit(coded.data(), coded.size(), ch, rng, rx);
+        std::vector<uint16_t> sa(50), se(50);
+        tvb_map_decoder da(a.code, a.N, ch, a.exclusion), de(e.code, e.N, ch, e.exclusion);
+        const auto ra = da.decode(rx.data(), rx.size(), nullptr, nullptr, sa.data());
+        const auto re = de.decode(rx.data(), rx.size(), nullptr, nullptr, se.data());
+        EXPECT_EQ(ra.erased, re.erased);
+        EXPECT_EQ(sa, se) << f;
+    }
 }
 
 // the GPU engine against the CPU reference: the same symbols and the same APPs (the lattice in

@@ -23,7 +23,7 @@ namespace gpufec {
 
 namespace {
 
-int symbol_bits(int q)
+int bits_per_symbol(int q)
 {
     int b = 0;
     while ((1 << b) < q)
@@ -72,7 +72,8 @@ public:
     size_t input_per_frame() const override { return d_max; }
     size_t min_input_per_frame() const override { return d_min; }
     bool variable_input() const override { return true; }
-    size_t output_bits() const override { return d_c.N * size_t(symbol_bits(d_c.code.q)); }
+    size_t symbol_bits() const override { return size_t(gpufec::bits_per_symbol(d_c.code.q)); }
+    size_t output_bits() const override { return d_c.N * size_t(bits_per_symbol(d_c.code.q)); }
     size_t output_bits_for(size_t) const override { return output_bits(); }
     size_t soft_output_per_frame() const override { return d_c.N * size_t(d_c.code.q); }
     size_t soft_output_for(size_t) const override { return soft_output_per_frame(); }
@@ -95,7 +96,7 @@ protected:
         start.assign(b.frames + 1, 0);
         for (size_t f = 0; f < b.frames; ++f)
             start[f + 1] = start[f] + (b.input_lengths ? b.input_lengths[f] : input_per_frame());
-        const size_t N = d_c.N, q = size_t(d_c.code.q), sb = size_t(symbol_bits(d_c.code.q));
+        const size_t N = d_c.N, q = size_t(d_c.code.q), sb = size_t(bits_per_symbol(d_c.code.q));
         d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int wi) {
             const size_t f = size_t(fi), len = start[f + 1] - start[f];
             worker& w = *d_workers[size_t(wi)];
@@ -129,7 +130,7 @@ private:
     //! the GPU: symbols (and APPs straight into the soft output), then symbols to bits here
     void decode_engine(const frame_batch& b)
     {
-        const size_t N = d_c.N, sb = size_t(symbol_bits(d_c.code.q));
+        const size_t N = d_c.N, sb = size_t(bits_per_symbol(d_c.code.q));
         d_lengths.assign(b.frames, input_per_frame());
         const size_t* lengths = b.input_lengths ? b.input_lengths : d_lengths.data();
         d_sym.resize(b.frames * N);
@@ -187,22 +188,24 @@ tvb_config read_config(option_reader& r)
     const std::string kind = r.get("code", "dm");
     const int q = int(r.get_int("q", 16, 2, 65536));
     const int n = int(r.get_int("n", 7, 1, 32));
-    c.N = size_t(r.get_int("N", 0, 0, 1 << 20));
-    int cap = 2;
+    const bool N_given = !r.get("N", "").empty(); // (else the file's, or 50)
+    c.N = size_t(r.get_int("N", 0, N_given ? 1 : 0, tvb_max_block_length));
+    int cap = 2;            // dm and marker codes: at most 2 insertions in a row, unless told
+    double exclusion = 1e-10;
     if (kind == "file") {
-        const std::string path = r.get("file", "");
-        std::ifstream in(path);
-        if (path.empty() || !in)
-            throw std::invalid_argument("file: '" + path + "' cannot be read (code=file needs file=<SimCommSys system file>)");
-        std::stringstream text;
-        text << in.rdbuf();
-        tvb_system sys = tvb_from_simcommsys(text.str());
+        tvb_system sys = tvb_load_simcommsys(r.get("file", ""));
         c.code = std::move(sys.code);
         if (c.N == 0)
             c.N = sys.N;
         if (c.N == 0)
-            throw std::invalid_argument("N: the file gives no block length; give N");
-        cap = sys.insertion_cap > 0 ? sys.insertion_cap : 64; // 0: uncapped
+            throw std::invalid_argument("N: the file gives no block length (no uncoded codec); give N");
+        // the file's channel and limits are the defaults: an uncapped channel is 64 insertions
+        // in a row at most (Pi^64 is far below any exclusion probability)
+        cap = sys.has_channel && sys.insertion_cap == 0 ? bsid_params::max_insertion_cap
+                                                        : sys.has_channel ? sys.insertion_cap : cap;
+        exclusion = sys.exclusion;
+    } else if (r.get("file", "") != "") {
+        throw std::invalid_argument("file: only with code=file");
     }
     if (kind == "dm") {
         if (c.N == 0)
@@ -219,9 +222,10 @@ tvb_config read_config(option_reader& r)
     c.channel.Pi = r.get_float("pi", 0.01, 0, 0.999);
     c.channel.Pd = r.get_float("pd", 0.01, 0, 0.999);
     c.channel.Ps = r.get_float("ps", 0, 0, 0.5);
-    c.channel.max_insertions = int(r.get_int("max_insertions", cap, 0, 64));
+    c.channel.max_insertions = int(r.get_int("max_insertions", std::min(cap, bsid_params::max_insertion_cap), 0,
+                                             bsid_params::max_insertion_cap));
     c.channel.check();
-    c.exclusion = r.get_float("exclusion", 1e-10, 1e-300, 0.5);
+    c.exclusion = r.get_float("exclusion", exclusion, 1e-300, 0.5);
     c.precision = parse_tvb_precision(r.get("precision", "double"));
     c.storage = parse_tvb_storage(r.get("storage", "auto"));
     return c;
@@ -256,7 +260,7 @@ std::unique_ptr<frame_decoder> make_tvb(option_reader& r, const frame_common& co
 class tvb_frame_encoder : public frame_encoder
 {
 public:
-    explicit tvb_frame_encoder(const tvb_config& c) : d_c(c), d_sb(size_t(symbol_bits(c.code.q))), d_sym(c.N) {}
+    explicit tvb_frame_encoder(const tvb_config& c) : d_c(c), d_sb(size_t(bits_per_symbol(c.code.q))), d_sym(c.N) {}
     size_t info_bits() const override { return d_c.N * d_sb; }
     size_t coded_bits() const override { return d_c.N * size_t(d_c.code.n); }
     void encode(const uint8_t* bits, size_t frames, uint8_t* coded) override
@@ -313,14 +317,17 @@ GPUFEC_REGISTER_FRAME_FAMILY(tvb,
                              "deletion channel: symbol-level MAP decoding over the drift, received frames of any length "
                              "the drift range allows",
                              "code=<dm|marker|file> (dm), q=<2..65536> (16), n=<1..32> (7), N=<symbols a frame> "
-                             "(50, or the file's block length), file=<SimCommSys system file: its tvb codebooks and "
-                             "markers, docs/tvb.md>, "
+                             "(50, or the file's block length; at most 65536), file=<SimCommSys system file: its tvb codebooks "
+                             "and markers, the channel's insertion cap and the exclusion probability, docs/tvb.md>, "
                              "books=<codebooks, dm> (N), seed=<watermark seed, dm> (1), d=<data bits, marker> (4), "
                              "marker=<bits, marker> (001), pi, pd, ps (0.01, 0.01, 0: the channel the decoder assumes), "
-                             "max_insertions (2), exclusion=<probability of a drift outside the range> (1e-10), "
+                             "max_insertions=<0..64> (2, or the file's cap; uncapped: 64), exclusion=<probability of a drift outside "
+                             "the frame's range, shared by its codewords> (1e-10, or the file's), "
                              "precision=<double|single: alpha, beta and the APP sums> (double), "
                              "storage=<auto|global|local: the GPU's gamma, all of a chunk or a symbol at a time> (auto)",
                              make_tvb,
-                             make_tvb_encoder);
+                             make_tvb_encoder,
+                             "bsid",
+                             "");
 
 } // namespace gpufec

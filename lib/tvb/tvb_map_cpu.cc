@@ -10,10 +10,19 @@
 #include <gnuradio/gpufec/core/tvb.h>
 
 #include <algorithm>
+#include <unistd.h>
 #include <stdexcept>
 #include <type_traits>
 
 namespace gpufec {
+
+namespace {
+size_t physical_memory_bytes()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? size_t(pages) * size_t(page) : size_t(16) << 30;
+}
+} // namespace
 
 std::string to_string(tvb_precision p) { return p == tvb_precision::float32 ? "single" : "double"; }
 
@@ -32,13 +41,23 @@ tvb_map_decoder::tvb_map_decoder(
 {
     code.check();
     channel.check();
-    if (N < 1)
-        throw std::invalid_argument("N: a frame of at least one symbol");
+    if (N < 1 || N > size_t(tvb_max_block_length))
+        throw std::invalid_argument("N: " + std::to_string(N) + " symbols a frame (allowed: 1 .. " +
+                                    std::to_string(tvb_max_block_length) + ")");
     d_mt = bsid_drift_limits(channel, N * size_t(code.n), exclusion);
-    d_mn = bsid_drift_limits(channel, size_t(code.n), exclusion);
+    // as SimCommSys: the frame's exclusion probability is shared by its N codewords
+    d_mn = bsid_drift_limits(channel, size_t(code.n), tvb_split_exclusion(exclusion, N));
     // a codeword's drift cannot go beyond the frame's
     d_mn.lo = std::max(d_mn.lo, d_mt.lo);
     d_mn.hi = std::min(d_mn.hi, d_mt.hi);
+    // gamma holds N x (frame drifts) x q x (codeword drifts) values: refuse what cannot fit
+    const double bytes = double(N) * d_mt.size() * double(code.q) * d_mn.size() * sizeof(float);
+    const double limit = double(physical_memory_bytes()) / 4;
+    if (bytes > limit)
+        throw std::invalid_argument("N, q: the decoder would hold " + std::to_string(long(bytes / (1 << 20))) +
+                                    " MiB of branch metrics (N=" + std::to_string(N) + ", q=" + std::to_string(code.q) +
+                                    ", drifts " + std::to_string(d_mt.size()) + " x " + std::to_string(d_mn.size()) +
+                                    "), more than a quarter of this machine's memory");
 }
 
 size_t tvb_map_decoder::min_received() const { return size_t(std::max<long>(0, long(frame_bits()) + d_mt.lo)); }

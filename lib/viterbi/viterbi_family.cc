@@ -181,6 +181,8 @@ GPUFEC_REGISTER_FRAME_FAMILY(viterbi,
                              "puncture=<'1 1 0 1'>, mode=<terminated|tailbiting|truncated> "
                              "(terminated), frame_bits (1024), traceback (0 = 6K)",
                              make_from_options,
-                             make_encoder_from_options);
+                             make_encoder_from_options,
+                             "bpsk-awgn",
+                             "code=ccsds, mode=streaming");
 
 } // namespace gpufec

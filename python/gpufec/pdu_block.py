@@ -8,10 +8,10 @@ is neither a dictionary nor nil, or a PDU whose handling raises (a value out of 
 code does not have) is dropped: logged as an error, counted (dropped()), and the block goes on
 with the next message. Without this, one exception would end GNU Radio's message thread for the
 block and every later PDU would be lost without a word."""
-import numbers
-
 import pmt
 from gnuradio import gr
+
+from .params import check_int  # noqa: F401 (the PDU blocks' constructors use it)
 
 # the largest vector a PDU block makes (values): 2^26, 64 Mi soft values (256 MB as f32); beyond
 # that a metadata value is an error, not a size to allocate
@@ -72,20 +72,3 @@ def meta_int(meta, key, default=None, lo=None, hi=None):
     if (lo is not None and x < lo) or (hi is not None and x > hi):
         raise ValueError("metadata \"%s\": %d is outside %s..%s" % (key, x, lo, hi))
     return x
-
-
-def check_int(name, value, lo, hi=None, allowed=None):
-    """a constructor parameter: an integer (an int, or a float with no fraction) in lo..hi;
-    ValueError naming it otherwise"""
-    try:
-        v = int(value)
-        whole = not isinstance(value, bool) and isinstance(value, numbers.Real) and v == value
-    except (ValueError, OverflowError):
-        whole = False
-    if not whole:
-        raise ValueError("%s: %r is not an integer" % (name, value))
-    if allowed is not None and v not in allowed:
-        raise ValueError("%s: %d is not valid (allowed: %s)" % (name, v, ", ".join(str(a) for a in allowed)))
-    if v < lo or (hi is not None and v > hi):
-        raise ValueError("%s: %d is not valid (allowed: %d..%s)" % (name, v, lo, hi if hi is not None else ""))
-    return v

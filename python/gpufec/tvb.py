@@ -17,33 +17,45 @@ import pmt
 from gnuradio import fec, gr
 
 from .gpufec_python import bsid_model, fec_encoder, frame_decoder
+from .params import check_int, check_real, quote_option
 from .pdu_block import pdu_block
 
 
-def tvb_options(code="dm", q=16, n=7, N=50, file="", Pi=0.01, Pd=0.01, Ps=0.0, max_insertions=2,
-                exclusion=1e-10, books=0, seed=1, d=4, marker="001", precision="double", storage="auto"):
+def tvb_options(code="dm", q=16, n=7, N=None, file="", Pi=0.01, Pd=0.01, Ps=0.0, max_insertions=None,
+                exclusion=None, books=0, seed=1, d=4, marker="001", precision="double", storage="auto"):
     """the tvb family's option string; Pi, Pd, Ps, max_insertions: the channel the decoder
-    assumes; code="file": a SimCommSys system file (file=PATH; N=0 takes its block length);
+    assumes; code="file": a SimCommSys system file (file=PATH). None (or 0 for N and
+    max_insertions with a file) leaves a value to the family: N 50, or the file's block length;
+    max_insertions 2, or the file's cap (an uncapped file: 64); exclusion 1e-10, or the file's.
     precision: "double" or "single" (alpha, beta and the APP sums); storage: the GPU's gamma,
     "auto", "global" (a chunk's at once) or "local" (a symbol's at a time, for long frames)"""
-    opts = ["code=%s" % code, "pi=%.17g" % Pi, "pd=%.17g" % Pd, "ps=%.17g" % Ps,
-            "max_insertions=%d" % int(max_insertions), "exclusion=%g" % exclusion,
-            "precision=%s" % precision, "storage=%s" % storage]
+    if code not in ("dm", "marker", "file"):
+        raise ValueError("code: %r is not valid (allowed: dm, marker, file)" % (code,))
+    opts = ["code=%s" % code, "pi=%.17g" % check_real("Pi", Pi, 0, 1), "pd=%.17g" % check_real("Pd", Pd, 0, 1),
+            "ps=%.17g" % check_real("Ps", Ps, 0, 0.5), "precision=%s" % quote_option(precision),
+            "storage=%s" % quote_option(storage)]
+    if max_insertions is not None and not (code == "file" and max_insertions == 0):
+        opts.append("max_insertions=%d" % check_int("max_insertions", max_insertions, 0, 64))
+    if exclusion is not None:
+        opts.append("exclusion=%.17g" % check_real("exclusion", exclusion, 0, 0.5, lo_open=True))
+    if N is not None and not (code == "file" and N == 0):
+        opts.append("N=%d" % check_int("N", N, 1))
     if code == "file":
-        opts.append("file=%s" % file)
-        if N:
-            opts.append("N=%d" % int(N))
+        if not file:
+            raise ValueError("file: code=file needs a SimCommSys system file (file=PATH)")
+        opts.append("file=%s" % quote_option(file))
     elif code == "marker":
-        opts += ["d=%d" % int(d), "marker=%s" % marker, "N=%d" % int(N)]
+        opts += ["d=%d" % check_int("d", d, 1, 16), "marker=%s" % quote_option(marker)]
     else:
-        opts += ["q=%d" % int(q), "n=%d" % int(n), "N=%d" % int(N), "seed=%d" % int(seed)]
+        opts += ["q=%d" % check_int("q", q, 2, 65536), "n=%d" % check_int("n", n, 1, 32),
+                 "seed=%d" % check_int("seed", seed, 0)]
         if books:
-            opts.append("books=%d" % int(books))
+            opts.append("books=%d" % check_int("books", books, 1))
     return ", ".join(opts)
 
 
-def tvb_decoder(code="dm", q=16, n=7, N=50, file="", Pi=0.01, Pd=0.01, Ps=0.0, max_insertions=2,
-                exclusion=1e-10, books=0, seed=1, d=4, marker="001", device="auto", max_batch=0,
+def tvb_decoder(code="dm", q=16, n=7, N=None, file="", Pi=0.01, Pd=0.01, Ps=0.0, max_insertions=None,
+                exclusion=None, books=0, seed=1, d=4, marker="001", device="auto", max_batch=0,
                 input_type="int8", packed_output=False, length_tag_key="packet_len", precision="double",
                 storage="auto"):
     """TVB decoder block: each received frame (a tagged stream: length_tag_key gives its length,
@@ -60,7 +72,7 @@ class tvb_encoder(gr.hier_block2):
     """TVB encoder block: symbol bits in (ceil(log2 q) per symbol, MSB first, N symbols a frame),
     code bits out (n per symbol), one bit per byte."""
 
-    def __init__(self, code="dm", q=16, n=7, N=50, file="", books=0, seed=1, d=4, marker="001"):
+    def __init__(self, code="dm", q=16, n=7, N=None, file="", books=0, seed=1, d=4, marker="001"):
         gr.hier_block2.__init__(self, "gpufec_tvb_encoder", gr.io_signature(1, 1, gr.sizeof_char),
                                 gr.io_signature(1, 1, gr.sizeof_char))
         opts = tvb_options(code, q, n, N, file, books=books, seed=seed, d=d, marker=marker)

@@ -27,6 +27,7 @@ namespace gpufec {
 
 struct bsid_params {
     double Pi = 0, Pd = 0, Ps = 0;
+    static constexpr int max_insertion_cap = 64; //!< the largest cap: "uncapped" in effect
     int max_insertions = 2; //!< insertions in a row before one input bit
     double Pt() const { return 1.0 - Pi - Pd; }
     //! throws std::invalid_argument naming the bad parameter
@@ -61,6 +62,9 @@ void bsid_transmit(const uint8_t* in, size_t n, const bsid_params& p, URBG& rng,
         }
     }
 }
+
+//! the most bits a drift distribution or range is computed over (2^22)
+constexpr size_t bsid_max_bits = size_t(1) << 22;
 
 //! the drift's distribution after t input bits: values for drifts lo .. lo + size - 1
 struct drift_distribution {

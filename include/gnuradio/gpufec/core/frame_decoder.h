@@ -83,6 +83,8 @@ public:
     //! what the check is called in tags and logs: "syndrome_ok", "crc_ok"
     virtual std::string check_name() const { return "check_ok"; }
     virtual bool iterates() const { return false; }
+    //! bits of one decoded symbol, MSB first (1 for binary codes; tvb: ceil(log2 q)), for symbol error rates
+    virtual size_t symbol_bits() const { return 1; }
     virtual size_t soft_output_per_frame() const { return 0; } //!< 0: no soft output
     //! LDPC with float messages wants the float values themselves, not int8
     virtual bool wants_float_input() const { return false; }

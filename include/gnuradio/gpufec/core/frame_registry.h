@@ -23,9 +23,12 @@ namespace gpufec {
 using frame_options = std::map<std::string, std::string>;
 
 /*! "code=802.11n:648:1/2, max_iterations=20" -> {code: ..., max_iterations: 20}. Spaces around
- *  keys, values and '=' are ignored; a key given twice or an item without '=' throws
- *  std::invalid_argument. */
+ *  keys, values and '=' are ignored; a value in double quotes may hold commas (\" and \\
+ *  inside the quotes stand for " and \): file="/data/a,b.txt". A key given twice or an item
+ *  without '=' throws std::invalid_argument. */
 frame_options parse_frame_options(const std::string& text);
+//! a value as an options string holds it: quoted where it has a comma, a quote or a backslash
+std::string quote_frame_option(const std::string& value);
 
 /*! Reads a family's options and names the option in every error. finish() throws for keys
  *  the family did not read, listing the ones it knows. */
@@ -72,6 +75,12 @@ struct frame_family {
     std::string options; //!< "code=<id>, max_iterations=<1..1000> (10), ..."
     frame_factory make;
     frame_encoder_factory make_encoder;
+    /*! what its decoder reads, as the apps' channels name it: "bpsk-awgn" (soft values of code
+     *  bits), "poisson-ppm" (photon counts of PPM slots), "bsid" (the bits of an insertion/
+     *  deletion channel, frames of varying length) */
+    std::string channel = "bpsk-awgn";
+    //! the options the apps use when none are given (empty: the family's defaults)
+    std::string app_options = "";
 };
 
 //! Adds a family; returns true (so it can initialise a static). A second name throws.

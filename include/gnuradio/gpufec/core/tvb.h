@@ -46,18 +46,33 @@ struct tvb_code {
     static tvb_code marker(int d, const std::string& marker_bits);
 };
 
-/*! A TVB code from a SimCommSys system file (its text): the "tvb" modem section (version 7)
- *  with a user codebook used in sequence (type 2) or the sparse one (type 0), and a marker
- *  that is zero (type 0) or user vectors used in sequence (type 2): codebook k of the code is
- *  table (k mod tables) xor marker vector (k mod vectors). Random codebooks and markers (types
- *  1 and 3: SimCommSys's own generator) are refused. N comes from the codec's block length and
- *  the channel's insertion cap from the qids/bsid section, where the file has them (else 0). */
+//! the longest frame a TVB decoder takes, in symbols (its set-up and memory grow with it)
+constexpr long long tvb_max_block_length = 1 << 16;
+
+/*! A TVB code from a SimCommSys system file, read as SimCommSys reads it (docs/tvb.md lists
+ *  the subset): the "tvb" modem object (versions 1 .. 12) with the sparse codebook (type 0) or
+ *  user codebooks used in sequence (type 2), and a marker that is zero (type 0) or user vectors
+ *  used in sequence (type 2): codebook k of the code is table (k mod tables) xor marker vector
+ *  (k mod vectors). Random codebooks and markers (types 1 and 3: SimCommSys's own generator),
+ *  trellis pruning and codebooks of different lengths are refused. From the "qids" channel
+ *  object (versions 1 .. 5): the cap on insertions; from an "uncoded" codec: the block length
+ *  N. Errors name the file (`id`) and the line. */
 struct tvb_system {
     tvb_code code;
-    size_t N = 0;
-    int insertion_cap = 0; //!< 0: uncapped
+    size_t N = 0;             //!< symbols a frame (the uncoded codec's block length); 0: not given
+    bool has_channel = false; //!< the file has a qids channel object
+    int insertion_cap = 0;    //!< its cap on insertions in a row; 0: uncapped
+    int receiver_mode = 0;    //!< its receiver (0 trellis, 1 lattice, 2 lattice corridor): all decode alike here
+    double exclusion = 1e-10; //!< probability of a channel event outside the limits (tvb version 9 on)
+    int version = 0;          //!< the tvb object's format version
 };
-tvb_system tvb_from_simcommsys(const std::string& text);
+tvb_system tvb_from_simcommsys(const std::string& text, const std::string& id = "(text)");
+//! reads the file (a regular file of at most 16 MiB) and parses it
+tvb_system tvb_load_simcommsys(const std::string& path);
+
+/*! SimCommSys's split of a probability of failure over `parts` independent events:
+ *  1 - (1 - exclusion)^(1 / parts) (the codeword drift range of a frame of N codewords) */
+double tvb_split_exclusion(double exclusion, size_t parts);
 
 //! the sparse codebook: the q lowest-weight n-bit words, by weight then value (n 1 .. 24)
 std::vector<uint32_t> tvb_sparse_codebook(int q, int n);
