@@ -93,8 +93,8 @@ csv_table make_csv(const std::string& family, const std::string& options, const 
 {
     csv_table t({ "family", "options", "backend", "channel", ch.measure(), "bits", "bit_errors", "ber",
                   "ber_lo95", "ber_hi95", "frames", "frame_errors", "fer", "fer_lo95", "fer_hi95",
-                  "mean_iterations", "uncoded_ber", "union_bound", "seconds", "symbols", "symbol_errors", "ser",
-                  "stopped" });
+                  "mean_iterations", "uncoded_ber", "union_bound", "symbols", "symbol_errors", "ser", "stopped",
+                  "seconds" });
     for (const auto& p : pts) {
         const auto& c = p.c;
         const interval bi = wilson(c.bit_errors, c.bits), fi = wilson(c.frame_errors, c.frames);
@@ -102,8 +102,8 @@ csv_table make_csv(const std::string& family, const std::string& options, const 
                 ratio(c.bit_errors, c.bits), bi.lo, bi.hi, c.frames, c.frame_errors,
                 ratio(c.frame_errors, c.frames), fi.lo, fi.hi,
                 kit.iterates() ? ratio(c.iterations, c.frames) : NAN, ch.uncoded_ber(p.ebn0),
-                kit.union_bound_ber(p.ebn0), p.seconds, symbol_cell(c, c.symbols), symbol_cell(c, c.symbol_errors),
-                ratio(c.symbol_errors, c.symbols), p.stopped });
+                kit.union_bound_ber(p.ebn0), symbol_cell(c, c.symbols), symbol_cell(c, c.symbol_errors),
+                ratio(c.symbol_errors, c.symbols), p.stopped, p.seconds });
     }
     return t;
 }

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <climits>
+#include <cstring>
 #include <cstdint>
 #include <stdexcept>
 
@@ -45,10 +46,49 @@ std::vector<int> int_list_param(const std::vector<long long>& v, const char* nam
         out.push_back(int_param(x, name));
     return out;
 }
+
+/* Messages may quote bytes of the user's input (a file, an options string, a family name) that
+ * are not UTF-8; pybind11's own translation then fails and Python sees ValueError(''). Every
+ * message goes over with such bytes escaped as \xNN. */
+void raise_with_message(PyObject* type, const char* what)
+{
+    PyObject* text = PyUnicode_DecodeUTF8(what, Py_ssize_t(std::strlen(what)), "backslashreplace");
+    if (!text) {
+        PyErr_Clear();
+        text = PyUnicode_FromString("(a message that could not be decoded)");
+    }
+    PyErr_SetObject(type, text);
+    Py_DECREF(text);
+}
+
+void translate_exceptions(std::exception_ptr p)
+{
+    try {
+        if (p)
+            std::rethrow_exception(p);
+    } catch (const py::builtin_exception&) {
+        throw; // pybind11's own (already a Python error)
+    } catch (const py::error_already_set&) {
+        throw;
+    } catch (const std::invalid_argument& e) {
+        raise_with_message(PyExc_ValueError, e.what());
+    } catch (const std::domain_error& e) {
+        raise_with_message(PyExc_ValueError, e.what());
+    } catch (const std::length_error& e) {
+        raise_with_message(PyExc_ValueError, e.what());
+    } catch (const std::out_of_range& e) {
+        raise_with_message(PyExc_IndexError, e.what());
+    } catch (const std::bad_alloc&) {
+        raise_with_message(PyExc_MemoryError, "out of memory (std::bad_alloc)");
+    } catch (const std::exception& e) {
+        raise_with_message(PyExc_RuntimeError, e.what());
+    }
+}
 } // namespace
 
 PYBIND11_MODULE(gpufec_python, m)
 {
+    py::register_exception_translator(&translate_exceptions);
     bind_lte_coding(m);
     bind_scppm(m);
     bind_tvb(m);
