@@ -729,6 +729,17 @@ TEST(scppm_framing, frame_sync_keeps_and_regains_lock)
     EXPECT_TRUE(q.frames.empty());
     EXPECT_EQ(quiet.stats().acquisitions, 0u);
     EXPECT_GE(quiet.stats().skipped_slots, 3 * fs);
+    // ... even with a NaN, an infinite or a negative count in it (a NaN once made the mean and
+    // the deviation NaN, and the search locked onto noise)
+    for (float bad : { std::nanf(""), -INFINITY, INFINITY, -5.f }) {
+        std::vector<float> spoilt = noise;
+        spoilt[fs / 3] = bad;
+        spoilt[fs + 17] = bad;
+        scppm_frame_sync s(c);
+        const sync_run sr = run_sync(s, spoilt, 4096);
+        EXPECT_TRUE(sr.frames.empty()) << bad;
+        EXPECT_EQ(s.stats().acquisitions, 0u) << bad;
+    }
     EXPECT_THROW(scppm_frame_sync(c, 0), std::invalid_argument);
     // the weakest signal the code decodes (M = 4, rate 1/2, Ks 1.5 = 1.8 dB: CWER about 1e-2)
     // still locks at the first search, on every frame

@@ -104,9 +104,14 @@ size_t scppm_frame_sync::window() const
 double scppm_frame_sync::marker_photons(const float* counts) const
 {
     const auto& csm = scppm_sync_marker(d_code.M);
+    // a count that is NaN, infinite or negative is no evidence of photons: it counts as none
+    // (a NaN would make the search's mean and deviation NaN, and every offset would lock)
     double x = 0;
-    for (size_t s = 0; s < csm.size(); ++s)
-        x += double(counts[s * d_per + csm[s]]);
+    for (size_t s = 0; s < csm.size(); ++s) {
+        const float c = counts[s * d_per + csm[s]];
+        if (std::isfinite(c) && c > 0)
+            x += double(c);
+    }
     return x;
 }
 
@@ -131,7 +136,7 @@ scppm_frame_sync::step_result scppm_frame_sync::step(const float* counts, size_t
         }
         const double mean = sum / double(d_frame);
         const double sd = std::sqrt(std::max(0.0, sum2 / double(d_frame) - mean * mean));
-        if (!(best_score > 0) || best_score < mean + d_acquire_sigmas * sd) {
+        if (!(best_score > 0) || !std::isfinite(sd) || best_score < mean + d_acquire_sigmas * sd) {
             r.consumed = d_frame;
             d_stats.skipped_slots += d_frame;
             return r;

@@ -9,12 +9,18 @@ of a stream, small buffers and huge batches neither hang nor fail without naming
 parameter, erased frames are reported, input tags reach the frame they belong to.
 Regression tests of the reliability defects found in the blocks live here too."""
 
+import os
+
 import numpy as np
 import pmt
 from gnuradio import gr, gr_unittest, blocks
 from gnuradio import gpufec
 
 from qa_util import bpsk, encode_with, run_decoder, run_with_timeout
+
+
+TVB_EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "tvb",
+                           "tvb_q16_n8_modvec6.txt")
 
 
 def repetition(bits, repeat):
@@ -147,6 +153,36 @@ class qa_frame_decoder(gr_unittest.TestCase):
                 self.assertEqual(lens, [(0, fb), (fb, 2 * fb)], msg=(tail, max_batch))
                 self.assertEqual(dec.dropped_packets(), 1, msg=(tail, max_batch))
                 self.assertEqual(dec.dropped_items(), tail)
+
+    def test_011_values_are_used_as_given_or_refused(self):
+        # never silently changed: 6144.7 is not 6144, 1.9 iterations not 1, scaling 0 not "the default"
+        for make in (lambda: gpufec.turbo_options(K=6144.7), lambda: gpufec.turbo_options(max_iterations=1.9),
+                     lambda: gpufec.turbo_decoder(K=104, scaling=0, device="cpu"),
+                     lambda: gpufec.scppm_options(max_iterations=2.5), lambda: gpufec.tvb_options(N=0),
+                     lambda: gpufec.tvb_options(code="file"), lambda: gpufec.tvb_options(max_insertions=2.5)):
+            with self.assertRaises(ValueError):
+                make()
+        self.assertIn("max_iterations=7", gpufec.turbo_options(max_iterations=7.0))
+        with self.assertRaisesRegex(ValueError, "bit 3 is 7"):
+            gpufec.turbo_encode(np.array([0, 1, 0, 7] + [0] * 36, dtype=np.uint8), "lte:40")
+        # a file path with a comma goes through the options string quoted
+        import shutil
+        import tempfile
+        d = tempfile.mkdtemp()
+        try:
+            path = os.path.join(d, "a, b.txt")
+            shutil.copy(TVB_EXAMPLE, path)
+            opts = gpufec.tvb_options(code="file", file=path)
+            self.assertIn('file="%s"' % path, opts)
+            dec = gpufec.frame_decoder("tvb", opts, device="cpu", length_tag_key="packet_len")
+            self.assertEqual(dec.output_per_frame(), 200)
+        finally:
+            shutil.rmtree(d)
+        # bytes that are not UTF-8 reach Python as \xNN, not as ValueError('')
+        with self.assertRaisesRegex(ValueError, r"\\xff"):
+            gpufec.frame_decoder("repetition", b"frame_bits=\xff", device="cpu")
+        with self.assertRaisesRegex(ValueError, r"\\xff"):
+            gpufec.frame_decoder(b"rep\xffetition", "", device="cpu")
 
     def test_007_bad_parameters_name_themselves(self):
         for kwargs, word in (({"family": "nope"}, "family"),

@@ -25,22 +25,23 @@ from gnuradio import fec, gr
 from .gpufec_python import (conv_symbol_interleaver, conv_symbol_interleaver_b, fec_encoder,
                             frame_decoder, scppm_frame_slots, scppm_slots, scppm_sync_marker)
 from .gpufec_python import scppm_codeword_sync
+from .params import check_int, check_real
 
 
 def scppm_options(M=16, rate="2/3", algorithm="max-log", max_iterations=32, input="counts",
                   Ks=0.0, Kb=0.0, scaling=None, randomizer=False):
     """the scppm family's option string ("M=16, rate=2/3, ..."); scaling None: the default
     (0.75 max-log, 1 log-map); Ks and Kb are needed by log-map with input="counts" only"""
-    opts = ["M=%d" % int(M), "rate=%s" % rate, "algorithm=%s" % algorithm,
-            "max_iterations=%d" % int(max_iterations), "input=%s" % input]
+    opts = ["M=%d" % check_int("M", M, 4), "rate=%s" % rate, "algorithm=%s" % algorithm,
+            "max_iterations=%d" % check_int("max_iterations", max_iterations, 1), "input=%s" % input]
     if randomizer:
         opts.append("randomizer=1")
     if Ks:
-        opts.append("ks=%g" % float(Ks))
+        opts.append("ks=%.17g" % check_real("Ks", Ks, 0))
     if Kb:
-        opts.append("kb=%g" % float(Kb))
-    if scaling:
-        opts.append("scaling=%g" % float(scaling))
+        opts.append("kb=%.17g" % check_real("Kb", Kb, 0))
+    if scaling is not None:  # (0 is a value, refused by the family: not "the default")
+        opts.append("scaling=%.17g" % check_real("scaling", scaling))
     return ", ".join(opts)
 
 

@@ -17,6 +17,7 @@ Soft values: positive = bit 1.
 from gnuradio import fec, gr
 
 from .gpufec_python import fec_encoder, frame_decoder
+from .params import check_int, check_real
 
 
 def turbo_code_id(standard="lte", K=6144, rate="1/3"):
@@ -27,29 +28,30 @@ def turbo_code_id(standard="lte", K=6144, rate="1/3"):
             raise ValueError("rate: the LTE mother code has rate 1/3 (rate matching gives the others)")
         if K in ("any", 0, "0"):
             return "lte:any"
-        return "lte:%d" % int(K)
+        return "lte:%d" % check_int("K", K, 40, 6144)
     if standard == "ccsds":
-        return "ccsds:%d:%s" % (int(K), rate or "1/3")
+        return "ccsds:%d:%s" % (check_int("K", K, 1), rate or "1/3")
     raise ValueError("standard: %r is not valid (allowed: lte, ccsds)" % (standard,))
 
 
 def turbo_options(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=None,
                   crc="none", early_termination=True, layout="streams", training=None,
                   standard="lte", rate="1/3", prelaunch=False):
-    """the turbo family's option string ("code=lte:6144, algorithm=max-log, ..."); window,
-    training and scaling None (or 0 from GRC): the engine's default; prelaunch (the GPU FPTD):
+    """the turbo family's option string ("code=lte:6144, algorithm=max-log, ..."); window and
+    training None (or 0 from GRC) and scaling None: the engine's default; values are used as
+    given or refused (K=6144.7, max_iterations=1.9 and scaling=0 raise ValueError); prelaunch (the GPU FPTD):
     the next frame's kernel is launched ahead and waits on the GPU (up to 4 ms, holding its
     multiprocessors), so that a frame within 2 ms of the one before skips the launch"""
     opts = ["code=%s" % turbo_code_id(standard, K, rate), "algorithm=%s" % algorithm,
-            "max_iterations=%d" % int(max_iterations),
+            "max_iterations=%d" % check_int("max_iterations", max_iterations, 1),
             "crc=%s" % crc, "early_termination=%s" % ("true" if early_termination else "false"),
             "layout=%s" % layout]
     if window:
-        opts.append("window=%d" % int(window))
+        opts.append("window=%d" % check_int("window", window, 1))
     if training:
-        opts.append("training=%d" % int(training))
-    if scaling is not None:
-        opts.append("scaling=%g" % float(scaling))
+        opts.append("training=%d" % check_int("training", training, 1))
+    if scaling is not None:  # (0 is a value, refused by the family: not "the default")
+        opts.append("scaling=%.17g" % check_real("scaling", scaling))
     if prelaunch:
         opts.append("prelaunch=true")
     return ", ".join(opts)
@@ -68,7 +70,8 @@ def turbo_decoder(K=6144, algorithm="max-log", max_iterations=6, scaling=None, w
     return frame_decoder("turbo",
                          turbo_options(K, algorithm, max_iterations, scaling, window, crc,
                                        early_termination, layout, training, standard, rate, prelaunch),
-                         device, int(max_batch), input_type, bool(packed_output), float(scale),
+                         device, check_int("max_batch", max_batch, 0), input_type, bool(packed_output),
+                         check_real("scale", scale, 0, lo_open=True),
                          status_tags, length_tag_key)
 
 

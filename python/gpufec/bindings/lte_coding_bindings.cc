@@ -69,6 +69,10 @@ void bind_lte_coding(py::module& m)
             if (size_t(bits.size()) != size_t(c.K))
                 throw std::invalid_argument("turbo_encode: " + std::to_string(bits.size()) + " bits; " + code +
                                             " takes K=" + std::to_string(c.K));
+            for (py::ssize_t i = 0; i < bits.size(); ++i)
+                if (bits.data()[i] > 1)
+                    throw std::invalid_argument("turbo_encode: bit " + std::to_string(i) + " is " +
+                                                std::to_string(int(bits.data()[i])) + "; bits are 0 or 1");
             py::array_t<uint8_t> out(py::ssize_t(c.coded_bits()));
             gpufec::turbo_encode(c, bits.data(), out.mutable_data());
             return out;
