@@ -181,5 +181,30 @@ class qa_scppm(gr_unittest.TestCase):
             gpufec.scppm_frame_sync(max_misses=0)
 
 
+    def test_090_stream_blocks_without_a_python_reference(self):
+        # GNU Radio issue #8137: a Python stream block that no variable holds was freed while the
+        # flowgraph still called it (a segmentation fault at tb.start()); ours hold themselves.
+        # In a child process, so that a crash fails this test instead of ending the suite.
+        import subprocess
+        import sys
+        code = """
+import gc
+from gnuradio import blocks, gr, gpufec
+tb = gr.top_block()
+slots = gpufec.scppm_slots(16, "2/3")
+src = blocks.vector_source_b([0, 1] * slots)
+snk = blocks.null_sink(gr.sizeof_float)
+tb.connect(src, gpufec.scppm_channel_interleaver(M=16, dtype="byte"),
+           gpufec.poisson_channel(Ks=5, Kb=0.1, seed=1), gpufec.scppm_frame_sync(M=16), snk)
+tb.connect(blocks.vector_source_b([1] * 100), gpufec.scppm_framer(M=16), blocks.null_sink(1))
+gc.collect()
+tb.run()
+print("ran")
+"""
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, msg=r.stderr[-2000:])
+        self.assertIn("ran", r.stdout)
+
+
 if __name__ == "__main__":
     gr_unittest.run(qa_scppm)

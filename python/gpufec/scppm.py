@@ -25,6 +25,7 @@ from gnuradio import fec, gr
 from .gpufec_python import (conv_symbol_interleaver, conv_symbol_interleaver_b, fec_encoder,
                             frame_decoder, scppm_frame_slots, scppm_slots, scppm_sync_marker)
 from .gpufec_python import scppm_codeword_sync
+from .lifetime import keep_alive
 from .params import check_int, check_real
 
 
@@ -85,6 +86,7 @@ class poisson_channel(gr.sync_block):
 
     def __init__(self, Ks=2.0, Kb=0.2, seed=0):
         gr.sync_block.__init__(self, "gpufec_poisson_channel", [np.uint8], [np.float32])
+        keep_alive(self)  # GNU Radio issue #8137: see lifetime.py
         self.set_ks(Ks)
         self.set_kb(Kb)
         self._rng = np.random.default_rng(seed if seed else None)
@@ -112,6 +114,7 @@ class scppm_framer(gr.basic_block):
 
     def __init__(self, M=16, rate="2/3"):
         gr.basic_block.__init__(self, "gpufec_scppm_framer", [np.uint8], [np.uint8])
+        keep_alive(self)  # GNU Radio issue #8137: see lifetime.py
         self._M = int(M)
         self._in, self._out = scppm_slots(self._M, rate), scppm_frame_slots(self._M, rate)
         marker = scppm_sync_marker(self._M)
@@ -151,6 +154,7 @@ class scppm_frame_sync(gr.basic_block):
 
     def __init__(self, M=16, rate="2/3", max_misses=3):
         gr.basic_block.__init__(self, "gpufec_scppm_frame_sync", [np.float32], [np.float32])
+        keep_alive(self)  # GNU Radio issue #8137: see lifetime.py
         self._sync = scppm_codeword_sync(int(M), rate, int(max_misses))
         self._max_misses = int(max_misses)
         self._slots = scppm_slots(int(M), rate)
@@ -214,6 +218,7 @@ class scppm_channel_interleaver(gr.basic_block):
             raise ValueError("dtype: '%s' is not valid (allowed: byte, float)" % dtype)
         t = np.uint8 if dtype == "byte" else np.float32
         gr.basic_block.__init__(self, "gpufec_scppm_channel_%sinterleaver" % ("de" if deinterleave else ""), [t], [t])
+        keep_alive(self)  # GNU Radio issue #8137: see lifetime.py
         self._M = int(M)
         if dtype == "byte":  # its first rows hold PPM symbol 0 (a pulse in slot 0): valid slots
             fill = np.zeros(self._M, np.uint8)
