@@ -512,6 +512,78 @@ TEST(tvb_code, simcommsys_system_file)
     }
 }
 
+// An independent reference: SimCommSys (commit 2cc02b5, one core) simulated the code of its own
+// system file (q=16, n=8, 6 marker vectors, N=50) over the BSID channel at Pi = Pd = 0.01,
+// Ps = 0, uncapped insertions of uniformly random bits, and reports SER 5.73e-3, FER 0.235. The
+// decoder, made from that very file, must agree within statistical error: its own (symbol errors
+// come in bursts, so the SER's spread is taken from the frames' counts) and a few percent for
+// SimCommSys' figure.
+TEST(tvb_reference, simcommsys_error_rates)
+{
+    const std::string file = std::string(GPUFEC_EXAMPLES_DIR) + "/tvb/qids-bool-tvb_modvec6_4_8_ld3-uncoded-gf16-50.txt";
+    const frame_options o = { { "code", "file" }, { "file", file }, { "pi", "0.01" }, { "pd", "0.01" }, { "ps", "0" } };
+    auto dec = make_frame_decoder("tvb", o, device_spec::parse("cpu"));
+    auto enc = make_frame_encoder("tvb", o);
+    bsid_params ch;
+    ch.Pi = ch.Pd = 0.01;
+    ch.max_insertions = bsid_params::max_insertion_cap; // uncapped
+    const size_t frames = 1000, batch = 100, k = enc->info_bits(), N = 50;
+    ASSERT_EQ(k, 4 * N);
+    std::mt19937_64 rng(2026);
+    std::vector<double> errors_per_frame;
+    size_t frame_errors = 0;
+    for (size_t b0 = 0; b0 < frames; b0 += batch) {
+        std::vector<uint8_t> info(batch * k), coded(enc->coded_bits()), out(batch * k);
+        std::vector<int8_t> soft(batch * dec->input_per_frame());
+        std::vector<size_t> lengths(batch);
+        for (size_t f = 0; f < batch; ++f) {
+            for (size_t i = 0; i < k; ++i)
+                info[f * k + i] = uint8_t(rng() & 1);
+            enc->encode(info.data() + f * k, 1, coded.data());
+            std::vector<uint8_t> rx;
+            bsid_transmit(coded.data(), coded.size(), ch, rng, rx);
+            // (a frame beyond the drift range is rarer than 1e-10: none in 1000)
+            ASSERT_TRUE(dec->accepts_length(rx.size()));
+            lengths[f] = rx.size();
+            for (size_t i = 0; i < rx.size(); ++i)
+                soft[f * dec->input_per_frame() + i] = rx[i] ? 1 : -1;
+        }
+        // frames back to back, each its length
+        std::vector<int8_t> packed;
+        for (size_t f = 0; f < batch; ++f)
+            packed.insert(packed.end(), soft.begin() + long(f * dec->input_per_frame()),
+                          soft.begin() + long(f * dec->input_per_frame() + lengths[f]));
+        frame_batch fb;
+        fb.frames = batch;
+        fb.soft = packed.data();
+        fb.input_lengths = lengths.data();
+        fb.bits = out.data();
+        dec->decode(fb);
+        for (size_t f = 0; f < batch; ++f) {
+            size_t e = 0;
+            for (size_t i = 0; i < N; ++i)
+                e += !std::equal(out.begin() + long(f * k + 4 * i), out.begin() + long(f * k + 4 * i + 4),
+                                 info.begin() + long(f * k + 4 * i));
+            errors_per_frame.push_back(double(e));
+            frame_errors += e > 0;
+        }
+    }
+    const double F = double(frames), fer = double(frame_errors) / F;
+    double sum = 0, sum2 = 0;
+    for (double e : errors_per_frame) {
+        sum += e;
+        sum2 += e * e;
+    }
+    const double ser = sum / (F * double(N));
+    const double sd_frame = std::sqrt(std::max(0.0, sum2 / F - (sum / F) * (sum / F)));
+    const double ser_sigma = std::hypot(sd_frame / std::sqrt(F) / double(N), 0.03 * 5.73e-3);
+    const double fer_sigma = std::hypot(std::sqrt(0.235 * 0.765 / F), 0.03 * 0.235);
+    std::printf("SimCommSys reference: SER %.3e (SimCommSys 5.73e-3, sigma %.2e), FER %.3f (0.235, sigma %.3f)\n",
+                ser, ser_sigma, fer, fer_sigma);
+    EXPECT_NEAR(ser, 5.73e-3, 3 * ser_sigma);
+    EXPECT_NEAR(fer, 0.235, 3 * fer_sigma);
+}
+
 // the GPU engine against the CPU reference: the same symbols and the same APPs (the lattice in
 // float without fused multiply-adds, the sums in the same order), in both storage variants and
 // both precisions, frames of every length the channel gives, a frame of noise among them, in

@@ -68,13 +68,13 @@ public:
     std::invalid_argument error(const std::string& what) const
     {
         const int line = d_at > 0 && d_at <= d_tokens.size() ? d_tokens[d_at - 1].line : 0;
-        return code_file_error("TVB system file", d_id, line, d_object + ": " + what);
+        return code_file_error("TVB system file", d_id, line, printable(d_object, 60) + ": " + what);
     }
 
     const std::string& next(const std::string& what)
     {
         if (d_at >= d_tokens.size())
-            throw code_file_error("TVB system file", d_id, 0, d_object + ": the file ends before the " + what);
+            throw code_file_error("TVB system file", d_id, 0, printable(d_object, 60) + ": the file ends before the " + what);
         return d_tokens[d_at++].text;
     }
 

@@ -63,6 +63,11 @@ tvb_code tvb_code::davey_mackay(int q, int n, int books, uint64_t seed)
 {
     if (books < 1)
         throw std::invalid_argument("books: at least one codebook");
+    // every codebook is held: q words each (the default, a codebook a symbol, grows with N)
+    if (uint64_t(books) * uint64_t(q) > tvb_max_codebook_words)
+        throw std::invalid_argument("books, q: " + std::to_string(books) + " codebooks of q = " + std::to_string(q) +
+                                    " words are more than the " + std::to_string(tvb_max_codebook_words >> 20) +
+                                    " Mi words a code may hold; give fewer books");
     const std::vector<uint32_t> sparse = tvb_sparse_codebook(q, n);
     tvb_code c;
     c.q = q;

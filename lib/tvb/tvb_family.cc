@@ -254,6 +254,8 @@ std::unique_ptr<frame_decoder> make_tvb(option_reader& r, const frame_common& co
     (void)choice;
 #endif
     const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : eng ? 4096 : 64;
+    if (!eng) // the CPU decoder holds a frame's branch metrics: refuse what cannot fit, now
+        tvb_map_decoder(c.code, c.N, c.channel, c.exclusion).check_memory();
     return std::make_unique<tvb_frames>(c, batch, std::move(eng));
 }
 
@@ -297,7 +299,9 @@ std::unique_ptr<tvb_map_decoder> make_tvb_map_decoder(const std::string& options
     option_reader r("tvb", parse_frame_options(options));
     const tvb_config c = read_config(r);
     r.finish();
-    return std::make_unique<tvb_map_decoder>(c.code, c.N, c.channel, c.exclusion, c.precision);
+    auto dec = std::make_unique<tvb_map_decoder>(c.code, c.N, c.channel, c.exclusion, c.precision);
+    dec->check_memory();
+    return dec;
 }
 
 tvb_storage parse_tvb_storage(const std::string& s)

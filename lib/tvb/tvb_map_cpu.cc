@@ -50,14 +50,18 @@ tvb_map_decoder::tvb_map_decoder(
     // a codeword's drift cannot go beyond the frame's
     d_mn.lo = std::max(d_mn.lo, d_mt.lo);
     d_mn.hi = std::min(d_mn.hi, d_mt.hi);
+}
+
+void tvb_map_decoder::check_memory() const
+{
     // gamma holds N x (frame drifts) x q x (codeword drifts) values: refuse what cannot fit
-    const double bytes = double(N) * d_mt.size() * double(code.q) * d_mn.size() * sizeof(float);
+    const double bytes = double(d_N) * d_mt.size() * double(d_code.q) * d_mn.size() * sizeof(float);
     const double limit = double(physical_memory_bytes()) / 4;
     if (bytes > limit)
-        throw std::invalid_argument("N, q: the decoder would hold " + std::to_string(long(bytes / (1 << 20))) +
-                                    " MiB of branch metrics (N=" + std::to_string(N) + ", q=" + std::to_string(code.q) +
-                                    ", drifts " + std::to_string(d_mt.size()) + " x " + std::to_string(d_mn.size()) +
-                                    "), more than a quarter of this machine's memory");
+        throw std::invalid_argument("N, q: the CPU decoder would hold " + std::to_string(long(bytes / (1 << 20))) +
+                                    " MiB of branch metrics a frame (N=" + std::to_string(d_N) + ", q=" +
+                                    std::to_string(d_code.q) + ", drifts " + std::to_string(d_mt.size()) + " x " +
+                                    std::to_string(d_mn.size()) + "), more than a quarter of this machine's memory");
 }
 
 size_t tvb_map_decoder::min_received() const { return size_t(std::max<long>(0, long(frame_bits()) + d_mt.lo)); }

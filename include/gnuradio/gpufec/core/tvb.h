@@ -46,6 +46,9 @@ struct tvb_code {
     static tvb_code marker(int d, const std::string& marker_bits);
 };
 
+//! the most codebook words a TVB code holds (books x q): 2^26, 256 MiB
+constexpr uint64_t tvb_max_codebook_words = uint64_t(1) << 26;
+
 //! the longest frame a TVB decoder takes, in symbols (its set-up and memory grow with it)
 constexpr long long tvb_max_block_length = 1 << 16;
 
@@ -112,6 +115,9 @@ public:
     size_t frame_bits() const { return d_N * size_t(d_code.n); }
     drift_limits frame_drift() const { return d_mt; }
     drift_limits codeword_drift() const { return d_mn; }
+    //! throws std::invalid_argument where decode() would need more memory than the machine can
+    //! spare (its branch metrics: N x frame drifts x q x codeword drifts floats)
+    void check_memory() const;
     //! the smallest and largest received lengths a frame may have
     size_t min_received() const;
     size_t max_received() const;
