@@ -128,6 +128,7 @@ int main(int argc, char** argv)
     cli.add_flag("!--no-latency", latency, "skip the one-frame latency measurement");
     cli.add_option("--csv", csv, "append a row per device (and one for all) to this CSV");
     cli.add_option("--json", json, "JSON report: device, commit, code, options, units, figures");
+    cli.set_version_flag("--version", std::string("gpufec_bench ") + gpufec::version() + " (commit " + build_commit() + ")");
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

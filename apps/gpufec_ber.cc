@@ -166,9 +166,10 @@ int main(int argc, char** argv)
         ->capture_default_str()
         ->transform(count_value);
     cli.add_option("--batch", batch,
-                   "frames per decoder call (0: the decoder's preferred batch); the counts do not "
-                   "depend on it")
-        ->transform(count_value);
+                   "frames per decoder call (0: the decoder's preferred batch; at most 1048576); the "
+                   "counts do not depend on it")
+        ->transform(count_value)
+        ->check(CLI::Range(uint64_t(0), uint64_t(max_batch_limit)));
     cli.add_option("--seed", seed, "random seed; frame f of point i draws from (seed, i, f), so the "
                                    "counts do not depend on devices, ranks or batch")
         ->capture_default_str()
@@ -186,6 +187,7 @@ int main(int argc, char** argv)
     cli.add_flag("-q,--quiet", quiet, "no progress lines");
     std::string list_family;
     cli.add_option("--list-options", list_family, "print a family's options and exit");
+    cli.set_version_flag("--version", std::string("gpufec_ber ") + gpufec::version() + " (commit " + build_commit() + ")");
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -43,10 +43,12 @@ public:
     const char* get_output_conversion() override { return "none"; }
     bool set_frame_size(unsigned int frame_size) override
     {
-        // the frame is part of the code (frame_bits, the LDPC code): it cannot change here
+        // The frame is part of the code (frame_bits, the LDPC code): it does not change here.
+        // gr-fec asks anyway (extended_tagged_decoder asks for mtu * 8 bits at its start, in
+        // every working flowgraph): not an error, so it is said at debug level only.
         if (frame_size == d_dec->output_bits())
             return true;
-        d_logger->error("set_frame_size: {} bits asked, but this {} code has frames of {} bits "
+        d_logger->debug("set_frame_size: {} bits asked; this {} code keeps its frames of {} bits "
                         "(set them with the options)",
                         frame_size, d_dec->family(), d_dec->output_bits());
         return false;
@@ -74,7 +76,7 @@ public:
     {
         if (frame_size == d_enc->info_bits())
             return true;
-        d_logger->error("set_frame_size: {} bits asked, but this code has frames of {} bits "
+        d_logger->debug("set_frame_size: {} bits asked; this code keeps its frames of {} bits "
                         "(set them with the options)",
                         frame_size, d_enc->info_bits());
         return false;

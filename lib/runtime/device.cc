@@ -94,6 +94,8 @@ uint64_t gpu_allocations()
 #endif
 }
 
+const char* version() { return GPUFEC_VERSION; }
+
 bool cuda_compiled()
 {
 #ifdef GPUFEC_HAVE_CUDA

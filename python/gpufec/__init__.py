@@ -20,11 +20,14 @@ Insertion/deletion (TVB codes over the BSID channel): tvb_encoder, tvb_decoder (
 pdu_decoder("tvb", tvb_options(...)) for PDUs), bsid_channel (PDU block), bsid_model,
 bsid_drift_limits(), tvb_map_decoder (the CPU decoder with priors, for iterative decoding).
 Encoder blocks: conv_encoder, ldpc_encoder.
-Helpers: frame_families(), frame_family_options(family), ldpc_codes(), ldpc_code_alist(code),
+Helpers: __version__, version(), frame_families(), frame_family_options(family), ldpc_codes(), ldpc_code_alist(code),
 conv_presets(), conv_preset(name), cuda_devices(), cuda_compiled(),
 union_bound_ber(preset, ebn0_db).
 """
 from .gpufec_python import *  # noqa: F401,F403
+from .gpufec_python import version as _version
+
+__version__ = _version()
 from .turbo import turbo_decoder, turbo_encoder, turbo_options  # noqa: F401
 from .lte_rate_matching import lte_rate_match, lte_derate_match  # noqa: F401
 from .scppm import (scppm_decoder, scppm_encoder, scppm_options, poisson_channel,  # noqa: F401

@@ -316,6 +316,7 @@ blocks; gr-gpufec's own blocks batch and use the GPU). Float soft input (positiv
         },
         "The usable CUDA devices (empty without a GPU or without CUDA support).");
     m.def("cuda_compiled", &gpufec::cuda_compiled);
+    m.def("version", &gpufec::version, "gr-gpufec's version");
     m.def("set_cpu_threads", &gpufec::set_cpu_threads, py::arg("threads"),
           "Size of the CPU thread pool that decoders share (0 = every core); applies to decoders "
           "made afterwards.");

@@ -35,6 +35,8 @@ struct gpu_info {
 
 //! true when this library was built with CUDA support
 bool cuda_compiled();
+//! gr-gpufec's version ("0.1.0"), as its CMake project names it
+const char* version();
 //! the usable CUDA devices (empty without CUDA support, driver or GPU; never throws)
 std::vector<gpu_info> cuda_devices();
 
