@@ -60,13 +60,67 @@ frame_block_settings make_block_settings(const std::string& input_type,
     return s;
 }
 
-std::function<std::unique_ptr<::gpufec::frame_decoder>(const ::gpufec::device_spec&)>
-family_maker(const std::string& family, const std::string& options, int max_batch)
+decoder_recipe::decoder_recipe(std::string family, ::gpufec::frame_options options, int max_batch,
+                               ::gpufec::device_spec device)
+    : d_family(std::move(family)), d_options(std::move(options)), d_device(device)
 {
-    auto opts = ::gpufec::parse_frame_options(options);
     if (max_batch > 0)
-        opts["max_batch"] = std::to_string(max_batch);
-    return [family, opts](const ::gpufec::device_spec& d) { return ::gpufec::make_frame_decoder(family, opts, d); };
+        d_options["max_batch"] = std::to_string(max_batch);
+}
+
+std::unique_ptr<::gpufec::frame_decoder> decoder_recipe::make() const
+{
+    return ::gpufec::make_frame_decoder(d_family, d_options, d_device);
+}
+
+std::function<std::unique_ptr<::gpufec::frame_decoder>()> decoder_recipe::fallback() const
+{
+    if (d_device.type != ::gpufec::device_spec::kind::automatic)
+        return {};
+    decoder_recipe cpu = *this;
+    cpu.d_device = ::gpufec::device_spec::parse("cpu");
+    return [cpu] { return cpu.make(); };
+}
+
+const std::vector<std::string>& decoder_recipe::runtime_options()
+{
+    static const std::vector<std::string> keys = { "max_iterations", "early_termination", "scaling",
+                                                   "normalization", "offset" };
+    return keys;
+}
+
+decoder_recipe decoder_recipe::with(const std::string& key, const std::string& value) const
+{
+    const auto& keys = runtime_options();
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+        std::string list;
+        for (const auto& k : keys)
+            list += (list.empty() ? "" : ", ") + k;
+        throw std::invalid_argument("set_option: '" + key + "' cannot change while the decoder runs (these can: " +
+                                    list + "); make a new block");
+    }
+    decoder_recipe next = *this;
+    next.d_options[key] = value;
+    return next;
+}
+
+std::shared_ptr<const decoder_recipe> change_setting(::gpufec::async_decoder& async,
+                                                     const std::shared_ptr<const decoder_recipe>& recipe,
+                                                     const std::string& key,
+                                                     const std::string& value)
+{
+    if (!recipe)
+        throw std::invalid_argument("set_option: this block's decoder has no settings that change while it runs");
+    auto next = std::make_shared<const decoder_recipe>(recipe->with(key, value));
+    async.replace_decoder(next->make(), next->fallback()); // (checks the value; frames unchanged)
+    return next;
+}
+
+void frame_decoder_impl::set_option(const std::string& key, const std::string& value)
+{
+    std::lock_guard<std::mutex> lock(d_setting_mutex);
+    d_set.recipe = change_setting(*d_async, d_set.recipe, key, value);
+    d_logger->info("{} = {} from the next batch on", key, value);
 }
 
 frame_decoder::sptr frame_decoder::make(const std::string& family,
@@ -82,10 +136,10 @@ frame_decoder::sptr frame_decoder::make(const std::string& family,
     install_gr_log_handler();
     frame_block_settings s =
         make_block_settings(input_type, packed_output, scale, status_tags, length_tag_key, max_batch);
-    const auto make = family_maker(family, options, max_batch);
-    const auto spec = ::gpufec::device_spec::parse(device);
-    s.fallback = cpu_fallback(spec, make);
-    auto dec = make(spec);
+    s.recipe = std::make_shared<const decoder_recipe>(family, ::gpufec::parse_frame_options(options), max_batch,
+                                                      ::gpufec::device_spec::parse(device));
+    s.fallback = s.recipe->fallback();
+    auto dec = s.recipe->make();
 
     return gnuradio::make_block_sptr<frame_decoder_impl>(std::move(dec), s);
 }
@@ -609,6 +663,7 @@ int frame_decoder_impl::general_work(int noutput_items,
 {
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
+    d_async->collect_retired(); // (decoders replaced by set_option: no reference to them is held here)
     auto out = static_cast<uint8_t*>(output_items[0]);
     const size_t room = size_t(noutput_items);
     const bool input_done = detail()->input(0)->done();

@@ -12,12 +12,37 @@
 #include <gnuradio/gpufec/frame_decoder.h>
 #include "runtime/cpu_pool.h"
 #include "runtime/partial_batch.h"
+#include <gnuradio/gpufec/core/frame_registry.h>
 #include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
 
 namespace gr {
 namespace gpufec {
+
+/*! How a block's decoder is made: a family by name, its options, the block's max_batch and
+ *  the device. A running block makes it again with an option changed (set_option). */
+class decoder_recipe
+{
+public:
+    decoder_recipe(std::string family, ::gpufec::frame_options options, int max_batch, ::gpufec::device_spec device);
+    std::unique_ptr<::gpufec::frame_decoder> make() const;
+    //! with device "auto": the same decoder on the CPU, for when the GPU fails (else empty)
+    std::function<std::unique_ptr<::gpufec::frame_decoder>()> fallback() const;
+    /*! this recipe with `key` set to `value`; only options a running decoder can take without
+     *  changing its frames (runtime_options()); others throw std::invalid_argument naming them */
+    decoder_recipe with(const std::string& key, const std::string& value) const;
+    //! max_iterations, early_termination, scaling, normalization, offset
+    static const std::vector<std::string>& runtime_options();
+
+private:
+    std::string d_family;
+    ::gpufec::frame_options d_options;
+    ::gpufec::device_spec d_device;
+};
 
 struct frame_block_settings {
     bool float_input = true;
@@ -31,7 +56,18 @@ struct frame_block_settings {
     std::string length_tag_key;
     //! with device "auto": builds the same decoder on the CPU when the GPU fails mid-stream
     std::function<std::unique_ptr<::gpufec::frame_decoder>()> fallback;
+    //! how the decoder was made, for settings changed while it runs (null: none can change)
+    std::shared_ptr<const decoder_recipe> recipe;
 };
+
+/*! A running block's settings change (the blocks' set_option): the decoder is made again from
+ *  `recipe` with the option changed and takes over from the next batch; returns the new recipe.
+ *  Throws std::invalid_argument (nothing changes) where the option cannot change while running,
+ *  or its value is not valid. */
+std::shared_ptr<const decoder_recipe> change_setting(::gpufec::async_decoder& async,
+                                                     const std::shared_ptr<const decoder_recipe>& recipe,
+                                                     const std::string& key,
+                                                     const std::string& value);
 
 //! the settings of the parameters the frame blocks share (checked; throw naming them)
 frame_block_settings make_block_settings(const std::string& input_type,
@@ -41,9 +77,6 @@ frame_block_settings make_block_settings(const std::string& input_type,
                                          const std::string& length_tag_key,
                                          int max_batch);
 
-//! a family's decoder by name ("key=value" options, the block's max_batch), made for a device
-std::function<std::unique_ptr<::gpufec::frame_decoder>(const ::gpufec::device_spec&)>
-family_maker(const std::string& family, const std::string& options, int max_batch);
 
 //! io signatures of a frame block (every constructor of the hierarchy names them)
 gr::io_signature::sptr frame_block_input(bool float_input);
@@ -68,6 +101,9 @@ public:
 
     std::string backend() const override { return d_async->backend(); }
     std::string code_description() const override { return d_describe; }
+    void set_option(const std::string& key, const std::string& value) override;
+    void set_max_iterations(int n) override { set_option("max_iterations", std::to_string(n)); }
+    void set_early_termination(bool on) override { set_option("early_termination", on ? "true" : "false"); }
     int input_per_frame() const override { return d_in_unit; }
     int output_per_frame() const override { return d_out_unit; }
     int batch_frames() const override { return int(d_async->batch_frames()); }
@@ -103,6 +139,7 @@ private:
 
     std::unique_ptr<::gpufec::async_decoder> d_async;
     frame_block_settings d_set;
+    std::mutex d_setting_mutex; // set_option() from another thread (GRC callbacks)
     std::string d_family, d_describe;
     int d_in_unit = 0, d_out_unit = 0;
     size_t d_slot_bytes = 0, d_out_bits = 0; // packed bytes per frame in a slot; bits per frame

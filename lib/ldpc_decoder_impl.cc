@@ -12,6 +12,7 @@
 
 #include "block_code.h"
 #include "frame_decoder_impl.h"
+#include <cstdio>
 #include <stdexcept>
 
 namespace gr {
@@ -69,15 +70,25 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
     if (input_type == "int8" && o.algorithm == ::gpufec::ldpc_algorithm::sum_product)
         throw std::invalid_argument("input_type: sum-product needs true LLRs; use float input");
     const auto c = ::gpufec::ldpc_code::named(code);
-    const auto what = output == "codeword" ? ::gpufec::ldpc_output::codeword : ::gpufec::ldpc_output::info;
-    const auto spec = ::gpufec::device_spec::parse(device);
     frame_block_settings s =
         make_block_settings(input_type, packed_output, scale, status_tags, length_tag_key, max_batch);
-    const auto make = [c, o, what, max_batch](const ::gpufec::device_spec& d) {
-        return ::gpufec::make_ldpc_frame_decoder(c, o, d, what, max_batch);
+    // the ldpc family's decoder from the same settings, so that they can change while it runs
+    char num[64];
+    auto real = [&](float v) {
+        std::snprintf(num, sizeof num, "%.9g", double(v));
+        return std::string(num);
     };
-    s.fallback = cpu_fallback(spec, make);
-    auto dec = make(spec);
+    const ::gpufec::frame_options opts = { { "code", code },
+                                           { "algorithm", algorithm },
+                                           { "precision", precision },
+                                           { "max_iterations", std::to_string(max_iterations) },
+                                           { "early_termination", early_termination ? "true" : "false" },
+                                           { "normalization", real(normalization) },
+                                           { "offset", real(offset) },
+                                           { "output", output } };
+    s.recipe = std::make_shared<const decoder_recipe>("ldpc", opts, max_batch, ::gpufec::device_spec::parse(device));
+    s.fallback = s.recipe->fallback();
+    auto dec = s.recipe->make();
     return gnuradio::make_block_sptr<ldpc_decoder_impl>(std::move(dec), s, c.n(), c.k());
 }
 

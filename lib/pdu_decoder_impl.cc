@@ -31,17 +31,18 @@ namespace {
 class pdu_decoder_impl : public pdu_decoder
 {
 public:
-    pdu_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> dec,
-                     std::function<std::unique_ptr<::gpufec::frame_decoder>()> fallback,
+    pdu_decoder_impl(std::shared_ptr<const decoder_recipe> recipe,
                      int max_batch,
                      bool packed,
                      float scale,
                      bool soft_output)
         : gr::block("pdu_decoder", gr::io_signature::make(0, 0, 0), gr::io_signature::make(0, 0, 0)),
+          d_recipe(std::move(recipe)),
           d_packed(packed),
           d_scale(scale),
           d_port(pmt::mp("pdus"))
     {
+        auto dec = d_recipe->make();
         d_variable = dec->variable_input();
         d_in = dec->input_per_frame();
         d_bits = dec->output_bits();
@@ -55,7 +56,7 @@ public:
         ao.batch_frames = max_batch > 0 ? size_t(max_batch) : 0;
         ao.packed = true;
         ao.variable_lengths = d_variable;
-        d_async = std::make_unique<::gpufec::async_decoder>(std::move(dec), ao, std::move(fallback));
+        d_async = std::make_unique<::gpufec::async_decoder>(std::move(dec), ao, d_recipe->fallback());
         message_port_register_in(d_port);
         message_port_register_out(d_port);
         set_msg_handler(d_port, [this](const pmt::pmt_t& msg) { handle(msg); });
@@ -79,6 +80,14 @@ public:
 
     std::string backend() const override { return d_async->backend(); }
     int input_per_frame() const override { return int(d_in); }
+    void set_option(const std::string& key, const std::string& value) override
+    {
+        std::lock_guard<std::mutex> lock(d_setting_mutex);
+        d_recipe = change_setting(*d_async, d_recipe, key, value);
+        d_logger->info("{} = {} from the next batch on", key, value);
+    }
+    void set_max_iterations(int n) override { set_option("max_iterations", std::to_string(n)); }
+    void set_early_termination(bool on) override { set_option("early_termination", on ? "true" : "false"); }
     uint64_t pdus() const override { return d_sent; }
     uint64_t dropped_pdus() const override { return d_dropped; }
     uint64_t failed_frames() const override { return d_failed; }
@@ -118,6 +127,7 @@ private:
             return;
         }
         const size_t len = pmt::length(vec);
+        d_async->collect_retired(); // (decoders replaced by set_option: no reference to them is held here)
         auto p = std::make_shared<pending>();
         if (d_variable) { // one PDU, one frame, of any length the decoder takes
             const auto& dec = d_async->decoder();
@@ -294,6 +304,8 @@ private:
     }
 
     std::unique_ptr<::gpufec::async_decoder> d_async;
+    std::shared_ptr<const decoder_recipe> d_recipe;
+    std::mutex d_setting_mutex;
     bool d_packed;
     float d_scale;
     pmt::pmt_t d_port;
@@ -320,10 +332,10 @@ pdu_decoder::sptr pdu_decoder::make(const std::string& family,
 {
     install_gr_log_handler();
     check_decoder_params(max_batch, scale);
-    const auto make = family_maker(family, options, max_batch);
-    const auto spec = ::gpufec::device_spec::parse(device);
-    return gnuradio::make_block_sptr<pdu_decoder_impl>(make(spec), cpu_fallback(spec, make), max_batch,
-                                                       packed_output, scale, soft_output);
+    auto recipe = std::make_shared<const decoder_recipe>(family, ::gpufec::parse_frame_options(options), max_batch,
+                                                         ::gpufec::device_spec::parse(device));
+    return gnuradio::make_block_sptr<pdu_decoder_impl>(std::move(recipe), max_batch, packed_output, scale,
+                                                       soft_output);
 }
 
 } // namespace gpufec

@@ -30,7 +30,8 @@ async_decoder::async_decoder(std::unique_ptr<frame_decoder> decoder,
         throw std::invalid_argument("max_batch: " + std::to_string(d_batch) +
                                     " frames is not valid (allowed: 1..1048576)");
     const frame_decoder& dec = *d_dec;
-    d_capacity = d_batch * dec.input_per_frame();
+    d_in_per_frame = dec.input_per_frame();
+    d_capacity = d_batch * d_in_per_frame;
     const size_t elem = dec.wants_float_input() ? sizeof(float) : sizeof(int8_t);
     const size_t in_bytes = align64(d_capacity * elem);
     const size_t len_bytes = d_opts.variable_lengths ? align64(d_batch * sizeof(size_t)) : 0;
@@ -109,7 +110,7 @@ async_decoder::slot& async_decoder::room_for(size_t frames)
 size_t async_decoder::append(const int8_t* soft, size_t frames, const splitter& split)
 {
     slot& s = room_for(frames);
-    const size_t values = frames * d_dec->input_per_frame();
+    const size_t values = frames * d_in_per_frame;
     auto piece = [&](size_t a, size_t b) {
         if (s.soft)
             std::memcpy(s.soft + s.used + a, soft + a, b - a);
@@ -126,7 +127,7 @@ size_t async_decoder::append(const int8_t* soft, size_t frames, const splitter& 
 size_t async_decoder::append(const float* soft, size_t frames, float scale, const splitter& split)
 {
     slot& s = room_for(frames);
-    const size_t values = frames * d_dec->input_per_frame();
+    const size_t values = frames * d_in_per_frame;
     auto piece = [&](size_t a, size_t b) {
         return s.soft ? quantize_soft(soft + a, s.soft + s.used + a, b - a, scale)
                       : sanitize_soft(soft + a, s.soft_f + s.used + a, b - a);
@@ -145,10 +146,10 @@ async_decoder::slot* async_decoder::room_for_frame(size_t length)
     if (i == slot_ring::none)
         throw std::logic_error("async_decoder::append_frame: no filling slot");
     slot& s = d_slots[i];
-    if (length > d_dec->input_per_frame())
+    if (length > d_in_per_frame)
         throw std::invalid_argument("async_decoder::append_frame: a frame of " + std::to_string(length) +
                                     " values is longer than the decoder's longest, " +
-                                    std::to_string(d_dec->input_per_frame()));
+                                    std::to_string(d_in_per_frame));
     if (s.frames == d_batch || s.used + length > d_capacity)
         return nullptr;
     return &s;
@@ -206,6 +207,30 @@ void async_decoder::release_front() { d_ring->release_front(); }
 size_t async_decoder::in_flight() const { return d_ring->in_flight(); }
 size_t async_decoder::unreleased() const { return d_ring->unreleased(); }
 
+void async_decoder::replace_decoder(std::unique_ptr<frame_decoder> next,
+                                    std::function<std::unique_ptr<frame_decoder>()> fallback)
+{
+    if (!next)
+        throw std::invalid_argument("replace_decoder: no decoder");
+    std::lock_guard<std::mutex> lock(d_dec_mutex);
+    const frame_decoder& now = *d_dec;
+    if (next->input_per_frame() != now.input_per_frame() || next->output_bits() != now.output_bits() ||
+        next->min_input_per_frame() != now.min_input_per_frame() || next->variable_input() != now.variable_input() ||
+        next->wants_float_input() != now.wants_float_input() ||
+        next->soft_output_per_frame() != now.soft_output_per_frame() ||
+        next->output_bytes(d_opts.packed) != now.output_bytes(d_opts.packed))
+        throw std::invalid_argument("the new settings change the frames (" + next->describe() + " against " +
+                                    now.describe() + "): a running decoder keeps its frames");
+    d_pending = std::move(next);
+    d_pending_fallback = std::move(fallback);
+}
+
+void async_decoder::collect_retired()
+{
+    std::lock_guard<std::mutex> lock(d_dec_mutex);
+    d_retired.clear();
+}
+
 void async_decoder::decode_slot(size_t i)
 {
     const slot& sl = d_slots[i];
@@ -221,19 +246,34 @@ void async_decoder::decode_slot(size_t i)
         b.soft_out = d_opts.soft_output ? sl.soft_out : nullptr;
         dec.decode(b);
     };
+    std::shared_ptr<frame_decoder> dec;
+    std::function<std::unique_ptr<frame_decoder>()> fallback;
+    {
+        std::lock_guard<std::mutex> lock(d_dec_mutex);
+        if (d_pending) { // new settings take effect from this batch on
+            d_retired.push_back(std::move(d_dec));
+            d_dec = std::move(d_pending);
+            d_fallback = std::move(d_pending_fallback);
+            d_pending_fallback = nullptr;
+        }
+        dec = d_dec;
+        fallback = d_fallback;
+    }
     try {
-        decode_with(*d_dec);
+        decode_with(*dec);
     } catch (const std::exception& ex) {
-        if (!d_fallback)
+        if (!fallback)
             throw;
-        auto replacement = d_fallback();
-        log(log_level::error, "decoder " + d_dec->backend() + " failed (" + ex.what() + "); continuing on " +
+        std::shared_ptr<frame_decoder> replacement = fallback();
+        log(log_level::error, "decoder " + dec->backend() + " failed (" + ex.what() + "); continuing on " +
                                   replacement->backend());
         decode_with(*replacement);
         std::lock_guard<std::mutex> lock(d_dec_mutex);
-        d_retired.push_back(std::move(d_dec));
-        d_dec = std::move(replacement);
-        d_fallback = nullptr;
+        if (d_dec == dec) { // (unless new settings came meanwhile: they take over next batch)
+            d_retired.push_back(std::move(d_dec));
+            d_dec = std::move(replacement);
+            d_fallback = nullptr;
+        }
     }
 }
 

@@ -132,6 +132,28 @@ class qa_grc_blocks(gr_unittest.TestCase):
                             if hidden(block, two, p["id"]):
                                 self.check(name, block, two, "%s hidden by %s" % (p["id"], q["id"]))
 
+    def test_003_callbacks_run_on_the_built_block(self):
+        # what GRC calls when a variable a parameter uses changes: every callback of every block,
+        # with the default values and with each enum or bool changed
+        seen = 0
+        for name, block in load_blocks():
+            callbacks = block["templates"].get("callbacks", [])
+            if not callbacks:
+                continue
+            base = defaults(block)
+            blk = construct(block, base)
+            for cb in callbacks:
+                for p in [None] + block.get("parameters", []):
+                    for v in (choices(p) if p else [None]):
+                        values = dict(base, **({p["id"]: v} if p else {}))
+                        code = Template(cb).render(id="blk", **values)
+                        try:
+                            eval("blk." + code, {"blk": blk}, {})
+                        except Exception as e:
+                            self.fail("%s: callback %s failed: %s" % (name, code, e))
+                        seen += 1
+        self.assertGreater(seen, 0)
+
     def test_002_file_options_without_a_file_are_caught_by_grc(self):
         # code=file with no file: GRC's asserts refuse it (not a failure at run time)
         for name, block in load_blocks():

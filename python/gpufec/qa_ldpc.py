@@ -175,6 +175,35 @@ class qa_ldpc(gr_unittest.TestCase):
             out, _ = decode(gpufec.ldpc_decoder(path, device="cpu"), soft)
             np.testing.assert_array_equal(out, bits, err_msg=path)
 
+    def test_009_settings_change_while_running(self):
+        # max_iterations and early termination change on a built block (GRC callbacks); the
+        # new decoder takes over from the next batch; what cannot change is refused by name
+        code = "802.16e:576:1/2"
+        rng = np.random.default_rng(12)
+        bits = rng.integers(0, 2, 40 * 288, dtype=np.uint8)
+        soft = bpsk(encode(code, bits), ebn0=1.5, rate=0.5, seed=13)
+        dec = gpufec.ldpc_decoder(code, max_iterations=20, device="cpu", max_batch=8)
+        decode(dec, soft)
+        many = dec.mean_iterations()
+        self.assertGreater(many, 3)
+        dec2 = gpufec.ldpc_decoder(code, max_iterations=20, device="cpu", max_batch=8)
+        dec2.set_max_iterations(2)
+        decode(dec2, soft)
+        self.assertLessEqual(dec2.mean_iterations(), 2.0)
+        dec3 = gpufec.frame_decoder("ldpc", "code=%s, max_iterations=20" % code, device="cpu", max_batch=8)
+        dec3.set_early_termination(False)
+        decode(dec3, soft)
+        self.assertEqual(dec3.mean_iterations(), 20.0)
+        for key, value in (("code", "802.11n:648:1/2"), ("max_iterations", "0"), ("precision", "int8"),
+                           ("scaling", "0.5")):  # (ldpc has normalization, not scaling)
+            with self.assertRaises(ValueError, msg=key):
+                dec3.set_option(key, value)
+        dec3.set_option("normalization", "0.8")
+        pdu = gpufec.pdu_decoder("ldpc", "code=%s" % code, device="cpu")
+        pdu.set_max_iterations(3)
+        with self.assertRaises(ValueError):
+            pdu.set_option("code", "802.11n:648:1/2")
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_ldpc)

@@ -71,6 +71,14 @@ public:
     virtual uint64_t dropped_items() const = 0;   //!< input items that made no whole frame
     //! tagged-stream face: packets dropped (length not a whole number of frames, or cut short)
     virtual uint64_t dropped_packets() const = 0;
+    /*! Changes a setting while the block runs: max_iterations, early_termination, scaling,
+     *  normalization or offset, where the family has it (others, or a value the family refuses,
+     *  throw std::invalid_argument / ValueError and change nothing). The decoder is made again
+     *  with the new value and takes over from the next batch; frames already in a batch are
+     *  decoded with the old one. (GRC calls these when a variable they use changes.) */
+    virtual void set_option(const std::string& key, const std::string& value) = 0;
+    virtual void set_max_iterations(int n) = 0;      //!< set_option("max_iterations", n)
+    virtual void set_early_termination(bool on) = 0; //!< set_option("early_termination", on)
 };
 
 } // namespace gpufec

@@ -52,6 +52,13 @@ public:
     virtual uint64_t dropped_pdus() const = 0; //!< PDUs refused (see above)
     virtual uint64_t failed_frames() const = 0;
     virtual uint64_t nan_count() const = 0;    //!< NaN soft values seen (decoded as erasures)
+    /*! Changes a setting while the block runs: max_iterations, early_termination, scaling,
+     *  normalization or offset, where the family has it (others, or a value the family refuses,
+     *  throw std::invalid_argument / ValueError and change nothing). The decoder is made again
+     *  with the new value and takes over from the next batch. */
+    virtual void set_option(const std::string& key, const std::string& value) = 0;
+    virtual void set_max_iterations(int n) = 0;      //!< set_option("max_iterations", n)
+    virtual void set_early_termination(bool on) = 0; //!< set_option("early_termination", on)
 };
 
 } // namespace gpufec

@@ -193,7 +193,11 @@ decoded frames out; empty: the stream face). Batches are decoded asynchronously;
         .def("mean_iterations", &frame_decoder::mean_iterations)
         .def("nan_count", &frame_decoder::nan_count)
         .def("dropped_items", &frame_decoder::dropped_items)
-        .def("dropped_packets", &frame_decoder::dropped_packets);
+        .def("dropped_packets", &frame_decoder::dropped_packets)
+        .def("set_option", &frame_decoder::set_option, py::arg("key"), py::arg("value"),
+             "changes max_iterations, early_termination, scaling, normalization or offset while running")
+        .def("set_max_iterations", &frame_decoder::set_max_iterations, py::arg("n"))
+        .def("set_early_termination", &frame_decoder::set_early_termination, py::arg("on"));
 
     using gr::gpufec::ldpc_decoder;
     py::class_<ldpc_decoder, frame_decoder, std::shared_ptr<ldpc_decoder>>(
@@ -262,7 +266,11 @@ docs/platform.md.)doc")
         .def("pdus", &pdu_decoder::pdus)
         .def("dropped_pdus", &pdu_decoder::dropped_pdus)
         .def("failed_frames", &pdu_decoder::failed_frames)
-        .def("nan_count", &pdu_decoder::nan_count);
+        .def("nan_count", &pdu_decoder::nan_count)
+        .def("set_option", &pdu_decoder::set_option, py::arg("key"), py::arg("value"),
+             "changes max_iterations, early_termination, scaling, normalization or offset while running")
+        .def("set_max_iterations", &pdu_decoder::set_max_iterations, py::arg("n"))
+        .def("set_early_termination", &pdu_decoder::set_early_termination, py::arg("on"));
 
     // gr-fec FECAPI objects: make() returns gr-fec's own generic_decoder / generic_encoder
     // handles, which fec.extended_decoder, fec.async_decoder, fec.tagged_decoder and the BER

@@ -85,8 +85,16 @@ public:
     size_t capacity() const { return d_capacity; } //!< soft values a slot holds
     size_t in_flight() const;                       //!< submitted, not yet decoded
     size_t unreleased() const;                      //!< submitted, not yet released
-    //! the decoder in use (after a fallback, the replacement; the replaced one stays alive)
+    /*! the decoder in use (after a fallback or a replacement, the new one; a replaced one stays
+     *  alive until collect_retired(), so a reference taken before stays good until then) */
     const frame_decoder& decoder() const;
+    /*! A decoder of the same frames with other settings (a running block's max_iterations, say):
+     *  it decodes from the next batch that starts on; `fallback` replaces the old fallback.
+     *  Throws std::invalid_argument, changing nothing, where its frames differ (input, output,
+     *  soft output, input type) from those of the decoder in use. */
+    void replace_decoder(std::unique_ptr<frame_decoder> next, std::function<std::unique_ptr<frame_decoder>()> fallback);
+    //! frees the decoders replaced so far (call where no reference from decoder() is held)
+    void collect_retired();
     std::string backend() const;
     const options& opts() const { return d_opts; }
 
@@ -95,13 +103,16 @@ private:
     slot* room_for_frame(size_t length); // the filling slot if one more frame fits, else null
     void decode_slot(size_t i); // on the ring's thread (or in submit() for CPU decoders)
 
-    std::unique_ptr<frame_decoder> d_dec;
+    std::shared_ptr<frame_decoder> d_dec; // (a batch being decoded holds it too)
     std::function<std::unique_ptr<frame_decoder>()> d_fallback;
+    std::shared_ptr<frame_decoder> d_pending; // replace_decoder()'s, taken by the next batch
+    std::function<std::unique_ptr<frame_decoder>()> d_pending_fallback;
     options d_opts;
     size_t d_batch = 0, d_capacity = 0;
+    size_t d_in_per_frame = 0; // (every decoder that replaces the first keeps its frames)
     std::vector<std::unique_ptr<host_buffer>> d_buffers;
     std::vector<slot> d_slots;
-    std::vector<std::unique_ptr<frame_decoder>> d_retired; // replaced decoders stay alive
+    std::vector<std::shared_ptr<frame_decoder>> d_retired; // replaced decoders, until collect_retired()
     mutable std::mutex d_dec_mutex;                        // d_dec may be replaced
     /* CPU decoders decode in submit(), on the caller's thread: their own worker pool already
      * uses every core (with the caller as one of its threads), and a separate decode thread
