@@ -65,6 +65,9 @@ class _pdu_block(pdu_block):
 
 
 class lte_rate_match(_pdu_block):
+    """36.212 5.1.4.1 rate matching on PDUs: 3K + 12 code bits in (u8vector, streams layout), the
+    E bits of redundancy version rv out (metadata "rv", "E", "K", "F" override the parameters)"""
+
     def __init__(self, K=6144, E=18444, rv=0, F=0, Ncb=0):
         E = check_int("E", E, 0, MAX_PDU_VALUES)  # 0: 3K + 12, every code bit once
         _pdu_block.__init__(self, "gpufec_lte_rate_match", K, rv, F, Ncb)
@@ -87,6 +90,10 @@ class lte_rate_match(_pdu_block):
 
 
 class lte_derate_match(_pdu_block):
+    """the receiver's side: E soft values in (f32vector, positive = bit 1), the 3K + 12 soft
+    values the turbo decoder takes out; with combine=True, retransmissions of a code block
+    (metadata "cb") add up until one carries "new_data": True"""
+
     def __init__(self, K=6144, rv=0, F=0, Ncb=0, combine=False, filler_llr=-100.0):
         _pdu_block.__init__(self, "gpufec_lte_derate_match", K, rv, F, Ncb)
         self.combine, self.filler = bool(combine), float(filler_llr)

@@ -55,6 +55,12 @@ _MAX_G = (1 << 31) - 1
 
 
 class lte_segment(pdu_block):
+    """36.212 5.1.1-5.1.2 on PDUs: a transport block of A bits (u8vector, one bit per byte) in;
+    CRC-24A appended, cut into C code blocks (filler bits first, CRC-24B on each when C > 1), one
+    PDU per code block out, with metadata "tb", "cb", "C", "A", "K", "F" and, when G is known
+    (this parameter, or the PDU's metadata "G": coded bits of the whole transport block), "E"
+    (the block's rate-matched length for Qm bits a symbol and Nl layers)."""
+
     def __init__(self, G=0, Qm=2, Nl=1):
         pdu_block.__init__(self, "gpufec_lte_segment")
         self.Qm = check_int("Qm", Qm, 1, allowed=(1, 2, 4, 6, 8))
@@ -92,6 +98,9 @@ class lte_segment(pdu_block):
 
 
 class turbo_pdu_encoder(pdu_block):
+    """an LTE turbo code block on PDUs: K bits in (K one of the 188 LTE sizes, from the length),
+    its 3K + 12 code bits out (the d0 | d1 | d2 streams layout), metadata kept, "K" added"""
+
     def __init__(self):
         pdu_block.__init__(self, "gpufec_turbo_pdu_encoder")
 
@@ -106,6 +115,12 @@ class turbo_pdu_encoder(pdu_block):
 
 
 class lte_desegment(pdu_block):
+    """decoded code blocks back into transport blocks: blocks in order (K bits, or K - 24 from a
+    decoder that checked the CRC-24B), once the C blocks of a transport block are in, its A bits
+    out with "crc_ok" (CRC-24A) and "blocks_ok" (each block's CRC-24B). A: the transport block
+    size, or 0 to take it from each PDU's metadata "A". Missing blocks drop their transport
+    block (lost_blocks()); stray or bad PDUs are dropped and counted (dropped())."""
+
     def __init__(self, A=0):
         pdu_block.__init__(self, "gpufec_lte_desegment")
         self.A = check_int("A", A, 0, _MAX_A)  # 0: from each PDU's metadata
