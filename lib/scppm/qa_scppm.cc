@@ -473,6 +473,9 @@ TEST(scppm_framing, convolutional_interleaver)
     for (size_t k = 0; k < d; ++k)
         EXPECT_EQ(back[k * W], 0.f); // the rows started empty
     EXPECT_THROW(conv_symbol_interleaver<float>(0, 1, 1, false), std::invalid_argument);
+    // sizes far beyond a machine are refused before anything is allocated
+    EXPECT_THROW(conv_symbol_interleaver<float>(100000, 1890, 16, false), std::invalid_argument);
+    EXPECT_THROW(conv_symbol_interleaver<uint8_t>(1 << 30, 1 << 30, 256, true), std::invalid_argument);
     // a fill symbol (PPM symbol 0 of the transmitter): what the delayed rows give first
     conv_symbol_interleaver<uint8_t> tx(2, 1, 2, false, { 1, 0 });
     const uint8_t sym[8] = { 0, 1, 0, 1, 0, 1, 0, 1 };

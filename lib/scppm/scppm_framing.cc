@@ -237,6 +237,15 @@ conv_symbol_interleaver<T>::conv_symbol_interleaver(int rows, int B, size_t widt
 {
     if (rows < 1 || B < 0 || width < 1)
         throw std::invalid_argument("conv_symbol_interleaver: rows >= 1, B >= 0 and width >= 1");
+    // its memory: rows (rows - 1) / 2 x B symbols of `width` values; refuse what cannot be held
+    // (CCSDS 142 uses N up to 64 and B of some thousands: megabytes)
+    const double values = double(rows) * double(rows - 1) / 2 * double(B) * double(width) + double(rows);
+    const double bytes = values * sizeof(T);
+    if (bytes > double(max_interleaver_bytes))
+        throw std::invalid_argument("conv_symbol_interleaver: N=" + std::to_string(rows) + " rows with B=" +
+                                    std::to_string(B) + " symbols of " + std::to_string(width) + " values hold " +
+                                    std::to_string(long(bytes / (1 << 20))) + " MiB, more than the " +
+                                    std::to_string(max_interleaver_bytes >> 20) + " MiB allowed");
     if (d_fill.empty())
         d_fill.assign(width, T(0));
     if (d_fill.size() != width)

@@ -216,6 +216,7 @@ class scppm_channel_interleaver(gr.basic_block):
     def __init__(self, M=16, N=2, B=1890, deinterleave=False, dtype="byte"):
         if dtype not in ("byte", "float"):
             raise ValueError("dtype: '%s' is not valid (allowed: byte, float)" % dtype)
+        M, N, B = check_int("M", M, 2, 256), check_int("N", N, 1, 2**31 - 1), check_int("B", B, 0, 2**31 - 1)
         t = np.uint8 if dtype == "byte" else np.float32
         gr.basic_block.__init__(self, "gpufec_scppm_channel_%sinterleaver" % ("de" if deinterleave else ""), [t], [t])
         keep_alive(self)  # GNU Radio issue #8137: see lifetime.py

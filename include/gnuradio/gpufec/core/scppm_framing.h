@@ -108,12 +108,16 @@ void ccsds_randomize_packed(uint8_t* bytes, size_t n);
 //! the same on n soft values: the sign of each one whose sequence bit is 1 flips
 void ccsds_randomize_soft(float* values, size_t n);
 
+//! the most memory a convolutional interleaver may hold (1 GiB; CCSDS's need megabytes)
+constexpr size_t max_interleaver_bytes = size_t(1) << 30;
+
 /*! A convolutional (Forney) interleaver of symbols of `width` values, N rows: symbol k goes to
  *  row k mod N, which delays it by row x B symbols (the interleaver) or by (N - 1 - row) x B
  *  (the deinterleaver, deinterleave = true); a symbol leaves the pair N (N - 1) B symbols after
  *  it entered. The rows start full of `fill` symbols (width values; empty: zeros). Streaming: push() any number of whole
  *  symbols; the state carries over. CCSDS 142's channel interleaver is of this kind, with B N a
- *  multiple of the codeword's symbols (single-source parameters: docs/scppm.md). */
+ *  multiple of the codeword's symbols (single-source parameters: docs/scppm.md). Sizes whose
+ *  delay lines would hold more than max_interleaver_bytes are refused. */
 template <typename T>
 class conv_symbol_interleaver
 {
