@@ -4,6 +4,8 @@
  */
 #include <gnuradio/gpufec/core/frame_decoder.h>
 
+#include "runtime/gpu_engine.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -44,6 +46,8 @@ void frame_decoder::decode(const frame_batch& batch)
                                             " decoder takes " + accepted_lengths());
         }
     }
+    if (on_gpu() && fault_injected("batch")) // (runtime/gpu_engine.h: tests of the fallbacks)
+        throw std::runtime_error("GPUFEC_FAULT=batch: a GPU batch of the " + family() + " decoder was made to fail");
     frame_batch b = batch;
     if (!b.status) {
         d_status.resize(b.frames);

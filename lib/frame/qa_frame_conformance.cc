@@ -12,9 +12,11 @@
 #include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
 
+#include "runtime/gpu_engine.h"
 #include "testing/test_util.h"
 #include <gtest/gtest.h>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace gpufec {
@@ -313,6 +315,102 @@ TEST_P(conformance, cuda_gives_the_cpu_bits_and_status)
     const auto g = run(*gpu, soft.data(), 300);
     EXPECT_EQ(g.bits, c.bits);
     expect_same_status(g.status, c.status);
+}
+
+//! GPUFEC_FAULT set for the scope of a test (runtime/gpu_engine.h)
+struct fault_scope {
+    explicit fault_scope(const char* what) { setenv("GPUFEC_FAULT", what, 1); }
+    ~fault_scope() { unsetenv("GPUFEC_FAULT"); }
+};
+
+//! a message users see: no source file in it
+void expect_no_source_path(const std::string& m)
+{
+    for (const char* ext : { ".h:", ".cc:", ".cu:", ".cuh:" })
+        EXPECT_EQ(m.find(ext), std::string::npos) << m;
+}
+
+// The one device rule: with device=auto a GPU engine that cannot be made leaves the family on the
+// CPU, with the CPU's bits; with device=cuda it is an error that names the family and the device
+TEST_P(conformance, a_gpu_engine_that_cannot_be_made_leaves_auto_on_the_cpu)
+{
+    GPUFEC_REQUIRE_GPU();
+    std::string cpu_only;
+    if (!make_gpu(cpu_only))
+        GTEST_SKIP() << "this configuration runs on the CPU only: " << cpu_only;
+    make_frames(40, 1.5, 71);
+    const auto c = run(*dec, soft.data(), 40);
+    fault_scope fault("engine");
+    auto a = make_frame_decoder(GetParam().family, opts, device_spec::parse("auto"));
+    EXPECT_FALSE(a->on_gpu()) << a->backend();
+    const auto r = run(*a, soft.data(), 40);
+    EXPECT_EQ(r.bits, c.bits);
+    expect_same_status(r.status, c.status);
+    try {
+        make_frame_decoder(GetParam().family, opts, device_spec::parse("cuda:0"));
+        ADD_FAILURE() << "device=cuda:0 made a decoder although its GPU engine failed";
+    } catch (const std::exception& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find(GetParam().family), std::string::npos) << m;
+        EXPECT_NE(m.find("cuda:0"), std::string::npos) << m;
+        expect_no_source_path(m);
+    }
+}
+
+// a GPU batch that fails mid-stream: decoded again on the CPU (the blocks' fallback), with the
+// CPU's bits, and the decoder stays on the CPU; without a fallback the error reaches the caller
+TEST_P(conformance, a_gpu_batch_that_fails_is_decoded_again_on_the_cpu)
+{
+    GPUFEC_REQUIRE_GPU();
+    std::string cpu_only;
+    auto gpu = make_gpu(cpu_only);
+    if (!gpu)
+        GTEST_SKIP() << "this configuration runs on the CPU only: " << cpu_only;
+    make_frames(40, 1.5, 81);
+    const auto c = run(*dec, soft.data(), 40);
+    fault_scope fault("batch");
+    async_decoder::options ao;
+    ao.batch_frames = 40;
+    ao.variable_lengths = gpu->variable_input();
+    const std::string family = GetParam().family;
+    const frame_options o = opts;
+    async_decoder ad(std::move(gpu), ao, [family, o] { return make_frame_decoder(family, o, device_spec::parse("cpu")); });
+    for (int round = 0; round < 2; ++round) {
+        append(ad, soft.data(), 40);
+        ad.submit();
+        auto* sl = ad.front(true);
+        ASSERT_NE(sl, nullptr);
+        const std::vector<uint8_t> bits(sl->bits, sl->bits + 40 * ad.decoder().output_bytes(false));
+        EXPECT_EQ(bits, c.bits) << "round " << round;
+        ad.release_front();
+        EXPECT_FALSE(ad.decoder().on_gpu());
+    }
+    auto bare = make_gpu(cpu_only);
+    async_decoder ad2(std::move(bare), ao);
+    append(ad2, soft.data(), 40);
+    ad2.submit();
+    try {
+        ad2.front(true);
+        ADD_FAILURE() << "a failed batch without a fallback was not reported";
+    } catch (const std::exception& e) {
+        expect_no_source_path(e.what());
+    }
+}
+
+// real memory pressure: another allocation holds all but 40 MiB of the GPU; with device=auto
+// every family decodes, right (on the CPU where its GPU engine does not fit)
+TEST_P(conformance, auto_decodes_when_the_gpu_memory_is_full)
+{
+    GPUFEC_REQUIRE_GPU();
+    make_frames(40, 1.5, 91);
+    const auto c = run(*dec, soft.data(), 40);
+    gpu_memory_ballast ballast(0, size_t(40) << 20);
+    ASSERT_GT(ballast.held(), 0u);
+    std::unique_ptr<frame_decoder> a;
+    ASSERT_NO_THROW(a = make_frame_decoder(GetParam().family, opts, device_spec::parse("auto")));
+    const auto r = run(*a, soft.data(), 40);
+    EXPECT_EQ(r.bits, c.bits) << a->backend();
+    expect_same_status(r.status, c.status);
 }
 
 INSTANTIATE_TEST_SUITE_P(families, conformance, ::testing::ValuesIn(kConfigs),

@@ -6,6 +6,7 @@
 #include <gnuradio/gpufec/core/ldpc.h>
 #include <gnuradio/gpufec/core/soft.h>
 
+#include "runtime/gpu_engine.h"
 #include "ldpc_engine.h"
 #include <algorithm>
 #include <cmath>
@@ -98,13 +99,8 @@ ldpc_decoder::ldpc_decoder(const ldpc_code& code, const ldpc_options& options, c
         else if (d_opts.precision == ldpc_precision::float32)
             why = "precision float runs on the CPU only";
         if (why.empty()) {
-            try {
-                d_engine = make_ldpc_cuda_engine(code, d_opts, choice.device);
-            } catch (const std::exception& e) {
-                if (device.type == device_spec::kind::cuda)
-                    throw;
-                log(log_level::warn, std::string("CUDA LDPC decoder unavailable, using the CPU: ") + e.what());
-            }
+            d_engine = gpu_engine_or_cpu(device, choice, "ldpc",
+                                         [&](int d) { return make_ldpc_cuda_engine(code, d_opts, d); });
         } else if (device.type == device_spec::kind::cuda) {
             throw std::invalid_argument("device: cuda cannot decode this configuration: " + why);
         } else {

@@ -123,7 +123,12 @@ public:
         if (count <= d_n)
             return;
         release();
-        GPUFEC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_p), count * sizeof(T)));
+        const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&d_p), count * sizeof(T));
+        if (e != cudaSuccess) { // name the size asked for: memory errors are what users meet most
+            cudaGetLastError();
+            throw cuda_error(e, "cudaMalloc", __FILE__, __LINE__,
+                             std::to_string((count * sizeof(T) + (1 << 20) - 1) >> 20) + " MiB asked for");
+        }
         d_n = count;
         ++cuda_allocations();
     }

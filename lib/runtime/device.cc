@@ -4,6 +4,9 @@
  */
 #include <gnuradio/gpufec/core/device.h>
 
+#include "runtime/gpu_engine.h"
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -95,6 +98,57 @@ uint64_t gpu_allocations()
 }
 
 const char* version() { return GPUFEC_VERSION; }
+
+gpu_memory_ballast::gpu_memory_ballast(int device, size_t leave_free) : d_device(device)
+{
+#ifdef GPUFEC_HAVE_CUDA
+    int previous = 0;
+    cudaGetDevice(&previous);
+    if (cudaSetDevice(device) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    // in pieces, halving the piece where the allocator says no, until what is free is at most leave_free
+    for (size_t piece = size_t(1) << 30; piece >= (size_t(1) << 20);) {
+        size_t free = 0, total = 0;
+        if (cudaMemGetInfo(&free, &total) != cudaSuccess || free <= leave_free)
+            break;
+        const size_t want = std::min(piece, free - leave_free);
+        void* p = nullptr;
+        if (want < (size_t(1) << 20) || cudaMalloc(&p, want) != cudaSuccess) {
+            cudaGetLastError();
+            piece /= 2;
+            continue;
+        }
+        d_blocks.push_back(p);
+        d_held += want;
+    }
+    cudaSetDevice(previous);
+#else
+    (void)leave_free;
+#endif
+}
+
+gpu_memory_ballast::~gpu_memory_ballast()
+{
+#ifdef GPUFEC_HAVE_CUDA
+    int previous = 0;
+    cudaGetDevice(&previous);
+    cudaSetDevice(d_device);
+    for (void* p : d_blocks)
+        cudaFree(p);
+    cudaSetDevice(previous);
+#endif
+}
+
+bool fault_injected(const char* what)
+{
+    const char* env = std::getenv("GPUFEC_FAULT");
+    if (!env)
+        return false;
+    const std::string list = std::string(",") + env + ",";
+    return list.find(std::string(",") + what + ",") != std::string::npos;
+}
 
 bool cuda_compiled()
 {

@@ -11,6 +11,7 @@
 #include <gnuradio/gpufec/core/scppm.h>
 #include <gnuradio/gpufec/core/scppm_framing.h>
 
+#include "runtime/gpu_engine.h"
 #include "runtime/cpu_pool.h"
 #include "scppm_codeword.h"
 #include "scppm_engine.h"
@@ -197,8 +198,8 @@ std::unique_ptr<frame_decoder> make_scppm(option_reader& r, const frame_common& 
     if (!c.log_map) {
         const backend_choice choice = resolve_backend(device);
 #ifdef GPUFEC_HAVE_CUDA
-        if (choice.cuda)
-            eng = make_scppm_cuda(c.s, choice.device, size_t(common.max_batch));
+        eng = gpu_engine_or_cpu(device, choice, "scppm",
+                                [&](int d) { return make_scppm_cuda(c.s, d, size_t(common.max_batch)); });
 #else
         (void)choice;
 #endif

@@ -8,6 +8,7 @@
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/turbo.h>
 
+#include "runtime/gpu_engine.h"
 #include "frame/multi_length_decoder.h"
 #include "runtime/cpu_pool.h"
 #include "turbo_engine.h"
@@ -251,8 +252,10 @@ std::unique_ptr<frame_decoder> build(const turbo_code& code, const turbo_setup& 
     if (s.fixed && fptd_ml) { // the int16 FPTD: on the GPU as the float one, else its CPU twin
 #ifdef GPUFEC_HAVE_CUDA
         const backend_choice choice = resolve_backend(device);
-        if (choice.cuda && (!o.early_termination || device.type == device_spec::kind::cuda))
-            eng = make_turbo_fptd_cuda(code, o, choice.device, size_t(s.common.max_batch), true);
+        if (!o.early_termination || device.type == device_spec::kind::cuda)
+            eng = gpu_engine_or_cpu(device, choice, "turbo", [&](int d) {
+                return make_turbo_fptd_cuda(code, o, d, size_t(s.common.max_batch), true);
+            });
 #else
         if (device.type == device_spec::kind::cuda)
             throw std::invalid_argument("device: this build has no CUDA");
@@ -266,12 +269,16 @@ std::unique_ptr<frame_decoder> build(const turbo_code& code, const turbo_setup& 
         // the GPU was asked for by name (then the GPU engine says why it cannot)
         const bool gpu_window = (o.window == turbo_fx::GPU_WINDOW && turbo_fx::gpu_training(o.training)) ||
                                 device.type == device_spec::kind::cuda;
-        if (choice.cuda && gpu_window && lte)
-            eng = make_turbo_cuda(code, o, o.window, choice.device, size_t(s.common.max_batch));
+        if (gpu_window && lte)
+            eng = gpu_engine_or_cpu(device, choice, "turbo", [&](int d) {
+                return make_turbo_cuda(code, o, o.window, d, size_t(s.common.max_batch));
+            });
         // CCSDS: windows up to 32 stages on the GPU
         const bool ccsds_gpu = o.window <= 32 || device.type == device_spec::kind::cuda;
-        if (choice.cuda && ccsds_gpu && !lte)
-            eng = make_turbo_ccsds_cuda(code, o, o.window, choice.device, size_t(s.common.max_batch));
+        if (ccsds_gpu && !lte)
+            eng = gpu_engine_or_cpu(device, choice, "turbo", [&](int d) {
+                return make_turbo_ccsds_cuda(code, o, o.window, d, size_t(s.common.max_batch));
+            });
 #else
         (void)choice;
 #endif
@@ -281,8 +288,10 @@ std::unique_ptr<frame_decoder> build(const turbo_code& code, const turbo_setup& 
 #ifdef GPUFEC_HAVE_CUDA
         // the GPU FPTD runs every iteration: with early_termination the CPU one, unless asked for by name
         const backend_choice choice = resolve_backend(device);
-        if (choice.cuda && (!o.early_termination || device.type == device_spec::kind::cuda))
-            eng = make_turbo_fptd_cuda(code, o, choice.device, size_t(s.common.max_batch));
+        if (!o.early_termination || device.type == device_spec::kind::cuda)
+            eng = gpu_engine_or_cpu(device, choice, "turbo", [&](int d) {
+                return make_turbo_fptd_cuda(code, o, d, size_t(s.common.max_batch));
+            });
 #else
         if (device.type == device_spec::kind::cuda)
             throw std::invalid_argument("device: this build has no CUDA");

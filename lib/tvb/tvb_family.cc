@@ -11,6 +11,7 @@
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/tvb.h>
 
+#include "runtime/gpu_engine.h"
 #include "runtime/cpu_pool.h"
 #include "tvb_engine.h"
 #include <algorithm>
@@ -248,7 +249,7 @@ std::unique_ptr<frame_decoder> make_tvb(option_reader& r, const frame_common& co
         s.codeword = ranges.codeword_drift();
         s.precision = c.precision;
         s.storage = c.storage;
-        eng = make_tvb_cuda(s, choice.device, size_t(common.max_batch));
+        eng = gpu_engine_or_cpu(device, choice, "tvb", [&](int d) { return make_tvb_cuda(s, d, size_t(common.max_batch)); });
     }
 #else
     (void)choice;

@@ -5,6 +5,7 @@
 #include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/viterbi.h>
 
+#include "runtime/gpu_engine.h"
 #include "frame_checks.h"
 #include "vit_engine.h"
 #include <algorithm>
@@ -40,16 +41,9 @@ std::unique_ptr<vit_engine> make_viterbi_engine(const conv_code& code,
 {
     const backend_choice choice = resolve_backend(device);
 #ifdef GPUFEC_HAVE_CUDA
-    if (choice.cuda) {
-        try {
-            return make_cuda_engine(code, choice.device, options.max_batch);
-        } catch (const std::exception& e) {
-            if (device.type == device_spec::kind::cuda)
-                throw;
-            log(log_level::warn,
-                std::string("CUDA decoder unavailable, using the CPU: ") + e.what());
-        }
-    }
+    if (auto gpu = gpu_engine_or_cpu(device, choice, "viterbi",
+                                     [&](int d) { return make_cuda_engine(code, d, options.max_batch); }))
+        return gpu;
 #endif
     if (options.cpu_reference)
         return make_reference_engine(code);
