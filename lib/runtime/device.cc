@@ -141,6 +141,19 @@ gpu_memory_ballast::~gpu_memory_ballast()
 #endif
 }
 
+void gpu_engine_failed(const device_spec& device, const std::string& where, const std::string& family,
+                       const std::exception& cause)
+{
+    if (device.type == device_spec::kind::cuda) {
+        const std::string m = family + " on " + where + ": the GPU engine cannot be made: " + cause.what();
+        if (dynamic_cast<const std::invalid_argument*>(&cause))
+            throw std::invalid_argument(m);
+        throw std::runtime_error(m);
+    }
+    log(log_level::warn, family + ": device=auto: the GPU engine on " + where + " cannot be made (" + cause.what() +
+                             "); decoding on the CPU");
+}
+
 bool fault_injected(const char* what)
 {
     const char* env = std::getenv("GPUFEC_FAULT");

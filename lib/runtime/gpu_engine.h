@@ -43,6 +43,13 @@ private:
     int d_device;
 };
 
+/*! The rule for a GPU engine that failed (made, or its first buffers reserved) on `where`: with
+ *  device auto, logs a warning and returns (the caller goes on with the CPU); otherwise throws,
+ *  naming the family, the device and the cause (std::invalid_argument for settings the GPU
+ *  cannot take, std::runtime_error for the rest). */
+void gpu_engine_failed(const device_spec& device, const std::string& where, const std::string& family,
+                       const std::exception& cause);
+
 /*! make(device index) -> the family's GPU engine (a smart pointer); returns it, or null where
  *  choice is the CPU or (with device auto) the engine cannot be made */
 template <class Make>
@@ -56,11 +63,7 @@ auto gpu_engine_or_cpu(const device_spec& device, const backend_choice& choice, 
             throw std::runtime_error("GPUFEC_FAULT=engine: the GPU engine was made to fail");
         return make(choice.device);
     } catch (const std::exception& e) {
-        if (device.type == device_spec::kind::cuda)
-            throw std::runtime_error(family + " on " + choice.description + ": the GPU engine cannot be made: " +
-                                     e.what());
-        log(log_level::warn, family + ": device=auto: the GPU engine on " + choice.description +
-                                 " cannot be made (" + e.what() + "); decoding on the CPU");
+        gpu_engine_failed(device, choice.description, family, e);
         return nullptr;
     }
 }

@@ -57,7 +57,7 @@ std::string engine_name(const vit_engine& engine) { return engine.name(); }
 viterbi_frame_decoder::viterbi_frame_decoder(const conv_code& code,
                                              const viterbi_options& options,
                                              const device_spec& device)
-    : d_code(code), d_opts(options)
+    : d_code(code), d_opts(options), d_device(device)
 {
     if (options.mode == conv_mode::streaming)
         throw std::invalid_argument(
@@ -71,7 +71,15 @@ viterbi_frame_decoder::viterbi_frame_decoder(const conv_code& code,
 
 void viterbi_frame_decoder::reserve(size_t frames)
 {
-    d_engine->reserve(frame_params(), int64_t(frames));
+    try {
+        d_engine->reserve(frame_params(), int64_t(frames));
+    } catch (const std::exception& e) { // the GPU's buffers do not fit: the device rule
+        if (d_engine->name().rfind("cuda", 0) != 0) // (a CPU engine's failure is not the device's)
+            throw;
+        gpu_engine_failed(d_device, d_engine->name(), "viterbi", e);
+        d_engine = make_viterbi_engine(d_code, d_opts, device_spec::parse("cpu"));
+        d_engine->reserve(frame_params(), int64_t(frames));
+    }
 }
 
 viterbi_frame_decoder::~viterbi_frame_decoder() = default;
@@ -118,7 +126,7 @@ void viterbi_frame_decoder::decode(const int8_t* soft, size_t frames, uint8_t* o
 viterbi_stream_decoder::viterbi_stream_decoder(const conv_code& code,
                                                const viterbi_options& options,
                                                const device_spec& device)
-    : d_code(code), d_opts(options)
+    : d_code(code), d_opts(options), d_device(device)
 {
     if (options.mode != conv_mode::streaming)
         throw std::invalid_argument("mode: viterbi_stream_decoder needs mode streaming");
@@ -129,7 +137,15 @@ viterbi_stream_decoder::viterbi_stream_decoder(const conv_code& code,
 
 void viterbi_stream_decoder::reserve(int64_t max_blocks)
 {
-    d_engine->reserve(stream_params(), max_blocks);
+    try {
+        d_engine->reserve(stream_params(), max_blocks);
+    } catch (const std::exception& e) { // the GPU's buffers do not fit: the device rule
+        if (d_engine->name().rfind("cuda", 0) != 0) // (a CPU engine's failure is not the device's)
+            throw;
+        gpu_engine_failed(d_device, d_engine->name(), "viterbi", e);
+        d_engine = make_viterbi_engine(d_code, d_opts, device_spec::parse("cpu"));
+        d_engine->reserve(stream_params(), max_blocks);
+    }
 }
 
 viterbi_stream_decoder::~viterbi_stream_decoder() = default;

@@ -25,10 +25,18 @@ public:
     {
         const size_t bits = size_t(o.frame_bits);
         // the GPU runs one frame per thread: it needs thousands of frames per call
-        d_batch = o.max_batch > 0 ? size_t(o.max_batch)
-                  : on_gpu()      ? std::clamp<size_t>((size_t(1) << 24) / bits, 1, 65536)
-                                  : std::clamp<size_t>((size_t(1) << 16) / bits, 16, 4096);
-        d_dec.reserve(d_batch);
+        auto pick = [&] {
+            return o.max_batch > 0 ? size_t(o.max_batch)
+                   : on_gpu()      ? std::clamp<size_t>((size_t(1) << 24) / bits, 1, 65536)
+                                   : std::clamp<size_t>((size_t(1) << 16) / bits, 16, 4096);
+        };
+        d_batch = pick();
+        const bool gpu = on_gpu();
+        d_dec.reserve(d_batch); // (with device auto, a GPU whose buffers do not fit leaves the CPU)
+        if (gpu && !on_gpu()) {
+            d_batch = pick();
+            d_dec.reserve(d_batch);
+        }
     }
 
     std::string family() const override { return "viterbi"; }

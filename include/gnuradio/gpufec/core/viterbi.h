@@ -62,6 +62,7 @@ private:
     vit_params frame_params() const;
     conv_code d_code;
     viterbi_options d_opts;
+    device_spec d_device; // (a GPU whose buffers do not fit falls back by the device rule)
     size_t d_in_per_frame;
     int d_out_bytes;
     std::unique_ptr<vit_engine> d_engine;
@@ -128,6 +129,7 @@ private:
     vit_params stream_params() const;
     conv_code d_code;
     viterbi_options d_opts;
+    device_spec d_device; // (a GPU whose buffers do not fit falls back by the device rule)
     int d_L;
     std::unique_ptr<vit_engine> d_engine;
     std::vector<int8_t> d_hist; // soft values from stage d_hist_stage0
