@@ -81,7 +81,7 @@ public:
                 d_desc += " [" + m + "]";
         }
         if (family == "viterbi") { // ML union bound, for codes without puncturing
-            option_reader r(family, opts);
+            option_reader r(family, opts, &frame_family_info(family).schema);
             const conv_code code = conv_code_from_options(r);
             if (code.puncture.empty())
                 d_spectrum = distance_spectrum(code);

@@ -32,7 +32,7 @@ class stream_kit : public code_kit
 public:
     stream_kit(const frame_options& opts, const device_spec& device) : d_pool(get_cpu_pool(0))
     {
-        option_reader r("viterbi", opts);
+        option_reader r("viterbi", opts, &frame_family_info("viterbi").schema);
         d_code = conv_code_from_options(r);
         r.get("mode", "streaming");
         d_opts.mode = conv_mode::streaming;

@@ -4,6 +4,7 @@
  */
 #include <gnuradio/gpufec/core/frame_registry.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <mutex>
@@ -103,8 +104,9 @@ std::string quote_frame_option(const std::string& value)
     return q + "\"";
 }
 
-option_reader::option_reader(const std::string& family, const frame_options& options)
-    : d_family(family), d_opts(options)
+option_reader::option_reader(const std::string& family, const frame_options& options,
+                             const std::vector<option_spec>* schema)
+    : d_family(family), d_opts(options), d_schema(schema && !schema->empty() ? schema : nullptr)
 {
 }
 
@@ -172,6 +174,11 @@ bool option_reader::get_bool(const std::string& key, bool fallback)
 void option_reader::finish() const
 {
     for (const auto& kv : d_opts)
+        if (!d_known.count(kv.first) && d_schema &&
+            std::any_of(d_schema->begin(), d_schema->end(), [&](const option_spec& o) { return o.name == kv.first; }))
+            throw std::invalid_argument(kv.first + ": does not apply to " + d_family + " with these options (" +
+                                        kv.first + "=" + kv.second + " given)");
+    for (const auto& kv : d_opts)
         if (!d_known.count(kv.first)) {
             std::string known;
             for (const auto& k : d_known)
@@ -220,7 +227,9 @@ std::unique_ptr<frame_decoder> make_frame_decoder(const std::string& family,
                                                   const device_spec& device)
 {
     const frame_family& f = frame_family_info(family);
-    option_reader reader(family, options);
+    if (!f.schema.empty()) // unknown options and bad values are refused before anything is made
+        check_options(family, f.schema, options);
+    option_reader reader(family, options, &f.schema);
     frame_common common;
     common.max_batch = int(reader.get_int("max_batch", 0, 0, max_batch_limit));
     common.cpu_threads = int(reader.get_int("cpu_threads", 0, 0, 1024));
@@ -239,7 +248,9 @@ std::unique_ptr<frame_encoder> make_frame_encoder(const std::string& family,
     const frame_family& f = frame_family_info(family);
     if (!f.make_encoder)
         throw std::invalid_argument("family: '" + family + "' has no encoder");
-    option_reader reader(family, options);
+    if (!f.schema.empty())
+        check_options(family, f.schema, options);
+    option_reader reader(family, options, &f.schema);
     return f.make_encoder(reader);
 }
 

@@ -74,16 +74,16 @@ private:
 std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_common& common,
                                                  const device_spec& device)
 {
-    const std::string code = r.get("code", "802.11n:1944:1/2");
+    const std::string code = r.get("code");
     ldpc_options o;
-    o.algorithm = parse_ldpc_algorithm(r.get("algorithm", "layered"));
-    o.precision = parse_ldpc_precision(r.get("precision", "int16"));
-    o.max_iterations = int(r.get_int("max_iterations", 10, 1, 1000));
-    o.early_termination = r.get_bool("early_termination", true);
-    o.normalization = float(r.get_float("normalization", 0.75, 1e-3, 1.0));
-    o.offset = float(r.get_float("offset", 0.0, 0.0, 127.0));
+    o.algorithm = parse_ldpc_algorithm(r.get("algorithm"));
+    o.precision = parse_ldpc_precision(r.get("precision"));
+    o.max_iterations = int(r.get_int("max_iterations"));
+    o.early_termination = r.get_bool("early_termination");
+    o.normalization = float(r.get_float("normalization"));
+    o.offset = float(r.get_float("offset"));
     o.cpu_threads = common.cpu_threads;
-    const std::string out = r.get("output", "info");
+    const std::string out = r.get("output");
     if (out != "info" && out != "codeword")
         throw std::invalid_argument("output: '" + out + "' is not valid (allowed: info, codeword)");
     return make_ldpc_frame_decoder(ldpc_code::named(code), o, device,
@@ -109,7 +109,7 @@ private:
 std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
 {
     // k information bits in, the n-bit codeword out (what a decoder with output=info undoes)
-    return std::make_unique<ldpc_frame_encoder>(ldpc_code::named(r.get("code", "802.11n:1944:1/2")));
+    return std::make_unique<ldpc_frame_encoder>(ldpc_code::named(r.get("code")));
 }
 
 } // namespace
@@ -131,6 +131,19 @@ GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                              "algorithm=<layered|flooding|sum-product>, precision=<int8|int16|float> "
                              "(int16), normalization (0.75), offset (0), output=<info|codeword>",
                              make_from_options,
-                             make_encoder_from_options);
+                             make_encoder_from_options,
+                             "bpsk-awgn",
+                             "",
+                             { opt_text("code", "802.11n:1944:1/2",
+                                        "a standard code (802.11n:<n>:<rate>, 802.16e:<n>:<rate>), an alist or base-matrix file"),
+                               opt_choice("algorithm", "layered", { "layered", "flooding", "sum-product" },
+                                          "layered min-sum (GPU and CPU), flooding min-sum or sum-product (CPU)",
+                                          { "layered-min-sum", "flooding-min-sum", "spa" }),
+                               opt_choice("precision", "int16", { "int8", "int16", "float" }, "the messages' arithmetic"),
+                               opt_int("max_iterations", "10", 1, 1000, "iterations at most"),
+                               opt_bool("early_termination", "true", "stop a codeword once its syndrome is zero"),
+                               opt_real("normalization", "0.75", 1e-3, 1.0, "min-sum's normalisation factor"),
+                               opt_real("offset", "0", 0.0, 127.0, "min-sum's offset"),
+                               opt_choice("output", "info", { "info", "codeword" }, "the information bits, or the whole codeword") });
 
 } // namespace gpufec

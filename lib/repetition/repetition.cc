@@ -67,8 +67,8 @@ private:
 std::unique_ptr<frame_decoder> make_repetition(option_reader& r, const frame_common& common,
                                                const device_spec& device)
 {
-    const int bits = int(r.get_int("frame_bits", 1024, 1, 1 << 20));
-    const int repeat = int(r.get_int("repeat", 3, 1, 255));
+    const int bits = int(r.get_int("frame_bits"));
+    const int repeat = int(r.get_int("repeat"));
     if (device.type == device_spec::kind::cuda)
         throw std::invalid_argument("device: the repetition family runs on the CPU only");
     const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : 256;
@@ -93,8 +93,7 @@ private:
 
 std::unique_ptr<frame_encoder> make_repetition_encoder(option_reader& r)
 {
-    return std::make_unique<repetition_encoder>(size_t(r.get_int("frame_bits", 1024, 1, 1 << 20)),
-                                                size_t(r.get_int("repeat", 3, 1, 255)));
+    return std::make_unique<repetition_encoder>(size_t(r.get_int("frame_bits")), size_t(r.get_int("repeat")));
 }
 
 } // namespace
@@ -104,6 +103,10 @@ GPUFEC_REGISTER_FRAME_FAMILY(repetition,
                              "repetition code (each bit sent `repeat` times); the platform's example family",
                              "frame_bits=<1..1048576> (1024), repeat=<1..255> (3)",
                              make_repetition,
-                             make_repetition_encoder);
+                             make_repetition_encoder,
+                             "bpsk-awgn",
+                             "",
+                             { opt_int("frame_bits", "1024", 1, 1 << 20, "information bits a frame"),
+                               opt_int("repeat", "3", 1, 255, "times each bit is sent") });
 
 } // namespace gpufec

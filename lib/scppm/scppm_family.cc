@@ -167,32 +167,32 @@ private:
 
 scppm_code read_code(option_reader& r)
 {
-    const int M = int(r.get_int("M", 16, 4, 256));
-    return scppm_code::make(M, r.get("rate", "2/3"));
+    const int M = int(r.get_int("M"));
+    return scppm_code::make(M, r.get("rate"));
 }
 
 std::unique_ptr<frame_decoder> make_scppm(option_reader& r, const frame_common& common, const device_spec& device)
 {
     scppm_config c;
     c.s.code = read_code(r);
-    const std::string algorithm = r.get("algorithm", "max-log");
+    const std::string algorithm = r.get("algorithm");
     if (algorithm != "max-log" && algorithm != "log-map")
         throw std::invalid_argument("algorithm: '" + algorithm + "' is not valid (allowed: max-log, log-map)");
     c.log_map = algorithm == "log-map";
-    c.s.max_iterations = int(r.get_int("max_iterations", 32, 1, 1000));
-    c.s.scaling = float(r.get_float("scaling", c.log_map ? 1.0 : 0.75, 1.0 / 64, 1.0));
-    const std::string input = r.get("input", "counts");
+    c.s.max_iterations = int(r.get_int("max_iterations"));
+    c.s.scaling = float(r.get_float_or("scaling", c.log_map ? 1.0 : 0.75));
+    const std::string input = r.get("input");
     if (input != "counts" && input != "symbol_llr")
         throw std::invalid_argument("input: '" + input + "' is not valid (allowed: counts, symbol_llr)");
     c.s.counts = input == "counts";
-    const double ks = r.get_float("ks", 0, 0, 1e6), kb = r.get_float("kb", 0, 0, 1e6);
+    const double ks = r.get_float("ks"), kb = r.get_float("kb");
     if (c.log_map && c.s.counts) {
         if (!(ks > 0) || !(kb > 0))
             throw std::invalid_argument("ks, kb: log-map with input=counts needs the signal and background photons "
                                         "per slot (ks > 0, kb > 0) to weigh the counts (or give input=symbol_llr)");
         c.weight = slot_llr_weight(ks, kb);
     }
-    c.randomizer = r.get_bool("randomizer", false);
+    c.randomizer = r.get_bool("randomizer");
     c.cpu_threads = common.cpu_threads;
     std::unique_ptr<scppm_engine> eng;
     if (!c.log_map) {
@@ -248,7 +248,7 @@ private:
 std::unique_ptr<frame_encoder> make_scppm_encoder(option_reader& r)
 {
     const scppm_code code = read_code(r);
-    return std::make_unique<scppm_frame_encoder>(code, r.get_bool("randomizer", false));
+    return std::make_unique<scppm_frame_encoder>(code, r.get_bool("randomizer"));
 }
 
 } // namespace
@@ -268,6 +268,18 @@ GPUFEC_REGISTER_FRAME_FAMILY(scppm,
                              make_scppm,
                              make_scppm_encoder,
                              "poisson-ppm",
-                             "");
+                             "",
+                             { opt_choice("M", "16", { "4", "8", "16", "32", "64", "128", "256" }, "PPM order"),
+                               opt_choice("rate", "2/3", { "1/3", "1/2", "2/3" }, "the outer code's rate"),
+                               opt_choice("algorithm", "max-log", { "max-log", "log-map" },
+                                          "max-log (fixed point, CPU or GPU, the same bits) or log-MAP (float, CPU)"),
+                               opt_int("max_iterations", "32", 1, 1000, "iterations at most (a CRC-32 stops earlier)"),
+                               opt_choice("input", "counts", { "counts", "symbol_llr" },
+                                          "photon counts per slot, or a log-likelihood per slot"),
+                               opt_real("ks", "0", 0, 1e6, "signal photons per pulse (log-map with counts)"),
+                               opt_real("kb", "0", 0, 1e6, "background photons per slot (log-map with counts)"),
+                               opt_real("scaling", "", 1.0 / 64, 1.0, "extrinsic scaling; default 0.75 max-log, 1 log-map"),
+                               opt_bool("randomizer", "false",
+                                        "the CCSDS pseudo-randomizer on each information block, before the CRC") });
 
 } // namespace gpufec

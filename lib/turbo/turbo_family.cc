@@ -189,11 +189,11 @@ struct turbo_config {
 turbo_config read_code(option_reader& r)
 {
     turbo_config c;
-    const std::string id = r.get("code", "lte:6144");
-    const turbo_layout layout = parse_turbo_layout(r.get("layout", "streams"));
+    const std::string id = r.get("code");
+    const turbo_layout layout = parse_turbo_layout(r.get("layout"));
     c.any_k = id == "lte:any";
     c.code = turbo_code::named(c.any_k ? "lte:6144" : id, layout);
-    std::string crc = r.get("crc", "none");
+    std::string crc = r.get("crc");
     c.opts.crc = crc == "none" ? "" : crc;
     return c;
 }
@@ -213,10 +213,10 @@ turbo_setup read_setup(option_reader& r, const frame_common& common, const devic
     s.common = common;
     s.device = device;
     turbo_options& o = s.c.opts;
-    o.algorithm = parse_turbo_algorithm(r.get("algorithm", "max-log"));
+    o.algorithm = parse_turbo_algorithm(r.get("algorithm"));
     const bool maxlog = o.algorithm == turbo_algorithm::max_log;
     const bool lte = s.c.code.standard == turbo_standard::lte;
-    const std::string engine = r.get("engine", maxlog ? "fixed" : "reference");
+    const std::string engine = r.get("engine", maxlog ? "fixed" : "reference"); // (declared: fixed, reference)
     if (engine != "fixed" && engine != "reference")
         throw std::invalid_argument("engine: '" + engine + "' is not valid (allowed: fixed, reference)");
     s.fixed = engine == "fixed";
@@ -225,13 +225,13 @@ turbo_setup read_setup(option_reader& r, const frame_common& common, const devic
         throw std::invalid_argument("engine: fixed runs max-log and fptd-max-log only (log-map, fptd: engine=reference)");
     if (s.fixed && fptd_ml && !lte)
         throw std::invalid_argument("engine: the fixed-point FPTD runs the LTE code");
-    o.max_iterations = int(r.get_int("max_iterations", 6, 1, 100));
-    o.scaling = float(r.get_float("scaling", maxlog || fptd_ml ? 0.75 : 1.0, 1e-3, 1.0));
-    o.window = int(r.get_int("window", s.fixed && maxlog ? turbo_fx::GPU_WINDOW : 0, 0, 6144));
-    o.training = int(r.get_int("training", turbo_fx::TRAIN, 0, 1000));
+    o.max_iterations = int(r.get_int("max_iterations"));
+    o.scaling = float(r.get_float_or("scaling", maxlog || fptd_ml ? 0.75 : 1.0));
+    o.window = int(r.get_int_or("window", s.fixed && maxlog ? turbo_fx::GPU_WINDOW : 0));
+    o.training = int(r.get_int("training"));
     // the FPTD with max-log runs every iteration by default (the GPU one always does)
-    o.early_termination = r.get_bool("early_termination", !fptd_ml);
-    o.prelaunch = r.get_bool("prelaunch", false);
+    o.early_termination = r.get_bool_or("early_termination", !fptd_ml);
+    o.prelaunch = r.get_bool("prelaunch");
     o.cpu_threads = common.cpu_threads;
     o.validate();
     if (s.fixed && maxlog && o.window == 0)
@@ -405,6 +405,28 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "log-map and fptd: reference, CPU), "
                              "layout=<streams|interleaved> (LTE; streams: d0|d1|d2)",
                              make_from_options,
-                             make_encoder_from_options);
+                             make_encoder_from_options,
+                             "bpsk-awgn",
+                             "",
+                             { opt_text("code", "lte:6144",
+                                        "lte:K (the 188 K), lte:any (K from each frame's length), ccsds:K[:1/r]"),
+                               opt_choice("algorithm", "max-log", { "max-log", "log-map", "fptd", "fptd-max-log" },
+                                          "BCJR max-log or log-MAP, the fully parallel decoder (FPTD)",
+                                          { "maxlog", "logmap" }),
+                               opt_choice("engine", "", { "fixed", "reference" },
+                                          "fixed point (max-log, fptd-max-log; CPU or GPU) or the float reference; "
+                                          "default: fixed for max-log, reference otherwise"),
+                               opt_int("max_iterations", "6", 1, 100, "iterations at most"),
+                               opt_real("scaling", "", 1e-3, 1.0, "extrinsic scaling; default 0.75 max-log, 1 log-map"),
+                               opt_int("window", "", 0, 6144, "window stages; default 16 (fixed: the GPU's), 0 (reference: the whole block)"),
+                               opt_int("training", "32", 0, 1000, "training stages outside each window"),
+                               opt_text("crc", "none", "a CRC that stops a frame early: none, lte-24a, lte-24b, ccsds-16"),
+                               opt_bool("early_termination", "",
+                                        "stop a frame when its CRC passes (the reference also on unchanged decisions); "
+                                        "default true, false for fptd-max-log"),
+                               opt_bool("prelaunch", "false",
+                                        "the GPU FPTD: the next frame's kernel waits on the GPU, up to 4 ms"),
+                               opt_choice("layout", "streams", { "streams", "interleaved" },
+                                          "LTE code bits: d0 | d1 | d2 streams, or d0 d1 d2 triplets") });
 
 } // namespace gpufec

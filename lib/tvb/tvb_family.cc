@@ -186,15 +186,14 @@ private:
 tvb_config read_config(option_reader& r)
 {
     tvb_config c;
-    const std::string kind = r.get("code", "dm");
-    const int q = int(r.get_int("q", 16, 2, 65536));
-    const int n = int(r.get_int("n", 7, 1, 32));
-    const bool N_given = !r.get("N", "").empty(); // (else the file's, or 50)
-    c.N = size_t(r.get_int("N", 0, N_given ? 1 : 0, tvb_max_block_length));
+    const std::string kind = r.get("code");
+    const int q = int(r.get_int("q"));
+    const int n = int(r.get_int("n"));
+    c.N = size_t(r.get_int_or("N", 0)); // (0: the file's, or 50)
     int cap = 2;            // dm and marker codes: at most 2 insertions in a row, unless told
     double exclusion = 1e-10;
     if (kind == "file") {
-        tvb_system sys = tvb_load_simcommsys(r.get("file", ""));
+        tvb_system sys = tvb_load_simcommsys(r.get("file"));
         c.code = std::move(sys.code);
         if (c.N == 0)
             c.N = sys.N;
@@ -205,30 +204,29 @@ tvb_config read_config(option_reader& r)
         cap = sys.has_channel && sys.insertion_cap == 0 ? bsid_params::max_insertion_cap
                                                         : sys.has_channel ? sys.insertion_cap : cap;
         exclusion = sys.exclusion;
-    } else if (r.get("file", "") != "") {
+    } else if (r.get("file") != "") {
         throw std::invalid_argument("file: only with code=file");
     }
     if (kind == "dm") {
         if (c.N == 0)
             c.N = 50;
-        const int books = int(r.get_int("books", 0, 0, 1 << 20));
-        c.code = tvb_code::davey_mackay(q, n, books ? books : int(c.N), uint64_t(r.get_int("seed", 1, 0, 1LL << 62)));
+        const int books = int(r.get_int("books"));
+        c.code = tvb_code::davey_mackay(q, n, books ? books : int(c.N), uint64_t(r.get_int("seed")));
     } else if (kind == "marker") {
         if (c.N == 0)
             c.N = 50;
-        c.code = tvb_code::marker(int(r.get_int("d", 4, 1, 16)), r.get("marker", "001"));
+        c.code = tvb_code::marker(int(r.get_int("d")), r.get("marker"));
     } else if (kind != "file") {
         throw std::invalid_argument("code: '" + kind + "' is not valid (allowed: dm, marker, file)");
     }
-    c.channel.Pi = r.get_float("pi", 0.01, 0, 0.999);
-    c.channel.Pd = r.get_float("pd", 0.01, 0, 0.999);
-    c.channel.Ps = r.get_float("ps", 0, 0, 0.5);
-    c.channel.max_insertions = int(r.get_int("max_insertions", std::min(cap, bsid_params::max_insertion_cap), 0,
-                                             bsid_params::max_insertion_cap));
+    c.channel.Pi = r.get_float("pi");
+    c.channel.Pd = r.get_float("pd");
+    c.channel.Ps = r.get_float("ps");
+    c.channel.max_insertions = int(r.get_int_or("max_insertions", std::min(cap, bsid_params::max_insertion_cap)));
     c.channel.check();
-    c.exclusion = r.get_float("exclusion", exclusion, 1e-300, 0.5);
-    c.precision = parse_tvb_precision(r.get("precision", "double"));
-    c.storage = parse_tvb_storage(r.get("storage", "auto"));
+    c.exclusion = r.get_float_or("exclusion", exclusion);
+    c.precision = parse_tvb_precision(r.get("precision"));
+    c.storage = parse_tvb_storage(r.get("storage"));
     return c;
 }
 
@@ -297,7 +295,10 @@ std::unique_ptr<frame_encoder> make_tvb_encoder(option_reader& r)
 
 std::unique_ptr<tvb_map_decoder> make_tvb_map_decoder(const std::string& options)
 {
-    option_reader r("tvb", parse_frame_options(options));
+    const frame_options parsed = parse_frame_options(options);
+    const auto& schema = frame_family_info("tvb").schema;
+    check_options("tvb", schema, parsed);
+    option_reader r("tvb", parsed, &schema);
     const tvb_config c = read_config(r);
     r.finish();
     auto dec = std::make_unique<tvb_map_decoder>(c.code, c.N, c.channel, c.exclusion, c.precision);
@@ -333,6 +334,27 @@ GPUFEC_REGISTER_FRAME_FAMILY(tvb,
                              make_tvb,
                              make_tvb_encoder,
                              "bsid",
-                             "");
+                             "",
+                             { opt_choice("code", "dm", { "dm", "marker", "file" },
+                                          "Davey-MacKay watermark, marker code, or a SimCommSys system file"),
+                               opt_int("q", "16", 2, 65536, "symbols of the alphabet (dm)"),
+                               opt_int("n", "7", 1, 32, "bits a codeword (dm)"),
+                               opt_int("N", "", 1, double(tvb_max_block_length), "symbols a frame; default 50, or the file's"),
+                               opt_text("file", "", "a SimCommSys system file (code=file)"),
+                               opt_int("books", "0", 0, 1 << 20, "codebooks (dm; 0: N, one a symbol)"),
+                               opt_int("seed", "1", 0, double(1LL << 62), "the watermark's seed (dm)"),
+                               opt_int("d", "4", 1, 16, "data bits a codeword (marker)"),
+                               opt_text("marker", "001", "the marker bits (marker)"),
+                               opt_real("pi", "0.01", 0, 0.999, "insertion probability the decoder assumes"),
+                               opt_real("pd", "0.01", 0, 0.999, "deletion probability the decoder assumes"),
+                               opt_real("ps", "0", 0, 0.5, "substitution probability the decoder assumes"),
+                               opt_int("max_insertions", "", 0, bsid_params::max_insertion_cap,
+                                       "insertions in a row at most; default 2, or the file's cap (uncapped: 64)"),
+                               opt_real("exclusion", "", 1e-300, 0.5,
+                                        "probability of a drift outside the frame's range; default 1e-10, or the file's"),
+                               opt_choice("precision", "double", { "double", "single" },
+                                          "alpha, beta and the APP sums", { "float" }),
+                               opt_choice("storage", "auto", { "auto", "global", "local" },
+                                          "the GPU's gamma: all of a chunk, or a symbol at a time") });
 
 } // namespace gpufec

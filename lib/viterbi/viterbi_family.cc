@@ -110,15 +110,15 @@ std::vector<int> int_list(const std::string& key, const std::string& text)
 
 conv_code conv_code_from_options(option_reader& r)
 {
-    const std::string name = r.get("code", "ccsds");
+    const std::string name = r.get("code");
     conv_code code;
     if (name != "custom") {
         code = conv_code::preset(name);
     } else {
-        code.k = int(r.get_int("k", 7, 3, 9));
-        code.polys = int_list("polys", r.get("polys", "79 -109"));
+        code.k = int(r.get_int("k"));
+        code.polys = int_list("polys", r.get("polys"));
         code.puncture.clear();
-        for (int v : int_list("puncture", r.get("puncture", "")))
+        for (int v : int_list("puncture", r.get("puncture")))
             code.puncture.push_back(uint8_t(v != 0));
         code.validate();
     }
@@ -129,7 +129,7 @@ namespace {
 
 conv_mode mode_from_options(option_reader& r)
 {
-    const conv_mode mode = parse_conv_mode(r.get("mode", "terminated"));
+    const conv_mode mode = parse_conv_mode(r.get("mode"));
     if (mode == conv_mode::streaming)
         throw std::invalid_argument(
             "mode: streaming is not a frame mode (use the viterbi_decoder block, or "
@@ -157,7 +157,7 @@ std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
     const conv_code code = conv_code_from_options(r);
     const conv_mode mode = mode_from_options(r);
     return std::make_unique<viterbi_frame_encoder>(code, mode,
-                                                   int(r.get_int("frame_bits", 1024, 1, 1 << 24)));
+                                                   int(r.get_int("frame_bits")));
 }
 
 std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_common& common,
@@ -166,8 +166,8 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
     const conv_code code = conv_code_from_options(r);
     viterbi_options o;
     o.mode = mode_from_options(r);
-    o.frame_bits = int(r.get_int("frame_bits", 1024, 1, 1 << 24));
-    o.traceback = int(r.get_int("traceback", 0, 0, 4096));
+    o.frame_bits = int(r.get_int("frame_bits"));
+    o.traceback = int(r.get_int("traceback"));
     o.max_batch = common.max_batch;
     o.cpu_threads = common.cpu_threads;
     return make_viterbi_frame_decoder(code, o, device);
@@ -191,6 +191,15 @@ GPUFEC_REGISTER_FRAME_FAMILY(viterbi,
                              make_from_options,
                              make_encoder_from_options,
                              "bpsk-awgn",
-                             "code=ccsds, mode=streaming");
+                             "code=ccsds, mode=streaming",
+                             { opt_text("code", "ccsds", "a preset (conv_presets(): ccsds, nasa-dsn, 80211, lte, ...) or custom"),
+                               opt_int("k", "7", 3, 9, "constraint length (custom)"),
+                               opt_text("polys", "79 -109", "generator polynomials, octal-free integers; negative: inverted output (custom)"),
+                               opt_text("puncture", "", "puncturing pattern, 1 keep 0 drop (custom; empty: none)"),
+                               opt_choice("mode", "terminated", { "terminated", "tailbiting", "truncated" },
+                                          "how a frame starts and ends (streaming: the viterbi_decoder block)",
+                                          { "tail-biting", "tail_biting", "zero-tail", "zero_tail", "streaming", "stream", "continuous" }),
+                               opt_int("frame_bits", "1024", 1, 1 << 24, "information bits a frame"),
+                               opt_int("traceback", "0", 0, 4096, "traceback depth (0: 6K)") });
 
 } // namespace gpufec

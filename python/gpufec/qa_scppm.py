@@ -167,7 +167,7 @@ class qa_scppm(gr_unittest.TestCase):
                                       np.unpackbits(np.array([0xFF, 0x48], np.uint8)))
 
     def test_005_bad_parameters_are_named(self):
-        for kwargs, word in (({"M": 12}, "M: 12"), ({"rate": "3/4"}, "rate"), ({"input": "volts"}, "input"),
+        for kwargs, word in (({"M": 12}, "M: '12'"), ({"rate": "3/4"}, "rate"), ({"input": "volts"}, "input"),
                              ({"algorithm": "map"}, "algorithm"), ({"algorithm": "log-map"}, "ks, kb"),
                              ({"max_iterations": 0}, "max_iterations")):
             with self.assertRaises(ValueError) as cm:

@@ -285,9 +285,36 @@ blocks; gr-gpufec's own blocks batch and use the GPU). Float soft input (positiv
     m.def("frame_families", &gpufec::frame_families, "Names of the registered frame families.");
     m.def(
         "frame_family_options",
-        [](const std::string& family) { return gpufec::frame_family_info(family).options; },
+        [](const std::string& family) {
+            const auto& f = gpufec::frame_family_info(family);
+            return f.schema.empty() ? f.options : f.options + "\n" + gpufec::describe_options(f.schema);
+        },
         py::arg("family"),
         "The options a frame family takes, with their defaults.");
+    m.def(
+        "frame_family_schema",
+        [](const std::string& family) {
+            // the family's options as declared: a dict per option, the common ones last
+            static const char* kinds[] = { "int", "real", "bool", "choice", "text" };
+            py::list out;
+            const auto& schema = gpufec::frame_family_info(family).schema;
+            for (const auto* list : { &schema, &gpufec::common_options() })
+                for (const auto& o : *list) {
+                    py::dict d;
+                    d["name"] = o.name;
+                    d["type"] = kinds[int(o.type)];
+                    d["default"] = o.default_value;
+                    d["lo"] = o.lo;
+                    d["hi"] = o.hi;
+                    d["choices"] = o.choices;
+                    d["doc"] = o.doc;
+                    out.append(d);
+                }
+            return out;
+        },
+        py::arg("family"),
+        "The options a frame family declares: name, type (int, real, bool, choice, text), default "
+        "(empty: it follows other options), lo, hi, choices, doc.");
 
     using gr::gpufec::ldpc_encoder;
     py::class_<ldpc_encoder, gr::block, gr::basic_block, std::shared_ptr<ldpc_encoder>>(

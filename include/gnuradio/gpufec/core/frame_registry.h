@@ -32,20 +32,62 @@ std::string quote_frame_option(const std::string& value);
 
 /*! Reads a family's options and names the option in every error. finish() throws for keys
  *  the family did not read, listing the ones it knows. */
+/*! One option of a family, declared once: the reader takes its default and range from it,
+ *  options are checked against it before anything is made, and --list-options, the Python
+ *  face's tests, the GRC files' tests and the docs' tables read it. */
+struct option_spec {
+    enum class kind { integer, real, boolean, choice, text };
+    std::string name;
+    kind type = kind::text;
+    std::string default_value; //!< as an options string writes it; "" where it follows other options (the doc says)
+    double lo = 0, hi = 0;     //!< integer, real: the range
+    std::vector<std::string> choices; //!< choice: the values (first names; aliases below are taken too)
+    std::string doc;                  //!< one line
+    std::vector<std::string> aliases = {}; //!< choice: other spellings accepted
+};
+option_spec opt_int(std::string name, std::string def, double lo, double hi, std::string doc);
+option_spec opt_real(std::string name, std::string def, double lo, double hi, std::string doc);
+option_spec opt_bool(std::string name, std::string def, std::string doc);
+option_spec opt_choice(std::string name, std::string def, std::vector<std::string> choices, std::string doc,
+                       std::vector<std::string> aliases = {});
+option_spec opt_text(std::string name, std::string def, std::string doc);
+//! the options every family takes (the registry reads them): max_batch, cpu_threads
+const std::vector<option_spec>& common_options();
+/*! Checks options against a family's schema (and the common options) before anything is made:
+ *  an unknown name, or a value of the wrong type, outside the range or not among the choices,
+ *  throws std::invalid_argument naming it and what is allowed */
+void check_options(const std::string& family, const std::vector<option_spec>& schema, const frame_options& options);
+//! the schema as text, a line an option: "name=<allowed> (default): doc"
+std::string describe_options(const std::vector<option_spec>& schema);
+
 class option_reader
 {
 public:
-    option_reader(const std::string& family, const frame_options& options);
+    /*! schema: the family's declared options, where it has them; the get* calls without a
+     *  fallback take the default and the range from it */
+    option_reader(const std::string& family, const frame_options& options,
+                  const std::vector<option_spec>* schema = nullptr);
     std::string get(const std::string& key, const std::string& fallback);
     long long get_int(const std::string& key, long long fallback, long long lo, long long hi);
     double get_float(const std::string& key, double fallback, double lo, double hi);
     bool get_bool(const std::string& key, bool fallback);
+    // from the schema: its default (or, where it has none, `fallback`) and its range
+    std::string get(const std::string& key);
+    long long get_int(const std::string& key);
+    long long get_int_or(const std::string& key, long long fallback);
+    double get_float(const std::string& key);
+    double get_float_or(const std::string& key, double fallback);
+    bool get_bool(const std::string& key);
+    bool get_bool_or(const std::string& key, bool fallback);
+    bool given(const std::string& key) const { return d_opts.count(key) > 0; }
     void finish() const;
 
 private:
+    const option_spec& spec(const std::string& key) const;
     std::string d_family;
     frame_options d_opts;
     std::set<std::string> d_known;
+    const std::vector<option_spec>* d_schema = nullptr;
 };
 
 //! Options every family understands (the registry reads them before the factory runs).
@@ -81,6 +123,8 @@ struct frame_family {
     std::string channel = "bpsk-awgn";
     //! the options the apps use when none are given (empty: the family's defaults)
     std::string app_options = "";
+    //! its options, declared once (empty: only the `options` text describes them)
+    std::vector<option_spec> schema = {};
 };
 
 //! Adds a family; returns true (so it can initialise a static). A second name throws.
