@@ -50,6 +50,8 @@ namespace {
 
 std::string number(double v)
 {
+    if (v == std::floor(v) && std::fabs(v) < 1e18)
+        return std::to_string((long long)v);
     std::ostringstream s;
     s << v;
     return s.str();
