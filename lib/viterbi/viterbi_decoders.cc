@@ -6,7 +6,7 @@
 #include <gnuradio/gpufec/core/viterbi.h>
 
 #include "runtime/gpu_engine.h"
-#include "frame_checks.h"
+#include "codes/conv_frame_checks.h"
 #include "vit_engine.h"
 #include <algorithm>
 #include <cstring>

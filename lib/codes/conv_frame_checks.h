@@ -2,8 +2,8 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#ifndef INCLUDED_GPUFEC_VITERBI_FRAME_CHECKS_H
-#define INCLUDED_GPUFEC_VITERBI_FRAME_CHECKS_H
+#ifndef INCLUDED_GPUFEC_CODES_CONV_FRAME_CHECKS_H
+#define INCLUDED_GPUFEC_CODES_CONV_FRAME_CHECKS_H
 
 #include <gnuradio/gpufec/core/conv_code.h>
 #include <stdexcept>

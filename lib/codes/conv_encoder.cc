@@ -5,7 +5,7 @@
 #include <gnuradio/gpufec/core/conv_encoder.h>
 #include <gnuradio/gpufec/core/trellis.h>
 
-#include "frame_checks.h"
+#include "codes/conv_frame_checks.h"
 #include <stdexcept>
 
 namespace gpufec {
