@@ -20,5 +20,5 @@ run -f ldpc -o "code=802.11n:1944:1/2, max_iterations=10, early_termination=fals
 run -f turbo -o "code=lte:6144" -d cuda --frames 16896
 run -f turbo -o "code=lte:6144, algorithm=fptd-max-log, max_iterations=36, prelaunch=true" -d cuda --frames 1024
 run -f scppm -o "M=16, rate=2/3" --channel poisson-ppm:kb=0.2 -e 4 -d cuda --frames 2048
-run -f tvb -o "code=file, file=$tvb, max_insertions=2" --channel bsid -e 0.01 -d cuda --frames 8192
+run -f tvb -o "code=file, file=$tvb" --channel "${TVB_CHANNEL:-bsid:max_insertions=2}" -e 0.01 -d cuda --frames 8192
 run -f ldpc -o "code=802.16e:2304:1/2, max_iterations=10, early_termination=false, precision=int8" -d cpu --frames 4096 --reps 3
