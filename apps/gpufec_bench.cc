@@ -191,7 +191,8 @@ int main(int argc, char** argv)
         }
 
         // the report: one line per device, and the sum
-        csv_table table({ "family", "options", "code", "device", "input", ch->measure(), "frames", "info_bits",
+        // one CSV for every family and channel: the channel and its point (in its own measure) as columns
+        csv_table table({ "family", "options", "code", "device", "input", "channel", "point", "frames", "info_bits",
                           "input_bytes", "reps", "seconds", "gbps_host_to_host", "gbps_kernels", "fer",
                           "mean_iterations", "latency_us", "commit" });
         nlohmann::json jdev = nlohmann::json::array();
@@ -211,7 +212,8 @@ int main(int argc, char** argv)
             const double it = first.iterates() && e.frames ? double(e.iterations) / double(e.frames) : NAN;
             std::printf("%-44s %10llu %12llu %10.3f %11.4f %11.4f %9.2e %7.2f %11.1f\n", dev.c_str(),
                         (unsigned long long)f, (unsigned long long)b, s * 1e3, gbps, kgbps, fer, it, lat * 1e6);
-            table.add({ family, options, first.describe(), dev, first.input_kind(), ebn0, f, b, bytes,
+            table.add({ family, options, first.describe(), dev, first.input_kind(),
+                        ch->name() + " (" + ch->measure() + ")", ebn0, f, b, bytes,
                         uint64_t(reps), s, gbps, kgbps, fer, it, lat * 1e6, std::string(build_commit()) });
             jdev.push_back({ { "device", dev }, { "frames", f }, { "info_bits", b }, { "input_bytes", bytes },
                              { "seconds", s }, { "gbps_host_to_host", gbps }, { "gbps_kernels", num(kgbps) },
