@@ -6,6 +6,8 @@
 
 #include <gnuradio/gpufec/core/soft.h>
 
+#include "runtime/slot_ring.h"
+
 #include <cstring>
 #include <stdexcept>
 

@@ -120,7 +120,7 @@ TEST(viterbi_stream, push_rejects_partial_periods)
     EXPECT_NO_THROW(dec.push(soft.data(), 4));
 }
 
-#include <gnuradio/gpufec/core/viterbi_async_stream.h>
+#include "viterbi/viterbi_async_stream.h"
 
 namespace {
 

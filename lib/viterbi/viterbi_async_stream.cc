@@ -4,7 +4,7 @@
  */
 #include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/soft.h>
-#include <gnuradio/gpufec/core/viterbi_async_stream.h>
+#include "viterbi/viterbi_async_stream.h"
 
 #include "runtime/cpu_pool.h"
 #include <algorithm>

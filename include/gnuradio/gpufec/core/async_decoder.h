@@ -13,13 +13,14 @@
 
 #include <gnuradio/gpufec/core/device.h>
 #include <gnuradio/gpufec/core/frame_decoder.h>
-#include <gnuradio/gpufec/core/slot_ring.h>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
 
 namespace gpufec {
+
+class slot_ring; // (lib/runtime/slot_ring.h: an internal of the library)
 
 class async_decoder
 {

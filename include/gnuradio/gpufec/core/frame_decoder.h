@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* The one interface every frame family implements (LDPC, Viterbi's frame modes, repetition,
- * and the turbo, SCPPM and insertion/deletion families to come). Blocks, apps and tests work on
+ * turbo, SCPPM and insertion/deletion). Blocks, apps and tests work on
  * this interface only; a family adds its decoder, a factory and one registration line
  * (frame_registry.h). */
 #ifndef INCLUDED_GPUFEC_CORE_FRAME_DECODER_H

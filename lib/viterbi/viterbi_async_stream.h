@@ -11,7 +11,7 @@
 #ifndef INCLUDED_GPUFEC_CORE_VITERBI_ASYNC_STREAM_H
 #define INCLUDED_GPUFEC_CORE_VITERBI_ASYNC_STREAM_H
 
-#include <gnuradio/gpufec/core/slot_ring.h>
+#include "runtime/slot_ring.h"
 #include <gnuradio/gpufec/core/viterbi.h>
 #include <memory>
 #include <mutex>
