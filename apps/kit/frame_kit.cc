@@ -10,11 +10,9 @@
 #include "kit_buffer.h"
 #include "kits.h"
 
-#include <gnuradio/gpufec/core/distance_spectrum.h>
 #include <gnuradio/gpufec/core/frame_decoder.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/soft.h>
-#include <gnuradio/gpufec/core/viterbi.h>
 #include "runtime/cpu_pool.h"
 
 #include <algorithm>
@@ -80,11 +78,10 @@ public:
             for (const auto& m : mix)
                 d_desc += " [" + m + "]";
         }
-        if (family == "viterbi") { // ML union bound, for codes without puncturing
-            option_reader r(family, opts, &frame_family_info(family).schema);
-            const conv_code code = conv_code_from_options(r);
-            if (code.puncture.empty())
-                d_spectrum = distance_spectrum(code);
+        const frame_family& info = frame_family_info(family);
+        if (info.union_bound) { // the family's ML union bound, where its code has one
+            option_reader r(family, opts, &info.schema);
+            d_bound = info.union_bound(r);
         }
     }
 
@@ -98,7 +95,7 @@ public:
     std::string input_kind() const override { return d_dec->wants_float_input() ? "float LLR" : "int8"; }
     double union_bound_ber(double ebn0) const override
     {
-        return d_spectrum.empty() ? NAN : gpufec::union_bound_ber(d_spectrum, rate(), ebn0);
+        return d_bound ? d_bound(rate(), ebn0) : NAN;
     }
 
     void simulate(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch,
@@ -326,7 +323,7 @@ private:
     uint64_t d_k_mean = 0;
     double d_rate = 0;
     std::string d_desc;
-    std::vector<spectrum_term> d_spectrum;
+    std::function<double(double, double)> d_bound; //!< (rate, Eb/N0 dB) -> BER, where the family has one
     kit_buffer d_in, d_out_buf;
     int8_t* d_soft8 = nullptr;
     float* d_softf = nullptr;

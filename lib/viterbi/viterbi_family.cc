@@ -5,11 +5,14 @@
 /* Viterbi's frame modes (terminated, tail-biting, truncated) as a frame family: the
  * viterbi_frame_decoder behind the frame_decoder interface, and its registration ("viterbi").
  * Streaming is not a frame family: it has its own stream decoder and block. */
+#include <gnuradio/gpufec/core/distance_spectrum.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/conv_encoder.h>
 #include <gnuradio/gpufec/core/viterbi.h>
 
 #include <algorithm>
+#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <sstream>
 
@@ -160,6 +163,16 @@ std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
                                                    int(r.get_int("frame_bits")));
 }
 
+//! the ML union bound of the code, for codes without puncturing (their spectrum is that of the code)
+std::function<double(double, double)> union_bound_of_options(option_reader& r)
+{
+    const conv_code code = conv_code_from_options(r);
+    if (!code.puncture.empty())
+        return {};
+    auto spectrum = std::make_shared<const std::vector<spectrum_term>>(distance_spectrum(code));
+    return [spectrum](double rate, double ebn0_db) { return union_bound_ber(*spectrum, rate, ebn0_db); };
+}
+
 std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_common& common,
                                                  const device_spec& device)
 {
@@ -200,6 +213,7 @@ GPUFEC_REGISTER_FRAME_FAMILY(viterbi,
                                           "how a frame starts and ends (streaming: the viterbi_decoder block)",
                                           { "tail-biting", "tail_biting", "zero-tail", "zero_tail", "streaming", "stream", "continuous" }),
                                opt_int("frame_bits", "1024", 1, 1 << 24, "information bits a frame"),
-                               opt_int("traceback", "0", 0, 4096, "traceback depth (0: 6K)") });
+                               opt_int("traceback", "0", 0, 4096, "traceback depth (0: 6K)") },
+                             union_bound_of_options);
 
 } // namespace gpufec

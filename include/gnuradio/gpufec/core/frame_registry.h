@@ -125,6 +125,9 @@ struct frame_family {
     std::string app_options = "";
     //! its options, declared once (empty: only the `options` text describes them)
     std::vector<option_spec> schema = {};
+    /*! where the family has one: the ML union bound on the BER of the code the options describe,
+     *  as a function of the code rate and Eb/N0 in dB (an empty function where there is none) */
+    std::function<std::function<double(double rate, double ebn0_db)>(option_reader& options)> union_bound = {};
 };
 
 //! Adds a family; returns true (so it can initialise a static). A second name throws.
