@@ -6,7 +6,7 @@
  * family): clean frames decode to what was encoded, results do not depend on the batch size or
  * on how batches are cut, packed and unpacked outputs agree, erased and NaN frames are reported,
  * the asynchronous path gives what the synchronous one gives, in order, and CPU and CUDA agree.
- * A new family adds one line to kConfigs. Families whose frames vary in length (tvb) get frames
+ * A family's configurations come from its registration (frame_family::conformance). Families whose frames vary in length (tvb) get frames
  * of the encoder's length, with the lengths given. */
 #include <gnuradio/gpufec/core/async_decoder.h>
 #include <gnuradio/gpufec/core/bits.h>
@@ -23,24 +23,19 @@ namespace gpufec {
 namespace {
 
 struct config {
-    const char* family;
-    const char* options;
+    std::string family;
+    std::string options;
 };
 
-const config kConfigs[] = {
-    { "ldpc", "code=802.11n:648:1/2, max_iterations=10" },
-    { "ldpc", "code=802.16e:576:2/3A, precision=int8, early_termination=false" },
-    { "ldpc", "code=802.11n:648:3/4, algorithm=flooding, precision=float, max_iterations=20" },
-    { "viterbi", "code=ccsds, mode=terminated, frame_bits=200" },
-    { "viterbi", "code=80211-3/4, mode=tailbiting, frame_bits=120" },
-    { "viterbi", "code=lte, mode=truncated, frame_bits=64" },
-    { "repetition", "frame_bits=100, repeat=3" },
-    { "turbo", "code=lte:104, max_iterations=4" },
-    { "turbo", "code=lte:256, crc=lte-24a, layout=interleaved" },
-    { "turbo", "code=ccsds:1784:1/2, max_iterations=4" },
-    { "scppm", "M=8, rate=1/2, input=symbol_llr, max_iterations=8" },
-    { "tvb", "q=8, n=5, N=12, pi=0.01, pd=0.01, ps=0.02" },
-};
+//! every family's configurations, from its registration (frame_family::conformance)
+std::vector<config> all_configs()
+{
+    std::vector<config> out;
+    for (const auto& f : frame_families())
+        for (const auto& o : frame_family_info(f).conformance)
+            out.push_back({ f, o });
+    return out;
+}
 
 class conformance : public ::testing::TestWithParam<config>
 {
@@ -413,9 +408,9 @@ TEST_P(conformance, auto_decodes_when_the_gpu_memory_is_full)
     expect_same_status(r.status, c.status);
 }
 
-INSTANTIATE_TEST_SUITE_P(families, conformance, ::testing::ValuesIn(kConfigs),
+INSTANTIATE_TEST_SUITE_P(families, conformance, ::testing::ValuesIn(all_configs()),
                          [](const ::testing::TestParamInfo<config>& i) {
-                             return std::string(i.param.family) + "_" + std::to_string(i.index);
+                             return i.param.family + "_" + std::to_string(i.index);
                          });
 
 TEST_P(conformance, gpu_batches_allocate_nothing)

@@ -144,6 +144,11 @@ GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                                opt_bool("early_termination", "true", "stop a codeword once its syndrome is zero"),
                                opt_real("normalization", "0.75", 1e-3, 1.0, "min-sum's normalisation factor"),
                                opt_real("offset", "0", 0.0, 127.0, "min-sum's offset"),
-                               opt_choice("output", "info", { "info", "codeword" }, "the information bits, or the whole codeword") });
+                               opt_choice("output", "info", { "info", "codeword" }, "the information bits, or the whole codeword") },
+                             {},
+                             {
+                               "code=802.11n:648:1/2, max_iterations=10",
+                               "code=802.16e:576:2/3A, precision=int8, early_termination=false",
+                               "code=802.11n:648:3/4, algorithm=flooding, precision=float, max_iterations=20" });
 
 } // namespace gpufec

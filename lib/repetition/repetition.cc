@@ -107,6 +107,8 @@ GPUFEC_REGISTER_FRAME_FAMILY(repetition,
                              "bpsk-awgn",
                              "",
                              { opt_int("frame_bits", "1024", 1, 1 << 20, "information bits a frame"),
-                               opt_int("repeat", "3", 1, 255, "times each bit is sent") });
+                               opt_int("repeat", "3", 1, 255, "times each bit is sent") },
+                             {},
+                             { "frame_bits=100, repeat=3" });
 
 } // namespace gpufec

@@ -280,6 +280,9 @@ GPUFEC_REGISTER_FRAME_FAMILY(scppm,
                                opt_real("kb", "0", 0, 1e6, "background photons per slot (log-map with counts)"),
                                opt_real("scaling", "", 1.0 / 64, 1.0, "extrinsic scaling; default 0.75 max-log, 1 log-map"),
                                opt_bool("randomizer", "false",
-                                        "the CCSDS pseudo-randomizer on each information block, before the CRC") });
+                                        "the CCSDS pseudo-randomizer on each information block, before the CRC") },
+                             {},
+                             {
+                               "M=8, rate=1/2, input=symbol_llr, max_iterations=8" });
 
 } // namespace gpufec

@@ -427,6 +427,9 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                                opt_bool("prelaunch", "false",
                                         "the GPU FPTD: the next frame's kernel waits on the GPU, up to 4 ms"),
                                opt_choice("layout", "streams", { "streams", "interleaved" },
-                                          "LTE code bits: d0 | d1 | d2 streams, or d0 d1 d2 triplets") });
+                                          "LTE code bits: d0 | d1 | d2 streams, or d0 d1 d2 triplets") },
+                             {},
+                             { "code=lte:104, max_iterations=4", "code=lte:256, crc=lte-24a, layout=interleaved",
+                               "code=ccsds:1784:1/2, max_iterations=4" });
 
 } // namespace gpufec

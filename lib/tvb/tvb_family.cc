@@ -355,6 +355,9 @@ GPUFEC_REGISTER_FRAME_FAMILY(tvb,
                                opt_choice("precision", "double", { "double", "single" },
                                           "alpha, beta and the APP sums", { "float" }),
                                opt_choice("storage", "auto", { "auto", "global", "local" },
-                                          "the GPU's gamma: all of a chunk, or a symbol at a time") });
+                                          "the GPU's gamma: all of a chunk, or a symbol at a time") },
+                             {},
+                             {
+                               "q=8, n=5, N=12, pi=0.01, pd=0.01, ps=0.02" });
 
 } // namespace gpufec

@@ -214,6 +214,10 @@ GPUFEC_REGISTER_FRAME_FAMILY(viterbi,
                                           { "tail-biting", "tail_biting", "zero-tail", "zero_tail", "streaming", "stream", "continuous" }),
                                opt_int("frame_bits", "1024", 1, 1 << 24, "information bits a frame"),
                                opt_int("traceback", "0", 0, 4096, "traceback depth (0: 6K)") },
-                             union_bound_of_options);
+                             union_bound_of_options,
+                             {
+                               "code=ccsds, mode=terminated, frame_bits=200",
+                               "code=80211-3/4, mode=tailbiting, frame_bits=120",
+                               "code=lte, mode=truncated, frame_bits=64" });
 
 } // namespace gpufec

@@ -128,6 +128,8 @@ struct frame_family {
     /*! where the family has one: the ML union bound on the BER of the code the options describe,
      *  as a function of the code rate and Eb/N0 in dB (an empty function where there is none) */
     std::function<std::function<double(double rate, double ebn0_db)>(option_reader& options)> union_bound = {};
+    //! option sets the conformance suite runs (lib/frame/qa_frame_conformance.cc), one test set each
+    std::vector<std::string> conformance = {};
 };
 
 //! Adds a family; returns true (so it can initialise a static). A second name throws.

@@ -1,0 +1,27 @@
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+# the ldpc family (read by lib/CMakeLists.txt)
+gpufec_add_family(ldpc
+  SOURCES
+    gf2_systematic.cc
+    ldpc_code.cc
+    ldpc_formats.cc
+    ldpc_encoder.cc
+    ldpc_reference.cc
+    ldpc_cpu.cc
+    ldpc_decoder.cc
+    ldpc_family.cc
+  CUDA
+    ldpc_cuda.cu
+  TESTS
+    qa_ldpc_code.cc
+    qa_ldpc_decoder.cc
+    qa_ldpc_cuda.cc
+    qa_ldpc_fuzz.cc)
+# the standards' base matrices, compiled in (read by the same parser as users' files)
+file(READ ${CMAKE_CURRENT_SOURCE_DIR}/ldpc/standards/ieee80211n_ldpc_base_matrices.txt GPUFEC_IEEE80211N_TEXT)
+file(READ ${CMAKE_CURRENT_SOURCE_DIR}/ldpc/standards/ieee80216e_ldpc_base_matrices.txt GPUFEC_IEEE80216E_TEXT)
+configure_file(ldpc/ldpc_standard_text.cc.in ${CMAKE_CURRENT_BINARY_DIR}/ldpc_standard_text.cc @ONLY)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    ldpc/standards/ieee80211n_ldpc_base_matrices.txt ldpc/standards/ieee80216e_ldpc_base_matrices.txt)
+list(APPEND GPUFEC_FAMILY_SOURCES ${CMAKE_CURRENT_BINARY_DIR}/ldpc_standard_text.cc)

@@ -1,0 +1,13 @@
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+# the scppm family (read by lib/CMakeLists.txt)
+gpufec_add_family(scppm
+  SOURCES
+    scppm_code.cc
+    scppm_framing.cc
+    scppm_cpu.cc
+    scppm_family.cc
+  CUDA
+    scppm_cuda.cu
+  TESTS
+    qa_scppm.cc)
