@@ -8,12 +8,12 @@ lte_desegment, bsid_channel) under malformed messages: each bad message is dropp
 counted, and the PDU that follows it still comes out. Constructor values the blocks cannot serve
 are refused at construction, naming the parameter."""
 
-import time
-
 import numpy as np
 import pmt
-from gnuradio import blocks, gr, gr_unittest
+from gnuradio import gr_unittest
 from gnuradio import gpufec
+
+from qa_util import decode_pdus
 
 
 def u8(bits):
@@ -32,21 +32,8 @@ def meta(**kw):
 
 
 def through(block, msgs, expect, timeout=20):
-    """posts msgs to block's "pdus" port; returns what it published once `expect` came (or at
-    the timeout)"""
-    tb = gr.top_block()
-    dbg = blocks.message_debug()
-    tb.msg_connect((block, "pdus"), (dbg, "store"))
-    tb.start()
-    for m in msgs:
-        block.to_basic_block()._post(pmt.intern("pdus"), m)
-    t0 = time.time()
-    while dbg.num_messages() < expect and time.time() - t0 < timeout:
-        time.sleep(0.01)
-    time.sleep(0.05)
-    tb.stop()
-    tb.wait()
-    return [dbg.get_message(i) for i in range(dbg.num_messages())]
+    """posts msgs to block's "pdus" port; what it published once `expect` came (or at the timeout)"""
+    return decode_pdus(block, msgs, timeout=timeout, expect=expect)
 
 
 NOT_PDUS = [pmt.intern("hello"), pmt.from_long(3), meta(a=1),  # a dict is a pair of pairs

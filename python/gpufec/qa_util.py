@@ -28,9 +28,9 @@ def run_with_timeout(tb, seconds=60):
         raise AssertionError("flowgraph did not finish within %d s (hang)" % seconds)
 
 
-def decode_pdus(dec, pdus, timeout=30):
-    """posts each PDU to the block's "pdus" port and returns the PDUs it publishes (waits for as
-    many as were posted, `timeout` seconds at most)"""
+def decode_pdus(dec, pdus, timeout=30, expect=None):
+    """posts each PDU to the block's "pdus" port and returns the PDUs it publishes (waits for
+    `expect` of them, as many as were posted by default, `timeout` seconds at most)"""
     tb = gr.top_block()
     dbg = blocks.message_debug()
     tb.msg_connect((dec, "pdus"), (dbg, "store"))
@@ -38,8 +38,10 @@ def decode_pdus(dec, pdus, timeout=30):
     for p in pdus:
         dec.to_basic_block()._post(pmt.intern("pdus"), p)
     t0 = time.time()
-    while dbg.num_messages() < len(pdus) and time.time() - t0 < timeout:
+    want = len(pdus) if expect is None else expect
+    while dbg.num_messages() < want and time.time() - t0 < timeout:
         time.sleep(0.01)
+    time.sleep(0.05)  # anything more that should not come
     tb.stop()
     tb.wait()
     return [dbg.get_message(i) for i in range(dbg.num_messages())]
