@@ -2,7 +2,7 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "block_code.h"
+#include "block_logging.h"
 
 #include <gnuradio/gpufec/core/device.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
@@ -42,18 +42,6 @@ void report_profile(gr::logger& logger, const std::string& alias, const std::str
 {
     logger.info("{}", msg);
     std::fprintf(stderr, "%s: %s\n", alias.c_str(), msg.c_str());
-}
-
-void check_decoder_params(int max_batch, float scale, const std::string* input_type)
-{
-    constexpr int limit = ::gpufec::max_batch_limit;
-    if (max_batch < 0 || max_batch > limit)
-        throw std::invalid_argument("max_batch: " + std::to_string(max_batch) +
-                                    " is not valid (allowed: 0 = automatic, or 1.." + std::to_string(limit) + ")");
-    if (!(scale > 0.f) || scale > 1e6f)
-        throw std::invalid_argument("scale: must be a positive number up to 1e6");
-    if (input_type && *input_type != "float" && *input_type != "int8")
-        throw std::invalid_argument("input_type: '" + *input_type + "' is not valid (allowed: float, int8)");
 }
 
 } // namespace gpufec

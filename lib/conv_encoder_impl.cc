@@ -2,7 +2,7 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "block_code.h"
+#include "block_params.h"
 
 #include <gnuradio/gpufec/conv_encoder.h>
 #include <gnuradio/gpufec/core/conv_encoder.h>

@@ -4,7 +4,7 @@
  */
 #include <gnuradio/gpufec/fec_objects.h>
 
-#include "block_code.h"
+#include "block_params.h"
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/soft.h>
 #include <stdexcept>

@@ -5,7 +5,7 @@
 #include "frame_decoder_impl.h"
 #include <cstdio>
 
-#include "block_code.h"
+#include "block_params.h"
 #include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/soft.h>

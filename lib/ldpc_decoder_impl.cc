@@ -10,7 +10,7 @@
 #include <gnuradio/gpufec/core/ldpc_code.h>
 #include <gnuradio/gpufec/ldpc_decoder.h>
 
-#include "block_code.h"
+#include "block_params.h"
 #include "frame_decoder_impl.h"
 #include <cstdio>
 #include <stdexcept>

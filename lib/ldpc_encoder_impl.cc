@@ -7,7 +7,7 @@
 
 #include <gnuradio/gpufec/core/ldpc_code.h>
 
-#include "block_code.h"
+#include "block_params.h"
 #include <gnuradio/io_signature.h>
 
 namespace gr {

@@ -6,7 +6,7 @@
  * that assembles and publishes the output PDUs in order. */
 #include <gnuradio/gpufec/pdu_decoder.h>
 
-#include "block_code.h"
+#include "block_params.h"
 #include "frame_decoder_impl.h"
 #include <gnuradio/gpufec/core/async_decoder.h>
 #include <gnuradio/gpufec/core/bits.h>

@@ -5,7 +5,7 @@
 #include "viterbi_decoder_impl.h"
 #include <cstdio>
 
-#include "block_code.h"
+#include "block_params.h"
 #include "frame_decoder_impl.h"
 #include <gnuradio/gpufec/core/frame_decoder.h>
 #include <gnuradio/gpufec/core/frame_registry.h>

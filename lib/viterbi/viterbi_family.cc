@@ -121,8 +121,12 @@ conv_code conv_code_from_options(option_reader& r)
         code.k = int(r.get_int("k"));
         code.polys = int_list("polys", r.get("polys"));
         code.puncture.clear();
-        for (int v : int_list("puncture", r.get("puncture")))
-            code.puncture.push_back(uint8_t(v != 0));
+        for (int v : int_list("puncture", r.get("puncture"))) {
+            if (v != 0 && v != 1) // (both roads to a code, options and the blocks' parameters, refuse it)
+                throw std::invalid_argument("puncture: " + std::to_string(v) +
+                                            " is not a puncturing entry (1: keep the bit, 0: drop it)");
+            code.puncture.push_back(uint8_t(v));
+        }
         code.validate();
     }
     return code;

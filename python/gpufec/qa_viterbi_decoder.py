@@ -113,6 +113,13 @@ class qa_viterbi_decoder(gr_unittest.TestCase):
         for kw in bad:
             with self.assertRaises((ValueError, RuntimeError), msg=str(kw)):
                 gpufec.viterbi_decoder(**kw)
+        # one road to a code: the block's parameters and the family's options refuse the same
+        # puncturing entry (the options once read 5 as 1)
+        with self.assertRaisesRegex(ValueError, "puncture: 5"):
+            gpufec.viterbi_decoder(code="custom", k=7, polys=[79, 109], puncture=[1, 5, 1, 1])
+        with self.assertRaisesRegex(ValueError, "puncture: 5"):
+            gpufec.frame_decoder("viterbi", "code=custom, polys=79 109, puncture=1 5 1 1, mode=terminated",
+                                 device="cpu")
 
     def test_007_empty_input_ends(self):
         dec = gpufec.viterbi_decoder("ccsds")
