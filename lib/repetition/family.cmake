@@ -3,4 +3,6 @@
 # the repetition family (read by lib/CMakeLists.txt)
 gpufec_add_family(repetition
   SOURCES
-    repetition.cc)
+    repetition.cc
+  CUDA
+    repetition_cuda.cu)

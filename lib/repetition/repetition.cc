@@ -2,77 +2,86 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* The repetition code as a frame family: the smallest decoder that plugs into the platform.
- * Each of frame_bits information bits is sent `repeat` times in a row; the decoder adds the
- * copies' soft values and decides on the sign (a sum of 0, no information, decides 0). Its soft
- * output is the sum (the posterior in input units). CPU only. */
+/* The repetition code as a frame family: the smallest decoder that plugs into the platform,
+ * and the template of a family on the engine contract (frame/frame_engine.h): a CPU engine here
+ * and a CUDA one (repetition_cuda.cu) that give the same bits, made by the device rule. Each of
+ * frame_bits information bits is sent `repeat` times in a row; the decoder adds the copies'
+ * soft values and decides on the sign (a sum of 0, no information, decides 0). Its soft
+ * output is the sum (the posterior in input units). */
 #include <gnuradio/gpufec/core/frame_registry.h>
 
+#include "repetition/repetition_engine.h"
+#include "runtime/gpu_engine.h"
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 namespace gpufec {
 
 namespace {
 
-class repetition_decoder : public frame_decoder
+class repetition_cpu : public frame_engine
 {
 public:
-    repetition_decoder(int frame_bits, int repeat, size_t batch)
-        : d_bits(size_t(frame_bits)), d_repeat(size_t(repeat)), d_batch(batch)
+    explicit repetition_cpu(const repetition_setup& s) : d_s(s) {}
+    std::string name() const override { return "cpu (repetition)"; }
+    void run(const engine_batch& in, const engine_output& out) override
     {
-    }
-
-    std::string family() const override { return "repetition"; }
-    std::string describe() const override
-    {
-        return "repetition x" + std::to_string(d_repeat) + ", " + std::to_string(d_bits) +
-               " bits per frame";
-    }
-    std::string backend() const override { return "cpu (repetition)"; }
-    size_t input_per_frame() const override { return d_bits * d_repeat; }
-    size_t output_bits() const override { return d_bits; }
-    size_t soft_output_per_frame() const override { return d_bits; }
-    size_t preferred_batch() const override { return d_batch; }
-
-protected:
-    void decode_checked(const frame_batch& b) override
-    {
-        const size_t bytes = output_bytes(b.packed);
-        for (size_t f = 0; f < b.frames; ++f) {
-            const int8_t* in = b.soft + f * input_per_frame();
-            uint8_t* out = b.bits + f * bytes;
-            if (b.packed)
-                std::fill(out, out + bytes, 0);
-            for (size_t i = 0; i < d_bits; ++i) {
+        const size_t k = size_t(d_s.frame_bits), rep = size_t(d_s.repeat), bytes = (k + 7) / 8;
+        for (size_t f = 0; f < in.frames; ++f) {
+            const int8_t* x = in.soft + f * k * rep;
+            uint8_t* o = out.packed + f * bytes;
+            std::memset(o, 0, bytes);
+            for (size_t i = 0; i < k; ++i) {
                 int sum = 0;
-                for (size_t r = 0; r < d_repeat; ++r)
-                    sum += std::max<int>(in[i * d_repeat + r], -127);
-                const uint8_t bit = sum > 0;
-                if (b.packed)
-                    out[i / 8] |= uint8_t(bit << (7 - i % 8));
-                else
-                    out[i] = bit;
-                if (b.soft_out)
-                    b.soft_out[f * d_bits + i] = float(sum);
+                for (size_t r = 0; r < rep; ++r)
+                    sum += std::max<int>(x[i * rep + r], -127);
+                o[i / 8] |= uint8_t((sum > 0) << (7 - i % 8));
+                if (out.soft_out)
+                    out.soft_out[f * k + i] = float(sum);
             }
-            b.status[f].iterations = 1;
+            out.status[f].iterations = 1;
         }
     }
 
 private:
-    size_t d_bits, d_repeat, d_batch;
+    repetition_setup d_s;
 };
+
+} // namespace
+
+std::unique_ptr<frame_engine> make_repetition_cpu(const repetition_setup& s)
+{
+    return std::make_unique<repetition_cpu>(s);
+}
+
+namespace {
 
 std::unique_ptr<frame_decoder> make_repetition(option_reader& r, const frame_common& common,
                                                const device_spec& device)
 {
-    const int bits = int(r.get_int("frame_bits"));
-    const int repeat = int(r.get_int("repeat"));
+    repetition_setup s;
+    s.frame_bits = int(r.get_int("frame_bits"));
+    s.repeat = int(r.get_int("repeat"));
+    std::unique_ptr<frame_engine> eng;
+#ifdef GPUFEC_HAVE_CUDA
+    eng = gpu_engine_or_cpu(device, resolve_backend(device), "repetition",
+                            [&](int d) { return make_repetition_cuda(s, d, size_t(common.max_batch)); });
+#else
     if (device.type == device_spec::kind::cuda)
-        throw std::invalid_argument("device: the repetition family runs on the CPU only");
-    const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : 256;
-    return std::make_unique<repetition_decoder>(bits, repeat, batch);
+        throw std::invalid_argument("device: this build has no CUDA");
+#endif
+    if (!eng)
+        eng = make_repetition_cpu(s);
+    frame_shape shape;
+    shape.family = "repetition";
+    shape.description = "repetition x" + std::to_string(s.repeat) + ", " + std::to_string(s.frame_bits) + " bits per frame";
+    shape.input_per_frame = size_t(s.frame_bits) * size_t(s.repeat);
+    shape.output_bits = size_t(s.frame_bits);
+    shape.soft_output = size_t(s.frame_bits);
+    shape.batch_cpu = 256;
+    shape.batch_gpu = 4096;
+    return make_engine_decoder(shape, std::move(eng), size_t(common.max_batch));
 }
 
 class repetition_encoder : public frame_encoder
