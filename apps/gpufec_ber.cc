@@ -197,8 +197,8 @@ int main(int argc, char** argv)
         if (!list_family.empty()) {
             const auto& info = frame_family_info(list_family);
             if (lead)
-                std::printf("%s: %s\noptions: %s\n%s", info.name.c_str(), info.summary.c_str(), info.options.c_str(),
-                            info.schema.empty() ? "" : ("\n" + describe_options(info.schema)).c_str());
+                std::printf("%s: %s\noptions:\n%s\n", info.name.c_str(), info.summary.c_str(),
+                            info.schema.empty() ? info.options.c_str() : describe_options(info.schema).c_str());
             return 0;
         }
         if (!rule.has_limit())

@@ -46,7 +46,7 @@ void frame_decoder::decode(const frame_batch& batch)
                                             " decoder takes " + accepted_lengths());
         }
     }
-    if (on_gpu() && fault_injected("batch")) // (runtime/gpu_engine.h: tests of the fallbacks)
+    if (fault_injected("batch") && on_gpu()) // (runtime/gpu_engine.h: tests; on_gpu() builds a string)
         throw std::runtime_error("GPUFEC_FAULT=batch: a GPU batch of the " + family() + " decoder was made to fail");
     frame_batch b = batch;
     if (!b.status) {

@@ -153,7 +153,7 @@ std::string describe_options(const std::vector<option_spec>& schema)
     for (const auto* list : { &schema, &common_options() })
         for (const auto& o : *list)
             out += "  " + o.name + "=<" + allowed(o) + ">" +
-                   (o.default_value.empty() ? std::string(" (see the text)") : " (" + o.default_value + ")") + ": " +
+                   (o.default_value.empty() ? std::string(" (default: as the line says)") : " (" + o.default_value + ")") + ": " +
                    o.doc + "\n";
     return out;
 }

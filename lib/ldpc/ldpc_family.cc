@@ -126,10 +126,7 @@ std::unique_ptr<frame_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
 GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                              "ldpc",
                              "QC-LDPC and any LDPC code: layered / flooding min-sum, sum-product",
-                             "code=<802.11n:1944:1/2 | 802.16e:... | alist or base-matrix file>, "
-                             "max_iterations=<1..1000> (10), early_termination=<bool> (true), "
-                             "algorithm=<layered|flooding|sum-product>, precision=<int8|int16|float> "
-                             "(int16), normalization (0.75), offset (0), output=<info|codeword>",
+                             "", // (the options: the declaration below; docs/<family>.md)
                              make_from_options,
                              make_encoder_from_options,
                              "bpsk-awgn",

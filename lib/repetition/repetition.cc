@@ -110,7 +110,7 @@ std::unique_ptr<frame_encoder> make_repetition_encoder(option_reader& r)
 GPUFEC_REGISTER_FRAME_FAMILY(repetition,
                              "repetition",
                              "repetition code (each bit sent `repeat` times); the platform's example family",
-                             "frame_bits=<1..1048576> (1024), repeat=<1..255> (3)",
+                             "", // (the options: the declaration below; docs/<family>.md)
                              make_repetition,
                              make_repetition_encoder,
                              "bpsk-awgn",

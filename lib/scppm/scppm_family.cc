@@ -257,14 +257,7 @@ GPUFEC_REGISTER_FRAME_FAMILY(scppm,
                              "scppm",
                              "CCSDS 142 SCPPM (deep-space optical): outer (5,7,7) code, interleaver, accumulator, "
                              "PPM; iterative decoding with a CRC-32 stop",
-                             "M=<4|8|16|32|64|128|256> (16), rate=<1/3|1/2|2/3> (2/3), "
-                             "algorithm=<max-log|log-map> (max-log: 32-bit fixed point, CPU or GPU, the same bits; "
-                             "log-map: float, CPU), max_iterations=<1..1000> (32), "
-                             "input=<counts|symbol_llr> (counts: photon counts per slot; symbol_llr: a log-likelihood "
-                             "per slot, the pulse there), ks, kb (signal / background photons per slot: log-map with "
-                             "counts only), scaling=<0.016..1> (extrinsic scaling: 0.75 max-log, 1 log-map), "
-                             "randomizer=<0|1> (0; 1: the CCSDS pseudo-randomizer on each information block, "
-                             "before the CRC)",
+                             "", // (the options: the declaration below; docs/<family>.md)
                              make_scppm,
                              make_scppm_encoder,
                              "poisson-ppm",

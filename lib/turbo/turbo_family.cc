@@ -389,21 +389,7 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "turbo",
                              "turbo codes: LTE (all 188 K), CCSDS (4 K, 4 rates), BCJR max-log / log-map, sliding "
                              "windows, CRC stop",
-                             "code=<lte:K|lte:any|ccsds:K[:1/r]> (lte:6144; lte:any: K from each frame's length, 3K + 12, on the tagged-stream "
-                             "and PDU faces; ccsds K 1784, 3568, 7136, 8920, r 2, 3, 4, 6, default 3), "
-                             "algorithm=<max-log|log-map|fptd|fptd-max-log> (max-log; fptd-max-log: CPU or GPU, "
-                             "the same bits, every iteration), "
-                             "max_iterations=<1..100> (6), scaling (0.75 max-log, 1 log-map), "
-                             "window=<stages> (16 fixed: the GPU's; 0 = the whole block, reference only), crc=<none|lte-24a|lte-24b|ccsds-16|...> (none), "
-                             "early_termination=<bool> (true: stop a frame when its CRC passes; the reference engine also on unchanged decisions), "
-                             "prelaunch=<bool> (false; the GPU FPTD: the next frame's kernel waits on the GPU, up to 4 ms, so that "
-                             "a frame within 2 ms of the one before skips the launch), "
-                             "engine=<fixed|reference> (fixed for max-log: LTE int16 metrics, CPU or GPU, the same bits; CCSDS int32, CPU; "
-                             "reference for fptd-max-log: float; fixed: int16 metrics, CPU or GPU, the same bits; "
-                             "windows multiples of 8; training=<8..64> (32) stages outside each window; the GPU: window 16, "
-                             "training 16, 24 or 32; "
-                             "log-map and fptd: reference, CPU), "
-                             "layout=<streams|interleaved> (LTE; streams: d0|d1|d2)",
+                             "", // (the options: the declaration below; docs/<family>.md)
                              make_from_options,
                              make_encoder_from_options,
                              "bpsk-awgn",
@@ -418,8 +404,8 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                                           "default: fixed for max-log, reference otherwise"),
                                opt_int("max_iterations", "6", 1, 100, "iterations at most"),
                                opt_real("scaling", "", 1e-3, 1.0, "extrinsic scaling; default 0.75 max-log, 1 log-map"),
-                               opt_int("window", "", 0, 6144, "window stages; default 16 (fixed: the GPU's), 0 (reference: the whole block)"),
-                               opt_int("training", "32", 0, 1000, "training stages outside each window"),
+                               opt_int("window", "", 0, 6144, "window stages, multiples of 8 (fixed); default 16 (fixed: the GPU runs 16 only), 0 (reference: the whole block)"),
+                               opt_int("training", "32", 0, 1000, "training stages outside each window (fixed: 8..64; the GPU runs 16, 24 or 32)"),
                                opt_text("crc", "none", "a CRC that stops a frame early: none, lte-24a, lte-24b, ccsds-16"),
                                opt_bool("early_termination", "",
                                         "stop a frame when its CRC passes (the reference also on unchanged decisions); "

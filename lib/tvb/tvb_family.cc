@@ -236,9 +236,10 @@ std::unique_ptr<frame_decoder> make_tvb(option_reader& r, const frame_common& co
     c.cpu_threads = common.cpu_threads;
     std::unique_ptr<tvb_engine> eng;
     const backend_choice choice = resolve_backend(device);
+    // the drift ranges, computed once: the GPU engine's setup, or the CPU decoder's memory check
+    const tvb_map_decoder ranges(c.code, c.N, c.channel, c.exclusion);
 #ifdef GPUFEC_HAVE_CUDA
     if (choice.cuda) {
-        const tvb_map_decoder ranges(c.code, c.N, c.channel, c.exclusion);
         tvb_setup s;
         s.code = c.code;
         s.N = c.N;
@@ -254,7 +255,7 @@ std::unique_ptr<frame_decoder> make_tvb(option_reader& r, const frame_common& co
 #endif
     const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : eng ? 4096 : 64;
     if (!eng) // the CPU decoder holds a frame's branch metrics: refuse what cannot fit, now
-        tvb_map_decoder(c.code, c.N, c.channel, c.exclusion).check_memory();
+        ranges.check_memory();
     return std::make_unique<tvb_frames>(c, batch, std::move(eng));
 }
 
@@ -322,15 +323,7 @@ GPUFEC_REGISTER_FRAME_FAMILY(tvb,
                              "time-varying block codes (Davey-MacKay watermark, marker) over the BSID insertion/"
                              "deletion channel: symbol-level MAP decoding over the drift, received frames of any length "
                              "the drift range allows",
-                             "code=<dm|marker|file> (dm), q=<2..65536> (16), n=<1..32> (7), N=<symbols a frame> "
-                             "(50, or the file's block length; at most 65536), file=<SimCommSys system file: its tvb codebooks "
-                             "and markers, the channel's insertion cap and the exclusion probability, docs/tvb.md>, "
-                             "books=<codebooks, dm> (N), seed=<watermark seed, dm> (1), d=<data bits, marker> (4), "
-                             "marker=<bits, marker> (001), pi, pd, ps (0.01, 0.01, 0: the channel the decoder assumes), "
-                             "max_insertions=<0..64> (2, or the file's cap; uncapped: 64), exclusion=<probability of a drift outside "
-                             "the frame's range, shared by its codewords> (1e-10, or the file's), "
-                             "precision=<double|single: alpha, beta and the APP sums> (double), "
-                             "storage=<auto|global|local: the GPU's gamma, all of a chunk or a symbol at a time> (auto)",
+                             "", // (the options: the declaration below; docs/<family>.md)
                              make_tvb,
                              make_tvb_encoder,
                              "bsid",

@@ -306,6 +306,7 @@ public:
     }
 
     std::string name() const override { return d_name; }
+    bool on_gpu() const override { return true; }
 
     void run(const vit_params& p,
              const int8_t* soft,

@@ -37,6 +37,7 @@ public:
                      uint8_t* out,
                      size_t out_len) = 0;
     virtual std::string name() const = 0;
+    virtual bool on_gpu() const { return false; }
     /*! sizes the engine's buffers for runs of these params of up to max_jobs jobs (0: the
      *  engine's own chunk size); decoders call it once, at construction, so that no batch
      *  allocates. Runs of other params or more jobs still work (they allocate). */

@@ -74,7 +74,7 @@ void viterbi_frame_decoder::reserve(size_t frames)
     try {
         d_engine->reserve(frame_params(), int64_t(frames));
     } catch (const std::exception& e) { // the GPU's buffers do not fit: the device rule
-        if (d_engine->name().rfind("cuda", 0) != 0) // (a CPU engine's failure is not the device's)
+        if (!d_engine->on_gpu()) // (a CPU engine's failure is not the device's)
             throw;
         gpu_engine_failed(d_device, d_engine->name(), "viterbi", e);
         d_engine = make_viterbi_engine(d_code, d_opts, device_spec::parse("cpu"));
@@ -140,7 +140,7 @@ void viterbi_stream_decoder::reserve(int64_t max_blocks)
     try {
         d_engine->reserve(stream_params(), max_blocks);
     } catch (const std::exception& e) { // the GPU's buffers do not fit: the device rule
-        if (d_engine->name().rfind("cuda", 0) != 0) // (a CPU engine's failure is not the device's)
+        if (!d_engine->on_gpu()) // (a CPU engine's failure is not the device's)
             throw;
         gpu_engine_failed(d_device, d_engine->name(), "viterbi", e);
         d_engine = make_viterbi_engine(d_code, d_opts, device_spec::parse("cpu"));

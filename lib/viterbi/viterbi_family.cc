@@ -202,9 +202,7 @@ std::unique_ptr<frame_decoder> make_viterbi_frame_decoder(const conv_code& code,
 GPUFEC_REGISTER_FRAME_FAMILY(viterbi,
                              "viterbi",
                              "convolutional codes, K=3..9, terminated / tail-biting / truncated frames",
-                             "code=<ccsds|nasa-dsn|80211|lte|...|custom>, k, polys=<'79 -109'>, "
-                             "puncture=<'1 1 0 1'>, mode=<terminated|tailbiting|truncated> "
-                             "(terminated), frame_bits (1024), traceback (0 = 6K)",
+                             "", // (the options: the declaration below; docs/<family>.md)
                              make_from_options,
                              make_encoder_from_options,
                              "bpsk-awgn",

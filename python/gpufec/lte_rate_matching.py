@@ -25,7 +25,8 @@ import numpy as np
 import pmt
 
 from .gpufec_python import lte_rate_matcher
-from .pdu_block import MAX_PDU_VALUES, check_int, meta_int, pdu_block
+from .params import check_int
+from .pdu_block import MAX_PDU_VALUES, meta_int, pdu_block
 
 # HARQ buffers lte_derate_match keeps with combine=True (code blocks of different "cb"): the
 # oldest is let go beyond this (LTE: 8 processes x up to 13 blocks of a 4-layer transport block)

@@ -27,7 +27,8 @@ import pmt
 
 from .gpufec_python import crc_append, crc_check, lte_rate_matcher, lte_segment_bits, \
     lte_segmentation, turbo_encode
-from .pdu_block import check_int, meta_int, pdu_block
+from .params import check_int
+from .pdu_block import meta_int, pdu_block
 
 _LTE_K = None
 

@@ -11,7 +11,6 @@ block and every later PDU would be lost without a word."""
 import pmt
 from gnuradio import gr
 
-from .params import check_int  # noqa: F401 (the PDU blocks' constructors use it)
 
 # the largest vector a PDU block makes (values): 2^26, 64 Mi soft values (256 MB as f32); beyond
 # that a metadata value is an error, not a size to allocate

@@ -7,36 +7,17 @@
 PDUs of decoded bits with per-frame status out, in order; bad PDUs dropped and counted while the
 flowgraph goes on."""
 
-import os
-import sys
-import threading
-import time
-
 import numpy as np
 import pmt
 from gnuradio import gr, gr_unittest, blocks, fec
 from gnuradio import gpufec
 
+from qa_util import decode_pdus
+
 
 def run_pdus(dec, msgs, expect, timeout=30):
-    """posts msgs to dec, collects its output PDUs until `expect` arrived"""
-    tb = gr.top_block()
-    dbg = blocks.message_debug()
-    tb.msg_connect((dec, "pdus"), (dbg, "store"))
-    tb.start()
-    for m in msgs:
-        dec.to_basic_block()._post(pmt.intern("pdus"), m)
-    t0 = time.time()
-    while dbg.num_messages() < expect and time.time() - t0 < timeout:
-        time.sleep(0.01)
-    time.sleep(0.05)  # anything more that should not come
-    stopper = threading.Thread(target=lambda: (tb.stop(), tb.wait()), daemon=True)
-    stopper.start()
-    stopper.join(timeout)
-    if stopper.is_alive():  # a hung block: report it rather than hang the suite
-        print("FAIL: the flowgraph did not stop within %d s" % timeout, file=sys.stderr, flush=True)
-        os._exit(1)
-    return [dbg.get_message(i) for i in range(dbg.num_messages())]
+    """posts msgs to dec, collects its output PDUs until `expect` arrived (a hang fails)"""
+    return decode_pdus(dec, msgs, timeout=timeout, expect=expect)
 
 
 class qa_pdu_decoder(gr_unittest.TestCase):

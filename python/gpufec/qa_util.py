@@ -5,6 +5,8 @@
 """Helpers the QA files share: run soft values through a decoder block in a flowgraph, with a
 time limit so that a hang fails the test instead of stopping the suite."""
 
+import os
+import sys
 import threading
 import time
 
@@ -42,8 +44,12 @@ def decode_pdus(dec, pdus, timeout=30, expect=None):
     while dbg.num_messages() < want and time.time() - t0 < timeout:
         time.sleep(0.01)
     time.sleep(0.05)  # anything more that should not come
-    tb.stop()
-    tb.wait()
+    stopper = threading.Thread(target=lambda: (tb.stop(), tb.wait()), daemon=True)
+    stopper.start()
+    stopper.join(timeout)
+    if stopper.is_alive():  # a hung block: fail the test file rather than hang the suite
+        print("FAIL: the flowgraph did not stop within %d s" % timeout, file=sys.stderr, flush=True)
+        os._exit(1)
     return [dbg.get_message(i) for i in range(dbg.num_messages())]
 
 

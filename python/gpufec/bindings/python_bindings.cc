@@ -287,7 +287,7 @@ blocks; gr-gpufec's own blocks batch and use the GPU). Float soft input (positiv
         "frame_family_options",
         [](const std::string& family) {
             const auto& f = gpufec::frame_family_info(family);
-            return f.schema.empty() ? f.options : f.options + "\n" + gpufec::describe_options(f.schema);
+            return f.schema.empty() ? f.options : gpufec::describe_options(f.schema);
         },
         py::arg("family"),
         "The options a frame family takes, with their defaults.");

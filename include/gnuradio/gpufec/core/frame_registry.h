@@ -114,7 +114,7 @@ using frame_encoder_factory = std::function<std::unique_ptr<frame_encoder>(optio
 struct frame_family {
     std::string name;
     std::string summary; //!< one line
-    std::string options; //!< "code=<id>, max_iterations=<1..1000> (10), ..."
+    std::string options; //!< the options in words; empty where the schema below declares them
     frame_factory make;
     frame_encoder_factory make_encoder;
     /*! what its decoder reads, as the apps' channels name it: "bpsk-awgn" (soft values of code
