@@ -5,6 +5,8 @@
 #include "frame/frame_engine.h"
 
 #include <gnuradio/gpufec/core/bits.h>
+
+#include "runtime/cpu_pool.h"
 #include <stdexcept>
 #include <vector>
 
@@ -16,10 +18,18 @@ class engine_decoder : public frame_decoder
 {
 public:
     engine_decoder(const frame_shape& shape, std::unique_ptr<frame_engine> engine, size_t max_batch)
-        : d_shape(shape), d_engine(std::move(engine))
+        : d_shape(shape), d_engine(std::move(engine)), d_pool(get_cpu_pool(shape.cpu_threads))
     {
         if (!d_engine)
             throw std::logic_error("engine_decoder: no engine");
+        if (!d_shape.packed_bits)
+            d_shape.packed_bits = d_shape.output_bits;
+        if (d_shape.packed_bits < d_shape.output_bits)
+            throw std::logic_error("engine_decoder: the engine writes fewer bits than the output");
+        if (!d_shape.input_order.empty() && (d_shape.variable || d_shape.input_order.size() != d_shape.input_per_frame))
+            throw std::logic_error("engine_decoder: an input order needs fixed frames of its size");
+        if (!d_shape.variable)
+            d_shape.min_input = d_shape.input_per_frame;
         d_batch = max_batch ? max_batch : d_engine->on_gpu() ? shape.batch_gpu : shape.batch_cpu;
     }
 
@@ -27,45 +37,101 @@ public:
     std::string describe() const override { return d_shape.description; }
     std::string backend() const override { return d_engine->name(); }
     size_t input_per_frame() const override { return d_shape.input_per_frame; }
+    size_t min_input_per_frame() const override { return d_shape.min_input; }
+    bool variable_input() const override { return d_shape.variable; }
+    std::string accepted_lengths() const override
+    {
+        return d_shape.lengths_text.empty() ? frame_decoder::accepted_lengths() : d_shape.lengths_text;
+    }
     size_t output_bits() const override { return d_shape.output_bits; }
+    size_t symbol_bits() const override { return d_shape.symbol_bits; }
     bool has_check() const override { return d_shape.has_check; }
     std::string check_name() const override { return d_shape.check_name; }
     bool iterates() const override { return d_shape.iterates; }
     size_t soft_output_per_frame() const override { return d_shape.soft_output; }
+    bool wants_float_input() const override { return d_shape.wants_float; }
     size_t preferred_batch() const override { return d_batch; }
-    size_t min_efficient_batch() const override { return d_engine->on_gpu() ? d_shape.min_efficient_gpu : 1; }
+    size_t min_efficient_batch() const override
+    {
+        return d_engine->on_gpu() ? d_shape.min_efficient_gpu : d_shape.min_efficient_cpu;
+    }
     double time_kernels(const int8_t* soft, size_t frames, int reps) override
     {
-        return d_engine->time_kernels(soft, frames, reps);
+        return d_shape.input_order.empty() ? d_engine->time_kernels(soft, frames, reps) : -1;
     }
 
 protected:
     void decode_checked(const frame_batch& b) override
     {
-        // engines write packed decisions: straight into the output, or unpacked from a scratch
-        const size_t k = d_shape.output_bits, bytes = (k + 7) / 8;
-        if (!b.packed)
-            d_packed.resize(b.frames * bytes);
+        const size_t k = d_shape.output_bits, bytes = (k + 7) / 8, engine_bytes = (d_shape.packed_bits + 7) / 8;
+        // engines write packed decisions: straight into the output where it has their form
+        const bool direct = b.packed && bytes == engine_bytes;
+        if (!direct)
+            d_packed.resize(b.frames * engine_bytes);
         engine_batch in;
         in.soft = b.soft;
         in.soft_f = b.soft_f;
         in.lengths = b.input_lengths;
         in.frames = b.frames;
+        if (!d_shape.input_order.empty())
+            reorder(b, in);
         engine_output out;
-        out.packed = b.packed ? b.bits : d_packed.data();
+        out.packed = direct ? b.bits : d_packed.data();
         out.status = b.status;
         out.soft_out = b.soft_out;
         d_engine->run(in, out);
-        if (!b.packed)
-            for (size_t f = 0; f < b.frames; ++f)
-                unpack_bits(d_packed.data() + f * bytes, k, b.bits + f * k);
+        if (direct && !d_shape.post_frame)
+            return;
+        const size_t out_bytes = output_bytes(b.packed);
+        parallel_ranges(*d_pool, b.frames, out_bytes, [&](size_t first, size_t end) {
+            for (size_t f = first; f < end; ++f) {
+                uint8_t* p = out.packed + f * engine_bytes;
+                if (d_shape.post_frame)
+                    d_shape.post_frame(p, b.soft_out ? b.soft_out + f * d_shape.soft_output : nullptr);
+                if (direct)
+                    continue;
+                uint8_t* o = b.bits + f * out_bytes;
+                if (!b.packed)
+                    unpack_bits(p, k, o);
+                else { // the leading bytes, the last one's unused bits cleared
+                    std::copy(p, p + bytes, o);
+                    if (k % 8)
+                        o[bytes - 1] &= uint8_t(0xff << (8 - k % 8));
+                }
+            }
+        });
     }
 
 private:
+    //! the frames in the engine's order, into scratch
+    void reorder(const frame_batch& b, engine_batch& in)
+    {
+        const size_t n = d_shape.input_per_frame;
+        const int32_t* order = d_shape.input_order.data();
+        if (b.soft_f)
+            d_in_f.resize(b.frames * n);
+        else
+            d_in.resize(b.frames * n);
+        parallel_ranges(*d_pool, b.frames, n, [&](size_t first, size_t end) {
+            for (size_t f = first; f < end; ++f)
+                for (size_t i = 0; i < n; ++i) {
+                    if (b.soft_f)
+                        d_in_f[f * n + i] = b.soft_f[f * n + size_t(order[i])];
+                    else
+                        d_in[f * n + i] = b.soft[f * n + size_t(order[i])];
+                }
+        });
+        in.soft = b.soft_f ? nullptr : d_in.data();
+        in.soft_f = b.soft_f ? d_in_f.data() : nullptr;
+    }
+
     frame_shape d_shape;
     std::unique_ptr<frame_engine> d_engine;
+    std::shared_ptr<cpu_pool> d_pool;
     size_t d_batch = 1;
     std::vector<uint8_t> d_packed;
+    std::vector<int8_t> d_in;
+    std::vector<float> d_in_f;
 };
 
 } // namespace

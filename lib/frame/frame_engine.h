@@ -4,17 +4,21 @@
  */
 /* The one shape of an engine (a family's CPU reference, fast CPU path or CUDA code) and the one
  * frame_decoder built over engines (engine_decoder.cc), which owns what every family needs
- * around its engine: the output's packing, the status, the backend string, batch sizes.
- * The repetition family is the first on it (lib/repetition: a CPU and a CUDA engine); the
- * other families move onto it one by one. */
+ * around its engine: the input's order, the output's packing, the status, the backend string,
+ * batch sizes. A decoder that works a frame at a time (a float reference) becomes an engine
+ * through the pooled adapter (pooled_engine.cc): one worker with its scratch per CPU thread.
+ * lib/repetition is the template: a CPU engine and a small CUDA engine. */
 #ifndef INCLUDED_GPUFEC_FRAME_ENGINE_H
 #define INCLUDED_GPUFEC_FRAME_ENGINE_H
 
 #include <gnuradio/gpufec/core/frame_decoder.h>
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gpufec {
 
@@ -27,9 +31,10 @@ struct engine_batch {
     size_t frames = 0;
 };
 
-//! where the results go, in host memory: packed decisions (ceil(output bits / 8) bytes a
-//! frame, MSB first), a status per frame (iterations, check; the decoder marks erasures), and
-//! soft output where asked (null: not asked)
+//! where the results go, in host memory: packed decisions (ceil(packed_bits / 8) bytes a
+//! frame, MSB first), a status per frame (iterations, check; an engine that reads input it
+//! cannot use sets erased and check 0; the decoder marks all-zero frames), and soft output
+//! where asked (null: not asked; frame_shape::soft_output values a frame)
 struct engine_output {
     uint8_t* packed = nullptr;
     frame_status* status = nullptr;
@@ -52,15 +57,63 @@ public:
 struct frame_shape {
     std::string family;
     std::string description;
-    size_t input_per_frame = 0;
+    size_t input_per_frame = 0; //!< (the longest, for variable frames)
     size_t output_bits = 0;
+    //! bits a frame the engine writes (0: output_bits); the decoder keeps the first output_bits
+    //! (turbo: the code block, whose CRC ends it)
+    size_t packed_bits = 0;
     size_t soft_output = 0; //!< soft values out a frame (0: none)
+    size_t symbol_bits = 1;
     bool has_check = false;
     std::string check_name = "check_ok";
     bool iterates = false;
+    bool wants_float = false; //!< the engine reads engine_batch::soft_f (exact max* needs the scale)
+    //! variable frames (lengths min_input .. input_per_frame; output and soft output fixed)
+    bool variable = false;
+    size_t min_input = 0;
+    std::string lengths_text; //!< the accepted lengths, in words, for errors
+    //! where not empty: value i of a frame the engine reads is value input_order[i] of the
+    //! frame as it comes (a code's layout other than the engine's)
+    std::vector<int32_t> input_order;
+    //! where set: run on each frame's results after the engine (packed decisions, soft output
+    //! or null), frames in parallel (SCPPM's de-randomizer)
+    std::function<void(uint8_t* packed, float* soft_out)> post_frame;
     size_t batch_cpu = 64, batch_gpu = 4096; //!< frames per call when max_batch is 0
-    size_t min_efficient_gpu = 1024;
+    size_t min_efficient_cpu = 1, min_efficient_gpu = 1024;
+    int cpu_threads = 0; //!< the CPU pool of the decoder's own steps (unpacking, post_frame)
 };
+
+//! one frame for a decoder that works a frame at a time: its soft values and where its results go
+struct engine_frame {
+    const int8_t* soft = nullptr; //!< (one of soft, soft_f)
+    const float* soft_f = nullptr;
+    size_t length = 0;
+    uint8_t* packed = nullptr;
+    frame_status* status = nullptr;
+    float* soft_out = nullptr; //!< null: not asked
+    //! value i as a float: the float input as given, int8 as is (-128 read as -127, symmetric)
+    float value(size_t i) const { return soft_f ? soft_f[i] : float(std::max<int8_t>(soft[i], -127)); }
+};
+
+//! a per-frame decoder with its scratch (one per CPU thread of a pooled engine)
+class frame_worker
+{
+public:
+    virtual ~frame_worker() = default;
+    virtual void decode(const engine_frame& frame) = 0;
+};
+
+struct pooled_engine_spec {
+    std::string name; //!< "cpu float reference": the threads and the pool's kind are added
+    int cpu_threads = 0;
+    size_t input_per_frame = 0; //!< the stride of fixed frames (variable: lengths summed)
+    size_t packed_bytes = 0;    //!< output bytes a frame
+    size_t soft_output = 0;     //!< soft output values a frame
+    std::function<std::unique_ptr<frame_worker>()> make_worker;
+};
+
+//! the pooled adapter: a frame per CPU pool task, each thread with its own worker
+std::unique_ptr<frame_engine> make_pooled_engine(const pooled_engine_spec& spec);
 
 //! the one frame_decoder over an engine; max_batch 0: the shape's batch for the engine's kind
 std::unique_ptr<frame_decoder> make_engine_decoder(const frame_shape& shape, std::unique_ptr<frame_engine> engine,

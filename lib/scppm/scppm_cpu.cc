@@ -13,7 +13,7 @@ namespace gpufec {
 
 namespace {
 
-class scppm_fixed_cpu : public scppm_engine
+class scppm_fixed_cpu : public frame_engine
 {
 public:
     scppm_fixed_cpu(const scppm_setup& s, int threads) : d_s(s), d_pool(get_cpu_pool(threads))
@@ -25,10 +25,11 @@ public:
     {
         return "cpu fixed-point max-log (" + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
     }
-    void decode(const int8_t* in, size_t frames, uint8_t* bits, scppm_report* report) override
+    void run(const engine_batch& b, const engine_output& out) override
     {
+        const int8_t* in = b.soft;
         const size_t n = d_s.code.slots(), k = size_t(d_s.code.info_bits()), bytes = (k + 7) / 8;
-        d_pool->parallel_for(int64_t(frames), [&](int64_t fi, int w) {
+        d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int w) {
             const size_t f = size_t(fi);
             worker& wk = *d_workers[size_t(w)];
             const int8_t* x = in + f * n;
@@ -38,10 +39,11 @@ public:
                 wk.ch[i] = scppm::fixed_slot_metric(x[i], d_s.counts);
             }
             const scppm::report r = wk.dec.decode(wk.ch.data(), wk.info.data());
-            pack_bits(wk.info.data(), k, bits + f * bytes);
-            report[f].iterations = r.iterations;
-            report[f].check = r.check;
-            report[f].bad_input = negative;
+            pack_bits(wk.info.data(), k, out.packed + f * bytes);
+            frame_status& st = out.status[f];
+            st.iterations = r.iterations;
+            st.check = negative ? 0 : r.check;
+            st.erased = negative;
         });
     }
 
@@ -62,7 +64,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<scppm_engine> make_scppm_fixed_cpu(const scppm_setup& s, int cpu_threads)
+std::unique_ptr<frame_engine> make_scppm_fixed_cpu(const scppm_setup& s, int cpu_threads)
 {
     return std::make_unique<scppm_fixed_cpu>(s, cpu_threads);
 }

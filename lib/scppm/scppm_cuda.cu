@@ -53,7 +53,7 @@ constexpr int MAX_SUBS = 8; // sub-segments per thread segment (outer K / 256 / 
 struct kernel_args {
     const int8_t* in;
     uint8_t* bits;
-    scppm_report* report;
+    frame_status* status;
     const uint32_t* crc_w; // per outer input bit k < K - 2: its contribution to the CRC register
     uint32_t crc_zero;     // the register that passes (the CRC of all-zero information)
     int frames, symbols, K, info_bits, bytes, max_it, scale_q, counts;
@@ -560,15 +560,15 @@ __global__ void __launch_bounds__(THREADS, BLOCKS_PER_SM) scppm_kernel(kernel_ar
         out[byte] = v;
     }
     if (threadIdx.x == 0) {
-        scppm_report r;
+        frame_status r; // (a negative count: erased, its check failed)
         r.iterations = it;
-        r.check = passed;
-        r.bad_input = bad;
-        a.report[f] = r;
+        r.check = passed && !bad;
+        r.erased = bad;
+        a.status[f] = r;
     }
 }
 
-class scppm_cuda : public scppm_engine
+class scppm_cuda : public frame_engine
 {
 public:
     scppm_cuda(const scppm_setup& s, int device, size_t max_batch) : d_s(s), d_dev(device)
@@ -620,7 +620,7 @@ public:
         d_args.kept_per_period = kept;
         pipeline_layout l;
         l.in = { d_chunk * c.slots() };
-        l.out = { d_chunk * size_t(d_args.bytes), d_chunk * sizeof(scppm_report) };
+        l.out = { d_chunk * size_t(d_args.bytes), d_chunk * sizeof(frame_status) };
         d_pipe = std::make_unique<batch_pipeline>(3, l);
     }
 
@@ -630,8 +630,12 @@ public:
     }
     bool on_gpu() const override { return true; }
 
-    void decode(const int8_t* in, size_t frames, uint8_t* bits, scppm_report* report) override
+    void run(const engine_batch& b, const engine_output& out) override
     {
+        const int8_t* in = b.soft;
+        const size_t frames = b.frames;
+        uint8_t* bits = out.packed;
+        frame_status* report = out.status;
         if (frames == 0)
             return;
         device_guard g(d_dev);
@@ -647,12 +651,12 @@ public:
                 io.out[0] = bits + at * bytes;
                 io.out_bytes[0] = m * bytes;
                 io.out[1] = report + at;
-                io.out_bytes[1] = m * sizeof(scppm_report);
+                io.out_bytes[1] = m * sizeof(frame_status);
                 return io;
             },
             [&](int64_t c, const slot_view& v) {
                 const size_t m = std::min(d_chunk, frames - size_t(c) * d_chunk);
-                enqueue(v.stream, v.input<const int8_t>(0), m, v.output<uint8_t>(0), v.output<scppm_report>(1));
+                enqueue(v.stream, v.input<const int8_t>(0), m, v.output<uint8_t>(0), v.output<frame_status>(1));
             });
     }
 
@@ -662,7 +666,7 @@ public:
         const size_t m = std::min(d_chunk, frames), n = d_s.code.slots();
         device_buffer<int8_t> d_in(m * n);
         device_buffer<uint8_t> out(m * size_t(d_args.bytes));
-        device_buffer<scppm_report> rep(m);
+        device_buffer<frame_status> rep(m);
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), in, m * n, cudaMemcpyHostToDevice, st.get()));
         const double t = time_on_stream(st.get(), reps, [&] { enqueue(st.get(), d_in.get(), m, out.get(), rep.get()); });
@@ -670,12 +674,12 @@ public:
     }
 
 private:
-    void enqueue(cudaStream_t s, const int8_t* in, size_t m, uint8_t* bits, scppm_report* report)
+    void enqueue(cudaStream_t s, const int8_t* in, size_t m, uint8_t* bits, frame_status* report)
     {
         kernel_args a = d_args;
         a.in = in;
         a.bits = bits;
-        a.report = report;
+        a.status = report;
         a.frames = int(m);
         d_kernel<<<unsigned(m), THREADS, d_shared, s>>>(a);
         GPUFEC_CUDA_CHECK_LAUNCH("scppm_kernel");
@@ -693,7 +697,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<scppm_engine> make_scppm_cuda(const scppm_setup& s, int device, size_t max_batch)
+std::unique_ptr<frame_engine> make_scppm_cuda(const scppm_setup& s, int device, size_t max_batch)
 {
     return std::make_unique<scppm_cuda>(s, device, max_batch);
 }

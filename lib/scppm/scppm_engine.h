@@ -11,6 +11,7 @@
 
 #include <gnuradio/gpufec/core/scppm.h>
 
+#include "frame/frame_engine.h"
 #include "scppm_siso.h"
 #include <memory>
 #include <string>
@@ -24,29 +25,13 @@ struct scppm_setup {
     bool counts = true;  //!< input: photon counts (else slot LLRs)
 };
 
-//! per codeword: iterations run, CRC passed, and whether a negative count was read as 0
-struct scppm_report {
-    int32_t iterations = 0;
-    int8_t check = 0;
-    int8_t bad_input = 0;
-};
-
-class scppm_engine
-{
-public:
-    virtual ~scppm_engine() = default;
-    virtual std::string name() const = 0;
-    virtual bool on_gpu() const { return false; }
-    //! frames x slots() int8 in; frames x ceil(info_bits / 8) bytes of decisions out (packed,
-    //! MSB first); a report per frame
-    virtual void decode(const int8_t* in, size_t frames, uint8_t* bits, scppm_report* report) = 0;
-    //! seconds per decode() of `frames` frames in the kernels alone; negative on the CPU
-    virtual double time_kernels(const int8_t*, size_t, int) { return -1; }
-};
-
-std::unique_ptr<scppm_engine> make_scppm_fixed_cpu(const scppm_setup& s, int cpu_threads);
+/* The engines (frame/frame_engine.h): frames x slots() int8 in, frames x ceil(info_bits / 8)
+ * bytes of decisions out (packed, MSB first), per frame the iterations run and the CRC result;
+ * a codeword with a negative photon count (not a count) is decoded with those slots read as 0
+ * and reported erased, its check failed. */
+std::unique_ptr<frame_engine> make_scppm_fixed_cpu(const scppm_setup& s, int cpu_threads);
 #ifdef GPUFEC_HAVE_CUDA
-std::unique_ptr<scppm_engine> make_scppm_cuda(const scppm_setup& s, int device, size_t max_batch);
+std::unique_ptr<frame_engine> make_scppm_cuda(const scppm_setup& s, int device, size_t max_batch);
 #endif
 
 } // namespace gpufec

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* SCPPM as a frame family ("scppm"): max-log runs on a fixed-point engine (CUDA or the CPU twin,
- * the same bits); log-map runs the float reference, a codeword per CPU pool task. A frame is a
+ * the same bits); log-map runs the float reference through the pooled engine. A frame is a
  * codeword's slots (15120 / m symbols of M slots), its output the information bits. */
 #include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/device.h>
@@ -12,7 +12,6 @@
 #include <gnuradio/gpufec/core/scppm_framing.h>
 
 #include "runtime/gpu_engine.h"
-#include "runtime/cpu_pool.h"
 #include "scppm_codeword.h"
 #include "scppm_engine.h"
 #include <algorithm>
@@ -31,139 +30,48 @@ struct scppm_config {
     int cpu_threads = 0;
 };
 
-class scppm_frames : public frame_decoder
+//! the log-MAP float reference, a codeword at a time (a worker of the pooled engine)
+class scppm_logmap_worker : public frame_worker
 {
 public:
-    scppm_frames(const scppm_config& c, size_t batch, std::unique_ptr<scppm_engine> engine)
-        : d_c(c), d_engine(std::move(engine)), d_pool(get_cpu_pool(c.cpu_threads)), d_batch(batch)
+    explicit scppm_logmap_worker(const scppm_config& c)
+        : d_c(c), d_dec(c.s.code, c.s.max_iterations, c.s.scaling), d_ch(c.s.code.slots()),
+          d_info(size_t(c.s.code.info_bits()))
     {
-        if (!d_engine)
-            for (int w = 0; w < d_pool->size(); ++w)
-                d_workers.push_back(std::make_unique<worker>(c));
     }
 
-    std::string family() const override { return "scppm"; }
-    std::string describe() const override
+    void decode(const engine_frame& f) override
     {
-        return d_c.s.code.describe() + ", " + (d_c.log_map ? "log-map" : "max-log") + ", " +
-               std::to_string(d_c.s.max_iterations) + " it at most, input " +
-               (d_c.s.counts ? "photon counts" : "slot LLRs") + (d_c.randomizer ? ", de-randomized" : "");
-    }
-    std::string backend() const override
-    {
-        if (d_engine)
-            return d_engine->name();
-        return "cpu float reference (" + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
-    }
-    size_t input_per_frame() const override { return d_c.s.code.slots(); }
-    size_t output_bits() const override { return size_t(d_c.s.code.info_bits()); }
-    bool has_check() const override { return true; }
-    std::string check_name() const override { return "crc_ok"; }
-    bool iterates() const override { return true; }
-    size_t soft_output_per_frame() const override { return d_engine ? 0 : output_bits(); }
-    //! exact max* depends on the metric's scale: log-map takes the float values themselves
-    bool wants_float_input() const override { return d_c.log_map; }
-    size_t preferred_batch() const override { return d_batch; }
-    size_t min_efficient_batch() const override { return d_engine && d_engine->on_gpu() ? 256 : 1; }
-    double time_kernels(const int8_t* soft, size_t frames, int reps) override
-    {
-        return d_engine ? d_engine->time_kernels(soft, frames, reps) : -1;
-    }
-
-protected:
-    void decode_checked(const frame_batch& b) override
-    {
-        if (d_engine)
-            decode_fixed(b);
-        else
-            decode_reference(b);
+        const float w = float(d_c.weight);
+        bool negative = false;
+        for (size_t i = 0; i < d_ch.size(); ++i) {
+            float v = f.value(i);
+            if (d_c.s.counts) {
+                negative |= v < 0;
+                v = std::max(v, 0.f) * w;
+            }
+            d_ch[i] = v;
+        }
+        const scppm::report r = d_dec.decode(d_ch.data(), d_info.data(), f.soft_out);
+        pack_bits(d_info.data(), d_info.size(), f.packed);
+        f.status->iterations = r.iterations;
+        f.status->check = negative ? 0 : r.check; // (a negative count: as the fixed-point engines)
+        f.status->erased = negative;
     }
 
 private:
-    void decode_fixed(const frame_batch& b)
-    {
-        const size_t k = output_bits(), bytes = (k + 7) / 8;
-        const bool direct = b.packed;
-        if (!direct)
-            d_packed.resize(b.frames * bytes);
-        d_reports.resize(b.frames);
-        d_engine->decode(b.soft, b.frames, direct ? b.bits : d_packed.data(), d_reports.data());
-        for (size_t f = 0; f < b.frames; ++f) {
-            b.status[f].iterations = d_reports[f].iterations;
-            b.status[f].check = d_reports[f].check;
-            if (d_reports[f].bad_input) // a negative photon count: not a count
-                mark_bad(b.status[f]);
-        }
-        d_pool->parallel_for(int64_t(b.frames), [&](int64_t f, int) {
-            uint8_t* packed = (direct ? b.bits : d_packed.data()) + size_t(f) * bytes;
-            if (d_c.randomizer)
-                ccsds_randomize_packed(packed, k);
-            if (!direct)
-                unpack_bits(packed, k, b.bits + size_t(f) * k);
-        });
-    }
-
-    void decode_reference(const frame_batch& b)
-    {
-        const size_t n = input_per_frame(), k = output_bits();
-        const bool counts = d_c.s.counts;
-        const float w = float(d_c.weight);
-        d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int wi) {
-            const size_t f = size_t(fi);
-            worker& wk = *d_workers[size_t(wi)];
-            bool negative = false;
-            for (size_t i = 0; i < n; ++i) {
-                float v = b.soft_f ? b.soft_f[f * n + i] : float(std::max<int8_t>(b.soft[f * n + i], -127));
-                if (counts) {
-                    negative |= v < 0;
-                    v = std::max(v, 0.f) * w;
-                }
-                wk.ch[i] = v;
-            }
-            float* soft = b.soft_out ? b.soft_out + f * k : nullptr;
-            const scppm::report r = wk.dec.decode(wk.ch.data(), wk.info.data(), soft);
-            if (d_c.randomizer) {
-                ccsds_randomize(wk.info.data(), k);
-                if (soft)
-                    ccsds_randomize_soft(soft, k);
-            }
-            uint8_t* out = b.bits + f * output_bytes(b.packed);
-            if (b.packed)
-                pack_bits(wk.info.data(), k, out);
-            else
-                std::copy(wk.info.begin(), wk.info.end(), out);
-            b.status[f].iterations = r.iterations;
-            b.status[f].check = r.check;
-            if (negative)
-                mark_bad(b.status[f]);
-        });
-    }
-
-    // a codeword with a negative count is decoded with those slots read as 0, and reported erased
-    static void mark_bad(frame_status& s)
-    {
-        s.erased = 1;
-        s.check = 0;
-    }
-
-    struct worker {
-        explicit worker(const scppm_config& c)
-            : dec(c.s.code, c.s.max_iterations, c.s.scaling), ch(c.s.code.slots()), info(size_t(c.s.code.info_bits()))
-        {
-        }
-        scppm::codeword_decoder<scppm::logmap_float> dec;
-        std::vector<float> ch;
-        std::vector<uint8_t> info;
-    };
-
     scppm_config d_c;
-    std::unique_ptr<scppm_engine> d_engine;
-    std::shared_ptr<cpu_pool> d_pool;
-    std::vector<std::unique_ptr<worker>> d_workers;
-    size_t d_batch;
-    std::vector<uint8_t> d_packed;
-    std::vector<scppm_report> d_reports;
+    scppm::codeword_decoder<scppm::logmap_float> d_dec;
+    std::vector<float> d_ch;
+    std::vector<uint8_t> d_info;
 };
+
+std::string describe(const scppm_config& c)
+{
+    return c.s.code.describe() + ", " + (c.log_map ? "log-map" : "max-log") + ", " +
+           std::to_string(c.s.max_iterations) + " it at most, input " +
+           (c.s.counts ? "photon counts" : "slot LLRs") + (c.randomizer ? ", de-randomized" : "");
+}
 
 scppm_code read_code(option_reader& r)
 {
@@ -194,7 +102,8 @@ std::unique_ptr<frame_decoder> make_scppm(option_reader& r, const frame_common& 
     }
     c.randomizer = r.get_bool("randomizer");
     c.cpu_threads = common.cpu_threads;
-    std::unique_ptr<scppm_engine> eng;
+    const size_t k = size_t(c.s.code.info_bits());
+    std::unique_ptr<frame_engine> eng;
     if (!c.log_map) {
         const backend_choice choice = resolve_backend(device);
 #ifdef GPUFEC_HAVE_CUDA
@@ -207,9 +116,37 @@ std::unique_ptr<frame_decoder> make_scppm(option_reader& r, const frame_common& 
             eng = make_scppm_fixed_cpu(c.s, common.cpu_threads);
     } else if (device.type == device_spec::kind::cuda) {
         throw std::invalid_argument("device: log-map runs on the CPU only (max-log runs on the GPU)");
+    } else {
+        pooled_engine_spec p;
+        p.name = "cpu float reference";
+        p.cpu_threads = common.cpu_threads;
+        p.input_per_frame = c.s.code.slots();
+        p.packed_bytes = (k + 7) / 8;
+        p.soft_output = k;
+        p.make_worker = [c] { return std::make_unique<scppm_logmap_worker>(c); };
+        eng = make_pooled_engine(p);
     }
-    const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : eng && eng->on_gpu() ? 2048 : 32;
-    return std::make_unique<scppm_frames>(c, batch, std::move(eng));
+    frame_shape shape;
+    shape.family = "scppm";
+    shape.description = describe(c);
+    shape.input_per_frame = c.s.code.slots();
+    shape.output_bits = k;
+    shape.soft_output = c.log_map ? k : 0;
+    shape.has_check = true;
+    shape.check_name = "crc_ok";
+    shape.iterates = true;
+    shape.wants_float = c.log_map; // exact max* depends on the metric's scale: the float values themselves
+    if (c.randomizer) // the information blocks were randomized before their CRC
+        shape.post_frame = [k](uint8_t* packed, float* soft) {
+            ccsds_randomize_packed(packed, k);
+            if (soft)
+                ccsds_randomize_soft(soft, k);
+        };
+    shape.batch_cpu = 32;
+    shape.batch_gpu = 2048;
+    shape.min_efficient_gpu = 256;
+    shape.cpu_threads = common.cpu_threads;
+    return make_engine_decoder(shape, std::move(eng), size_t(common.max_batch));
 }
 
 class scppm_frame_encoder : public frame_encoder
