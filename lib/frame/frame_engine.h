@@ -53,6 +53,18 @@ public:
     virtual double time_kernels(const int8_t*, size_t /*frames*/, int /*reps*/) { return -1; }
 };
 
+//! int8 frames of fixed length through an engine (tests that compare engines)
+inline void run_engine(frame_engine& e, const int8_t* soft, size_t frames, uint8_t* packed, frame_status* status)
+{
+    engine_batch in;
+    in.soft = soft;
+    in.frames = frames;
+    engine_output out;
+    out.packed = packed;
+    out.status = status;
+    e.run(in, out);
+}
+
 //! what a family's frames are, whatever engine decodes them
 struct frame_shape {
     std::string family;

@@ -38,9 +38,9 @@ void expect_same(const engine_case& c, const std::vector<int8_t>& in, const char
     auto lanes = make_turbo_fixed_cpu(code, o, c.window);
     const size_t bytes = size_t(c.K) / 8;
     std::vector<uint8_t> a(c.frames * bytes), b(c.frames * bytes);
-    std::vector<turbo_report> ra(c.frames), rb(c.frames);
-    scalar->decode(in.data(), c.frames, a.data(), ra.data());
-    lanes->decode(in.data(), c.frames, b.data(), rb.data());
+    std::vector<frame_status> ra(c.frames), rb(c.frames);
+    run_engine(*scalar, in.data(), c.frames, a.data(), ra.data());
+    run_engine(*lanes, in.data(), c.frames, b.data(), rb.data());
     const std::string what = std::string(isa) + " K=" + std::to_string(c.K) + " W=" + std::to_string(c.window) +
                              " T=" + std::to_string(c.training) + " crc=" + c.crc;
     int failed = 0, early = 0;

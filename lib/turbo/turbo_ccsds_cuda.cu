@@ -61,7 +61,7 @@ struct ccsds_half {
     int32_t* b_out;
     uint8_t* decide;               // [bit_index[k]][f] or null
     const uint32_t* bit_index;
-    const turbo_report* report;    // iterations != 0: the frame has stopped (null: none stop)
+    const frame_status* report;    // iterations != 0: the frame has stopped (null: none stop)
 };
 
 __device__ __forceinline__ int pgamma(const int (&P)[NP], int s, int x)
@@ -252,7 +252,7 @@ __global__ void ccsds_gather_kernel(gather_args a)
 }
 
 //! a thread per frame still running: its decisions packed, MSB first
-__global__ void ccsds_pack_kernel(const uint8_t* decide, int K, int F, const turbo_report* report, uint8_t* bits)
+__global__ void ccsds_pack_kernel(const uint8_t* decide, int K, int F, const frame_status* report, uint8_t* bits)
 {
     const int f = int(blockIdx.x * blockDim.x + threadIdx.x);
     if (f >= F || report[f].iterations != 0)
@@ -265,7 +265,7 @@ __global__ void ccsds_pack_kernel(const uint8_t* decide, int K, int F, const tur
     }
 }
 
-class ccsds_cuda : public turbo_engine
+class ccsds_cuda : public frame_engine
 {
 public:
     ccsds_cuda(const turbo_code& code, const turbo_options& o, int window, int device, size_t max_batch)
@@ -301,7 +301,7 @@ public:
         d_chunk = std::min(max_batch ? max_batch : size_t(4096), std::max<size_t>(1, free_b / 4 / per_frame));
         pipeline_layout l;
         l.in = { d_chunk * code.coded_bits() };
-        l.out = { d_chunk * (K / 8), d_chunk * sizeof(turbo_report) };
+        l.out = { d_chunk * (K / 8), d_chunk * sizeof(frame_status) };
         l.scratch = { d_chunk * values_per_frame() * sizeof(int16_t), d_chunk * K,
                       d_chunk * bound_words() * 8 * sizeof(int32_t) };
         d_pipe = std::make_unique<batch_pipeline>(2, l);
@@ -313,12 +313,16 @@ public:
     }
     bool on_gpu() const override { return true; }
 
-    void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
+    void run(const engine_batch& in_batch, const engine_output& results) override
     {
+        const int8_t* in = in_batch.soft;
+        const size_t frames = in_batch.frames;
+        uint8_t* bits = results.packed;
+        frame_status* report = results.status;
         // ports: in 0 soft values; out 0 packed decisions, 1 the reports
         const turbo_chunks ch{ in, bits, report, frames, d_chunk, d_code.coded_bits(), size_t(d_code.K / 8) };
         ch.run(d_dev, *d_pipe, [&](const slot_view& v, size_t m) {
-            enqueue(v.stream, v.input<const int8_t>(0), m, v, v.output<uint8_t>(0), v.output<turbo_report>(1));
+            enqueue(v.stream, v.input<const int8_t>(0), m, v, v.output<uint8_t>(0), v.output<frame_status>(1));
         });
     }
 
@@ -330,7 +334,7 @@ private:
     size_t bound_words() const { return size_t(d_nwin) * S; }
 
     void enqueue(cudaStream_t st, const int8_t* in, size_t m, const slot_view& v, uint8_t* bits,
-                 turbo_report* report)
+                 frame_status* report)
     {
         const int K = d_code.K, F = int(m);
         const size_t kf = size_t(K) * m;
@@ -351,7 +355,7 @@ private:
         ccsds_gather_kernel<<<fb, 128, 0, st>>>(ga);
         GPUFEC_CUDA_CHECK_LAUNCH("ccsds_gather_kernel");
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(apri1, 0, kf * sizeof(int16_t), st));
-        GPUFEC_CUDA_CHECK(cudaMemsetAsync(report, 0, m * sizeof(turbo_report), st)); // every frame running
+        GPUFEC_CUDA_CHECK(cudaMemsetAsync(report, 0, m * sizeof(frame_status), st)); // every frame running
         ccsds_half h[2];
         for (int d = 0; d < 2; ++d) {
             ccsds_half& x = h[d];
@@ -412,7 +416,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<turbo_engine> make_turbo_ccsds_cuda(const turbo_code& code, const turbo_options& o, int window,
+std::unique_ptr<frame_engine> make_turbo_ccsds_cuda(const turbo_code& code, const turbo_options& o, int window,
                                                     int device, size_t max_batch)
 {
     return std::make_unique<ccsds_cuda>(code, o, window, device, max_batch);

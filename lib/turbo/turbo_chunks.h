@@ -20,7 +20,7 @@ namespace gpufec {
 struct turbo_chunks {
     const int8_t* in;
     uint8_t* bits;
-    turbo_report* report; //!< null: the engine fills the reports on the host
+    frame_status* report; //!< null: the engine fills the reports on the host
     size_t frames, chunk, n, bytes;
 
     int64_t count() const { return int64_t((frames + chunk - 1) / chunk); }
@@ -35,7 +35,7 @@ struct turbo_chunks {
         io.out_bytes[0] = m * bytes;
         if (report) {
             io.out[1] = report + a;
-            io.out_bytes[1] = m * sizeof(turbo_report);
+            io.out_bytes[1] = m * sizeof(frame_status);
         }
         return io;
     }

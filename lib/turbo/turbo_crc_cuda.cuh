@@ -47,7 +47,7 @@ __device__ __forceinline__ uint32_t crc_mulmod(uint32_t a, uint32_t b, const crc
 //! after iteration `it`: a warp per frame still running checks its CRC (c.width 0: no CRC) and
 //! completes its report when it passes (early stop) or at the last iteration
 __global__ void turbo_crc_kernel(const uint8_t* bits, int frames, int it, const __grid_constant__ crc_gpu c,
-                                 turbo_report* report)
+                                 frame_status* report)
 {
     __shared__ uint32_t table[256];
     for (int i = threadIdx.x; i < 256; i += blockDim.x)
@@ -59,7 +59,7 @@ __global__ void turbo_crc_kernel(const uint8_t* bits, int frames, int it, const 
     const bool last = it == c.max_iterations;
     if (c.width == 0) {
         if (lane == 0 && last)
-            report[f] = turbo_report{ uint8_t(it), -1 };
+            report[f] = frame_status{ int32_t(it), -1, 0 };
         return;
     }
     const uint8_t* p = bits + size_t(f) * c.bytes;
@@ -77,7 +77,7 @@ __global__ void turbo_crc_kernel(const uint8_t* bits, int frames, int it, const 
             sent = sent << 8 | p[i];
         const bool ok = (reg ^ c.zero_crc) == sent;
         if ((ok && c.early) || last)
-            report[f] = turbo_report{ uint8_t(it), int8_t(ok) };
+            report[f] = frame_status{ int32_t(it), int8_t(ok), 0 };
     }
 }
 

@@ -87,7 +87,7 @@ struct half_args {
     int read_buf;            // the buffer holding the previous iteration's boundaries
     int first;               // the first iteration: no a-priori, uniform boundaries
     uint8_t* bits;           // frames x K / 8 packed decisions, or null
-    const turbo_report* report; // frames: iterations != 0 once a frame is done
+    const frame_status* report; // frames: iterations != 0 once a frame is done
     int scale16;
 };
 
@@ -408,7 +408,7 @@ __global__ void turbo_sys2_kernel(const int8_t* in, int n, int K, int frames, co
     }
 }
 
-class turbo_cuda : public turbo_engine
+class turbo_cuda : public frame_engine
 {
 public:
     turbo_cuda(const turbo_code& code, const turbo_options& o, int window, int device, size_t max_batch)
@@ -461,7 +461,7 @@ public:
         const size_t pairs = chunk / 2;
         pipeline_layout l;
         l.in = { chunk * code.coded_bits() };
-        l.out = { chunk * size_t(K / 8), chunk * sizeof(turbo_report) };
+        l.out = { chunk * size_t(K / 8), chunk * sizeof(frame_status) };
         l.scratch = { pairs * K * 4, 2 * pairs * K * 4, pairs * 8 * size_t(d_nwin) * STATES * 4 };
         d_pipe = std::make_unique<batch_pipeline>(3, l);
         d_args.n = int(code.coded_bits());
@@ -477,14 +477,18 @@ public:
     }
     bool on_gpu() const override { return true; }
 
-    void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
+    void run(const engine_batch& in_batch, const engine_output& results) override
     {
+        const int8_t* in = in_batch.soft;
+        const size_t frames = in_batch.frames;
+        uint8_t* bits = results.packed;
+        frame_status* report = results.status;
         // ports: in 0 soft values; out 0 packed decisions, 1 the reports; scratch 0 decoder 2's
         // systematic words, 1 the two a-priori arrays, 2 the window boundaries
         const turbo_chunks ch{ in, bits, report, frames, d_chunk, d_code.coded_bits(), size_t(d_code.K / 8) };
         ch.run(d_dev, *d_pipe, [&](const slot_view& v, size_t m) {
             enqueue(v.stream, v.input<const int8_t>(0), m, v.scratch_as<u32>(0), v.scratch_as<u32>(1),
-                    v.scratch_as<u32>(2), v.output<uint8_t>(0), v.output<turbo_report>(1));
+                    v.scratch_as<u32>(2), v.output<uint8_t>(0), v.output<frame_status>(1));
         });
     }
 
@@ -496,7 +500,7 @@ public:
         device_buffer<int8_t> d_in(m * n);
         device_buffer<u32> sys2(pairs * K), apri(2 * pairs * K), bounds(pairs * 8 * size_t(d_nwin) * STATES);
         device_buffer<uint8_t> out(m * K / 8);
-        device_buffer<turbo_report> rep(m);
+        device_buffer<frame_status> rep(m);
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), in, m * n, cudaMemcpyHostToDevice, st.get()));
         const double t = time_on_stream(st.get(), reps, [&] {
@@ -520,11 +524,11 @@ private:
     }
 
     void enqueue(cudaStream_t s, const int8_t* in, size_t m, u32* sys2, u32* apri, u32* bounds, uint8_t* bits,
-                 turbo_report* report)
+                 frame_status* report)
     {
         const int K = d_code.K;
         const size_t pairs = (m + 1) / 2;
-        GPUFEC_CUDA_CHECK(cudaMemsetAsync(report, 0, m * sizeof(turbo_report), s)); // every frame running
+        GPUFEC_CUDA_CHECK(cudaMemsetAsync(report, 0, m * sizeof(frame_status), s)); // every frame running
         turbo_sys2_kernel<<<unsigned(pairs), 256, 0, s>>>(in, d_args.n, K, int(m), d_perm.get(), sys2);
         GPUFEC_CUDA_CHECK_LAUNCH("turbo_sys2_kernel");
         half_args a = d_args;
@@ -576,7 +580,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<turbo_engine> make_turbo_cuda(const turbo_code& code, const turbo_options& o, int window, int device,
+std::unique_ptr<frame_engine> make_turbo_cuda(const turbo_code& code, const turbo_options& o, int window, int device,
                                               size_t max_batch)
 {
     return std::make_unique<turbo_cuda>(code, o, window, device, max_batch);

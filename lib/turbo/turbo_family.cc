@@ -2,15 +2,15 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* Turbo codes as a frame family ("turbo"): the reference decoder over the CPU pool, one frame
- * per task, and the encoder (with the CRC of the code block appended where one is set). */
+/* Turbo codes as a frame family ("turbo"): max-log in fixed point on an engine (CUDA or the CPU
+ * twin, the same bits), log-map and the exact FPTD on the float decoders through the pooled
+ * engine; the encoder (with the CRC of the code block appended where one is set). */
 #include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/turbo.h>
 
 #include "runtime/gpu_engine.h"
 #include "frame/multi_length_decoder.h"
-#include "runtime/cpu_pool.h"
 #include "turbo_engine.h"
 #include "turbo_fixed.h"
 #include <algorithm>
@@ -21,163 +21,34 @@ namespace gpufec {
 
 namespace {
 
-/* max-log in fixed point runs on a turbo_engine (CUDA or the CPU twin, the same bits);
- * log-map and engine=reference run the float reference, one frame per pool task. */
-class turbo_frames : public frame_decoder
+//! log-map, the exact FPTD and engine=reference: the float decoders, a frame at a time (a worker
+//! of the pooled engine)
+class turbo_reference_worker : public frame_worker
 {
 public:
-    turbo_frames(const turbo_code& code, const turbo_options& o, size_t batch, std::unique_ptr<turbo_engine> engine)
-        : d_code(code), d_opts(o), d_pool(get_cpu_pool(o.cpu_threads)), d_engine(std::move(engine)), d_batch(batch)
+    turbo_reference_worker(const turbo_code& code, const turbo_options& o) : d_llr(code.coded_bits())
     {
-        if (!d_engine)
-            for (int w = 0; w < d_pool->size(); ++w) {
-                std::unique_ptr<turbo_frame_engine> dec;
-                if (o.algorithm == turbo_algorithm::fptd || o.algorithm == turbo_algorithm::fptd_max_log)
-                    dec = std::make_unique<turbo_fptd_decoder>(code, o, o.algorithm == turbo_algorithm::fptd);
-                else
-                    dec = std::make_unique<turbo_reference_decoder>(code, o);
-                d_workers.push_back({ std::move(dec), {}, {} });
-            }
-        if (!o.crc.empty()) {
-            d_crc = crc_spec::named(o.crc);
-            d_has_crc = true;
-        }
-        d_out_bits = size_t(code.K) - (d_has_crc ? size_t(d_crc.width) : 0);
-    }
-
-    std::string family() const override { return "turbo"; }
-    std::string describe() const override
-    {
-        std::string s = d_code.describe() + ", " + turbo_algorithm_name(d_opts.algorithm) + ", " +
-                        std::to_string(d_opts.max_iterations) + " it";
-        if (d_opts.window)
-            s += ", window " + std::to_string(d_opts.window);
-        if (d_engine)
-            s += ", training " + std::to_string(d_opts.training);
-        if (!d_opts.crc.empty())
-            s += ", " + d_opts.crc;
-        return s;
-    }
-    std::string backend() const override
-    {
-        if (d_engine)
-            return d_engine->name();
-        const bool fptd = d_opts.algorithm == turbo_algorithm::fptd || d_opts.algorithm == turbo_algorithm::fptd_max_log;
-        return std::string(fptd ? "cpu fptd reference (" : "cpu reference (") +
-               std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
-    }
-    size_t input_per_frame() const override { return d_code.coded_bits(); }
-    size_t output_bits() const override { return d_out_bits; }
-    bool has_check() const override { return d_has_crc; }
-    std::string check_name() const override { return "crc_ok"; }
-    bool iterates() const override { return true; }
-    size_t soft_output_per_frame() const override { return d_engine ? 0 : size_t(d_code.K); }
-    //! exact max* (log-map, fptd) depends on the LLR scale: float LLRs
-    bool wants_float_input() const override
-    {
-        return d_opts.algorithm == turbo_algorithm::log_map || d_opts.algorithm == turbo_algorithm::fptd;
-    }
-    size_t preferred_batch() const override { return d_batch; }
-    size_t min_efficient_batch() const override { return d_engine && d_engine->on_gpu() ? 256 : 1; }
-    double time_kernels(const int8_t* soft, size_t frames, int reps) override
-    {
-        return d_engine && d_code.layout == turbo_layout::streams ? d_engine->time_kernels(soft, frames, reps) : -1;
-    }
-
-protected:
-    void decode_checked(const frame_batch& b) override
-    {
-        if (d_engine)
-            decode_fixed(b);
+        if (o.algorithm == turbo_algorithm::fptd || o.algorithm == turbo_algorithm::fptd_max_log)
+            d_dec = std::make_unique<turbo_fptd_decoder>(code, o, o.algorithm == turbo_algorithm::fptd);
         else
-            decode_reference(b);
+            d_dec = std::make_unique<turbo_reference_decoder>(code, o);
+        d_bits.resize(d_dec->output_bits());
+    }
+
+    void decode(const engine_frame& f) override
+    {
+        for (size_t i = 0; i < d_llr.size(); ++i) // (int8 as is: max-log does not depend on the scale)
+            d_llr[i] = f.value(i);
+        const turbo_result r = d_dec->decode(d_llr.data(), d_bits.data(), f.soft_out);
+        pack_bits(d_bits.data(), d_bits.size(), f.packed);
+        f.status->iterations = r.iterations;
+        f.status->check = int8_t(r.crc_ok);
     }
 
 private:
-    void put_bits(const frame_batch& b, size_t f, const uint8_t* bits) const
-    {
-        uint8_t* out = b.bits + f * output_bytes(b.packed);
-        if (b.packed)
-            pack_bits(bits, d_out_bits, out);
-        else
-            std::copy(bits, bits + d_out_bits, out);
-    }
-
-    void decode_fixed(const frame_batch& b)
-    {
-        const size_t n = input_per_frame(), K = size_t(d_code.K), bytes = K / 8;
-        const int8_t* in = b.soft;
-        if (d_code.layout == turbo_layout::interleaved) { // to the engines' streams layout
-            d_layout_buf.resize(b.frames * n);
-            for (size_t f = 0; f < b.frames; ++f)
-                for (int d = 0; d < 3; ++d)
-                    for (size_t k = 0; k < K + 4; ++k)
-                        d_layout_buf[f * n + size_t(d) * (K + 4) + k] = b.soft[f * n + d_code.pos(d, k)];
-            in = d_layout_buf.data();
-        }
-        // packed output without a CRC is what the engines write: straight into the batch
-        const bool direct = b.packed && !d_has_crc;
-        if (!direct)
-            d_packed.resize(b.frames * bytes);
-        d_reports.resize(b.frames);
-        d_engine->decode(in, b.frames, direct ? b.bits : d_packed.data(), d_reports.data());
-        if (b.status)
-            for (size_t f = 0; f < b.frames; ++f) {
-                b.status[f].iterations = d_reports[f].iterations;
-                b.status[f].check = d_reports[f].check;
-            }
-        if (direct)
-            return;
-        const size_t out_bytes = output_bytes(b.packed);
-        parallel_ranges(*d_pool, b.frames, out_bytes, [&](size_t first, size_t end) {
-            for (size_t f = first; f < end; ++f) {
-                const uint8_t* p = d_packed.data() + f * bytes;
-                uint8_t* out = b.bits + f * out_bytes;
-                if (b.packed)
-                    std::copy(p, p + out_bytes, out); // (the CRC takes whole bytes)
-                else
-                    unpack_bits(p, d_out_bits, out);
-            }
-        });
-    }
-
-    void decode_reference(const frame_batch& b)
-    {
-        const size_t n = input_per_frame();
-        d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int w) {
-            const size_t f = size_t(fi);
-            worker& wk = d_workers[size_t(w)];
-            wk.llr.resize(n);
-            if (b.soft_f)
-                std::copy(b.soft_f + f * n, b.soft_f + (f + 1) * n, wk.llr.begin());
-            else
-                for (size_t i = 0; i < n; ++i) // int8 as is: max-log does not depend on the scale
-                    wk.llr[i] = float(std::max<int8_t>(b.soft[f * n + i], -127));
-            wk.bits.resize(d_out_bits);
-            const turbo_result r =
-                wk.dec->decode(wk.llr.data(), wk.bits.data(), b.soft_out ? b.soft_out + f * size_t(d_code.K) : nullptr);
-            put_bits(b, f, wk.bits.data());
-            b.status[f].iterations = r.iterations;
-            b.status[f].check = int8_t(r.crc_ok);
-        });
-    }
-
-    struct worker {
-        std::unique_ptr<turbo_frame_engine> dec;
-        std::vector<float> llr;
-        std::vector<uint8_t> bits;
-    };
-    turbo_code d_code;
-    turbo_options d_opts;
-    std::shared_ptr<cpu_pool> d_pool;
-    std::unique_ptr<turbo_engine> d_engine;
-    std::vector<worker> d_workers;
-    size_t d_batch, d_out_bits = 0;
-    crc_spec d_crc;
-    bool d_has_crc = false;
-    std::vector<uint8_t> d_packed;                  // the engine's decisions
-    std::vector<turbo_report> d_reports;
-    std::vector<int8_t> d_layout_buf;
+    std::unique_ptr<turbo_frame_engine> d_dec;
+    std::vector<float> d_llr;
+    std::vector<uint8_t> d_bits;
 };
 
 struct turbo_config {
@@ -248,7 +119,22 @@ std::unique_ptr<frame_decoder> build(const turbo_code& code, const turbo_setup& 
     const device_spec& device = s.device;
     const bool lte = code.standard == turbo_standard::lte;
     const bool fptd_ml = o.algorithm == turbo_algorithm::fptd_max_log;
-    std::unique_ptr<turbo_engine> eng;
+    std::unique_ptr<frame_engine> eng;
+    const size_t crc_bits = o.crc.empty() ? 0 : size_t(crc_spec::named(o.crc).width);
+    frame_shape shape;
+    shape.family = "turbo";
+    shape.description = code.describe() + ", " + turbo_algorithm_name(o.algorithm) + ", " +
+                        std::to_string(o.max_iterations) + " it" +
+                        (o.window ? ", window " + std::to_string(o.window) : "");
+    shape.input_per_frame = code.coded_bits();
+    shape.output_bits = size_t(code.K) - crc_bits;
+    shape.has_check = crc_bits > 0;
+    shape.check_name = "crc_ok";
+    shape.iterates = true;
+    shape.batch_cpu = 64;
+    shape.batch_gpu = 4096;
+    shape.min_efficient_gpu = 256;
+    shape.cpu_threads = s.common.cpu_threads;
     if (s.fixed && fptd_ml) { // the int16 FPTD: on the GPU as the float one, else its CPU twin
 #ifdef GPUFEC_HAVE_CUDA
         const backend_choice choice = resolve_backend(device);
@@ -300,8 +186,33 @@ std::unique_ptr<frame_decoder> build(const turbo_code& code, const turbo_setup& 
         throw std::invalid_argument("device: engine=reference (log-map, exact fptd, soft output) runs on the "
                                     "CPU only");
     }
-    const size_t batch = s.common.max_batch > 0 ? size_t(s.common.max_batch) : eng && eng->on_gpu() ? 4096 : 64;
-    return std::make_unique<turbo_frames>(code, o, batch, std::move(eng));
+    if (eng) { // the fixed-point engines: the code block's K bits, in the streams layout
+        shape.description += ", training " + std::to_string(o.training);
+        shape.packed_bits = size_t(code.K);
+        if (code.layout == turbo_layout::interleaved) {
+            const size_t K = size_t(code.K);
+            shape.input_order.resize(shape.input_per_frame);
+            for (int d = 0; d < 3; ++d)
+                for (size_t k = 0; k < K + 4; ++k)
+                    shape.input_order[size_t(d) * (K + 4) + k] = int32_t(code.pos(d, k));
+        }
+    } else { // the float decoders (their layout is the code's), with soft output
+        const bool fptd = o.algorithm == turbo_algorithm::fptd || fptd_ml;
+        pooled_engine_spec p;
+        p.name = fptd ? "cpu fptd reference" : "cpu reference";
+        p.cpu_threads = s.common.cpu_threads;
+        p.input_per_frame = shape.input_per_frame;
+        p.packed_bytes = (shape.output_bits + 7) / 8;
+        p.soft_output = size_t(code.K);
+        p.make_worker = [code, o] { return std::make_unique<turbo_reference_worker>(code, o); };
+        eng = make_pooled_engine(p);
+        shape.soft_output = size_t(code.K);
+        // exact max* (log-map, fptd) depends on the LLR scale: float LLRs
+        shape.wants_float = o.algorithm == turbo_algorithm::log_map || o.algorithm == turbo_algorithm::fptd;
+    }
+    if (!o.crc.empty())
+        shape.description += ", " + o.crc;
+    return make_engine_decoder(shape, std::move(eng), size_t(s.common.max_batch));
 }
 
 //! LTE K of a frame of n soft values (3K + 12), or 0

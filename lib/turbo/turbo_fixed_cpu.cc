@@ -30,7 +30,7 @@ struct scratch {
     std::vector<uint8_t> decisions;
 };
 
-class fixed_cpu : public turbo_engine
+class fixed_cpu : public frame_engine
 {
 public:
     fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
@@ -57,8 +57,12 @@ public:
         return "cpu scalar fixed-point max-log, window " + std::to_string(d_W) + ", training " + std::to_string(d_train) + " (" + std::to_string(d_pool->size()) +
                " threads " + d_pool->kind() + ")";
     }
-    void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
+    void run(const engine_batch& in_batch, const engine_output& results) override
     {
+        const int8_t* in = in_batch.soft;
+        const size_t frames = in_batch.frames;
+        uint8_t* bits = results.packed;
+        frame_status* report = results.status;
         const size_t n = d_code.coded_bits(), bytes = size_t(d_code.K) / 8;
         d_pool->parallel_for(int64_t(frames), [&](int64_t f, int w) {
             scratch& sc = d_scratch[size_t(w)];
@@ -153,7 +157,7 @@ private:
     }
 
     //! decodes one frame into `packed` (K / 8 bytes)
-    turbo_report frame(const int8_t* in, scratch& sc, uint8_t* packed) const
+    frame_status frame(const int8_t* in, scratch& sc, uint8_t* packed) const
     {
         const size_t K = size_t(d_code.K), D = K + 4;
         const int8_t *d0 = in, *d1 = in + D, *d2 = in + 2 * D;
@@ -167,7 +171,7 @@ private:
         sc.apri2.assign(K, 0);
         const size_t nb = size_t(d_nwin) * STATES;
         sc.bounds.assign(8 * nb, 0); // two decoders x [a_in | b_in | a_out | b_out]
-        turbo_report r;
+        frame_status r;
         for (int it = 1; it <= d_opts.max_iterations; ++it) {
             const bool final = it == d_opts.max_iterations, decide = final || d_has_crc;
             half(d0, d1, t1, sc.apri1.data(), sc.apri2.data(), d_inv.data(), sc.bounds.data(), it == 1, nullptr,
@@ -219,7 +223,7 @@ void check_fixed_window(const turbo_code& code, int window, int training, const 
         throw std::invalid_argument("turbo: the fixed-point decoder needs K a multiple of 8 (every LTE size is)");
 }
 
-std::unique_ptr<turbo_engine> make_turbo_fixed_scalar(const turbo_code& code, const turbo_options& o, int window)
+std::unique_ptr<frame_engine> make_turbo_fixed_scalar(const turbo_code& code, const turbo_options& o, int window)
 {
     return std::make_unique<fixed_cpu>(code, o, window);
 }

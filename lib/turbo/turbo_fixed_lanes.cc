@@ -51,7 +51,7 @@ struct group_io {
     const int8_t* in; // used x n
     int used;
     uint8_t* packed;  // used x K / 8
-    turbo_report* report;
+    frame_status* report;
     void* scratch;    // group_scratch_vectors() vectors
 };
 
@@ -133,7 +133,7 @@ __attribute__((always_inline)) inline void decode_group_lanes(const group_setup&
                         byte = byte << 1 | unsigned(dec[k][l] != 0);
                     out[i] = uint8_t(byte);
                 }
-                turbo_report& r = io.report[l];
+                frame_status& r = io.report[l];
                 r.iterations = uint8_t(it);
                 if (g.crc) {
                     r.check = int8_t(packed_crc_passes(*g.crc, out, K));
@@ -200,7 +200,7 @@ kernel_choice pick(simd_isa isa, const group_setup& g)
                : kernel_choice{ group_generic<C, i32x4, i32x4, 4>, 4, 16, v };
 }
 
-class fixed_lanes : public turbo_engine
+class fixed_lanes : public frame_engine
 {
 public:
     fixed_lanes(const turbo_code& code, const turbo_options& o, int window)
@@ -243,8 +243,12 @@ public:
                std::to_string(d_k.lanes) + " frames per vector (" + simd_isa_name(d_isa) + ", " +
                std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
     }
-    void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
+    void run(const engine_batch& in_batch, const engine_output& results) override
     {
+        const int8_t* in = in_batch.soft;
+        const size_t frames = in_batch.frames;
+        uint8_t* bits = results.packed;
+        frame_status* report = results.status;
         const size_t n = d_code.coded_bits(), bytes = size_t(d_code.K) / 8, L = size_t(d_k.lanes);
         const size_t groups = (frames + L - 1) / L;
         const size_t lines = d_k.vectors * size_t(d_k.vector_bytes) / 64 + 1; // (64-byte aligned)
@@ -260,7 +264,7 @@ public:
             io.report = report + f0;
             io.scratch = sc.data();
             for (int l = 0; l < io.used; ++l)
-                io.report[l] = turbo_report{};
+                io.report[l] = frame_status{};
             d_k.fn(d_setup, io);
         });
     }
@@ -308,7 +312,7 @@ turbo_value_map make_turbo_value_map(const turbo_code& code)
     return m;
 }
 
-std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
+std::unique_ptr<frame_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
 {
     return std::make_unique<fixed_lanes>(code, o, window);
 }

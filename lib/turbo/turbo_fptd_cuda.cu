@@ -843,7 +843,7 @@ fptd_kernels kernels_of(bool fixed, bool staged)
                  : (staged ? kernels_of<false, true>() : kernels_of<false, false>());
 }
 
-class fptd_cuda : public turbo_engine
+class fptd_cuda : public frame_engine
 {
 public:
     fptd_cuda(const turbo_code& code, const turbo_options& o, int device, size_t max_batch, bool fixed)
@@ -918,8 +918,12 @@ public:
     }
     bool on_gpu() const override { return true; }
 
-    void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
+    void run(const engine_batch& in_batch, const engine_output& results) override
     {
+        const int8_t* in = in_batch.soft;
+        const size_t frames = in_batch.frames;
+        uint8_t* bits = results.packed;
+        frame_status* report = results.status;
         const size_t bytes = size_t(d_code.K / 8);
         if (frames == 1 && d_opts.prelaunch) {
             decode_armed(in, bits);
@@ -933,7 +937,7 @@ public:
             });
         }
         for (size_t f = 0; f < frames; ++f) {
-            report[f].iterations = uint8_t(d_opts.max_iterations);
+            report[f].iterations = d_opts.max_iterations;
             report[f].check = d_has_crc ? int8_t(packed_crc_passes(d_crc, bits + f * bytes, size_t(d_code.K))) : -1;
         }
     }
@@ -1177,7 +1181,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<turbo_engine> make_turbo_fptd_cuda(const turbo_code& code, const turbo_options& o, int device,
+std::unique_ptr<frame_engine> make_turbo_fptd_cuda(const turbo_code& code, const turbo_options& o, int device,
                                                    size_t max_batch, bool fixed)
 {
     return std::make_unique<fptd_cuda>(code, o, device, max_batch, fixed);

@@ -45,7 +45,7 @@ struct fptd_scratch {
     std::vector<uint8_t> hard;
 };
 
-class fptd_fixed_cpu : public turbo_engine
+class fptd_fixed_cpu : public frame_engine
 {
 public:
     fptd_fixed_cpu(const turbo_code& code, const turbo_options& o)
@@ -68,8 +68,12 @@ public:
     {
         return "cpu FPTD max-log int16 (fixed point, " + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
     }
-    void decode(const int8_t* in, size_t frames, uint8_t* bits, turbo_report* report) override
+    void run(const engine_batch& in_batch, const engine_output& results) override
     {
+        const int8_t* in = in_batch.soft;
+        const size_t frames = in_batch.frames;
+        uint8_t* bits = results.packed;
+        frame_status* report = results.status;
         const size_t n = d_code.coded_bits(), bytes = size_t(d_code.K) / 8;
         d_pool->parallel_for(int64_t(frames), [&](int64_t f, int w) {
             report[f] = frame(in + size_t(f) * n, d_scratch[size_t(w)], bits + size_t(f) * bytes);
@@ -77,7 +81,7 @@ public:
     }
 
 private:
-    turbo_report frame(const int8_t* in, fptd_scratch& sc, uint8_t* bits) const
+    frame_status frame(const int8_t* in, fptd_scratch& sc, uint8_t* bits) const
     {
         const size_t K = size_t(d_code.K), D = K + 4;
         sc.sys.resize(K);
@@ -107,7 +111,7 @@ private:
             tail_betas(d_T, tv, b);
             std::copy(b, b + STATES, sc.beta[r].begin() + long(K * STATES));
         }
-        turbo_report rep;
+        frame_status rep;
         for (int it = 1; it <= d_opts.max_iterations; ++it) {
             for (int half = 0; half < 2; ++half) {
                 // half 0: even stages of the upper code, odd of the lower; half 1: the others
@@ -178,7 +182,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<turbo_engine> make_turbo_fptd_fixed_cpu(const turbo_code& code, const turbo_options& o)
+std::unique_ptr<frame_engine> make_turbo_fptd_fixed_cpu(const turbo_code& code, const turbo_options& o)
 {
     return std::make_unique<fptd_fixed_cpu>(code, o);
 }
