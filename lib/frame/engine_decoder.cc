@@ -73,6 +73,10 @@ protected:
         in.soft_f = b.soft_f;
         in.lengths = b.input_lengths;
         in.frames = b.frames;
+        if (d_shape.variable && !in.lengths) { // (variable engines always get lengths)
+            d_lengths.assign(b.frames, d_shape.input_per_frame);
+            in.lengths = d_lengths.data();
+        }
         if (!d_shape.input_order.empty())
             reorder(b, in);
         engine_output out;
@@ -130,6 +134,7 @@ private:
     std::shared_ptr<cpu_pool> d_pool;
     size_t d_batch = 1;
     std::vector<uint8_t> d_packed;
+    std::vector<size_t> d_lengths;
     std::vector<int8_t> d_in;
     std::vector<float> d_in_f;
 };

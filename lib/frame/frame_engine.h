@@ -23,7 +23,7 @@
 namespace gpufec {
 
 //! a batch in host memory: int8 soft values (or float, where the engine takes float), frames
-//! of input_per_frame values each (or of lengths[f], where the family's frames vary)
+//! of input_per_frame values each (or of lengths[f]: always given where the family's frames vary)
 struct engine_batch {
     const int8_t* soft = nullptr;
     const float* soft_f = nullptr;

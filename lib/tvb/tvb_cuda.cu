@@ -434,7 +434,7 @@ struct kernels {
 };
 
 template <class R>
-class tvb_cuda : public tvb_engine
+class tvb_cuda : public frame_engine
 {
 public:
     tvb_cuda(const tvb_setup& s, int device, size_t max_batch) : d_s(s), d_dev(device), d_k(s.codeword.size())
@@ -488,8 +488,25 @@ public:
                " precision, " + where + ", " + std::to_string(d_chunk) + " frames a chunk";
     }
 
+    bool on_gpu() const override { return true; }
+
+    void run(const engine_batch& in, const engine_output& out) override
+    {
+        const size_t N = d_s.N, frames = in.frames;
+        d_sym.resize(frames * N);
+        d_erased.resize(frames);
+        decode(in.soft, in.lengths, frames, d_sym.data(), out.soft_out, d_erased.data()); // (lengths: always given)
+        const int sb = tvb_symbol_bits(d_a.q);
+        const size_t bytes = (N * size_t(sb) + 7) / 8;
+        for (size_t f = 0; f < frames; ++f) {
+            pack_tvb_symbols(d_sym.data() + f * N, N, sb, out.packed + f * bytes);
+            out.status[f] = frame_status{ 1, -1, int8_t(d_erased[f] != 0) };
+        }
+    }
+
+private:
     void decode(const int8_t* soft, const size_t* lengths, size_t frames, uint16_t* symbols, float* app,
-                uint8_t* erased) override
+                uint8_t* erased)
     {
         if (frames == 0)
             return;
@@ -550,7 +567,6 @@ public:
             });
     }
 
-private:
     size_t row_floats() const { return size_t(d_a.Mt) * size_t(d_a.q) * size_t(d_a.Mn); }
     //! the local kernel's shared memory: state vectors, symbol values, sums (and the row)
     size_t local_shared(bool with_row) const
@@ -631,12 +647,14 @@ private:
     size_t d_chunk = 0, d_max_len = 0;
     std::vector<size_t> d_start;
     std::vector<uint32_t> d_off;
+    std::vector<uint16_t> d_sym; // a batch's symbols, before they become bits
+    std::vector<uint8_t> d_erased;
     std::unique_ptr<batch_pipeline> d_pipe;
 };
 
 } // namespace
 
-std::unique_ptr<tvb_engine> make_tvb_cuda(const tvb_setup& s, int device, size_t max_batch)
+std::unique_ptr<frame_engine> make_tvb_cuda(const tvb_setup& s, int device, size_t max_batch)
 {
     if (s.precision == tvb_precision::float32)
         return std::make_unique<tvb_cuda<float>>(s, device, max_batch);

@@ -8,6 +8,9 @@
 #define INCLUDED_GPUFEC_TVB_ENGINE_H
 
 #include <gnuradio/gpufec/core/tvb.h>
+
+#include "frame/frame_engine.h"
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -30,19 +33,31 @@ struct tvb_setup {
     tvb_storage storage = tvb_storage::automatic;
 };
 
-class tvb_engine
+//! bits of a symbol of an alphabet of q
+inline int tvb_symbol_bits(int q)
 {
-public:
-    virtual ~tvb_engine() = default;
-    virtual std::string name() const = 0;
-    /*! frames back to back (lengths[f] values each, within the drift range); symbols: N per
-     *  frame; app: N x q per frame or null; erased: per frame (end drift outside the range) */
-    virtual void decode(const int8_t* soft, const size_t* lengths, size_t frames, uint16_t* symbols, float* app,
-                        uint8_t* erased) = 0;
-};
+    int b = 0;
+    while ((1 << b) < q)
+        ++b;
+    return b;
+}
 
+//! N symbols to their bits (sb each, MSB first), packed MSB first
+inline void pack_tvb_symbols(const uint16_t* symbols, size_t N, int sb, uint8_t* packed)
+{
+    const size_t bits = N * size_t(sb);
+    std::fill(packed, packed + (bits + 7) / 8, uint8_t(0));
+    for (size_t i = 0, at = 0; i < N; ++i)
+        for (int k = sb - 1; k >= 0; --k, ++at)
+            packed[at / 8] |= uint8_t(((symbols[i] >> k) & 1u) << (7 - at % 8));
+}
+
+/* The engines are frame engines (frame/frame_engine.h): frames back to back (lengths[f] values
+ * each, within the drift range; no lengths: every frame the longest), the N symbols' bits
+ * packed, APPs (N x q a frame) as the soft output, and a frame whose end drift falls outside
+ * the range marked erased. */
 #ifdef GPUFEC_HAVE_CUDA
-std::unique_ptr<tvb_engine> make_tvb_cuda(const tvb_setup& s, int device, size_t max_batch);
+std::unique_ptr<frame_engine> make_tvb_cuda(const tvb_setup& s, int device, size_t max_batch);
 #endif
 
 } // namespace gpufec

@@ -12,7 +12,6 @@
 #include <gnuradio/gpufec/core/tvb.h>
 
 #include "runtime/gpu_engine.h"
-#include "runtime/cpu_pool.h"
 #include "tvb_engine.h"
 #include <algorithm>
 #include <fstream>
@@ -24,14 +23,6 @@ namespace gpufec {
 
 namespace {
 
-int bits_per_symbol(int q)
-{
-    int b = 0;
-    while ((1 << b) < q)
-        ++b;
-    return b;
-}
-
 struct tvb_config {
     tvb_code code;
     size_t N = 0;
@@ -42,146 +33,42 @@ struct tvb_config {
     int cpu_threads = 0;
 };
 
-class tvb_frames : public frame_decoder
+//! the CPU reference (tvb_map_decoder), a frame at a time (a worker of the pooled engine)
+class tvb_worker : public frame_worker
 {
 public:
-    tvb_frames(const tvb_config& c, size_t batch, std::unique_ptr<tvb_engine> engine)
-        : d_c(c), d_engine(std::move(engine)), d_pool(get_cpu_pool(c.cpu_threads)), d_batch(batch)
+    explicit tvb_worker(const tvb_config& c)
+        : d_dec(c.code, c.N, c.channel, c.exclusion, c.precision), d_app(c.N * size_t(c.code.q)), d_sym(c.N),
+          d_sb(tvb_symbol_bits(c.code.q))
     {
-        for (int w = 0; w < d_pool->size(); ++w)
-            d_workers.push_back(std::make_unique<worker>(c));
-        const tvb_map_decoder& d = d_workers.front()->dec;
-        d_min = std::max<size_t>(1, d.min_received());
-        d_max = d.max_received();
     }
 
-    std::string family() const override { return "tvb"; }
-    std::string describe() const override
+    void decode(const engine_frame& f) override
     {
-        const auto& ch = d_c.channel;
-        return d_c.code.describe() + ", N=" + std::to_string(d_c.N) + ", BSID Pi=" + num(ch.Pi) + " Pd=" + num(ch.Pd) +
-               " Ps=" + num(ch.Ps) + ", drift " + std::to_string(d_workers.front()->dec.frame_drift().lo) + ".." +
-               std::to_string(d_workers.front()->dec.frame_drift().hi);
-    }
-    std::string backend() const override
-    {
-        if (d_engine)
-            return d_engine->name();
-        return "cpu reference in " + to_string(d_c.precision) + " precision (" + std::to_string(d_pool->size()) +
-               " threads " + d_pool->kind() + ")";
-    }
-    size_t input_per_frame() const override { return d_max; }
-    size_t min_input_per_frame() const override { return d_min; }
-    bool variable_input() const override { return true; }
-    size_t symbol_bits() const override { return size_t(gpufec::bits_per_symbol(d_c.code.q)); }
-    size_t output_bits() const override { return d_c.N * size_t(bits_per_symbol(d_c.code.q)); }
-    size_t output_bits_for(size_t) const override { return output_bits(); }
-    size_t soft_output_per_frame() const override { return d_c.N * size_t(d_c.code.q); }
-    size_t soft_output_for(size_t) const override { return soft_output_per_frame(); }
-    std::string accepted_lengths() const override
-    {
-        return std::to_string(d_min) + ".." + std::to_string(d_max) + " received bits (the drift range around " +
-               std::to_string(d_c.N * size_t(d_c.code.n)) + ")";
-    }
-    size_t preferred_batch() const override { return d_batch; }
-    size_t min_efficient_batch() const override { return d_engine ? 64 : 1; }
-
-protected:
-    void decode_checked(const frame_batch& b) override
-    {
-        if (d_engine && !b.soft_f) {
-            decode_engine(b);
-            return;
-        }
-        std::vector<size_t>& start = d_start;
-        start.assign(b.frames + 1, 0);
-        for (size_t f = 0; f < b.frames; ++f)
-            start[f + 1] = start[f] + (b.input_lengths ? b.input_lengths[f] : input_per_frame());
-        const size_t N = d_c.N, q = size_t(d_c.code.q), sb = size_t(bits_per_symbol(d_c.code.q));
-        d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int wi) {
-            const size_t f = size_t(fi), len = start[f + 1] - start[f];
-            worker& w = *d_workers[size_t(wi)];
-            w.rx.resize(len);
-            for (size_t i = 0; i < len; ++i) {
-                const float v = b.soft_f ? b.soft_f[start[f] + i] : float(b.soft[start[f] + i]);
-                w.rx[i] = uint8_t(v > 0);
-            }
-            const tvb_result r = w.dec.decode(w.rx.data(), len, nullptr, w.app.data(), w.sym.data());
-            // symbols to bits, MSB first
-            w.bits.resize(N * sb);
-            for (size_t i = 0; i < N; ++i)
-                for (size_t k = 0; k < sb; ++k)
-                    w.bits[i * sb + k] = uint8_t((w.sym[i] >> (sb - 1 - k)) & 1);
-            uint8_t* out = b.bits + f * output_bytes(b.packed);
-            if (b.packed)
-                pack_bits(w.bits.data(), w.bits.size(), out);
-            else
-                std::copy(w.bits.begin(), w.bits.end(), out);
-            if (b.soft_out)
-                for (size_t i = 0; i < N * q; ++i)
-                    b.soft_out[f * soft_output_per_frame() + i] = float(w.app[i]);
-            b.status[f].iterations = 1;
-            b.status[f].check = -1;
-            if (r.erased)
-                b.status[f].erased = 1;
-        });
+        d_rx.resize(f.length);
+        for (size_t i = 0; i < f.length; ++i)
+            d_rx[i] = uint8_t(f.value(i) > 0);
+        const tvb_result r = d_dec.decode(d_rx.data(), f.length, nullptr, d_app.data(), d_sym.data());
+        pack_tvb_symbols(d_sym.data(), d_sym.size(), d_sb, f.packed);
+        if (f.soft_out)
+            std::copy(d_app.begin(), d_app.end(), f.soft_out);
+        *f.status = frame_status{ 1, -1, int8_t(r.erased ? 1 : 0) };
     }
 
 private:
-    //! the GPU: symbols (and APPs straight into the soft output), then symbols to bits here
-    void decode_engine(const frame_batch& b)
-    {
-        const size_t N = d_c.N, sb = size_t(bits_per_symbol(d_c.code.q));
-        d_lengths.assign(b.frames, input_per_frame());
-        const size_t* lengths = b.input_lengths ? b.input_lengths : d_lengths.data();
-        d_sym.resize(b.frames * N);
-        d_erased.resize(b.frames);
-        d_engine->decode(b.soft, lengths, b.frames, d_sym.data(), b.soft_out, d_erased.data());
-        d_pool->parallel_for(int64_t(b.frames), [&](int64_t fi, int wi) {
-            const size_t f = size_t(fi);
-            std::vector<uint8_t>& bits = d_workers[size_t(wi)]->bits;
-            bits.resize(N * sb);
-            for (size_t i = 0; i < N; ++i)
-                for (size_t k = 0; k < sb; ++k)
-                    bits[i * sb + k] = uint8_t((d_sym[f * N + i] >> (sb - 1 - k)) & 1);
-            uint8_t* out = b.bits + f * output_bytes(b.packed);
-            if (b.packed)
-                pack_bits(bits.data(), bits.size(), out);
-            else
-                std::copy(bits.begin(), bits.end(), out);
-            b.status[f].iterations = 1;
-            b.status[f].check = -1;
-            if (d_erased[f])
-                b.status[f].erased = 1;
-        });
-    }
-
-    static std::string num(double x)
-    {
-        char s[32];
-        std::snprintf(s, sizeof s, "%g", x);
-        return s;
-    }
-    struct worker {
-        explicit worker(const tvb_config& c)
-            : dec(c.code, c.N, c.channel, c.exclusion, c.precision), app(c.N * size_t(c.code.q)), sym(c.N)
-        {
-        }
-        tvb_map_decoder dec;
-        std::vector<double> app;
-        std::vector<uint16_t> sym;
-        std::vector<uint8_t> rx, bits;
-    };
-
-    tvb_config d_c;
-    std::unique_ptr<tvb_engine> d_engine;
-    std::shared_ptr<cpu_pool> d_pool;
-    size_t d_batch, d_min = 0, d_max = 0;
-    std::vector<std::unique_ptr<worker>> d_workers;
-    std::vector<size_t> d_lengths, d_start;
+    tvb_map_decoder d_dec;
+    std::vector<double> d_app;
     std::vector<uint16_t> d_sym;
-    std::vector<uint8_t> d_erased;
+    std::vector<uint8_t> d_rx;
+    int d_sb;
 };
+
+std::string num(double x)
+{
+    char s[32];
+    std::snprintf(s, sizeof s, "%g", x);
+    return s;
+}
 
 tvb_config read_config(option_reader& r)
 {
@@ -234,7 +121,7 @@ std::unique_ptr<frame_decoder> make_tvb(option_reader& r, const frame_common& co
 {
     tvb_config c = read_config(r);
     c.cpu_threads = common.cpu_threads;
-    std::unique_ptr<tvb_engine> eng;
+    std::unique_ptr<frame_engine> eng;
     const backend_choice choice = resolve_backend(device);
     // the drift ranges, computed once: the GPU engine's setup, or the CPU decoder's memory check
     const tvb_map_decoder ranges(c.code, c.N, c.channel, c.exclusion);
@@ -253,16 +140,42 @@ std::unique_ptr<frame_decoder> make_tvb(option_reader& r, const frame_common& co
 #else
     (void)choice;
 #endif
-    const size_t batch = common.max_batch > 0 ? size_t(common.max_batch) : eng ? 4096 : 64;
-    if (!eng) // the CPU decoder holds a frame's branch metrics: refuse what cannot fit, now
+    const size_t sb = size_t(tvb_symbol_bits(c.code.q)), q = size_t(c.code.q);
+    if (!eng) { // the CPU decoder holds a frame's branch metrics: refuse what cannot fit, now
         ranges.check_memory();
-    return std::make_unique<tvb_frames>(c, batch, std::move(eng));
+        pooled_engine_spec p;
+        p.name = "cpu reference in " + to_string(c.precision) + " precision";
+        p.cpu_threads = common.cpu_threads;
+        p.packed_bytes = (c.N * sb + 7) / 8;
+        p.soft_output = c.N * q;
+        p.make_worker = [c] { return std::make_unique<tvb_worker>(c); };
+        eng = make_pooled_engine(p);
+    }
+    const auto& ch = c.channel;
+    frame_shape shape;
+    shape.family = "tvb";
+    shape.description = c.code.describe() + ", N=" + std::to_string(c.N) + ", BSID Pi=" + num(ch.Pi) +
+                        " Pd=" + num(ch.Pd) + " Ps=" + num(ch.Ps) + ", drift " +
+                        std::to_string(ranges.frame_drift().lo) + ".." + std::to_string(ranges.frame_drift().hi);
+    shape.variable = true;
+    shape.min_input = std::max<size_t>(1, ranges.min_received());
+    shape.input_per_frame = ranges.max_received();
+    shape.lengths_text = std::to_string(shape.min_input) + ".." + std::to_string(shape.input_per_frame) +
+                         " received bits (the drift range around " + std::to_string(c.N * size_t(c.code.n)) + ")";
+    shape.output_bits = c.N * sb;
+    shape.symbol_bits = sb;
+    shape.soft_output = c.N * q;
+    shape.batch_cpu = 64;
+    shape.batch_gpu = 4096;
+    shape.min_efficient_gpu = 64;
+    shape.cpu_threads = common.cpu_threads;
+    return make_engine_decoder(shape, std::move(eng), size_t(common.max_batch));
 }
 
 class tvb_frame_encoder : public frame_encoder
 {
 public:
-    explicit tvb_frame_encoder(const tvb_config& c) : d_c(c), d_sb(size_t(bits_per_symbol(c.code.q))), d_sym(c.N) {}
+    explicit tvb_frame_encoder(const tvb_config& c) : d_c(c), d_sb(size_t(tvb_symbol_bits(c.code.q))), d_sym(c.N) {}
     size_t info_bits() const override { return d_c.N * d_sb; }
     size_t coded_bits() const override { return d_c.N * size_t(d_c.code.n); }
     void encode(const uint8_t* bits, size_t frames, uint8_t* coded) override
