@@ -30,6 +30,13 @@ public:
             throw std::logic_error("engine_decoder: an input order needs fixed frames of its size");
         if (!d_shape.variable)
             d_shape.min_input = d_shape.input_per_frame;
+        if (!d_shape.output_order.empty()) {
+            if (d_shape.output_order.size() != d_shape.output_bits)
+                throw std::logic_error("engine_decoder: the output order must name every output bit");
+            for (int32_t i : d_shape.output_order)
+                if (i < 0 || size_t(i) >= d_shape.packed_bits)
+                    throw std::logic_error("engine_decoder: the output order names a bit the engine does not write");
+        }
         d_batch = max_batch ? max_batch : d_engine->on_gpu() ? shape.batch_gpu : shape.batch_cpu;
     }
 
@@ -65,7 +72,7 @@ protected:
     {
         const size_t k = d_shape.output_bits, bytes = (k + 7) / 8, engine_bytes = (d_shape.packed_bits + 7) / 8;
         // engines write packed decisions: straight into the output where it has their form
-        const bool direct = b.packed && bytes == engine_bytes;
+        const bool direct = b.packed && bytes == engine_bytes && d_shape.output_order.empty();
         if (!direct)
             d_packed.resize(b.frames * engine_bytes);
         engine_batch in;
@@ -95,7 +102,9 @@ protected:
                 if (direct)
                     continue;
                 uint8_t* o = b.bits + f * out_bytes;
-                if (!b.packed)
+                if (!d_shape.output_order.empty())
+                    select_bits(p, o, b.packed);
+                else if (!b.packed)
                     unpack_bits(p, k, o);
                 else { // the leading bytes, the last one's unused bits cleared
                     std::copy(p, p + bytes, o);
@@ -107,6 +116,22 @@ protected:
     }
 
 private:
+    //! output bit i = engine bit output_order[i], unpacked or packed
+    void select_bits(const uint8_t* p, uint8_t* o, bool packed) const
+    {
+        const size_t k = d_shape.output_bits;
+        if (packed)
+            std::fill(o, o + (k + 7) / 8, uint8_t(0));
+        for (size_t i = 0; i < k; ++i) {
+            const size_t j = size_t(d_shape.output_order[i]);
+            const uint8_t bit = uint8_t((p[j / 8] >> (7 - j % 8)) & 1);
+            if (packed)
+                o[i / 8] |= uint8_t(bit << (7 - i % 8));
+            else
+                o[i] = bit;
+        }
+    }
+
     //! the frames in the engine's order, into scratch
     void reorder(const frame_batch& b, engine_batch& in)
     {

@@ -87,6 +87,9 @@ struct frame_shape {
     //! where not empty: value i of a frame the engine reads is value input_order[i] of the
     //! frame as it comes (a code's layout other than the engine's)
     std::vector<int32_t> input_order;
+    //! where not empty: output bit i is bit output_order[i] of what the engine wrote (LDPC's
+    //! information bits where they are not the codeword's first k)
+    std::vector<int32_t> output_order;
     //! where set: run on each frame's results after the engine (packed decisions, soft output
     //! or null), frames in parallel (SCPPM's de-randomizer)
     std::function<void(uint8_t* packed, float* soft_out)> post_frame;

@@ -71,7 +71,7 @@ class cpu_engine : public ldpc_engine
 {
 public:
     cpu_engine(const ldpc_code& code, const ldpc_options& o)
-        : d_code(code),
+        : ldpc_engine(code.n()), d_code(code),
           d_pool(get_cpu_pool(o.cpu_threads)),
           d_threads(d_pool->size()),
           d_scratch(size_t(d_threads)),
@@ -96,8 +96,8 @@ public:
                " codewords per vector, " + simd_isa_name(d_isa) + ")";
     }
 
-    void run(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res,
-             float* post) override
+    void decode(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* res,
+                float* post) override
     {
         const int lanes = d_kernel.lanes;
         const int64_t groups = int64_t((frames + size_t(lanes) - 1) / size_t(lanes));

@@ -34,7 +34,7 @@ struct ldpc_group_io {
     int used;             //!< lanes holding a codeword (the others copy the last)
     uint8_t* packed;      //!< frames x ceil(out_bits/8): the first out_bits hard bits
     int out_bits;
-    ldpc_result* res;     //!< frames
+    frame_status* res;     //!< frames
     float* post;          //!< frames x n, or null
 };
 
@@ -124,8 +124,7 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
         for (int v = 0; v < io.out_bits; ++v)
             if (gamma[v][l] < 0)
                 o[v / 8] |= uint8_t(0x80u >> (v % 8));
-        io.res[l].iterations = int32_t(iters[l]);
-        io.res[l].syndrome_ok = ok[l] != 0;
+        io.res[l] = frame_status{ int32_t(iters[l]), int8_t(ok[l] != 0), 0 };
         if (io.post)
             for (int v = 0; v < n; ++v)
                 io.post[size_t(l) * n + v] = -float(gamma[v][l]);

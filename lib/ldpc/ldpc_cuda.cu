@@ -193,7 +193,7 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
     ldpc_layered_kernel(gpu_params p, const __grid_constant__ gpu_table tab,
                         const int8_t* __restrict__ soft,
                         uint8_t* __restrict__ out,         // packed hard bits
-                        ldpc_result* __restrict__ results, // one per codeword
+                        frame_status* __restrict__ results, // one per codeword
                         float* __restrict__ posteriors,    // n per codeword, where wanted
                         int* __restrict__ queue)
 {
@@ -317,9 +317,7 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
                 o[b] = uint8_t(byte);
             }
             if (row == 0) {
-                ldpc_result* res = results + cw;
-                res->iterations = s_iters[local];
-                res->syndrome_ok = !s_bad[local];
+                results[cw] = frame_status{ s_iters[local], int8_t(!s_bad[local]), 0 };
             }
             if (p.want_post) {
                 float* post = posteriors + size_t(cw) * n;
@@ -330,7 +328,7 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
     }
 }
 
-typedef void (*kernel_fn)(gpu_params, const gpu_table, const int8_t*, uint8_t*, ldpc_result*, float*, int*);
+typedef void (*kernel_fn)(gpu_params, const gpu_table, const int8_t*, uint8_t*, frame_status*, float*, int*);
 
 template <typename T, typename M>
 kernel_fn pick_by_degree(int max_degree)
@@ -355,7 +353,7 @@ class cuda_engine : public ldpc_engine
 {
 public:
     cuda_engine(const ldpc_code& code, const ldpc_options& o, int device)
-        : d_code(code), d_opts(o), d_device(device)
+        : ldpc_engine(code.n()), d_code(code), d_opts(o), d_device(device)
     {
         if (!code.is_qc())
             throw std::invalid_argument("the CUDA LDPC decoder needs a quasi-cyclic code");
@@ -448,10 +446,12 @@ public:
         const size_t n = size_t(code.n()), cw = d_per_chunk;
         pipeline_layout l;
         l.in = { cw * n };
-        l.out = { cw * ((n + 7) / 8), cw * sizeof(ldpc_result) };
+        l.out = { cw * ((n + 7) / 8), cw * sizeof(frame_status) };
         l.scratch = { sizeof(int) };
         d_pipe = std::make_unique<batch_pipeline>(3, l);
     }
+
+    bool on_gpu() const override { return true; }
 
     std::string name() const override
     {
@@ -459,8 +459,8 @@ public:
                " cw/block, " + std::to_string(d_per_sm) + " blocks/SM";
     }
 
-    void run(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res,
-             float* post) override
+    void decode(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* res,
+                float* post) override
     {
         if (frames == 0)
             return;
@@ -484,7 +484,7 @@ public:
                 io.out[0] = packed + a * nbytes;
                 io.out_bytes[0] = (b - a) * nbytes;
                 io.out[1] = res + a;
-                io.out_bytes[1] = (b - a) * sizeof(ldpc_result);
+                io.out_bytes[1] = (b - a) * sizeof(frame_status);
                 if (want_post) {
                     io.out[2] = post + a * n;
                     io.out_bytes[2] = (b - a) * n * sizeof(float);
@@ -493,7 +493,7 @@ public:
             },
             [&](int64_t c, const slot_view& v) {
                 launch(params[size_t(c)], v.input<const int8_t>(0), v.output<uint8_t>(0),
-                       v.output<ldpc_result>(1), v.output<float>(2), v.scratch_as<int>(0), v.stream);
+                       v.output<frame_status>(1), v.output<float>(2), v.scratch_as<int>(0), v.stream);
             });
     }
 
@@ -503,7 +503,7 @@ public:
         const gpu_params g = base_params(int(frames), d_code.k(), false);
         device_buffer<int8_t> in(frames * size_t(d_code.n()));
         device_buffer<uint8_t> out(frames * size_t(g.nbytes));
-        device_buffer<ldpc_result> results(frames);
+        device_buffer<frame_status> results(frames);
         device_buffer<int> queue(1);
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(in.get(), soft, frames * size_t(d_code.n()), cudaMemcpyHostToDevice, st.get()));
@@ -539,7 +539,7 @@ private:
         return g;
     }
 
-    void launch(const gpu_params& g, const int8_t* in, uint8_t* out, ldpc_result* results, float* post,
+    void launch(const gpu_params& g, const int8_t* in, uint8_t* out, frame_status* results, float* post,
                 int* queue, cudaStream_t st) const
     {
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(queue, 0, sizeof(int), st));

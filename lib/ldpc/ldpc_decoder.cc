@@ -4,7 +4,7 @@
  */
 #include <gnuradio/gpufec/core/bits.h>
 #include <gnuradio/gpufec/core/ldpc.h>
-#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/frame_decoder.h>
 
 #include "runtime/gpu_engine.h"
 #include "ldpc_engine.h"
@@ -72,21 +72,22 @@ void ldpc_options::validate() const
         throw std::invalid_argument("cpu_threads: must be >= 0 (0 = every core)");
 }
 
-ldpc_decoder::ldpc_decoder(const ldpc_code& code, const ldpc_options& options, const device_spec& device)
-    : d_code(code), d_opts(options)
+std::unique_ptr<ldpc_engine> make_ldpc_engine(const ldpc_code& code, const ldpc_options& options,
+                                              const device_spec& device)
 {
-    d_opts.validate();
-    if (d_opts.precision != ldpc_precision::float32) {
+    options.validate();
+    if (options.precision != ldpc_precision::float32) {
         // exact posteriors must fit their type: 127 + degree * message limit (ldpc_common.h)
         const auto cd = code.column_degrees();
         const long long dmax = *std::max_element(cd.begin(), cd.end());
-        const long long limit = d_opts.precision == ldpc_precision::int8 ? 32767 : 2147483647LL;
-        const long long mmax = d_opts.precision == ldpc_precision::int8 ? 127 : 32767;
+        const long long limit = options.precision == ldpc_precision::int8 ? 32767 : 2147483647LL;
+        const long long mmax = options.precision == ldpc_precision::int8 ? 127 : 32767;
         if (127 + dmax * mmax > limit)
-            throw std::invalid_argument("precision: " + to_string(d_opts.precision) +
+            throw std::invalid_argument("precision: " + to_string(options.precision) +
                                         " cannot hold the posteriors of bits in " + std::to_string(dmax) +
                                         " checks; use int16 or float");
     }
+    std::unique_ptr<ldpc_engine> engine;
     const backend_choice choice = resolve_backend(device);
 #ifdef GPUFEC_HAVE_CUDA
     if (choice.cuda) {
@@ -94,90 +95,58 @@ ldpc_decoder::ldpc_decoder(const ldpc_code& code, const ldpc_options& options, c
         std::string why;
         if (!code.is_qc())
             why = "the code is not quasi-cyclic";
-        else if (d_opts.algorithm != ldpc_algorithm::layered_min_sum)
-            why = "algorithm " + to_string(d_opts.algorithm) + " runs on the CPU only";
-        else if (d_opts.precision == ldpc_precision::float32)
+        else if (options.algorithm != ldpc_algorithm::layered_min_sum)
+            why = "algorithm " + to_string(options.algorithm) + " runs on the CPU only";
+        else if (options.precision == ldpc_precision::float32)
             why = "precision float runs on the CPU only";
-        if (why.empty()) {
-            d_engine = gpu_engine_or_cpu(device, choice, "ldpc",
-                                         [&](int d) { return make_ldpc_cuda_engine(code, d_opts, d); });
-        } else if (device.type == device_spec::kind::cuda) {
+        if (why.empty())
+            engine = gpu_engine_or_cpu(device, choice, "ldpc",
+                                       [&](int d) { return make_ldpc_cuda_engine(code, options, d); });
+        else if (device.type == device_spec::kind::cuda)
             throw std::invalid_argument("device: cuda cannot decode this configuration: " + why);
-        } else {
+        else
             log(log_level::info, "LDPC on the CPU: " + why);
-        }
     }
 #else
     (void)choice;
 #endif
-    if (!d_engine) {
-        const bool fast = !d_opts.cpu_reference && d_opts.algorithm == ldpc_algorithm::layered_min_sum &&
-                          d_opts.precision != ldpc_precision::float32;
-        d_engine = fast ? make_ldpc_cpu_engine(code, d_opts) : make_ldpc_reference_engine(code, d_opts);
+    if (!engine) {
+        const bool fast = !options.cpu_reference && options.algorithm == ldpc_algorithm::layered_min_sum &&
+                          options.precision != ldpc_precision::float32;
+        engine = fast ? make_ldpc_cpu_engine(code, options) : make_ldpc_reference_engine(code, options);
     }
+    return engine;
+}
+
+ldpc_decoder::ldpc_decoder(const ldpc_code& code, const ldpc_options& options, const device_spec& device)
+    : d_code(code), d_opts(options), d_device(device)
+{
+    d_info = make_ldpc_frame_decoder(d_code, d_opts, d_device, ldpc_output::info, d_opts.max_batch);
 }
 
 ldpc_decoder::~ldpc_decoder() = default;
 
-std::string ldpc_decoder::backend() const { return d_engine->name(); }
+std::string ldpc_decoder::backend() const { return d_info->backend(); }
 
 double ldpc_decoder::time_kernels_only(const int8_t* soft, size_t frames, int reps)
 {
-    return d_engine->time_kernels(soft, frames, reps);
+    return d_info->time_kernels(soft, frames, reps);
 }
 
-void ldpc_decoder::finish(const uint8_t* cw_packed, size_t frames, uint8_t* out, ldpc_output what, bool packed)
+frame_decoder& ldpc_decoder::decoder(ldpc_output what)
 {
-    // only the outputs the engines cannot write themselves (direct_output): unpacked bits, or
-    // information bits that are not a prefix of the codeword
-    const size_t n = size_t(d_code.n()), nbytes = (n + 7) / 8, bits = output_bits(what);
-    const size_t out_per_frame = packed ? (bits + 7) / 8 : bits;
-    const auto& info = d_code.info_columns();
-    const bool prefix = what == ldpc_output::codeword || info.back() == int(bits) - 1;
-    std::vector<uint8_t> hard(prefix ? 0 : n), tmp(prefix ? 0 : bits);
-    for (size_t f = 0; f < frames; ++f) {
-        const uint8_t* cw = cw_packed + f * nbytes;
-        uint8_t* o = out + f * out_per_frame;
-        if (prefix) {
-            unpack_bits(cw, bits, o);
-            continue;
-        }
-        unpack_bits(cw, n, hard.data());
-        for (size_t i = 0; i < bits; ++i)
-            tmp[i] = hard[size_t(info[i])];
-        if (packed)
-            pack_bits(tmp.data(), bits, o);
-        else
-            std::copy(tmp.begin(), tmp.end(), o);
-    }
+    if (what == ldpc_output::info)
+        return *d_info;
+    if (!d_codeword)
+        d_codeword = make_ldpc_frame_decoder(d_code, d_opts, d_device, ldpc_output::codeword, d_opts.max_batch);
+    return *d_codeword;
 }
 
-bool ldpc_decoder::direct_output(ldpc_output what, bool packed) const
+void ldpc_decoder::copy_results(size_t frames, ldpc_result* results) const
 {
-    // the engines write the leading bits of each codeword, packed: exactly the requested
-    // output when it is the codeword, or the information bits of a systematic-first code
-    const auto& info = d_code.info_columns();
-    return packed && (what == ldpc_output::codeword || info.back() == int(info.size()) - 1);
-}
-
-void ldpc_decoder::run_engine(const int8_t* soft8, const float* softf, size_t frames, uint8_t* out,
-                              ldpc_output what, bool packed, ldpc_result* results, float* posteriors)
-{
-    if (!results) {
-        d_results.resize(frames);
-        results = d_results.data();
-    }
-    const bool direct = direct_output(what, packed);
-    const int out_bits = direct ? int(output_bits(what)) : d_code.n();
-    if (!direct)
-        d_hard.resize(frames * size_t((d_code.n() + 7) / 8));
-    uint8_t* dst = direct ? out : d_hard.data();
-    if (softf)
-        d_engine->run_float(softf, frames, dst, out_bits, results, posteriors);
-    else
-        d_engine->run(soft8, frames, dst, out_bits, results, posteriors);
-    if (!direct)
-        finish(d_hard.data(), frames, out, what, packed);
+    if (results)
+        for (size_t f = 0; f < frames; ++f)
+            results[f] = ldpc_result{ d_status[f].iterations, d_status[f].check == 1 };
 }
 
 void ldpc_decoder::decode(const int8_t* soft, size_t frames, uint8_t* out, ldpc_output what,
@@ -185,15 +154,16 @@ void ldpc_decoder::decode(const int8_t* soft, size_t frames, uint8_t* out, ldpc_
 {
     if (frames == 0)
         return;
-    if (d_opts.precision != ldpc_precision::float32) {
-        run_engine(soft, nullptr, frames, out, what, packed, results, posteriors);
-        return;
-    }
-    // min-sum does not depend on the scale of its input; sum-product needs true LLRs
-    if (d_opts.algorithm == ldpc_algorithm::sum_product)
-        throw std::invalid_argument("input: sum-product needs LLRs as float input, not int8 soft values");
-    d_f.assign(soft, soft + frames * size_t(d_code.n()));
-    run_engine(nullptr, d_f.data(), frames, out, what, packed, results, posteriors);
+    d_status.resize(frames);
+    frame_batch b;
+    b.frames = frames;
+    b.soft = soft;
+    b.bits = out;
+    b.packed = packed;
+    b.status = d_status.data();
+    b.soft_out = posteriors;
+    decoder(what).decode(b);
+    copy_results(frames, results);
 }
 
 size_t ldpc_decoder::decode(const float* soft, size_t frames, uint8_t* out, ldpc_output what,
@@ -201,18 +171,15 @@ size_t ldpc_decoder::decode(const float* soft, size_t frames, uint8_t* out, ldpc
 {
     if (frames == 0)
         return 0;
-    const size_t len = frames * size_t(d_code.n());
-    size_t nans = 0;
-    if (d_opts.precision != ldpc_precision::float32) {
-        d_q.resize(len);
-        nans = quantize_soft(soft, d_q.data(), len, scale);
-        run_engine(d_q.data(), nullptr, frames, out, what, packed, results, posteriors);
-        return nans;
-    }
-    // float precision: the values as given (NaN as an erasure, infinities clamped)
-    d_f.resize(len);
-    nans = sanitize_soft(soft, d_f.data(), len);
-    run_engine(nullptr, d_f.data(), frames, out, what, packed, results, posteriors);
+    d_status.resize(frames);
+    frame_batch b;
+    b.frames = frames;
+    b.bits = out;
+    b.packed = packed;
+    b.status = d_status.data();
+    b.soft_out = posteriors;
+    const size_t nans = decoder(what).decode_float(soft, b, scale);
+    copy_results(frames, results);
     return nans;
 }
 

@@ -2,35 +2,50 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* What every LDPC engine (CPU reference, CUDA) implements: decode a batch of codewords from
- * int8 soft values (positive = bit 1) to hard bits (packed, MSB first, each codeword starting
- * on a byte), per-codeword results and optionally posteriors. ldpc_common.h holds
- * the arithmetic they share. */
+/* What every LDPC engine (CPU reference, fast CPU, CUDA) implements: a frame engine
+ * (frame/frame_engine.h) that decodes codewords from int8 soft values (positive = bit 1; float
+ * where the precision is float) to the leading out_bits hard bits of each codeword (packed, MSB
+ * first, each codeword starting on a byte: n for the codeword, k for the information bits of a
+ * systematic-first code), the iterations and the syndrome per codeword, and optionally the
+ * posteriors. ldpc_common.h holds the arithmetic they share. */
 #ifndef INCLUDED_GPUFEC_LDPC_ENGINE_H
 #define INCLUDED_GPUFEC_LDPC_ENGINE_H
 
 #include <gnuradio/gpufec/core/ldpc.h>
+
+#include "frame/frame_engine.h"
 #include <memory>
 #include <string>
 
 namespace gpufec {
 
-class ldpc_engine
+class ldpc_engine : public frame_engine
 {
 public:
-    virtual ~ldpc_engine() = default;
-    virtual std::string name() const = 0;
-    /*! packed: the first out_bits hard bits of every codeword, packed MSB first in
-     *  ceil(out_bits / 8) bytes per frame (trailing bits 0); out_bits = n gives the codeword,
-     *  k the information bits of a systematic-first code. res: one per frame; post: n per
-     *  frame or null. */
-    virtual void run(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res,
-                     float* post) = 0;
+    //! the leading hard bits of each codeword that run() writes (0, the default: the codeword)
+    void set_output_bits(int bits) { d_out_bits = bits; }
+    void run(const engine_batch& in, const engine_output& out) final
+    {
+        if (in.soft_f)
+            decode_float(in.soft_f, in.frames, out.packed, d_out_bits, out.status, out.soft_out);
+        else
+            decode(in.soft, in.frames, out.packed, d_out_bits, out.status, out.soft_out);
+    }
+    /*! packed: ceil(out_bits / 8) bytes per frame (trailing bits 0); status: one per frame;
+     *  post: n per frame or null */
+    virtual void decode(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* status,
+                        float* post) = 0;
     //! float input, float32 precision only
-    virtual void run_float(const float* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res,
-                           float* post);
+    virtual void decode_float(const float* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* status,
+                              float* post);
     //! GPU only: seconds per batch for the kernels alone (data already on the device)
-    virtual double time_kernels(const int8_t* soft, size_t frames, int reps);
+    double time_kernels(const int8_t* soft, size_t frames, int reps) override;
+
+protected:
+    explicit ldpc_engine(int n) : d_out_bits(n) {}
+
+private:
+    int d_out_bits;
 };
 
 std::unique_ptr<ldpc_engine> make_ldpc_reference_engine(const ldpc_code& code, const ldpc_options& o);
@@ -39,6 +54,10 @@ std::unique_ptr<ldpc_engine> make_ldpc_cpu_engine(const ldpc_code& code, const l
 #ifdef GPUFEC_HAVE_CUDA
 std::unique_ptr<ldpc_engine> make_ldpc_cuda_engine(const ldpc_code& code, const ldpc_options& o, int device);
 #endif
+/*! The engine for the options and the device, by the one device rule (runtime/gpu_engine.h):
+ *  the GPU runs layered min-sum in fixed point on quasi-cyclic codes; the rest, the fast CPU
+ *  engine or (float, other algorithms, cpu_reference) the reference. */
+std::unique_ptr<ldpc_engine> make_ldpc_engine(const ldpc_code& code, const ldpc_options& o, const device_spec& device);
 
 } // namespace gpufec
 

@@ -2,74 +2,19 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* LDPC as a frame family: ldpc_decoder behind the frame_decoder interface, and its
- * registration ("ldpc"). */
+/* LDPC as a frame family: its engine (ldpc_engine.h) under the one decoder over engines, and
+ * its registration ("ldpc"). */
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/ldpc.h>
 #include <gnuradio/gpufec/core/ldpc_encoder.h>
 
+#include "ldpc_engine.h"
 #include <algorithm>
 #include <stdexcept>
 
 namespace gpufec {
 
 namespace {
-
-class ldpc_frame_decoder : public frame_decoder
-{
-public:
-    ldpc_frame_decoder(const ldpc_code& code, const ldpc_options& o, const device_spec& device,
-                       ldpc_output what, int batch)
-        : d_dec(code, o, device), d_what(what)
-    {
-        const size_t in_bytes = size_t(code.n());
-        // GPU: about 32 MB of int8 input per batch (the engine overlaps its chunks inside it);
-        // CPU: enough codewords for every SIMD lane of every worker
-        d_batch = batch > 0 ? size_t(batch)
-                            : on_gpu() ? std::clamp<size_t>((size_t(32) << 20) / in_bytes, 256, 65536)
-                                       : std::clamp<size_t>((size_t(1) << 20) / in_bytes, 64, 1024);
-    }
-
-    std::string family() const override { return "ldpc"; }
-    std::string describe() const override { return d_dec.code().describe(); }
-    std::string backend() const override { return d_dec.backend(); }
-    size_t input_per_frame() const override { return size_t(d_dec.code().n()); }
-    size_t output_bits() const override { return d_dec.output_bits(d_what); }
-    bool has_check() const override { return true; }
-    std::string check_name() const override { return "syndrome_ok"; }
-    bool iterates() const override { return true; }
-    size_t soft_output_per_frame() const override { return size_t(d_dec.code().n()); }
-    bool wants_float_input() const override
-    {
-        return d_dec.options().precision == ldpc_precision::float32;
-    }
-    size_t preferred_batch() const override { return d_batch; }
-    size_t min_efficient_batch() const override { return on_gpu() ? 1024 : 32; }
-    double time_kernels(const int8_t* soft, size_t frames, int reps) override
-    {
-        return d_dec.time_kernels_only(soft, frames, reps);
-    }
-
-protected:
-    void decode_checked(const frame_batch& b) override
-    {
-        d_res.resize(b.frames);
-        if (b.soft_f)
-            d_dec.decode(b.soft_f, b.frames, b.bits, d_what, b.packed, d_res.data(), b.soft_out);
-        else
-            d_dec.decode(b.soft, b.frames, b.bits, d_what, b.packed, d_res.data(), b.soft_out);
-        for (size_t f = 0; f < b.frames; ++f) {
-            b.status[f].iterations = d_res[f].iterations;
-            b.status[f].check = d_res[f].syndrome_ok ? 1 : 0;
-        }
-    }
-
-private:
-    ldpc_decoder d_dec;
-    ldpc_output d_what;
-    size_t d_batch = 1;
-    std::vector<ldpc_result> d_res;
-};
 
 std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_common& common,
                                                  const device_spec& device)
@@ -120,7 +65,35 @@ std::unique_ptr<frame_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
                                                        ldpc_output what,
                                                        int batch)
 {
-    return std::make_unique<ldpc_frame_decoder>(code, options, device, what, batch);
+    std::unique_ptr<ldpc_engine> engine = make_ldpc_engine(code, options, device);
+    const size_t n = size_t(code.n()), k = size_t(code.k());
+    frame_shape shape;
+    shape.family = "ldpc";
+    shape.description = code.describe();
+    shape.input_per_frame = n;
+    shape.output_bits = what == ldpc_output::info ? k : n;
+    // the engines write the leading bits of each codeword: the requested output when it is the
+    // codeword or the information bits of a systematic-first code; else the codeword, from
+    // which the information columns are taken
+    const auto& info = code.info_columns();
+    const bool prefix = what == ldpc_output::codeword || info.back() == int(k) - 1;
+    shape.packed_bits = prefix ? shape.output_bits : n;
+    if (!prefix)
+        shape.output_order.assign(info.begin(), info.end());
+    engine->set_output_bits(int(shape.packed_bits));
+    shape.soft_output = n;
+    shape.has_check = true;
+    shape.check_name = "syndrome_ok";
+    shape.iterates = true;
+    shape.wants_float = options.precision == ldpc_precision::float32;
+    // GPU: about 32 MB of int8 input per batch (the engine overlaps its chunks inside it);
+    // CPU: enough codewords for every SIMD lane of every worker
+    shape.batch_gpu = std::clamp<size_t>((size_t(32) << 20) / n, 256, 65536);
+    shape.batch_cpu = std::clamp<size_t>((size_t(1) << 20) / n, 64, 1024);
+    shape.min_efficient_cpu = 32;
+    shape.min_efficient_gpu = 1024;
+    shape.cpu_threads = options.cpu_threads;
+    return make_engine_decoder(shape, std::move(engine), batch > 0 ? size_t(batch) : 0);
 }
 
 GPUFEC_REGISTER_FRAME_FAMILY(ldpc,

@@ -20,7 +20,7 @@
 
 namespace gpufec {
 
-void ldpc_engine::run_float(const float*, size_t, uint8_t*, int, ldpc_result*, float*)
+void ldpc_engine::decode_float(const float*, size_t, uint8_t*, int, frame_status*, float*)
 {
     throw std::logic_error("this LDPC engine takes int8 input only");
 }
@@ -87,7 +87,7 @@ class reference_engine : public ldpc_engine
 {
 public:
     reference_engine(const ldpc_code& code, const ldpc_options& o)
-        : d_code(code),
+        : ldpc_engine(code.n()), d_code(code),
           d_opts(o),
           d_pool(get_cpu_pool(o.cpu_threads))
     {
@@ -101,14 +101,17 @@ public:
         return "cpu reference (" + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
     }
 
-    void run(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res,
-             float* post) override
+    void decode(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* res,
+                float* post) override
     {
+        // min-sum does not depend on the scale of its input; sum-product needs true LLRs
+        if (d_opts.algorithm == ldpc_algorithm::sum_product)
+            throw std::invalid_argument("input: sum-product needs LLRs as float input, not int8 soft values");
         run_any(soft, frames, packed, out_bits, res, post);
     }
 
-    void run_float(const float* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res,
-                   float* post) override
+    void decode_float(const float* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* res,
+                      float* post) override
     {
         if (d_opts.precision != ldpc_precision::float32)
             throw std::logic_error("float input to a fixed-point engine");
@@ -117,7 +120,7 @@ public:
 
 private:
     template <class S>
-    void run_any(const S* soft, size_t frames, uint8_t* packed, int out_bits, ldpc_result* res, float* post)
+    void run_any(const S* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* res, float* post)
     {
         const size_t n = size_t(d_code.n()), nbytes = (size_t(out_bits) + 7) / 8;
         d_pool->parallel_for(int64_t(frames), [&](int64_t f, int) {
@@ -133,7 +136,7 @@ private:
     }
 
     //! llr: internal convention (positive = bit 0); integer-valued for fixed point
-    void decode_one(const float* llr, uint8_t* hard, ldpc_result* res, float* post) const
+    void decode_one(const float* llr, uint8_t* hard, frame_status* res, float* post) const
     {
         if (d_opts.precision == ldpc_precision::float32) {
             const float_arith a{ d_opts.normalization, d_opts.offset };
@@ -156,7 +159,7 @@ private:
      *  every check when early termination is on; then reports iterations, syndrome and the
      *  posteriors (module convention, positive = bit 1). */
     template <class V, class Iteration>
-    void iterate(const std::vector<V>& gamma, uint8_t* hard, ldpc_result* res, float* post,
+    void iterate(const std::vector<V>& gamma, uint8_t* hard, frame_status* res, float* post,
                  Iteration&& one_iteration) const
     {
         int it = 0;
@@ -170,15 +173,14 @@ private:
             if (ok && d_opts.early_termination)
                 break;
         }
-        res->iterations = it;
-        res->syndrome_ok = ok;
+        *res = frame_status{ it, int8_t(ok), 0 };
         if (post)
             for (size_t i = 0; i < gamma.size(); ++i)
                 post[i] = -float(gamma[i]);
     }
 
     template <class A>
-    void layered(const A& a, const float* llr, uint8_t* hard, ldpc_result* res, float* post) const
+    void layered(const A& a, const float* llr, uint8_t* hard, frame_status* res, float* post) const
     {
         typedef typename A::value V;
         const auto& rs = d_code.row_start();
@@ -206,7 +208,7 @@ private:
     }
 
     template <class A>
-    void flooding(const A& a, const float* llr, uint8_t* hard, ldpc_result* res, float* post) const
+    void flooding(const A& a, const float* llr, uint8_t* hard, frame_status* res, float* post) const
     {
         typedef typename A::value V;
         const auto& rs = d_code.row_start();

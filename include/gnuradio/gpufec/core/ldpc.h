@@ -7,6 +7,7 @@
 #define INCLUDED_GPUFEC_CORE_LDPC_H
 
 #include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/frame_decoder.h>
 #include <gnuradio/gpufec/core/ldpc_code.h>
 #include <cstddef>
 #include <cstdint>
@@ -49,13 +50,12 @@ struct ldpc_options {
     void validate() const;
 };
 
-//! Per codeword: iterations run, and whether hard decisions satisfy every check at the end.
+//! Per codeword: iterations run, and whether hard decisions satisfy every check at the end
+//! (never for a codeword whose soft values are all 0: it carries nothing, see frame_status).
 struct ldpc_result {
     int32_t iterations = 0;
     int32_t syndrome_ok = 0;
 };
-
-class ldpc_engine;
 
 /*! Decodes batches of LDPC codewords.
  *
@@ -63,7 +63,8 @@ class ldpc_engine;
  *  produced by quantize_soft; or float, quantised here with `scale` unless the precision is
  *  float32). Output: the k information bits (at code.info_columns()) or the n codeword bits,
  *  one per byte or packed MSB first per codeword. Optionally per-codeword results and the
- *  posterior soft values (n per codeword, positive = bit 1, input units). */
+ *  posterior soft values (n per codeword, positive = bit 1, input units). The convenience
+ *  face of make_ldpc_frame_decoder (what blocks and apps use), for C++ callers. */
 class ldpc_decoder
 {
 public:
@@ -99,23 +100,17 @@ public:
     double time_kernels_only(const int8_t* soft, size_t frames, int reps);
 
 private:
-    bool direct_output(ldpc_output what, bool packed) const;
-    //! one of soft8 / softf; decodes and writes the requested output form
-    void run_engine(const int8_t* soft8, const float* softf, size_t frames, uint8_t* out, ldpc_output what,
-                    bool packed, ldpc_result* results, float* posteriors);
-    void finish(const uint8_t* hard, size_t frames, uint8_t* out, ldpc_output what, bool packed);
+    //! the frame decoder of one output (the information bits: made at construction)
+    frame_decoder& decoder(ldpc_output what);
+    void copy_results(size_t frames, ldpc_result* results) const;
 
     ldpc_code d_code;
     ldpc_options d_opts;
-    std::unique_ptr<ldpc_engine> d_engine;
-    // buffers reused across calls
-    std::vector<uint8_t> d_hard;
-    std::vector<int8_t> d_q;
-    std::vector<float> d_f;
-    std::vector<ldpc_result> d_results;
+    device_spec d_device;
+    std::unique_ptr<frame_decoder> d_info, d_codeword;
+    std::vector<frame_status> d_status;
 };
 
-class frame_decoder;
 /*! LDPC behind the frame_decoder interface (what the blocks and apps use); `batch` is the
  *  number of codewords per call it is sized for (0: about 32 MB of input on a GPU). */
 std::unique_ptr<frame_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
