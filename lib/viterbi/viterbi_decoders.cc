@@ -8,6 +8,7 @@
 #include "runtime/gpu_engine.h"
 #include "codes/conv_frame_checks.h"
 #include "vit_engine.h"
+#include "viterbi_frames_engine.h"
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -54,8 +55,7 @@ std::string engine_name(const vit_engine& engine) { return engine.name(); }
 
 // ---------------------------------------------------------------- frames
 
-viterbi_frame_decoder::viterbi_frame_decoder(const conv_code& code,
-                                             const viterbi_options& options,
+viterbi_frames_engine::viterbi_frames_engine(const conv_code& code, const viterbi_options& options,
                                              const device_spec& device)
     : d_code(code), d_opts(options), d_device(device)
 {
@@ -63,62 +63,76 @@ viterbi_frame_decoder::viterbi_frame_decoder(const conv_code& code,
         throw std::invalid_argument(
             "mode: viterbi_frame_decoder needs a frame mode (terminated, tailbiting, truncated)");
     check_options(code, options);
-    const int stages = options.frame_bits + (options.mode == conv_mode::terminated ? code.k - 1 : 0);
-    d_in_per_frame = static_cast<size_t>(code.kept_for_stages(stages));
-    d_out_bytes = (options.frame_bits + 7) / 8;
+    d_p = make_code_params(code);
+    d_p.kind = options.mode == conv_mode::terminated  ? vit_terminated
+               : options.mode == conv_mode::truncated ? vit_truncated
+                                                      : vit_tailbiting;
+    d_p.L = options.traceback_for(code);
+    d_p.D = 0;
+    d_p.frame_bits = options.frame_bits;
+    d_p.frame_stages = options.frame_bits + (d_p.kind == vit_terminated ? code.k - 1 : 0);
+    d_p.in_per_frame = int64_t(code.kept_for_stages(d_p.frame_stages));
+    d_p.out_bytes_per_frame = (options.frame_bits + 7) / 8;
     d_engine = make_viterbi_engine(code, options, device);
 }
 
-void viterbi_frame_decoder::reserve(size_t frames)
+void viterbi_frames_engine::reserve(size_t frames)
 {
     try {
-        d_engine->reserve(frame_params(), int64_t(frames));
+        d_engine->reserve(d_p, int64_t(frames));
     } catch (const std::exception& e) { // the GPU's buffers do not fit: the device rule
         if (!d_engine->on_gpu()) // (a CPU engine's failure is not the device's)
             throw;
         gpu_engine_failed(d_device, d_engine->name(), "viterbi", e);
         d_engine = make_viterbi_engine(d_code, d_opts, device_spec::parse("cpu"));
-        d_engine->reserve(frame_params(), int64_t(frames));
+        d_engine->reserve(d_p, int64_t(frames));
     }
+}
+
+std::string viterbi_frames_engine::name() const { return d_engine->name(); }
+
+bool viterbi_frames_engine::on_gpu() const { return d_engine->on_gpu(); }
+
+void viterbi_frames_engine::run(const engine_batch& in, const engine_output& out)
+{
+    const size_t frames = in.frames;
+    d_engine->run(d_p, in.soft, frames * input_per_frame(), int64_t(frames), out.packed,
+                  frames * size_t(d_p.out_bytes_per_frame));
+    std::fill(out.status, out.status + frames, frame_status{ 1, -1, 0 });
+}
+
+double viterbi_frames_engine::time_kernels(const int8_t* soft, size_t frames, int reps)
+{
+    return d_engine->time_kernels(d_p, soft, frames * input_per_frame(), int64_t(frames), reps);
+}
+
+viterbi_frame_decoder::viterbi_frame_decoder(const conv_code& code,
+                                             const viterbi_options& options,
+                                             const device_spec& device)
+    : d_engine(std::make_unique<viterbi_frames_engine>(code, options, device))
+{
 }
 
 viterbi_frame_decoder::~viterbi_frame_decoder() = default;
 
-vit_params viterbi_frame_decoder::frame_params() const
-{
-    vit_params p = make_code_params(d_code);
-    p.kind = d_opts.mode == conv_mode::terminated  ? vit_terminated
-             : d_opts.mode == conv_mode::truncated ? vit_truncated
-                                                   : vit_tailbiting;
-    p.L = d_opts.traceback_for(d_code);
-    p.D = 0;
-    p.frame_bits = d_opts.frame_bits;
-    p.frame_stages = d_opts.frame_bits + (p.kind == vit_terminated ? d_code.k - 1 : 0);
-    p.in_per_frame = static_cast<int64_t>(d_in_per_frame);
-    p.out_bytes_per_frame = d_out_bytes;
-    return p;
-}
-
+size_t viterbi_frame_decoder::input_per_frame() const { return d_engine->input_per_frame(); }
+size_t viterbi_frame_decoder::output_per_frame() const { return d_engine->output_bits(); }
+const conv_code& viterbi_frame_decoder::code() const { return d_engine->code(); }
+void viterbi_frame_decoder::reserve(size_t frames) { d_engine->reserve(frames); }
 std::string viterbi_frame_decoder::backend() const { return d_engine->name(); }
 
 void viterbi_frame_decoder::decode(const int8_t* soft, size_t frames, uint8_t* out, bool packed)
 {
     if (frames == 0)
         return;
-    if (packed && d_opts.frame_bits % 8 != 0)
-        throw std::invalid_argument("packed_output: frame_bits must be a multiple of 8");
-    const vit_params p = frame_params();
-    const size_t out_len = frames * static_cast<size_t>(d_out_bytes);
-    if (packed) {
-        d_engine->run(p, soft, frames * d_in_per_frame, static_cast<int64_t>(frames), out, out_len);
-        return;
-    }
-    d_packed.resize(out_len);
-    d_engine->run(p, soft, frames * d_in_per_frame, static_cast<int64_t>(frames), d_packed.data(),
-                  out_len);
-    for (size_t f = 0; f < frames; ++f)
-        unpack_bits(d_packed.data() + f * d_out_bytes, d_opts.frame_bits,
-                    out + f * d_opts.frame_bits);
+    const size_t bits = output_per_frame(), bytes = (bits + 7) / 8;
+    if (!packed)
+        d_packed.resize(frames * bytes);
+    d_status.resize(frames);
+    run_engine(*d_engine, soft, frames, packed ? out : d_packed.data(), d_status.data());
+    if (!packed)
+        for (size_t f = 0; f < frames; ++f)
+            unpack_bits(d_packed.data() + f * bytes, bits, out + f * bits);
 }
 
 // ---------------------------------------------------------------- stream

@@ -2,14 +2,16 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* Viterbi's frame modes (terminated, tail-biting, truncated) as a frame family: the
- * viterbi_frame_decoder behind the frame_decoder interface, and its registration ("viterbi").
+/* Viterbi's frame modes (terminated, tail-biting, truncated) as a frame family: its frames
+ * engine (viterbi_frames_engine.h) under the one decoder over engines, and its registration
+ * ("viterbi").
  * Streaming is not a frame family: it has its own stream decoder and block. */
 #include <gnuradio/gpufec/core/distance_spectrum.h>
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/conv_encoder.h>
 #include <gnuradio/gpufec/core/viterbi.h>
 
+#include "viterbi_frames_engine.h"
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -19,72 +21,6 @@
 namespace gpufec {
 
 namespace {
-
-class viterbi_frames : public frame_decoder
-{
-public:
-    viterbi_frames(const conv_code& code, const viterbi_options& o, const device_spec& device)
-        : d_dec(code, o, device), d_mode(o.mode)
-    {
-        const size_t bits = size_t(o.frame_bits);
-        // the GPU runs one frame per thread: it needs thousands of frames per call
-        auto pick = [&] {
-            return o.max_batch > 0 ? size_t(o.max_batch)
-                   : on_gpu()      ? std::clamp<size_t>((size_t(1) << 24) / bits, 1, 65536)
-                                   : std::clamp<size_t>((size_t(1) << 16) / bits, 16, 4096);
-        };
-        d_batch = pick();
-        const bool gpu = on_gpu();
-        d_dec.reserve(d_batch); // (with device auto, a GPU whose buffers do not fit leaves the CPU)
-        if (gpu && !on_gpu()) {
-            d_batch = pick();
-            d_dec.reserve(d_batch);
-        }
-    }
-
-    std::string family() const override { return "viterbi"; }
-    std::string describe() const override
-    {
-        return d_dec.code().describe() + ", " + to_string(d_mode);
-    }
-    std::string backend() const override { return d_dec.backend(); }
-    size_t input_per_frame() const override { return d_dec.input_per_frame(); }
-    size_t output_bits() const override { return d_dec.output_per_frame(); }
-    size_t preferred_batch() const override { return d_batch; }
-    size_t min_efficient_batch() const override { return on_gpu() ? 4096 : 16; }
-
-protected:
-    void decode_checked(const frame_batch& b) override
-    {
-        if (b.packed && output_bits() % 8 != 0) {
-            // the engines pack per frame on byte boundaries: go through unpacked bits
-            d_tmp.resize(b.frames * output_bits());
-            d_dec.decode(b.soft, b.frames, d_tmp.data(), false);
-            pack_frames(b);
-        } else {
-            d_dec.decode(b.soft, b.frames, b.bits, b.packed);
-        }
-        for (size_t f = 0; f < b.frames; ++f)
-            b.status[f].iterations = 1;
-    }
-
-private:
-    void pack_frames(const frame_batch& b)
-    {
-        const size_t bits = output_bits(), bytes = (bits + 7) / 8;
-        for (size_t f = 0; f < b.frames; ++f) {
-            uint8_t* o = b.bits + f * bytes;
-            std::fill(o, o + bytes, 0);
-            for (size_t i = 0; i < bits; ++i)
-                o[i / 8] |= uint8_t(d_tmp[f * bits + i] << (7 - i % 8));
-        }
-    }
-
-    viterbi_frame_decoder d_dec;
-    conv_mode d_mode;
-    size_t d_batch = 1;
-    std::vector<uint8_t> d_tmp;
-};
 
 //! "79 -109" or "79:-109" -> {79, -109}
 std::vector<int> int_list(const std::string& key, const std::string& text)
@@ -196,7 +132,30 @@ std::unique_ptr<frame_decoder> make_viterbi_frame_decoder(const conv_code& code,
                                                           const viterbi_options& options,
                                                           const device_spec& device)
 {
-    return std::make_unique<viterbi_frames>(code, options, device);
+    auto engine = std::make_unique<viterbi_frames_engine>(code, options, device);
+    const size_t bits = size_t(options.frame_bits);
+    // the GPU runs one frame per thread: it needs thousands of frames per call
+    auto pick = [&] {
+        return options.max_batch > 0 ? size_t(options.max_batch)
+               : engine->on_gpu()    ? std::clamp<size_t>((size_t(1) << 24) / bits, 1, 65536)
+                                     : std::clamp<size_t>((size_t(1) << 16) / bits, 16, 4096);
+    };
+    size_t batch = pick();
+    const bool gpu = engine->on_gpu();
+    engine->reserve(batch); // (with device auto, a GPU whose buffers do not fit leaves the CPU)
+    if (gpu && !engine->on_gpu()) {
+        batch = pick();
+        engine->reserve(batch);
+    }
+    frame_shape shape;
+    shape.family = "viterbi";
+    shape.description = code.describe() + ", " + to_string(options.mode);
+    shape.input_per_frame = engine->input_per_frame();
+    shape.output_bits = bits;
+    shape.min_efficient_cpu = 16;
+    shape.min_efficient_gpu = 4096;
+    shape.cpu_threads = options.cpu_threads;
+    return make_engine_decoder(shape, std::move(engine), batch);
 }
 
 GPUFEC_REGISTER_FRAME_FAMILY(viterbi,

@@ -8,6 +8,7 @@
 
 #include <gnuradio/gpufec/core/conv_code.h>
 #include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/frame_decoder.h>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -17,6 +18,7 @@
 namespace gpufec {
 
 class vit_engine;
+class viterbi_frames_engine;
 struct vit_params;
 
 struct viterbi_options {
@@ -48,25 +50,20 @@ public:
     viterbi_frame_decoder(const viterbi_frame_decoder&) = delete;
     viterbi_frame_decoder& operator=(const viterbi_frame_decoder&) = delete;
 
-    size_t input_per_frame() const { return d_in_per_frame; }   //!< soft values
-    size_t output_per_frame() const { return d_opts.frame_bits; } //!< bits
+    size_t input_per_frame() const;  //!< soft values
+    size_t output_per_frame() const; //!< bits
     /*! Decodes `frames` frames. Output: one bit per byte, or packed MSB first when `packed`
-     *  (then frame_bits must be a multiple of 8). Blocking, host memory to host memory. */
+     *  (ceil(frame_bits / 8) bytes a frame). Blocking, host memory to host memory. */
     void decode(const int8_t* soft, size_t frames, uint8_t* out, bool packed = false);
     //! sizes the engine for decodes of up to `frames` frames now, so none allocates later
     void reserve(size_t frames);
     std::string backend() const;
-    const conv_code& code() const { return d_code; }
+    const conv_code& code() const;
 
 private:
-    vit_params frame_params() const;
-    conv_code d_code;
-    viterbi_options d_opts;
-    device_spec d_device; // (a GPU whose buffers do not fit falls back by the device rule)
-    size_t d_in_per_frame;
-    int d_out_bytes;
-    std::unique_ptr<vit_engine> d_engine;
+    std::unique_ptr<viterbi_frames_engine> d_engine;
     std::vector<uint8_t> d_packed;
+    std::vector<frame_status> d_status;
 };
 
 /*! Decodes one endless stream with the parallel block-based Viterbi algorithm (PBVD).
