@@ -9,6 +9,8 @@
 #include <gnuradio/gpufec/core/lte_coding.h>
 #include <gnuradio/gpufec/core/turbo.h>
 
+#include "turbo_reference.h"
+
 #include "testing/test_util.h"
 #include <gtest/gtest.h>
 #include <cmath>

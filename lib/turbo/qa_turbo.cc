@@ -8,6 +8,8 @@
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/turbo.h>
 
+#include "turbo_reference.h"
+
 #include "testing/test_util.h"
 #include "turbo_test_util.h"
 #include <gtest/gtest.h>

@@ -9,6 +9,8 @@
 #include <gnuradio/gpufec/core/frame_registry.h>
 #include <gnuradio/gpufec/core/turbo.h>
 
+#include "turbo_reference.h"
+
 #include "runtime/gpu_engine.h"
 #include "frame/multi_length_decoder.h"
 #include "turbo_engine.h"
@@ -46,7 +48,7 @@ public:
     }
 
 private:
-    std::unique_ptr<turbo_frame_engine> d_dec;
+    std::unique_ptr<turbo_float_decoder> d_dec;
     std::vector<float> d_llr;
     std::vector<uint8_t> d_bits;
 };

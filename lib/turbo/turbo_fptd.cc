@@ -13,6 +13,8 @@
  * before the iterations (their beta[K] does not change). */
 #include <gnuradio/gpufec/core/turbo.h>
 
+#include "turbo_reference.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>

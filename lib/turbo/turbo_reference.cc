@@ -8,6 +8,8 @@
  * paths are checked against it. */
 #include <gnuradio/gpufec/core/turbo.h>
 
+#include "turbo_reference.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
