@@ -6,7 +6,7 @@
  * memory to host memory with every transfer included (and, where the decoder measures it, the
  * device kernels alone), on one device or on several at once (the sum and each).
  * `gpufec_bench --help` lists every option; docs/apps.md shows examples. */
-#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 
 #include "kit/cli_options.h"
 #include "kit/devices.h"

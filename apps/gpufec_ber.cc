@@ -5,7 +5,7 @@
 /* gpufec_ber: bit and frame error rates of any family over a channel, against Eb/N0, with
  * Wilson 95% intervals; on every listed device of a host, and under MPI on many hosts.
  * `gpufec_ber --help` lists every option; docs/apps.md shows examples. */
-#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 
 #include "kit/cli_options.h"
 #include "kit/devices.h"

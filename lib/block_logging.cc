@@ -4,8 +4,8 @@
  */
 #include "block_logging.h"
 
-#include <gnuradio/gpufec/core/device.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <gnuradio/logger.h>
 #include <cstdio>
 #include <mutex>

@@ -4,8 +4,8 @@
  */
 #include "block_params.h"
 
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/viterbi.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/viterbi/viterbi.h>
 #include <stdexcept>
 
 namespace gr {

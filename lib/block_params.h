@@ -7,8 +7,8 @@
 #ifndef INCLUDED_GPUFEC_BLOCK_PARAMS_H
 #define INCLUDED_GPUFEC_BLOCK_PARAMS_H
 
-#include <gnuradio/gpufec/core/conv_code.h>
-#include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/codes/conv_code.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
 #include "block_logging.h"
 #include <functional>
 #include <string>

@@ -5,7 +5,7 @@
 #include "block_params.h"
 
 #include <gnuradio/gpufec/conv_encoder.h>
-#include <gnuradio/gpufec/core/conv_encoder.h>
+#include <gnuradio/gpufec/core/codes/conv_encoder.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 

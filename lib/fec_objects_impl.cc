@@ -5,8 +5,8 @@
 #include <gnuradio/gpufec/fec_objects.h>
 
 #include "block_params.h"
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include <stdexcept>
 
 namespace gr {

@@ -6,9 +6,9 @@
 #include <cstdio>
 
 #include "block_params.h"
-#include <gnuradio/gpufec/core/bits.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>

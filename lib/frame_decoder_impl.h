@@ -8,11 +8,11 @@
 #ifndef INCLUDED_GPUFEC_FRAME_DECODER_IMPL_H
 #define INCLUDED_GPUFEC_FRAME_DECODER_IMPL_H
 
-#include <gnuradio/gpufec/core/async_decoder.h>
+#include <gnuradio/gpufec/core/frame/async_decoder.h>
 #include <gnuradio/gpufec/frame_decoder.h>
 #include "runtime/cpu_pool.h"
 #include "runtime/partial_batch.h"
-#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <deque>
 #include <functional>
 #include <memory>

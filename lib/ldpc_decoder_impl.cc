@@ -4,10 +4,10 @@
  */
 /* The LDPC block: names LDPC's parameters and builds its decoder; batching, tags and the end of
  * a stream are the generic frame block's (frame_decoder_impl). */
-#include <gnuradio/gpufec/core/frame_decoder.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/ldpc.h>
-#include <gnuradio/gpufec/core/ldpc_code.h>
+#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include <gnuradio/gpufec/ldpc_decoder.h>
 
 #include "block_params.h"

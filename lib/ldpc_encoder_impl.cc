@@ -2,10 +2,10 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/ldpc_encoder.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
 #include <gnuradio/gpufec/ldpc_encoder.h>
 
-#include <gnuradio/gpufec/core/ldpc_code.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 
 #include "block_params.h"
 #include <gnuradio/io_signature.h>

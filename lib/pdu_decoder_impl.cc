@@ -8,10 +8,10 @@
 
 #include "block_params.h"
 #include "frame_decoder_impl.h"
-#include <gnuradio/gpufec/core/async_decoder.h>
-#include <gnuradio/gpufec/core/bits.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/frame/async_decoder.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gnuradio/io_signature.h>
 #include <pmt/pmt.h>
 #include <atomic>

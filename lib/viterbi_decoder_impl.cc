@@ -7,9 +7,9 @@
 
 #include "block_params.h"
 #include "frame_decoder_impl.h"
-#include <gnuradio/gpufec/core/frame_decoder.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>

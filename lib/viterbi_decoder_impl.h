@@ -7,7 +7,7 @@
 #ifndef INCLUDED_GPUFEC_VITERBI_DECODER_IMPL_H
 #define INCLUDED_GPUFEC_VITERBI_DECODER_IMPL_H
 
-#include <gnuradio/gpufec/core/viterbi.h>
+#include <gnuradio/gpufec/core/viterbi/viterbi.h>
 #include "viterbi/viterbi_async_stream.h"
 #include <gnuradio/gpufec/viterbi_decoder.h>
 #include "runtime/partial_batch.h"

@@ -4,12 +4,12 @@
  */
 /* The channel kits. */
 #include "kits.h"
-#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 
 #include <map>
-#include <gnuradio/gpufec/core/bsid.h>
-#include <gnuradio/gpufec/core/distance_spectrum.h>
-#include <gnuradio/gpufec/core/scppm.h>
+#include <gnuradio/gpufec/core/tvb/bsid.h>
+#include <gnuradio/gpufec/core/codes/distance_spectrum.h>
+#include <gnuradio/gpufec/core/scppm/scppm.h>
 #include <cmath>
 #include <cstdio>
 #include <map>

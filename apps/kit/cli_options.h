@@ -6,7 +6,7 @@
 #ifndef INCLUDED_GPUFEC_APPS_CLI_OPTIONS_H
 #define INCLUDED_GPUFEC_APPS_CLI_OPTIONS_H
 
-#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <string>

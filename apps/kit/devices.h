@@ -6,7 +6,7 @@
 #ifndef INCLUDED_GPUFEC_APPS_DEVICES_H
 #define INCLUDED_GPUFEC_APPS_DEVICES_H
 
-#include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
 #include <string>
 #include <vector>
 

@@ -10,9 +10,9 @@
 #include "kit_buffer.h"
 #include "kits.h"
 
-#include <gnuradio/gpufec/core/frame_decoder.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include "runtime/cpu_pool.h"
 
 #include <algorithm>

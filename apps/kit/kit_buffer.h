@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFEC_APPS_KIT_BUFFER_H
 #define INCLUDED_GPUFEC_APPS_KIT_BUFFER_H
 
-#include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
 #include "runtime/cpu_pool.h"
 #include <algorithm>
 #include <cstdint>

@@ -5,7 +5,7 @@
 /* Which code kit a family and its options get. */
 #include "kits.h"
 
-#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <cmath>
 #include <stdexcept>
 

@@ -15,8 +15,8 @@
 
 #include "error_stats.h"
 #include "unit_rng.h"
-#include <gnuradio/gpufec/core/device.h>
-#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include <cstdint>
 #include <cstdio>
 #include <functional>

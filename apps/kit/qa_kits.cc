@@ -11,7 +11,7 @@
 #include "sim_driver.h"
 #include "team.h"
 
-#include <gnuradio/gpufec/core/distance_spectrum.h>
+#include <gnuradio/gpufec/core/codes/distance_spectrum.h>
 #include <gtest/gtest.h>
 #include <cstdio>
 #include <fstream>

@@ -11,11 +11,11 @@
 #include "kit_buffer.h"
 #include "kits.h"
 
-#include <gnuradio/gpufec/core/conv_encoder.h>
-#include <gnuradio/gpufec/core/distance_spectrum.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/soft.h>
-#include <gnuradio/gpufec/core/viterbi.h>
+#include <gnuradio/gpufec/core/codes/conv_encoder.h>
+#include <gnuradio/gpufec/core/codes/distance_spectrum.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
+#include <gnuradio/gpufec/core/viterbi/viterbi.h>
 #include "runtime/cpu_pool.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/conv_code.h>
+#include <gnuradio/gpufec/core/codes/conv_code.h>
 
 #include <algorithm>
 #include <sstream>

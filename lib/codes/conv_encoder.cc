@@ -2,8 +2,8 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/conv_encoder.h>
-#include <gnuradio/gpufec/core/trellis.h>
+#include <gnuradio/gpufec/core/codes/conv_encoder.h>
+#include <gnuradio/gpufec/core/codes/trellis.h>
 
 #include "codes/conv_frame_checks.h"
 #include <stdexcept>

@@ -5,7 +5,7 @@
 #ifndef INCLUDED_GPUFEC_CODES_CONV_FRAME_CHECKS_H
 #define INCLUDED_GPUFEC_CODES_CONV_FRAME_CHECKS_H
 
-#include <gnuradio/gpufec/core/conv_code.h>
+#include <gnuradio/gpufec/core/codes/conv_code.h>
 #include <stdexcept>
 #include <string>
 

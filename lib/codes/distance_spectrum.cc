@@ -2,7 +2,7 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/distance_spectrum.h>
+#include <gnuradio/gpufec/core/codes/distance_spectrum.h>
 
 #include <cmath>
 #include <map>

@@ -2,7 +2,7 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/interleaver.h>
+#include <gnuradio/gpufec/core/codes/interleaver.h>
 
 #include "codes/lte_qpp_table.h"
 #include <algorithm>

@@ -5,9 +5,9 @@
 /* The codes layer against independent data: CRC check values of the standard catalogue,
  * TS 36.212's interleaver formula and table, the textbook K=3 code, and the LTE constituent
  * encoder written out from 36.212's shift-register description. */
-#include <gnuradio/gpufec/core/crc.h>
-#include <gnuradio/gpufec/core/interleaver.h>
-#include <gnuradio/gpufec/core/trellis.h>
+#include <gnuradio/gpufec/core/codes/crc.h>
+#include <gnuradio/gpufec/core/codes/interleaver.h>
+#include <gnuradio/gpufec/core/codes/trellis.h>
 
 #include "testing/test_util.h"
 #include <gtest/gtest.h>

@@ -2,8 +2,8 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/conv_code.h>
-#include <gnuradio/gpufec/core/distance_spectrum.h>
+#include <gnuradio/gpufec/core/codes/conv_code.h>
+#include <gnuradio/gpufec/core/codes/distance_spectrum.h>
 #include <gtest/gtest.h>
 
 using namespace gpufec;

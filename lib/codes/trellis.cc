@@ -2,7 +2,7 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/trellis.h>
+#include <gnuradio/gpufec/core/codes/trellis.h>
 
 #include <sstream>
 #include <stdexcept>

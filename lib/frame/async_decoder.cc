@@ -2,9 +2,9 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/async_decoder.h>
+#include <gnuradio/gpufec/core/frame/async_decoder.h>
 
-#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 
 #include "runtime/slot_ring.h"
 

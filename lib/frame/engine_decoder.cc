@@ -4,7 +4,7 @@
  */
 #include "frame/frame_engine.h"
 
-#include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 
 #include "runtime/cpu_pool.h"
 #include <stdexcept>

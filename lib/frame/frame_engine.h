@@ -11,7 +11,7 @@
 #ifndef INCLUDED_GPUFEC_FRAME_ENGINE_H
 #define INCLUDED_GPUFEC_FRAME_ENGINE_H
 
-#include <gnuradio/gpufec/core/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/frame_decoder.h>
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>

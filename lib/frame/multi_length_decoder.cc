@@ -6,7 +6,7 @@
 #include "runtime/cpu_pool.h"
 #include "runtime/side_task.h"
 
-#include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
 
 #include <algorithm>
 #include <cstring>

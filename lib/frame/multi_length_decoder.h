@@ -16,7 +16,7 @@
 #ifndef INCLUDED_GPUFEC_FRAME_MULTI_LENGTH_DECODER_H
 #define INCLUDED_GPUFEC_FRAME_MULTI_LENGTH_DECODER_H
 
-#include <gnuradio/gpufec/core/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/frame_decoder.h>
 #include <functional>
 #include <memory>
 #include <string>

@@ -4,7 +4,7 @@
  */
 /* Families' options declared once (option_spec): checks before anything is made, the reader's
  * defaults and ranges, and the text --list-options prints. */
-#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 
 #include <algorithm>
 #include <cmath>

@@ -8,9 +8,9 @@
  * the asynchronous path gives what the synchronous one gives, in order, and CPU and CUDA agree.
  * A family's configurations come from its registration (frame_family::conformance). Families whose frames vary in length (tvb) get frames
  * of the encoder's length, with the lengths given. */
-#include <gnuradio/gpufec/core/async_decoder.h>
-#include <gnuradio/gpufec/core/bits.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/frame/async_decoder.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 
 #include "runtime/gpu_engine.h"
 #include "testing/test_util.h"

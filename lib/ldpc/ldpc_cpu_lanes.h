@@ -15,7 +15,7 @@
 #ifndef INCLUDED_GPUFEC_LDPC_CPU_LANES_H
 #define INCLUDED_GPUFEC_LDPC_CPU_LANES_H
 
-#include <gnuradio/gpufec/core/ldpc.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc.h>
 
 #include "ldpc_common.h"
 #include "../runtime/simd_vectors.h"

@@ -2,9 +2,9 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/bits.h>
-#include <gnuradio/gpufec/core/ldpc.h>
-#include <gnuradio/gpufec/core/frame_decoder.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc.h>
+#include <gnuradio/gpufec/core/frame/frame_decoder.h>
 
 #include "runtime/gpu_engine.h"
 #include "ldpc_engine.h"

@@ -2,7 +2,7 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/ldpc_encoder.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
 
 #include "gf2_systematic.h"
 #include <vector>

@@ -11,7 +11,7 @@
 #ifndef INCLUDED_GPUFEC_LDPC_ENGINE_H
 #define INCLUDED_GPUFEC_LDPC_ENGINE_H
 
-#include <gnuradio/gpufec/core/ldpc.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc.h>
 
 #include "frame/frame_engine.h"
 #include <memory>

@@ -4,9 +4,9 @@
  */
 /* LDPC as a frame family: its engine (ldpc_engine.h) under the one decoder over engines, and
  * its registration ("ldpc"). */
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/ldpc.h>
-#include <gnuradio/gpufec/core/ldpc_encoder.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
 
 #include "ldpc_engine.h"
 #include <algorithm>

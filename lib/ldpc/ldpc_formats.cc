@@ -4,7 +4,7 @@
  */
 /* Reading and writing LDPC codes: the standards' tables, base-matrix text files and alist
  * files. */
-#include <gnuradio/gpufec/core/ldpc_code.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 
 #include "codes/code_file.h"
 #include "ldpc/ldpc_standard_text.h"

@@ -6,7 +6,7 @@
  * by its rows (quasi-cyclic or not). Layered and flooding min-sum in fixed point or float, and
  * sum-product in float. The fixed-point layered decoder defines the output that the GPU must
  * reproduce bit for bit (ldpc_common.h). Codewords of a batch are spread over threads. */
-#include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 
 #include "ldpc_common.h"
 #include "ldpc_engine.h"

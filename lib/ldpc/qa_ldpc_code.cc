@@ -2,8 +2,8 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/ldpc_code.h>
-#include <gnuradio/gpufec/core/ldpc_encoder.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <chrono>

@@ -6,8 +6,8 @@
  * syndrome flags and posteriors, for several lifting sizes, both fixed-point widths, early
  * termination on and off, odd batch sizes and batches cut into several chunks. Skipped
  * without a GPU. */
-#include <gnuradio/gpufec/core/ldpc.h>
-#include <gnuradio/gpufec/core/ldpc_encoder.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
 #include <gtest/gtest.h>
 
 #include "testing/test_util.h"

@@ -2,9 +2,9 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/bits.h>
-#include <gnuradio/gpufec/core/ldpc.h>
-#include <gnuradio/gpufec/core/ldpc_encoder.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
 #include <gtest/gtest.h>
 
 #include "ldpc_common.h"

@@ -7,7 +7,7 @@
  * codes written as alist and base-matrix text; mutations flip, insert, delete and duplicate
  * bytes and tokens. GPUFEC_FUZZ_ITERATIONS sets the count (scripts/sanitize.sh runs many under
  * AddressSanitizer); the default keeps CI quick. */
-#include <gnuradio/gpufec/core/ldpc_code.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include "testing/file_fuzz.h"
 #include <gtest/gtest.h>
 

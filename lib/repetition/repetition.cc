@@ -8,7 +8,7 @@
  * frame_bits information bits is sent `repeat` times in a row; the decoder adds the copies'
  * soft values and decides on the sign (a sum of 0, no information, decides 0). Its soft
  * output is the sum (the posterior in input units). */
-#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 
 #include "repetition/repetition_engine.h"
 #include "runtime/gpu_engine.h"

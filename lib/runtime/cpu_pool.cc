@@ -4,7 +4,7 @@
  */
 #include "cpu_pool.h"
 
-#include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
 
 #include "worker_pool.h"
 #include <cstdlib>

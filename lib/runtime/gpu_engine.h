@@ -16,7 +16,7 @@
 #ifndef INCLUDED_GPUFEC_RUNTIME_GPU_ENGINE_H
 #define INCLUDED_GPUFEC_RUNTIME_GPU_ENGINE_H
 
-#include <gnuradio/gpufec/core/device.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
 #include <stdexcept>
 #include <string>
 #include <vector>

@@ -2,7 +2,7 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 
 #include <algorithm>
 #include <cmath>

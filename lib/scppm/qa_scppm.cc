@@ -6,13 +6,13 @@
  * the standard's inverse permutation, gr-fec's conventions for the outer code through the codes
  * layer's trellis), noiseless round trips for every M and rate, error rates against the Poisson
  * PPM channel's capacity, log-map against max-log, and bad input. */
-#include <gnuradio/gpufec/core/bits.h>
-#include <gnuradio/gpufec/core/conv_code.h>
-#include <gnuradio/gpufec/core/crc.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/scppm.h>
-#include <gnuradio/gpufec/core/scppm_framing.h>
-#include <gnuradio/gpufec/core/trellis.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/codes/conv_code.h>
+#include <gnuradio/gpufec/core/codes/crc.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/scppm/scppm.h>
+#include <gnuradio/gpufec/core/scppm/scppm_framing.h>
+#include <gnuradio/gpufec/core/codes/trellis.h>
 
 #include "scppm/scppm_codeword.h"
 #include "testing/test_util.h"

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* The SCPPM code: parameters, the interleaver, the encoder, the Poisson channel. */
-#include <gnuradio/gpufec/core/crc.h>
-#include <gnuradio/gpufec/core/scppm.h>
+#include <gnuradio/gpufec/core/codes/crc.h>
+#include <gnuradio/gpufec/core/scppm/scppm.h>
 
 #include "scppm_codeword.h"
 

@@ -9,8 +9,8 @@
 #ifndef INCLUDED_GPUFEC_SCPPM_CODEWORD_H
 #define INCLUDED_GPUFEC_SCPPM_CODEWORD_H
 
-#include <gnuradio/gpufec/core/crc.h>
-#include <gnuradio/gpufec/core/scppm.h>
+#include <gnuradio/gpufec/core/codes/crc.h>
+#include <gnuradio/gpufec/core/scppm/scppm.h>
 
 #include "scppm_siso.h"
 #include <vector>

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* The fixed-point max-log SCPPM engine on the CPU: a codeword per task over the CPU pool. */
-#include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 
 #include "runtime/cpu_pool.h"
 #include "scppm_codeword.h"

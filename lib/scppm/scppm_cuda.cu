@@ -25,7 +25,7 @@
  * permutes: it gathers its priors from and scatters its extrinsics to pi(j) for its bit j, with
  * pi walked incrementally along its segment (pi_walker), neither computed per bit nor looked up. The CRC-32 is checked on the GPU as
  * the XOR of each set bit's contribution to the register (a table), reduced over the block. */
-#include <gnuradio/gpufec/core/crc.h>
+#include <gnuradio/gpufec/core/codes/crc.h>
 
 #include "runtime/batch_pipeline.h"
 #include "runtime/cuda_check.h"

@@ -9,7 +9,7 @@
 #ifndef INCLUDED_GPUFEC_SCPPM_ENGINE_H
 #define INCLUDED_GPUFEC_SCPPM_ENGINE_H
 
-#include <gnuradio/gpufec/core/scppm.h>
+#include <gnuradio/gpufec/core/scppm/scppm.h>
 
 #include "frame/frame_engine.h"
 #include "scppm_siso.h"

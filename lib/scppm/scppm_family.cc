@@ -5,11 +5,11 @@
 /* SCPPM as a frame family ("scppm"): max-log runs on a fixed-point engine (CUDA or the CPU twin,
  * the same bits); log-map runs the float reference through the pooled engine. A frame is a
  * codeword's slots (15120 / m symbols of M slots), its output the information bits. */
-#include <gnuradio/gpufec/core/bits.h>
-#include <gnuradio/gpufec/core/device.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/scppm.h>
-#include <gnuradio/gpufec/core/scppm_framing.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/scppm/scppm.h>
+#include <gnuradio/gpufec/core/scppm/scppm_framing.h>
 
 #include "runtime/gpu_engine.h"
 #include "scppm_codeword.h"

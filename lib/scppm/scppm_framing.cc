@@ -4,7 +4,7 @@
  */
 /* Guard slots and the codeword sync marker around an SCPPM codeword, their removal and the
  * codeword synchronisation of a stream; the pseudo-randomizer; the channel interleaver. */
-#include <gnuradio/gpufec/core/scppm_framing.h>
+#include <gnuradio/gpufec/core/scppm/scppm_framing.h>
 
 #include <algorithm>
 #include <cmath>

@@ -23,7 +23,7 @@
 #define INCLUDED_GPUFEC_SCPPM_SISO_H
 
 #include "runtime/host_device.h"
-#include <gnuradio/gpufec/core/scppm.h>
+#include <gnuradio/gpufec/core/scppm/scppm.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

@@ -5,9 +5,9 @@
 #ifndef INCLUDED_GPUFEC_TESTING_TEST_UTIL_H
 #define INCLUDED_GPUFEC_TESTING_TEST_UTIL_H
 
-#include <gnuradio/gpufec/core/conv_code.h>
-#include <gnuradio/gpufec/core/device.h>
-#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/codes/conv_code.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include <cmath>
 #include <cstdint>
 #include <random>

@@ -3,9 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* LTE code block segmentation (36.212 5.1.2) and turbo rate matching (5.1.4.1). */
-#include <gnuradio/gpufec/core/crc.h>
-#include <gnuradio/gpufec/core/interleaver.h>
-#include <gnuradio/gpufec/core/lte_coding.h>
+#include <gnuradio/gpufec/core/codes/crc.h>
+#include <gnuradio/gpufec/core/codes/interleaver.h>
+#include <gnuradio/gpufec/core/turbo/lte_coding.h>
 
 #include <algorithm>
 #include <stdexcept>

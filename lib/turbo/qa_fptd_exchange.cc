@@ -5,7 +5,7 @@
 /* The GPU FPTD's exchange plan (fptd_exchange.h): every extrinsic value reaches the stage that
  * reads it, no two share a slot or a position, and consecutive slots of a block that go to one
  * block land at consecutive positions there (what makes the remote stores coalesce). */
-#include <gnuradio/gpufec/core/interleaver.h>
+#include <gnuradio/gpufec/core/codes/interleaver.h>
 
 #include "fptd_exchange.h"
 #include <gtest/gtest.h>

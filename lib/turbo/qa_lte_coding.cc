@@ -5,9 +5,9 @@
 /* LTE code block segmentation and turbo rate matching: worked examples of 5.1.2, the CRC-24B
  * of every block, k0 of the redundancy versions, rate-matching round trips for every version
  * with puncturing and repetition, combining, and a decode through it all. */
-#include <gnuradio/gpufec/core/crc.h>
-#include <gnuradio/gpufec/core/lte_coding.h>
-#include <gnuradio/gpufec/core/turbo.h>
+#include <gnuradio/gpufec/core/codes/crc.h>
+#include <gnuradio/gpufec/core/turbo/lte_coding.h>
+#include <gnuradio/gpufec/core/turbo/turbo.h>
 
 #include "turbo_reference.h"
 

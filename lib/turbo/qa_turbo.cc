@@ -5,8 +5,8 @@
 /* The turbo family: the LTE encoder for all 188 K (termination and the tail layout of 36.212
  * 5.1.3.2.2 checked against the trellis), noiseless round trips, error rates of max-log
  * against AFF3CT's published K=6144 curve, log-map and windows, the CRC stop, bad options. */
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/turbo.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/turbo/turbo.h>
 
 #include "turbo_reference.h"
 

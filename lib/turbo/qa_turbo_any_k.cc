@@ -4,8 +4,8 @@
  */
 /* code=lte:any: frames of different K in one batch, K read from each frame's length. Each frame
  * must come out as the decoder made for its K alone decodes it (bits, iterations, CRC). */
-#include <gnuradio/gpufec/core/async_decoder.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/frame/async_decoder.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 
 #include "frame/multi_length_decoder.h"
 #include "testing/test_util.h"

@@ -6,8 +6,8 @@
  * encoder written from the standard's figure 6-2 (not from the trellis class), noiseless round
  * trips for every size and rate, the error rate against AFF3CT's published K=1784 curve, the
  * frame-error-control CRC, and what the CCSDS codes refuse. */
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/turbo.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/turbo/turbo.h>
 
 #include "turbo_reference.h"
 

@@ -5,8 +5,8 @@
 /* The SIMD CPU engine (a group of frames per vector) against the scalar engine, for every
  * instruction set the machine has: the same decisions, iterations and CRC results, frame by
  * frame, on noisy, failing, clean and full-scale input, partial groups included. */
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/turbo.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/turbo/turbo.h>
 
 #include "turbo_engine.h"
 #include "turbo_test_util.h"

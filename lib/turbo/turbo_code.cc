@@ -4,7 +4,7 @@
  */
 /* Turbo codes: construction, names, where every encoder output sits in the codeword (LTE 36.212
  * 5.1.3.2.2 with its tail layout; CCSDS 131.0-B 6.3 with its puncturing), and the encoder. */
-#include <gnuradio/gpufec/core/turbo.h>
+#include <gnuradio/gpufec/core/turbo/turbo.h>
 
 #include <stdexcept>
 

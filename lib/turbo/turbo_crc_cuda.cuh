@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFEC_TURBO_CRC_CUDA_CUH
 #define INCLUDED_GPUFEC_TURBO_CRC_CUDA_CUH
 
-#include <gnuradio/gpufec/core/crc.h>
+#include <gnuradio/gpufec/core/codes/crc.h>
 
 #include "turbo_engine.h"
 #include <algorithm>

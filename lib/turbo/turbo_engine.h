@@ -10,7 +10,7 @@
 #ifndef INCLUDED_GPUFEC_TURBO_ENGINE_H
 #define INCLUDED_GPUFEC_TURBO_ENGINE_H
 
-#include <gnuradio/gpufec/core/turbo.h>
+#include <gnuradio/gpufec/core/turbo/turbo.h>
 
 #include "frame/frame_engine.h"
 #include <memory>

@@ -5,9 +5,9 @@
 /* Turbo codes as a frame family ("turbo"): max-log in fixed point on an engine (CUDA or the CPU
  * twin, the same bits), log-map and the exact FPTD on the float decoders through the pooled
  * engine; the encoder (with the CRC of the code block appended where one is set). */
-#include <gnuradio/gpufec/core/bits.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/turbo.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/turbo/turbo.h>
 
 #include "turbo_reference.h"
 

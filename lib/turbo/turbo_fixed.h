@@ -33,7 +33,7 @@
 #ifndef INCLUDED_GPUFEC_TURBO_FIXED_H
 #define INCLUDED_GPUFEC_TURBO_FIXED_H
 
-#include <gnuradio/gpufec/core/trellis.h>
+#include <gnuradio/gpufec/core/codes/trellis.h>
 #include <cstdint>
 
 #include "runtime/host_device.h"

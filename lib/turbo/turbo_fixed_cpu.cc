@@ -6,7 +6,7 @@
  * task, the arithmetic of turbo_fixed.h state by state in int (the CUDA kernel computes two
  * frames at once in int16 halves, the SIMD engine turbo_fixed_lanes.cc a group per vector; the
  * bound in turbo_fixed.h makes them all equal). The tests compare the others with it. */
-#include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 
 #include "runtime/cpu_pool.h"
 #include "turbo_engine.h"

@@ -11,7 +11,7 @@
  * the next the others: the QPP interleaver maps even to even and odd to odd, so a block only
  * ever reads what blocks of the other set wrote. The termination stages are decoded once,
  * before the iterations (their beta[K] does not change). */
-#include <gnuradio/gpufec/core/turbo.h>
+#include <gnuradio/gpufec/core/turbo/turbo.h>
 
 #include "turbo_reference.h"
 

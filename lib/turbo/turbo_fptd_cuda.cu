@@ -47,7 +47,7 @@
  * a relaxed arrival, 112 us with a release one. A frame of
  * one block (small K) runs the same kernel without the cluster: plain shared-memory stores
  * and block barriers. */
-#include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 
 #include "runtime/batch_pipeline.h"
 #include "runtime/cluster_messages.cuh"

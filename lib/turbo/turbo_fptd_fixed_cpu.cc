@@ -21,7 +21,7 @@
  * 13806; a shorter one from stage 0 lies in [-UNKNOWN - 4G, 13806] = [-17396, 13806], from the
  * others in [-1524 - 4G, 13806]. So alpha + par + beta >= -17396 - 127 - 13806 = -31329, and
  * metric + branch metric >= -19697. m1 - m0 is formed in int (the GPU too). */
-#include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 
 #include "runtime/cpu_pool.h"
 #include "turbo_engine.h"

@@ -6,7 +6,7 @@
  * exact max* (log-map) or max (max-log), over windows whose boundary metrics come from the
  * previous iteration (one window = the exact BCJR), two half-iterations per iteration. The fast
  * paths are checked against it. */
-#include <gnuradio/gpufec/core/turbo.h>
+#include <gnuradio/gpufec/core/turbo/turbo.h>
 
 #include "turbo_reference.h"
 

@@ -9,7 +9,7 @@
 #ifndef INCLUDED_GPUFEC_TURBO_REFERENCE_H
 #define INCLUDED_GPUFEC_TURBO_REFERENCE_H
 
-#include <gnuradio/gpufec/core/turbo.h>
+#include <gnuradio/gpufec/core/turbo/turbo.h>
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -9,7 +9,7 @@
 #ifndef INCLUDED_GPUFEC_TURBO_RSC_H
 #define INCLUDED_GPUFEC_TURBO_RSC_H
 
-#include <gnuradio/gpufec/core/trellis.h>
+#include <gnuradio/gpufec/core/codes/trellis.h>
 
 #ifdef __CUDACC__
 #define GPUFEC_LTE_HD __host__ __device__

@@ -7,7 +7,7 @@
 #ifndef INCLUDED_GPUFEC_TURBO_TEST_UTIL_H
 #define INCLUDED_GPUFEC_TURBO_TEST_UTIL_H
 
-#include <gnuradio/gpufec/core/frame_registry.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 
 #include "testing/test_util.h"
 #include <cmath>

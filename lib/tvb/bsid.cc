@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* The BSID channel's parameters and its drift distribution. */
-#include <gnuradio/gpufec/core/bsid.h>
+#include <gnuradio/gpufec/core/tvb/bsid.h>
 
 #include <algorithm>
 

@@ -5,10 +5,10 @@
 /* TVB codes over the BSID channel: the channel's statistics against its parameters and the drift
  * distribution against Monte Carlo, the MAP decoder's probabilities against brute-force
  * enumeration of every channel event sequence, noiseless and noisy decoding, bad input. */
-#include <gnuradio/gpufec/core/bits.h>
-#include <gnuradio/gpufec/core/bsid.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/tvb.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/tvb/bsid.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/tvb/tvb.h>
 
 #include "testing/test_util.h"
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 /* Mutated SimCommSys system files: the loader builds a code or throws std::invalid_argument with
  * a readable message that names the file, never crashes, hangs or says nothing. Seeds are the
  * two example files (tvb versions 10 and 7). GPUFEC_FUZZ_ITERATIONS sets the count. */
-#include <gnuradio/gpufec/core/tvb.h>
+#include <gnuradio/gpufec/core/tvb/tvb.h>
 
 #include "testing/file_fuzz.h"
 #include <gtest/gtest.h>

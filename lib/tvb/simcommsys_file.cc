@@ -10,7 +10,7 @@
  * and read their fields in the order their version has them (SimCommSys's serialize()
  * functions: qids versions 1-5, tvb 1-12, uncoded 1); fields we do not use are read and
  * checked as numbers. Every message names the file and the line. */
-#include <gnuradio/gpufec/core/tvb.h>
+#include <gnuradio/gpufec/core/tvb/tvb.h>
 
 #include "codes/code_file.h"
 #include <cmath>

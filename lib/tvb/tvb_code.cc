@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* TVB codebooks: checks, Davey-MacKay watermark codebooks, marker codes, encoding. */
-#include <gnuradio/gpufec/core/tvb.h>
+#include <gnuradio/gpufec/core/tvb/tvb.h>
 
 #include <algorithm>
 #include <random>

@@ -7,7 +7,7 @@
 #ifndef INCLUDED_GPUFEC_TVB_ENGINE_H
 #define INCLUDED_GPUFEC_TVB_ENGINE_H
 
-#include <gnuradio/gpufec/core/tvb.h>
+#include <gnuradio/gpufec/core/tvb/tvb.h>
 
 #include "frame/frame_engine.h"
 #include <algorithm>

@@ -6,10 +6,10 @@
  * one message (its length varies: the channel inserts and deletes bits), the output the N
  * decoded symbols as bits (ceil(log2 q) each, MSB first) and, on request, their a-posteriori
  * probabilities (N x q). The input's sign is the received bit (positive = 1). */
-#include <gnuradio/gpufec/core/bits.h>
-#include <gnuradio/gpufec/core/device.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/tvb.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/tvb/tvb.h>
 
 #include "runtime/gpu_engine.h"
 #include "tvb_engine.h"

@@ -7,7 +7,7 @@
  * States are drifts m (received minus sent bits before symbol i) in [mt.lo, mt.hi]; symbol i
  * moves the drift by d in [mn.lo, mn.hi]. gamma_i(m', d, D) = Pr{D} R(y[n i + m', n (i + 1) + m'
  * + d) | C_i(D)); alpha and beta are normalised sums over it, in double precision. */
-#include <gnuradio/gpufec/core/tvb.h>
+#include <gnuradio/gpufec/core/tvb/tvb.h>
 
 #include <algorithm>
 #include <unistd.h>

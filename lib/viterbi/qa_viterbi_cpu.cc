@@ -2,10 +2,10 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/conv_encoder.h>
-#include <gnuradio/gpufec/core/distance_spectrum.h>
-#include <gnuradio/gpufec/core/viterbi.h>
-#include <gnuradio/gpufec/core/bits.h>
+#include <gnuradio/gpufec/core/codes/conv_encoder.h>
+#include <gnuradio/gpufec/core/codes/distance_spectrum.h>
+#include <gnuradio/gpufec/core/viterbi/viterbi.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -4,8 +4,8 @@
  */
 /* The CUDA engine against the CPU reference: bit-exact on the same quantised input. These
  * tests skip where there is no usable GPU. */
-#include <gnuradio/gpufec/core/conv_encoder.h>
-#include <gnuradio/gpufec/core/viterbi.h>
+#include <gnuradio/gpufec/core/codes/conv_encoder.h>
+#include <gnuradio/gpufec/core/viterbi/viterbi.h>
 #include <gtest/gtest.h>
 
 #include "testing/test_util.h"

@@ -2,9 +2,9 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/bits.h>
-#include <gnuradio/gpufec/core/conv_encoder.h>
-#include <gnuradio/gpufec/core/viterbi.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/codes/conv_encoder.h>
+#include <gnuradio/gpufec/core/viterbi/viterbi.h>
 #include <gtest/gtest.h>
 
 #include "testing/test_util.h"

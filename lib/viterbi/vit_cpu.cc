@@ -9,7 +9,7 @@
  * (8 lanes: SSE2, or NEON on ARM); all give the same output. */
 #include "vit_cpu_lanes.h"
 #include "vit_engine.h"
-#include <gnuradio/gpufec/core/trellis.h>
+#include <gnuradio/gpufec/core/codes/trellis.h>
 #include "../runtime/simd_isa.h"
 #include "../runtime/cpu_pool.h"
 

@@ -25,7 +25,7 @@
 #include "vit_engine.h"
 
 #include "runtime/batch_pipeline.h"
-#include <gnuradio/gpufec/core/trellis.h>
+#include <gnuradio/gpufec/core/codes/trellis.h>
 #include "runtime/cuda_resources.h"
 #include <algorithm>
 #include <string>

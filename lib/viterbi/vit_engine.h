@@ -6,7 +6,7 @@
 #define INCLUDED_GPUFEC_VITERBI_VIT_ENGINE_H
 
 #include "vit_common.h"
-#include <gnuradio/gpufec/core/conv_code.h>
+#include <gnuradio/gpufec/core/codes/conv_code.h>
 #include <cstddef>
 #include <memory>
 #include <string>

@@ -5,7 +5,7 @@
 /* The reference Viterbi engine: one job at a time, 32-bit metrics, one decision byte per state
  * and stage, written to be read. Every other engine must match it bit for bit. */
 #include "vit_engine.h"
-#include <gnuradio/gpufec/core/trellis.h>
+#include <gnuradio/gpufec/core/codes/trellis.h>
 
 #include <vector>
 

@@ -2,8 +2,8 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/bits.h>
-#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include "viterbi/viterbi_async_stream.h"
 
 #include "runtime/cpu_pool.h"

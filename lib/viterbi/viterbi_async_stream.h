@@ -12,7 +12,7 @@
 #define INCLUDED_GPUFEC_CORE_VITERBI_ASYNC_STREAM_H
 
 #include "runtime/slot_ring.h"
-#include <gnuradio/gpufec/core/viterbi.h>
+#include <gnuradio/gpufec/core/viterbi/viterbi.h>
 #include <memory>
 #include <mutex>
 #include <vector>

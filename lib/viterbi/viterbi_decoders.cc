@@ -2,8 +2,8 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/bits.h>
-#include <gnuradio/gpufec/core/viterbi.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/viterbi/viterbi.h>
 
 #include "runtime/gpu_engine.h"
 #include "codes/conv_frame_checks.h"

@@ -6,10 +6,10 @@
  * engine (viterbi_frames_engine.h) under the one decoder over engines, and its registration
  * ("viterbi").
  * Streaming is not a frame family: it has its own stream decoder and block. */
-#include <gnuradio/gpufec/core/distance_spectrum.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/conv_encoder.h>
-#include <gnuradio/gpufec/core/viterbi.h>
+#include <gnuradio/gpufec/core/codes/distance_spectrum.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/codes/conv_encoder.h>
+#include <gnuradio/gpufec/core/viterbi/viterbi.h>
 
 #include "viterbi_frames_engine.h"
 #include <algorithm>

@@ -9,7 +9,7 @@
 #ifndef INCLUDED_GPUFEC_VITERBI_FRAMES_ENGINE_H
 #define INCLUDED_GPUFEC_VITERBI_FRAMES_ENGINE_H
 
-#include <gnuradio/gpufec/core/viterbi.h>
+#include <gnuradio/gpufec/core/viterbi/viterbi.h>
 
 #include "frame/frame_engine.h"
 #include "vit_engine.h"

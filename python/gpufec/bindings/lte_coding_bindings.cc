@@ -6,9 +6,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include <gnuradio/gpufec/core/crc.h>
-#include <gnuradio/gpufec/core/lte_coding.h>
-#include <gnuradio/gpufec/core/turbo.h>
+#include <gnuradio/gpufec/core/codes/crc.h>
+#include <gnuradio/gpufec/core/turbo/lte_coding.h>
+#include <gnuradio/gpufec/core/turbo/turbo.h>
 #include <vector>
 #include <stdexcept>
 #include <string>

@@ -11,11 +11,11 @@
 #include <stdexcept>
 
 #include <gnuradio/gpufec/conv_encoder.h>
-#include <gnuradio/gpufec/core/conv_code.h>
-#include <gnuradio/gpufec/core/device.h>
-#include <gnuradio/gpufec/core/distance_spectrum.h>
-#include <gnuradio/gpufec/core/frame_registry.h>
-#include <gnuradio/gpufec/core/ldpc_code.h>
+#include <gnuradio/gpufec/core/codes/conv_code.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
+#include <gnuradio/gpufec/core/codes/distance_spectrum.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include <gnuradio/gpufec/frame_decoder.h>
 #include <gnuradio/gpufec/pdu_decoder.h>
 #include <gnuradio/gpufec/fec_objects.h>

@@ -9,7 +9,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <gnuradio/gpufec/core/scppm_framing.h>
+#include <gnuradio/gpufec/core/scppm/scppm_framing.h>
 #include <algorithm>
 #include <stdexcept>
 #include <string>

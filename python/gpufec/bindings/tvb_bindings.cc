@@ -7,8 +7,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include <gnuradio/gpufec/core/bsid.h>
-#include <gnuradio/gpufec/core/tvb.h>
+#include <gnuradio/gpufec/core/tvb/bsid.h>
+#include <gnuradio/gpufec/core/tvb/tvb.h>
 #include <algorithm>
 #include <random>
 

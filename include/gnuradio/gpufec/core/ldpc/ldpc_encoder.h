@@ -6,7 +6,7 @@
 #ifndef INCLUDED_GPUFEC_CORE_LDPC_ENCODER_H
 #define INCLUDED_GPUFEC_CORE_LDPC_ENCODER_H
 
-#include <gnuradio/gpufec/core/ldpc_code.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -6,9 +6,9 @@
 #ifndef INCLUDED_GPUFEC_CORE_LDPC_H
 #define INCLUDED_GPUFEC_CORE_LDPC_H
 
-#include <gnuradio/gpufec/core/device.h>
-#include <gnuradio/gpufec/core/frame_decoder.h>
-#include <gnuradio/gpufec/core/ldpc_code.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
+#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -6,9 +6,9 @@
 #ifndef INCLUDED_GPUFEC_CORE_VITERBI_H
 #define INCLUDED_GPUFEC_CORE_VITERBI_H
 
-#include <gnuradio/gpufec/core/conv_code.h>
-#include <gnuradio/gpufec/core/device.h>
-#include <gnuradio/gpufec/core/frame_decoder.h>
+#include <gnuradio/gpufec/core/codes/conv_code.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
+#include <gnuradio/gpufec/core/frame/frame_decoder.h>
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -20,7 +20,7 @@
 #ifndef INCLUDED_GPUFEC_CORE_SCPPM_H
 #define INCLUDED_GPUFEC_CORE_SCPPM_H
 
-#include <gnuradio/gpufec/core/crc.h>
+#include <gnuradio/gpufec/core/codes/crc.h>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>

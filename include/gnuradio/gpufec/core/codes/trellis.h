@@ -9,7 +9,7 @@
 #ifndef INCLUDED_GPUFEC_CORE_TRELLIS_H
 #define INCLUDED_GPUFEC_CORE_TRELLIS_H
 
-#include <gnuradio/gpufec/core/conv_code.h>
+#include <gnuradio/gpufec/core/codes/conv_code.h>
 #include <cstdint>
 #include <string>
 #include <vector>

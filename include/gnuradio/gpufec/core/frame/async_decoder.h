@@ -11,8 +11,8 @@
 #ifndef INCLUDED_GPUFEC_CORE_ASYNC_DECODER_H
 #define INCLUDED_GPUFEC_CORE_ASYNC_DECODER_H
 
-#include <gnuradio/gpufec/core/device.h>
-#include <gnuradio/gpufec/core/frame_decoder.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
+#include <gnuradio/gpufec/core/frame/frame_decoder.h>
 #include <functional>
 #include <memory>
 #include <mutex>

@@ -25,9 +25,9 @@
 #ifndef INCLUDED_GPUFEC_CORE_TURBO_H
 #define INCLUDED_GPUFEC_CORE_TURBO_H
 
-#include <gnuradio/gpufec/core/crc.h>
-#include <gnuradio/gpufec/core/interleaver.h>
-#include <gnuradio/gpufec/core/trellis.h>
+#include <gnuradio/gpufec/core/codes/crc.h>
+#include <gnuradio/gpufec/core/codes/interleaver.h>
+#include <gnuradio/gpufec/core/codes/trellis.h>
 #include <cstddef>
 #include <cstdint>
 #include <string>

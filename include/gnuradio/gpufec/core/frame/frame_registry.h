@@ -9,8 +9,8 @@
 #ifndef INCLUDED_GPUFEC_CORE_FRAME_REGISTRY_H
 #define INCLUDED_GPUFEC_CORE_FRAME_REGISTRY_H
 
-#include <gnuradio/gpufec/core/device.h>
-#include <gnuradio/gpufec/core/frame_decoder.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
+#include <gnuradio/gpufec/core/frame/frame_decoder.h>
 #include <functional>
 #include <map>
 #include <memory>

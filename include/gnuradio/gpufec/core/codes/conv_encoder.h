@@ -6,7 +6,7 @@
 #ifndef INCLUDED_GPUFEC_CORE_CONV_ENCODER_H
 #define INCLUDED_GPUFEC_CORE_CONV_ENCODER_H
 
-#include <gnuradio/gpufec/core/conv_code.h>
+#include <gnuradio/gpufec/core/codes/conv_code.h>
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -18,7 +18,7 @@
 #ifndef INCLUDED_GPUFEC_CORE_TVB_H
 #define INCLUDED_GPUFEC_CORE_TVB_H
 
-#include <gnuradio/gpufec/core/bsid.h>
+#include <gnuradio/gpufec/core/tvb/bsid.h>
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -15,7 +15,7 @@
 #ifndef INCLUDED_GPUFEC_CORE_SCPPM_FRAMING_H
 #define INCLUDED_GPUFEC_CORE_SCPPM_FRAMING_H
 
-#include <gnuradio/gpufec/core/scppm.h>
+#include <gnuradio/gpufec/core/scppm/scppm.h>
 #include <cstddef>
 #include <cstdint>
 #include <vector>

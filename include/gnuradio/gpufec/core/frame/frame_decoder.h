@@ -10,7 +10,7 @@
 #ifndef INCLUDED_GPUFEC_CORE_FRAME_DECODER_H
 #define INCLUDED_GPUFEC_CORE_FRAME_DECODER_H
 
-#include <gnuradio/gpufec/core/soft.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include <cstddef>
 #include <cstdint>
 #include <memory>

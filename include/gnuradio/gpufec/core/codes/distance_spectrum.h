@@ -6,7 +6,7 @@
 #ifndef INCLUDED_GPUFEC_CORE_DISTANCE_SPECTRUM_H
 #define INCLUDED_GPUFEC_CORE_DISTANCE_SPECTRUM_H
 
-#include <gnuradio/gpufec/core/conv_code.h>
+#include <gnuradio/gpufec/core/codes/conv_code.h>
 #include <vector>
 
 namespace gpufec {
