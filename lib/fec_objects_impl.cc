@@ -17,7 +17,7 @@ namespace {
 class fec_decoder_impl : public fec_decoder
 {
 public:
-    fec_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> dec, float scale)
+    fec_decoder_impl(std::unique_ptr<::gpufec::batch_decoder> dec, float scale)
         : d_dec(std::move(dec)), d_scale(scale)
     {
     }
@@ -56,7 +56,7 @@ public:
     float get_iterations() override { return d_frames ? float(d_iterations) / float(d_frames) : 0.f; }
 
 private:
-    std::unique_ptr<::gpufec::frame_decoder> d_dec;
+    std::unique_ptr<::gpufec::batch_decoder> d_dec;
     float d_scale;
     uint64_t d_frames = 0, d_iterations = 0;
 };

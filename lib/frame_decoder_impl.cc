@@ -68,12 +68,12 @@ decoder_recipe::decoder_recipe(std::string family, ::gpufec::frame_options optio
         d_options["max_batch"] = std::to_string(max_batch);
 }
 
-std::unique_ptr<::gpufec::frame_decoder> decoder_recipe::make() const
+std::unique_ptr<::gpufec::batch_decoder> decoder_recipe::make() const
 {
     return ::gpufec::make_frame_decoder(d_family, d_options, d_device);
 }
 
-std::function<std::unique_ptr<::gpufec::frame_decoder>()> decoder_recipe::fallback() const
+std::function<std::unique_ptr<::gpufec::batch_decoder>()> decoder_recipe::fallback() const
 {
     if (d_device.type != ::gpufec::device_spec::kind::automatic)
         return {};
@@ -144,7 +144,7 @@ frame_decoder::sptr frame_decoder::make(const std::string& family,
     return gnuradio::make_block_sptr<frame_decoder_impl>(std::move(dec), s);
 }
 
-frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> decoder,
+frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::batch_decoder> decoder,
                                        const frame_block_settings& settings)
     : gr::block("frame_decoder", frame_block_input(settings.float_input), frame_block_output()),
       d_set(settings)

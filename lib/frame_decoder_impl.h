@@ -29,9 +29,9 @@ class decoder_recipe
 {
 public:
     decoder_recipe(std::string family, ::gpufec::frame_options options, int max_batch, ::gpufec::device_spec device);
-    std::unique_ptr<::gpufec::frame_decoder> make() const;
+    std::unique_ptr<::gpufec::batch_decoder> make() const;
     //! with device "auto": the same decoder on the CPU, for when the GPU fails (else empty)
-    std::function<std::unique_ptr<::gpufec::frame_decoder>()> fallback() const;
+    std::function<std::unique_ptr<::gpufec::batch_decoder>()> fallback() const;
     /*! this recipe with `key` set to `value`; only options a running decoder can take without
      *  changing its frames (runtime_options()); others throw std::invalid_argument naming them */
     decoder_recipe with(const std::string& key, const std::string& value) const;
@@ -55,7 +55,7 @@ struct frame_block_settings {
     //! (empty: the stream face)
     std::string length_tag_key;
     //! with device "auto": builds the same decoder on the CPU when the GPU fails mid-stream
-    std::function<std::unique_ptr<::gpufec::frame_decoder>()> fallback;
+    std::function<std::unique_ptr<::gpufec::batch_decoder>()> fallback;
     //! how the decoder was made, for settings changed while it runs (null: none can change)
     std::shared_ptr<const decoder_recipe> recipe;
 };
@@ -87,7 +87,7 @@ frame_block_settings::tags parse_status_tags(const std::string& text);
 class frame_decoder_impl : public virtual frame_decoder
 {
 public:
-    frame_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> decoder,
+    frame_decoder_impl(std::unique_ptr<::gpufec::batch_decoder> decoder,
                        const frame_block_settings& settings);
     ~frame_decoder_impl() override;
 

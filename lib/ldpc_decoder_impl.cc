@@ -4,7 +4,7 @@
  */
 /* The LDPC block: names LDPC's parameters and builds its decoder; batching, tags and the end of
  * a stream are the generic frame block's (frame_decoder_impl). */
-#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
@@ -21,7 +21,7 @@ namespace gpufec {
 class ldpc_decoder_impl : public ldpc_decoder, public frame_decoder_impl
 {
 public:
-    ldpc_decoder_impl(std::unique_ptr<::gpufec::frame_decoder> dec,
+    ldpc_decoder_impl(std::unique_ptr<::gpufec::batch_decoder> dec,
                       const frame_block_settings& s,
                       int n,
                       int k)

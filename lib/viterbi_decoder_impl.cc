@@ -7,7 +7,7 @@
 
 #include "block_params.h"
 #include "frame_decoder_impl.h"
-#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gnuradio/block_detail.h>
@@ -28,7 +28,7 @@ namespace {
 class viterbi_frames_impl : public viterbi_decoder, public frame_decoder_impl
 {
 public:
-    viterbi_frames_impl(std::unique_ptr<::gpufec::frame_decoder> dec, const frame_block_settings& s)
+    viterbi_frames_impl(std::unique_ptr<::gpufec::batch_decoder> dec, const frame_block_settings& s)
         : gr::block("viterbi_decoder", frame_block_input(s.float_input), frame_block_output()),
           frame_decoder_impl(std::move(dec), s)
     {

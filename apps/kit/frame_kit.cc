@@ -10,7 +10,7 @@
 #include "kit_buffer.h"
 #include "kits.h"
 
-#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include "runtime/cpu_pool.h"
@@ -306,7 +306,7 @@ private:
         d_dec->decode(b);
     }
 
-    std::unique_ptr<frame_decoder> d_dec;
+    std::unique_ptr<batch_decoder> d_dec;
     std::shared_ptr<cpu_pool> d_pool;
     std::string d_family, d_told;
     frame_options d_opts;

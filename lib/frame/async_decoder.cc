@@ -17,9 +17,9 @@ namespace {
 size_t align64(size_t n) { return (n + 63) & ~size_t(63); }
 } // namespace
 
-async_decoder::async_decoder(std::unique_ptr<frame_decoder> decoder,
+async_decoder::async_decoder(std::unique_ptr<batch_decoder> decoder,
                              const options& opts,
-                             std::function<std::unique_ptr<frame_decoder>()> fallback)
+                             std::function<std::unique_ptr<batch_decoder>()> fallback)
     : d_dec(std::move(decoder)), d_fallback(std::move(fallback)), d_opts(opts)
 {
     if (!d_dec)
@@ -31,7 +31,7 @@ async_decoder::async_decoder(std::unique_ptr<frame_decoder> decoder,
     if (d_batch < 1 || d_batch > size_t(1) << 20)
         throw std::invalid_argument("max_batch: " + std::to_string(d_batch) +
                                     " frames is not valid (allowed: 1..1048576)");
-    const frame_decoder& dec = *d_dec;
+    const batch_decoder& dec = *d_dec;
     d_in_per_frame = dec.input_per_frame();
     d_capacity = d_batch * d_in_per_frame;
     const size_t elem = dec.wants_float_input() ? sizeof(float) : sizeof(int8_t);
@@ -78,7 +78,7 @@ async_decoder::async_decoder(std::unique_ptr<frame_decoder> decoder,
 
 async_decoder::~async_decoder() = default;
 
-const frame_decoder& async_decoder::decoder() const
+const batch_decoder& async_decoder::decoder() const
 {
     std::lock_guard<std::mutex> lock(d_dec_mutex);
     return *d_dec;
@@ -209,13 +209,13 @@ void async_decoder::release_front() { d_ring->release_front(); }
 size_t async_decoder::in_flight() const { return d_ring->in_flight(); }
 size_t async_decoder::unreleased() const { return d_ring->unreleased(); }
 
-void async_decoder::replace_decoder(std::unique_ptr<frame_decoder> next,
-                                    std::function<std::unique_ptr<frame_decoder>()> fallback)
+void async_decoder::replace_decoder(std::unique_ptr<batch_decoder> next,
+                                    std::function<std::unique_ptr<batch_decoder>()> fallback)
 {
     if (!next)
         throw std::invalid_argument("replace_decoder: no decoder");
     std::lock_guard<std::mutex> lock(d_dec_mutex);
-    const frame_decoder& now = *d_dec;
+    const batch_decoder& now = *d_dec;
     if (next->input_per_frame() != now.input_per_frame() || next->output_bits() != now.output_bits() ||
         next->min_input_per_frame() != now.min_input_per_frame() || next->variable_input() != now.variable_input() ||
         next->wants_float_input() != now.wants_float_input() ||
@@ -236,7 +236,7 @@ void async_decoder::collect_retired()
 void async_decoder::decode_slot(size_t i)
 {
     const slot& sl = d_slots[i];
-    auto decode_with = [&](frame_decoder& dec) {
+    auto decode_with = [&](batch_decoder& dec) {
         frame_batch b;
         b.frames = sl.frames;
         b.soft = sl.soft;
@@ -248,8 +248,8 @@ void async_decoder::decode_slot(size_t i)
         b.soft_out = d_opts.soft_output ? sl.soft_out : nullptr;
         dec.decode(b);
     };
-    std::shared_ptr<frame_decoder> dec;
-    std::function<std::unique_ptr<frame_decoder>()> fallback;
+    std::shared_ptr<batch_decoder> dec;
+    std::function<std::unique_ptr<batch_decoder>()> fallback;
     {
         std::lock_guard<std::mutex> lock(d_dec_mutex);
         if (d_pending) { // new settings take effect from this batch on
@@ -266,7 +266,7 @@ void async_decoder::decode_slot(size_t i)
     } catch (const std::exception& ex) {
         if (!fallback)
             throw;
-        std::shared_ptr<frame_decoder> replacement = fallback();
+        std::shared_ptr<batch_decoder> replacement = fallback();
         log(log_level::error, "decoder " + dec->backend() + " failed (" + ex.what() + "); continuing on " +
                                   replacement->backend());
         decode_with(*replacement);

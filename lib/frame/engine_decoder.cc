@@ -14,7 +14,7 @@ namespace gpufec {
 
 namespace {
 
-class engine_decoder : public frame_decoder
+class engine_decoder : public batch_decoder
 {
 public:
     engine_decoder(const frame_shape& shape, std::unique_ptr<frame_engine> engine, size_t max_batch)
@@ -48,7 +48,7 @@ public:
     bool variable_input() const override { return d_shape.variable; }
     std::string accepted_lengths() const override
     {
-        return d_shape.lengths_text.empty() ? frame_decoder::accepted_lengths() : d_shape.lengths_text;
+        return d_shape.lengths_text.empty() ? batch_decoder::accepted_lengths() : d_shape.lengths_text;
     }
     size_t output_bits() const override { return d_shape.output_bits; }
     size_t symbol_bits() const override { return d_shape.symbol_bits; }
@@ -166,7 +166,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<frame_decoder> make_engine_decoder(const frame_shape& shape, std::unique_ptr<frame_engine> engine,
+std::unique_ptr<batch_decoder> make_engine_decoder(const frame_shape& shape, std::unique_ptr<frame_engine> engine,
                                                    size_t max_batch)
 {
     return std::make_unique<engine_decoder>(shape, std::move(engine), max_batch);

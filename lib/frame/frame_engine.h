@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* The one shape of an engine (a family's CPU reference, fast CPU path or CUDA code) and the one
- * frame_decoder built over engines (engine_decoder.cc), which owns what every family needs
+ * batch_decoder built over engines (engine_decoder.cc), which owns what every family needs
  * around its engine: the input's order, the output's packing, the status, the backend string,
  * batch sizes. A decoder that works a frame at a time (a float reference) becomes an engine
  * through the pooled adapter (pooled_engine.cc): one worker with its scratch per CPU thread.
@@ -11,7 +11,7 @@
 #ifndef INCLUDED_GPUFEC_FRAME_ENGINE_H
 #define INCLUDED_GPUFEC_FRAME_ENGINE_H
 
-#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
@@ -130,8 +130,8 @@ struct pooled_engine_spec {
 //! the pooled adapter: a frame per CPU pool task, each thread with its own worker
 std::unique_ptr<frame_engine> make_pooled_engine(const pooled_engine_spec& spec);
 
-//! the one frame_decoder over an engine; max_batch 0: the shape's batch for the engine's kind
-std::unique_ptr<frame_decoder> make_engine_decoder(const frame_shape& shape, std::unique_ptr<frame_engine> engine,
+//! the one batch_decoder over an engine; max_batch 0: the shape's batch for the engine's kind
+std::unique_ptr<batch_decoder> make_engine_decoder(const frame_shape& shape, std::unique_ptr<frame_engine> engine,
                                                    size_t max_batch);
 
 } // namespace gpufec

@@ -222,7 +222,7 @@ const frame_family& frame_family_info(const std::string& name)
     return it->second; // families are never removed
 }
 
-std::unique_ptr<frame_decoder> make_frame_decoder(const std::string& family,
+std::unique_ptr<batch_decoder> make_frame_decoder(const std::string& family,
                                                   const frame_options& options,
                                                   const device_spec& device)
 {

@@ -18,7 +18,7 @@ namespace gpufec {
 
 namespace {
 
-class multi_length_decoder : public frame_decoder
+class multi_length_decoder : public batch_decoder
 {
 public:
     explicit multi_length_decoder(multi_length_spec spec) : d_spec(std::move(spec))
@@ -181,7 +181,7 @@ private:
     // decodes a piece gathered into buffer `slot` and puts its results at its frames' places
     void decode_gathered(const frame_batch& b, const piece& pc, int slot)
     {
-        frame_decoder& dec = get(pc.n);
+        batch_decoder& dec = get(pc.n);
         const size_t m = pc.j - pc.i, out_stride = output_bytes(b.packed), sub_stride = dec.output_bytes(b.packed);
         const size_t soft_n = b.soft_out ? dec.soft_output_per_frame() : 0;
         frame_batch g;
@@ -223,7 +223,7 @@ private:
     }
 
     // the decoder for length n, made or moved to the front of the recently used list
-    frame_decoder& get(size_t n)
+    batch_decoder& get(size_t n)
     {
         for (auto it = d_cache.begin(); it != d_cache.end(); ++it)
             if (it->first == n) {
@@ -248,8 +248,8 @@ private:
     }
 
     multi_length_spec d_spec;
-    std::list<std::pair<size_t, std::unique_ptr<frame_decoder>>> d_cache;
-    const frame_decoder* d_proto = nullptr;
+    std::list<std::pair<size_t, std::unique_ptr<batch_decoder>>> d_cache;
+    const batch_decoder* d_proto = nullptr;
     size_t d_out_max = 0, d_soft_max = 0;
     std::vector<size_t> d_start, d_order;
     bool d_gpu = false;
@@ -266,7 +266,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<frame_decoder> make_multi_length_decoder(multi_length_spec spec)
+std::unique_ptr<batch_decoder> make_multi_length_decoder(multi_length_spec spec)
 {
     return std::make_unique<multi_length_decoder>(std::move(spec));
 }

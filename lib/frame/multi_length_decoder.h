@@ -16,7 +16,7 @@
 #ifndef INCLUDED_GPUFEC_FRAME_MULTI_LENGTH_DECODER_H
 #define INCLUDED_GPUFEC_FRAME_MULTI_LENGTH_DECODER_H
 
-#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
 #include <functional>
 #include <memory>
 #include <string>
@@ -31,7 +31,7 @@ struct multi_length_spec {
     std::function<size_t(size_t)> output_bits_for; //!< decoded bits of a frame of that length
     std::function<size_t(size_t)> soft_output_for; //!< soft output values (0: none)
     //! the decoder for frames of one length (made on first use; sized for `batch` frames)
-    std::function<std::unique_ptr<frame_decoder>(size_t length)> make;
+    std::function<std::unique_ptr<batch_decoder>(size_t length)> make;
     size_t batch = 0;       //!< frames per call
     size_t keep = 8;        //!< decoders kept (each holds buffers for `batch` frames)
     //! input bytes of a piece that is gathered while the one before is decoded; 0: 64 MB for a
@@ -42,7 +42,7 @@ struct multi_length_spec {
 
 /*! The wrapper; it makes the decoder of max_input at once (so bad options fail here and its
  *  properties - family, backend, check, iterations, float input - stand for every length). */
-std::unique_ptr<frame_decoder> make_multi_length_decoder(multi_length_spec spec);
+std::unique_ptr<batch_decoder> make_multi_length_decoder(multi_length_spec spec);
 
 } // namespace gpufec
 

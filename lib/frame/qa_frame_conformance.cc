@@ -89,7 +89,7 @@ protected:
         std::vector<uint8_t> bits;
         std::vector<frame_status> status;
     };
-    result run(frame_decoder& d, const int8_t* s, size_t frames, bool packed = false)
+    result run(batch_decoder& d, const int8_t* s, size_t frames, bool packed = false)
     {
         result r;
         r.bits.resize(frames * d.output_bytes(packed));
@@ -106,7 +106,7 @@ protected:
     }
 
     //! the configuration on the GPU, or null (and why) where it runs on the CPU only
-    std::unique_ptr<frame_decoder> make_gpu(std::string& why)
+    std::unique_ptr<batch_decoder> make_gpu(std::string& why)
     {
         try {
             return make_frame_decoder(GetParam().family, opts, device_spec::parse("cuda"));
@@ -119,7 +119,7 @@ protected:
     frame_options opts;
     size_t in = 0; //!< input values a frame
     std::vector<size_t> lengths;
-    std::unique_ptr<frame_decoder> dec;
+    std::unique_ptr<batch_decoder> dec;
     std::unique_ptr<frame_encoder> enc;
     std::vector<uint8_t> info;
     std::vector<int8_t> soft;
@@ -226,7 +226,7 @@ TEST_P(conformance, erased_and_nan_frames_are_reported)
 
 TEST_P(conformance, erased_frames_of_a_large_batch_are_reported)
 {
-    // 1100 frames: the erasure scan runs beside the decoder (frame_decoder::decode)
+    // 1100 frames: the erasure scan runs beside the decoder (batch_decoder::decode)
     const size_t frames = 1100;
     make_frames(frames, 10.0, 33);
     for (size_t k : { size_t(0), size_t(517), frames - 1 })
@@ -302,7 +302,7 @@ TEST_P(conformance, cuda_gives_the_cpu_bits_and_status)
 {
     GPUFEC_REQUIRE_GPU();
     std::string cpu_only;
-    std::unique_ptr<frame_decoder> gpu = make_gpu(cpu_only);
+    std::unique_ptr<batch_decoder> gpu = make_gpu(cpu_only);
     if (!gpu)
         GTEST_SKIP() << "this configuration runs on the CPU only: " << cpu_only;
     make_frames(300, 1.5, 51);
@@ -401,7 +401,7 @@ TEST_P(conformance, auto_decodes_when_the_gpu_memory_is_full)
     const auto c = run(*dec, soft.data(), 40);
     gpu_memory_ballast ballast(0, size_t(40) << 20);
     ASSERT_GT(ballast.held(), 0u);
-    std::unique_ptr<frame_decoder> a;
+    std::unique_ptr<batch_decoder> a;
     ASSERT_NO_THROW(a = make_frame_decoder(GetParam().family, opts, device_spec::parse("auto")));
     const auto r = run(*a, soft.data(), 40);
     EXPECT_EQ(r.bits, c.bits) << a->backend();
@@ -417,7 +417,7 @@ TEST_P(conformance, gpu_batches_allocate_nothing)
 {
     GPUFEC_REQUIRE_GPU();
     std::string cpu_only;
-    std::unique_ptr<frame_decoder> gpu = make_gpu(cpu_only);
+    std::unique_ptr<batch_decoder> gpu = make_gpu(cpu_only);
     if (!gpu)
         GTEST_SKIP() << "this configuration runs on the CPU only: " << cpu_only;
     // the block's path: page-locked slots of 64 frames, batches of varying size; only the
@@ -466,7 +466,7 @@ TEST(frame_registry, lists_the_families_and_names_bad_options)
 }
 
 //! a decoder that fails (as a GPU that disappears would) after `good` batches
-class failing_decoder : public frame_decoder
+class failing_decoder : public batch_decoder
 {
 public:
     explicit failing_decoder(int good) : d_good(good) {}

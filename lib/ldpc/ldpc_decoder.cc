@@ -4,7 +4,7 @@
  */
 #include <gnuradio/gpufec/core/runtime/bits.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc.h>
-#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
 
 #include "runtime/gpu_engine.h"
 #include "ldpc_engine.h"
@@ -133,7 +133,7 @@ double ldpc_decoder::time_kernels_only(const int8_t* soft, size_t frames, int re
     return d_info->time_kernels(soft, frames, reps);
 }
 
-frame_decoder& ldpc_decoder::decoder(ldpc_output what)
+batch_decoder& ldpc_decoder::decoder(ldpc_output what)
 {
     if (what == ldpc_output::info)
         return *d_info;

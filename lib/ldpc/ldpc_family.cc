@@ -16,7 +16,7 @@ namespace gpufec {
 
 namespace {
 
-std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_common& common,
+std::unique_ptr<batch_decoder> make_from_options(option_reader& r, const frame_common& common,
                                                  const device_spec& device)
 {
     const std::string code = r.get("code");
@@ -59,7 +59,7 @@ std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
 
 } // namespace
 
-std::unique_ptr<frame_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
+std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
                                                        const ldpc_options& options,
                                                        const device_spec& device,
                                                        ldpc_output what,

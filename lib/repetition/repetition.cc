@@ -57,7 +57,7 @@ std::unique_ptr<frame_engine> make_repetition_cpu(const repetition_setup& s)
 
 namespace {
 
-std::unique_ptr<frame_decoder> make_repetition(option_reader& r, const frame_common& common,
+std::unique_ptr<batch_decoder> make_repetition(option_reader& r, const frame_common& common,
                                                const device_spec& device)
 {
     repetition_setup s;

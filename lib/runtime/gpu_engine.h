@@ -11,7 +11,7 @@
  * device and the cause (for memory: how much was asked for and how much was free).
  *
  * GPUFEC_FAULT (a comma-separated list) makes failures on purpose: "engine" makes every GPU
- * engine's construction fail, "batch" every GPU batch (frame_decoder::decode), so that the
+ * engine's construction fail, "batch" every GPU batch (batch_decoder::decode), so that the
  * fallbacks can be tested on a machine whose GPU works. */
 #ifndef INCLUDED_GPUFEC_RUNTIME_GPU_ENGINE_H
 #define INCLUDED_GPUFEC_RUNTIME_GPU_ENGINE_H

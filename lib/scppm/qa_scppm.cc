@@ -230,7 +230,7 @@ struct run_result {
     std::vector<uint8_t> bits;
     std::vector<frame_status> status;
 };
-run_result run(frame_decoder& d, const poisson_frames& p, size_t frames)
+run_result run(batch_decoder& d, const poisson_frames& p, size_t frames)
 {
     run_result r;
     r.bits.resize(frames * d.output_bits());

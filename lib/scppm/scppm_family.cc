@@ -79,7 +79,7 @@ scppm_code read_code(option_reader& r)
     return scppm_code::make(M, r.get("rate"));
 }
 
-std::unique_ptr<frame_decoder> make_scppm(option_reader& r, const frame_common& common, const device_spec& device)
+std::unique_ptr<batch_decoder> make_scppm(option_reader& r, const frame_common& common, const device_spec& device)
 {
     scppm_config c;
     c.s.code = read_code(r);

@@ -25,7 +25,7 @@ namespace {
 
 //! the CPU and the GPU decoder that `opts` describe, and `frames` random frames encoded
 struct cpu_gpu_case {
-    std::unique_ptr<frame_decoder> cpu, gpu;
+    std::unique_ptr<batch_decoder> cpu, gpu;
     std::vector<uint8_t> coded;
     size_t k = 0, n = 0;
 };

@@ -115,7 +115,7 @@ turbo_setup read_setup(option_reader& r, const frame_common& common, const devic
 }
 
 //! the decoder of one code, as the setup says
-std::unique_ptr<frame_decoder> build(const turbo_code& code, const turbo_setup& s)
+std::unique_ptr<batch_decoder> build(const turbo_code& code, const turbo_setup& s)
 {
     const turbo_options& o = s.c.opts;
     const device_spec& device = s.device;
@@ -227,7 +227,7 @@ int lte_k_of_length(size_t n)
     return std::binary_search(sizes.begin(), sizes.end(), K) ? K : 0;
 }
 
-std::unique_ptr<frame_decoder> make_any_k(const turbo_setup& s)
+std::unique_ptr<batch_decoder> make_any_k(const turbo_setup& s)
 {
     const size_t crc_bits = s.c.opts.crc.empty() ? 0 : size_t(crc_spec::named(s.c.opts.crc).width);
     multi_length_spec m;
@@ -247,7 +247,7 @@ std::unique_ptr<frame_decoder> make_any_k(const turbo_setup& s)
     return make_multi_length_decoder(std::move(m));
 }
 
-std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_common& common,
+std::unique_ptr<batch_decoder> make_from_options(option_reader& r, const frame_common& common,
                                                  const device_spec& device)
 {
     const turbo_setup s = read_setup(r, common, device);

@@ -34,7 +34,7 @@ struct fer_point {
 
 //! random frames encoded and sent through BPSK/AWGN (int8, 32 per unit amplitude)
 struct noisy_frames {
-    std::unique_ptr<frame_decoder> dec;
+    std::unique_ptr<batch_decoder> dec;
     size_t k = 0, n = 0;
     std::vector<uint8_t> info, out;
     std::vector<int8_t> soft;

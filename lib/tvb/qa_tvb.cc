@@ -47,7 +47,7 @@ struct bsid_frames {
         }
     }
     //! frames [a, a + n) through d: unpacked or packed bits, APPs (soft_out) or none, statuses
-    void decode(frame_decoder& d, size_t a, size_t n, bool packed, std::vector<uint8_t>& bits, std::vector<float>* app,
+    void decode(batch_decoder& d, size_t a, size_t n, bool packed, std::vector<uint8_t>& bits, std::vector<float>* app,
                 std::vector<frame_status>& st) const
     {
         size_t at = 0;
@@ -603,7 +603,7 @@ TEST(tvb_family, gpu_equals_cpu)
         ch.Ps = o.count("ps") ? std::stod(o.at("ps")) : 0.0;
         // frame 5: an end drift the range allows, but content that is noise
         const bsid_frames fx(*enc, frames, 6, ch, 2, 4, 5);
-        auto run = [&](frame_decoder& d, std::vector<uint8_t>& bits, std::vector<float>& app,
+        auto run = [&](batch_decoder& d, std::vector<uint8_t>& bits, std::vector<float>& app,
                        std::vector<frame_status>& st) { fx.decode(d, 0, frames, false, bits, &app, st); };
         for (const char* precision : { "double", "single" }) {
             frame_options oc = o;

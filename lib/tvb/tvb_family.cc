@@ -117,7 +117,7 @@ tvb_config read_config(option_reader& r)
     return c;
 }
 
-std::unique_ptr<frame_decoder> make_tvb(option_reader& r, const frame_common& common, const device_spec& device)
+std::unique_ptr<batch_decoder> make_tvb(option_reader& r, const frame_common& common, const device_spec& device)
 {
     tvb_config c = read_config(r);
     c.cpu_threads = common.cpu_threads;

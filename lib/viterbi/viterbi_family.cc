@@ -113,7 +113,7 @@ std::function<double(double, double)> union_bound_of_options(option_reader& r)
     return [spectrum](double rate, double ebn0_db) { return union_bound_ber(*spectrum, rate, ebn0_db); };
 }
 
-std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_common& common,
+std::unique_ptr<batch_decoder> make_from_options(option_reader& r, const frame_common& common,
                                                  const device_spec& device)
 {
     const conv_code code = conv_code_from_options(r);
@@ -128,7 +128,7 @@ std::unique_ptr<frame_decoder> make_from_options(option_reader& r, const frame_c
 
 } // namespace
 
-std::unique_ptr<frame_decoder> make_viterbi_frame_decoder(const conv_code& code,
+std::unique_ptr<batch_decoder> make_viterbi_frame_decoder(const conv_code& code,
                                                           const viterbi_options& options,
                                                           const device_spec& device)
 {

@@ -3,7 +3,7 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* Submit a batch, collect it later, in order: a frame_decoder run by a thread of its own over
+/* Submit a batch, collect it later, in order: a batch_decoder run by a thread of its own over
  * a ring of batch slots, so the caller fills batch i+1 (copying or quantising soft values into
  * the slot) while batch i is decoded and batch i-1 read out. The slots are sized once, for
  * `batch_frames` frames, in page-locked memory where a CUDA driver is present, so the GPU
@@ -12,7 +12,7 @@
 #define INCLUDED_GPUFEC_CORE_ASYNC_DECODER_H
 
 #include <gnuradio/gpufec/core/runtime/device.h>
-#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -49,9 +49,9 @@ public:
     /*! fallback: where given, a decode error (a GPU lost or out of memory) is logged, the
      *  decoder is replaced by fallback() and the batch decoded again; without it the error is
      *  rethrown by front(). */
-    async_decoder(std::unique_ptr<frame_decoder> decoder,
+    async_decoder(std::unique_ptr<batch_decoder> decoder,
                   const options& opts,
-                  std::function<std::unique_ptr<frame_decoder>()> fallback = nullptr);
+                  std::function<std::unique_ptr<batch_decoder>()> fallback = nullptr);
     ~async_decoder();
     async_decoder(const async_decoder&) = delete;
     async_decoder& operator=(const async_decoder&) = delete;
@@ -88,12 +88,12 @@ public:
     size_t unreleased() const;                      //!< submitted, not yet released
     /*! the decoder in use (after a fallback or a replacement, the new one; a replaced one stays
      *  alive until collect_retired(), so a reference taken before stays good until then) */
-    const frame_decoder& decoder() const;
+    const batch_decoder& decoder() const;
     /*! A decoder of the same frames with other settings (a running block's max_iterations, say):
      *  it decodes from the next batch that starts on; `fallback` replaces the old fallback.
      *  Throws std::invalid_argument, changing nothing, where its frames differ (input, output,
      *  soft output, input type) from those of the decoder in use. */
-    void replace_decoder(std::unique_ptr<frame_decoder> next, std::function<std::unique_ptr<frame_decoder>()> fallback);
+    void replace_decoder(std::unique_ptr<batch_decoder> next, std::function<std::unique_ptr<batch_decoder>()> fallback);
     //! frees the decoders replaced so far (call where no reference from decoder() is held)
     void collect_retired();
     std::string backend() const;
@@ -104,16 +104,16 @@ private:
     slot* room_for_frame(size_t length); // the filling slot if one more frame fits, else null
     void decode_slot(size_t i); // on the ring's thread (or in submit() for CPU decoders)
 
-    std::shared_ptr<frame_decoder> d_dec; // (a batch being decoded holds it too)
-    std::function<std::unique_ptr<frame_decoder>()> d_fallback;
-    std::shared_ptr<frame_decoder> d_pending; // replace_decoder()'s, taken by the next batch
-    std::function<std::unique_ptr<frame_decoder>()> d_pending_fallback;
+    std::shared_ptr<batch_decoder> d_dec; // (a batch being decoded holds it too)
+    std::function<std::unique_ptr<batch_decoder>()> d_fallback;
+    std::shared_ptr<batch_decoder> d_pending; // replace_decoder()'s, taken by the next batch
+    std::function<std::unique_ptr<batch_decoder>()> d_pending_fallback;
     options d_opts;
     size_t d_batch = 0, d_capacity = 0;
     size_t d_in_per_frame = 0; // (every decoder that replaces the first keeps its frames)
     std::vector<std::unique_ptr<host_buffer>> d_buffers;
     std::vector<slot> d_slots;
-    std::vector<std::shared_ptr<frame_decoder>> d_retired; // replaced decoders, until collect_retired()
+    std::vector<std::shared_ptr<batch_decoder>> d_retired; // replaced decoders, until collect_retired()
     mutable std::mutex d_dec_mutex;                        // d_dec may be replaced
     /* CPU decoders decode in submit(), on the caller's thread: their own worker pool already
      * uses every core (with the caller as one of its threads), and a separate decode thread

@@ -10,7 +10,7 @@
 #define INCLUDED_GPUFEC_CORE_FRAME_REGISTRY_H
 
 #include <gnuradio/gpufec/core/runtime/device.h>
-#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
 #include <functional>
 #include <map>
 #include <memory>
@@ -96,7 +96,7 @@ struct frame_common {
     int cpu_threads = 0; //!< CPU path: worker threads, 0 = every core
 };
 
-using frame_factory = std::function<std::unique_ptr<frame_decoder>(
+using frame_factory = std::function<std::unique_ptr<batch_decoder>(
     option_reader& options, const frame_common& common, const device_spec& device)>;
 
 //! The encoder of a family: info_bits() bits in, coded_bits() out, one bit per byte.
@@ -140,7 +140,7 @@ const frame_family& frame_family_info(const std::string& name);
 /*! Builds a decoder of a registered family. Unknown families, unknown options and bad values
  *  throw std::invalid_argument naming them; an explicit device that cannot be used throws
  *  std::runtime_error (as resolve_backend). max_batch bounds: 1..max_batch_limit frames. */
-std::unique_ptr<frame_decoder> make_frame_decoder(const std::string& family,
+std::unique_ptr<batch_decoder> make_frame_decoder(const std::string& family,
                                                   const frame_options& options,
                                                   const device_spec& device = device_spec{});
 

@@ -7,7 +7,7 @@
 #define INCLUDED_GPUFEC_CORE_LDPC_H
 
 #include <gnuradio/gpufec/core/runtime/device.h>
-#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include <cstddef>
 #include <cstdint>
@@ -101,19 +101,19 @@ public:
 
 private:
     //! the frame decoder of one output (the information bits: made at construction)
-    frame_decoder& decoder(ldpc_output what);
+    batch_decoder& decoder(ldpc_output what);
     void copy_results(size_t frames, ldpc_result* results) const;
 
     ldpc_code d_code;
     ldpc_options d_opts;
     device_spec d_device;
-    std::unique_ptr<frame_decoder> d_info, d_codeword;
+    std::unique_ptr<batch_decoder> d_info, d_codeword;
     std::vector<frame_status> d_status;
 };
 
-/*! LDPC behind the frame_decoder interface (what the blocks and apps use); `batch` is the
+/*! LDPC behind the batch_decoder interface (what the blocks and apps use); `batch` is the
  *  number of codewords per call it is sized for (0: about 32 MB of input on a GPU). */
-std::unique_ptr<frame_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
+std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
                                                        const ldpc_options& options,
                                                        const device_spec& device,
                                                        ldpc_output what = ldpc_output::info,

@@ -8,7 +8,7 @@
 
 #include <gnuradio/gpufec/core/codes/conv_code.h>
 #include <gnuradio/gpufec/core/runtime/device.h>
-#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -143,14 +143,14 @@ std::unique_ptr<vit_engine> make_viterbi_engine(const conv_code& code,
                                                 const device_spec& device);
 std::string engine_name(const vit_engine& engine);
 
-class frame_decoder;
+class batch_decoder;
 class option_reader;
 /*! The code that a "viterbi" options string names: code=<preset>, or code=custom with k, polys
  *  and puncture (as the viterbi family and the apps read it). */
 conv_code conv_code_from_options(option_reader& options);
 
-//! The frame modes behind the frame_decoder interface (what the blocks and apps use).
-std::unique_ptr<frame_decoder> make_viterbi_frame_decoder(const conv_code& code,
+//! The frame modes behind the batch_decoder interface (what the blocks and apps use).
+std::unique_ptr<batch_decoder> make_viterbi_frame_decoder(const conv_code& code,
                                                           const viterbi_options& options,
                                                           const device_spec& device);
 

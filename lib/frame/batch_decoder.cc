@@ -2,7 +2,7 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/frame/frame_decoder.h>
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
 
 #include "runtime/gpu_engine.h"
 
@@ -14,7 +14,7 @@
 
 namespace gpufec {
 
-size_t frame_decoder::batch_input(const frame_batch& b) const
+size_t batch_decoder::batch_input(const frame_batch& b) const
 {
     if (!b.input_lengths)
         return b.frames * input_per_frame();
@@ -24,7 +24,7 @@ size_t frame_decoder::batch_input(const frame_batch& b) const
     return total;
 }
 
-void frame_decoder::decode(const frame_batch& batch)
+void batch_decoder::decode(const frame_batch& batch)
 {
     if (batch.frames == 0)
         return;
@@ -86,19 +86,19 @@ void frame_decoder::decode(const frame_batch& batch)
     }
 }
 
-std::string frame_decoder::accepted_lengths() const
+std::string batch_decoder::accepted_lengths() const
 {
     if (!variable_input() || min_input_per_frame() == input_per_frame())
         return std::to_string(input_per_frame());
     return std::to_string(min_input_per_frame()) + ".." + std::to_string(input_per_frame());
 }
 
-frame_decoder::frame_decoder() = default;
-frame_decoder::~frame_decoder() = default;
+batch_decoder::batch_decoder() = default;
+batch_decoder::~batch_decoder() = default;
 
 // Float values count as zero when they are subnormal too (what a dead input looks like; int8
 // quantisation makes them 0 anyway). The next frames' first lines are prefetched.
-void frame_decoder::find_erased(const frame_batch& b)
+void batch_decoder::find_erased(const frame_batch& b)
 {
     const size_t fixed = input_per_frame(), end = b.frames;
     size_t at = 0;
@@ -124,7 +124,7 @@ void frame_decoder::find_erased(const frame_batch& b)
     }
 }
 
-size_t frame_decoder::decode_float(const float* soft, const frame_batch& rest, float scale)
+size_t batch_decoder::decode_float(const float* soft, const frame_batch& rest, float scale)
 {
     if (!(scale > 0.f) || !std::isfinite(scale))
         throw std::invalid_argument("scale: must be a positive number");

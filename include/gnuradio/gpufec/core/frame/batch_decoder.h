@@ -51,10 +51,10 @@ struct frame_batch {
     float* soft_out = nullptr;
 };
 
-class frame_decoder
+class batch_decoder
 {
 public:
-    virtual ~frame_decoder();
+    virtual ~batch_decoder();
 
     virtual std::string family() const = 0;   //!< "ldpc", "viterbi", "repetition", ...
     virtual std::string describe() const = 0; //!< the code, in words
@@ -116,9 +116,9 @@ protected:
     virtual void decode_checked(const frame_batch& batch) = 0;
 
 public:
-    frame_decoder();
-    frame_decoder(const frame_decoder&) = delete;
-    frame_decoder& operator=(const frame_decoder&) = delete;
+    batch_decoder();
+    batch_decoder(const batch_decoder&) = delete;
+    batch_decoder& operator=(const batch_decoder&) = delete;
 
 private:
     std::vector<frame_status> d_status; // when the caller passes none
