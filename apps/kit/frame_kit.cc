@@ -12,6 +12,7 @@
 
 #include <gnuradio/gpufec/core/frame/batch_decoder.h>
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include "runtime/cpu_pool.h"
 
@@ -144,7 +145,7 @@ public:
             const size_t k = code_of(f).k;
             uint64_t e = 0;
             for (size_t i = 0; i < k; ++i)
-                e += ((d_packed[f * bytes + i / 8] >> (7 - i % 8)) & 1) != d_info[f * d_k + i];
+                e += packed_bit(d_packed + f * bytes, i) != d_info[f * d_k + i];
             c.bit_errors += e;
             c.frame_errors += e > 0;
             c.iterations += uint64_t(std::max(0, d_status[f].iterations));

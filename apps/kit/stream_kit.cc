@@ -14,6 +14,7 @@
 #include <gnuradio/gpufec/core/codes/conv_encoder.h>
 #include <gnuradio/gpufec/core/codes/distance_spectrum.h>
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gnuradio/gpufec/core/viterbi/viterbi.h>
 #include "runtime/cpu_pool.h"
@@ -80,7 +81,7 @@ public:
             const uint8_t* sent = d_info.data() + (skip + b) * D;
             uint32_t e = 0;
             for (size_t i = 0; i < D; ++i)
-                e += ((got[i / 8] >> (7 - i % 8)) & 1) != sent[i];
+                e += packed_bit(got, i) != sent[i];
             out[b].bit_errors = e;
             out[b].iterations = 1;
         });
@@ -110,7 +111,7 @@ public:
         for (uint64_t b = 0; b < d_count; ++b) {
             uint64_t e = 0;
             for (size_t i = 0; i < D; ++i)
-                e += ((d_packed[b * D / 8 + i / 8] >> (7 - i % 8)) & 1) != d_info[(skip + b) * D + i];
+                e += packed_bit(d_packed + b * D / 8, i) != d_info[(skip + b) * D + i];
             c.bit_errors += e;
             c.frame_errors += e > 0;
         }

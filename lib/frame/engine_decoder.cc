@@ -124,9 +124,9 @@ private:
             std::fill(o, o + (k + 7) / 8, uint8_t(0));
         for (size_t i = 0; i < k; ++i) {
             const size_t j = size_t(d_shape.output_order[i]);
-            const uint8_t bit = uint8_t((p[j / 8] >> (7 - j % 8)) & 1);
+            const uint8_t bit = packed_bit(p, j);
             if (packed)
-                o[i / 8] |= uint8_t(bit << (7 - i % 8));
+                set_packed_bit(o, i, bit);
             else
                 o[i] = bit;
         }

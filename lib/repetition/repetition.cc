@@ -9,6 +9,8 @@
  * soft values and decides on the sign (a sum of 0, no information, decides 0). Its soft
  * output is the sum (the posterior in input units). */
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+
 
 #include "repetition/repetition_engine.h"
 #include "runtime/gpu_engine.h"
@@ -36,7 +38,7 @@ public:
                 int sum = 0;
                 for (size_t r = 0; r < rep; ++r)
                     sum += std::max<int>(x[i * rep + r], -127);
-                o[i / 8] |= uint8_t((sum > 0) << (7 - i % 8));
+                set_packed_bit(o, i, sum > 0);
                 if (out.soft_out)
                     out.soft_out[f * k + i] = float(sum);
             }

@@ -24,6 +24,7 @@
 
 #include "runtime/host_device.h"
 #include <gnuradio/gpufec/core/scppm/scppm.h>
+#include "codes/max_star.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -89,8 +90,7 @@ struct logmap_float {
     static constexpr T neg = -1e30f;
     static T join(T a, T b)
     {
-        const T hi = a > b ? a : b, d = std::fabs(a - b);
-        return d > 30.f ? hi : hi + std::log1p(std::exp(-d));
+        return max_star(a, b);
     }
     static T out(T x, int32_t, float scale)
     {

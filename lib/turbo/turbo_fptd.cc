@@ -14,7 +14,7 @@
 #include <gnuradio/gpufec/core/turbo/turbo.h>
 
 #include "turbo_reference.h"
-
+#include "codes/max_star.h"
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -26,11 +26,6 @@ namespace {
 constexpr int S = 8;
 constexpr float NEG = -1e30f;
 
-inline float mstar(float a, float b, bool exact)
-{
-    const float m = std::max(a, b);
-    return exact ? m + std::log1p(std::exp(-std::fabs(a - b))) : m;
-}
 
 } // namespace
 
@@ -114,13 +109,13 @@ turbo_result turbo_fptd_decoder::decode(const float* llr, uint8_t* bits, float* 
             for (uint32_t x = 0; x < 2; ++x) {
                 const uint32_t n = t.next_state(s, x), p = (t.output(s, x) >> 1) & 1u;
                 const float g = float(x) * (apri + sys) + float(p) * par;
-                an[n] = mstar(an[n], a[s] + g, d_exact);
-                bs = mstar(bs, bnext[n] + g, d_exact);
+                an[n] = max_star(an[n], a[s] + g, d_exact);
+                bs = max_star(bs, bnext[n] + g, d_exact);
                 const float e = float(p) * par + a[s] + bnext[n];
                 if (x)
-                    m1 = mstar(m1, e, d_exact);
+                    m1 = max_star(m1, e, d_exact);
                 else
-                    m0 = mstar(m0, e, d_exact);
+                    m0 = max_star(m0, e, d_exact);
             }
             bn[s] = bs;
         }

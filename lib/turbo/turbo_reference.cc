@@ -10,6 +10,7 @@
 
 #include "turbo_reference.h"
 
+#include "codes/max_star.h"
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -21,14 +22,6 @@ namespace {
 constexpr int SMAX = 16;      // states: LTE 8, CCSDS 16
 constexpr float NEG = -1e30f; // log(0)
 
-template <bool LOGMAP>
-inline float maxstar(float a, float b)
-{
-    const float m = std::max(a, b);
-    if (!LOGMAP)
-        return m;
-    return m + std::log1p(std::exp(-std::fabs(a - b)));
-}
 
 struct siso_io {
     const float* sys;  // K systematic LLRs (this decoder's order)
@@ -90,7 +83,7 @@ void siso(const trellis& t, int K, int W, const siso_io& io, std::vector<float>&
             for (int s = 0; s < S; ++s)
                 for (int x = 0; x < 2; ++x) {
                     const int br = 2 * s + x;
-                    an[next[br]] = maxstar<LOGMAP>(an[next[br]], a[i * S + s] + float(x) * u + psum[label[br]]);
+                    an[next[br]] = max_star<LOGMAP>(an[next[br]], a[i * S + s] + float(x) * u + psum[label[br]]);
                 }
             const float mx = *std::max_element(an, an + S);
             for (int s = 0; s < S; ++s)
@@ -122,7 +115,7 @@ void siso(const trellis& t, int K, int W, const siso_io& io, std::vector<float>&
             float* bc = b + i * S;
             const float* bn = bc + S;
             for (int s = 0; s < S; ++s)
-                bc[s] = maxstar<LOGMAP>(bn[next[2 * s]] + psum[label[2 * s]],
+                bc[s] = max_star<LOGMAP>(bn[next[2 * s]] + psum[label[2 * s]],
                                         bn[next[2 * s + 1]] + u + psum[label[2 * s + 1]]);
             const float mx = *std::max_element(bc, bc + S);
             for (int s = 0; s < S; ++s)
@@ -130,8 +123,8 @@ void siso(const trellis& t, int K, int W, const siso_io& io, std::vector<float>&
             // extrinsic of stage k: the parity and the metrics, not sys and a-priori
             float m0 = NEG, m1 = NEG;
             for (int s = 0; s < S; ++s) {
-                m0 = maxstar<LOGMAP>(m0, a[i * S + s] + psum[label[2 * s]] + bn[next[2 * s]]);
-                m1 = maxstar<LOGMAP>(m1, a[i * S + s] + psum[label[2 * s + 1]] + bn[next[2 * s + 1]]);
+                m0 = max_star<LOGMAP>(m0, a[i * S + s] + psum[label[2 * s]] + bn[next[2 * s]]);
+                m1 = max_star<LOGMAP>(m1, a[i * S + s] + psum[label[2 * s + 1]] + bn[next[2 * s + 1]]);
             }
             io.ext[k] = m1 - m0;
             if (io.app)

@@ -9,6 +9,8 @@
 
 #include <gnuradio/gpufec/core/tvb/tvb.h>
 
+#include <gnuradio/gpufec/core/runtime/bits.h>
+
 #include "frame/frame_engine.h"
 #include <algorithm>
 #include <memory>
@@ -49,7 +51,7 @@ inline void pack_tvb_symbols(const uint16_t* symbols, size_t N, int sb, uint8_t*
     std::fill(packed, packed + (bits + 7) / 8, uint8_t(0));
     for (size_t i = 0, at = 0; i < N; ++i)
         for (int k = sb - 1; k >= 0; --k, ++at)
-            packed[at / 8] |= uint8_t(((symbols[i] >> k) & 1u) << (7 - at % 8));
+            set_packed_bit(packed, at, symbols[i] >> k);
 }
 
 /* The engines are frame engines (frame/frame_engine.h): frames back to back (lengths[f] values

@@ -16,6 +16,13 @@ namespace gpufec {
 void pack_bits(const uint8_t* bits, size_t nbits, uint8_t* bytes);
 //! bytes, MSB first -> nbits bits (one per byte)
 void unpack_bits(const uint8_t* bytes, size_t nbits, uint8_t* bits);
+//! bit i of bits packed MSB first
+inline uint8_t packed_bit(const uint8_t* bytes, size_t i) { return uint8_t((bytes[i / 8] >> (7 - i % 8)) & 1); }
+//! sets bit i of bits packed MSB first where `bit` is 1 (the byte starts cleared)
+inline void set_packed_bit(uint8_t* bytes, size_t i, unsigned bit)
+{
+    bytes[i / 8] |= uint8_t((bit & 1u) << (7 - i % 8));
+}
 
 } // namespace gpufec
 
