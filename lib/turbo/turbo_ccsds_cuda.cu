@@ -265,7 +265,7 @@ __global__ void ccsds_pack_kernel(const uint8_t* decide, int K, int F, const fra
     }
 }
 
-class ccsds_cuda : public frame_engine
+class ccsds_cuda : public turbo_engine
 {
 public:
     ccsds_cuda(const turbo_code& code, const turbo_options& o, int window, int device, size_t max_batch)
@@ -313,12 +313,8 @@ public:
     }
     bool on_gpu() const override { return true; }
 
-    void run(const engine_batch& in_batch, const engine_output& results) override
+    void decode(const int8_t* in, size_t frames, uint8_t* bits, frame_status* report) override
     {
-        const int8_t* in = in_batch.soft;
-        const size_t frames = in_batch.frames;
-        uint8_t* bits = results.packed;
-        frame_status* report = results.status;
         // ports: in 0 soft values; out 0 packed decisions, 1 the reports
         const turbo_chunks ch{ in, bits, report, frames, d_chunk, d_code.coded_bits(), size_t(d_code.K / 8) };
         ch.run(d_dev, *d_pipe, [&](const slot_view& v, size_t m) {
@@ -416,7 +412,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<frame_engine> make_turbo_ccsds_cuda(const turbo_code& code, const turbo_options& o, int window,
+std::unique_ptr<turbo_engine> make_turbo_ccsds_cuda(const turbo_code& code, const turbo_options& o, int window,
                                                     int device, size_t max_batch)
 {
     return std::make_unique<ccsds_cuda>(code, o, window, device, max_batch);

@@ -408,7 +408,7 @@ __global__ void turbo_sys2_kernel(const int8_t* in, int n, int K, int frames, co
     }
 }
 
-class turbo_cuda : public frame_engine
+class turbo_cuda : public turbo_engine
 {
 public:
     turbo_cuda(const turbo_code& code, const turbo_options& o, int window, int device, size_t max_batch)
@@ -477,12 +477,8 @@ public:
     }
     bool on_gpu() const override { return true; }
 
-    void run(const engine_batch& in_batch, const engine_output& results) override
+    void decode(const int8_t* in, size_t frames, uint8_t* bits, frame_status* report) override
     {
-        const int8_t* in = in_batch.soft;
-        const size_t frames = in_batch.frames;
-        uint8_t* bits = results.packed;
-        frame_status* report = results.status;
         // ports: in 0 soft values; out 0 packed decisions, 1 the reports; scratch 0 decoder 2's
         // systematic words, 1 the two a-priori arrays, 2 the window boundaries
         const turbo_chunks ch{ in, bits, report, frames, d_chunk, d_code.coded_bits(), size_t(d_code.K / 8) };
@@ -580,7 +576,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<frame_engine> make_turbo_cuda(const turbo_code& code, const turbo_options& o, int window, int device,
+std::unique_ptr<turbo_engine> make_turbo_cuda(const turbo_code& code, const turbo_options& o, int window, int device,
                                               size_t max_batch)
 {
     return std::make_unique<turbo_cuda>(code, o, window, device, max_batch);

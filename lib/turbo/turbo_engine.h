@@ -30,9 +30,19 @@ inline bool packed_crc_passes(const crc_spec& c, const uint8_t* bytes, size_t K)
     return crc_bytes(c, bytes, data) == sent;
 }
 
-/* The engines are frame engines (frame/frame_engine.h): frames x (3K + 12) int8 in, frames x
- * K / 8 bytes of decisions out (packed, MSB first; the CRC, where there is one, ends them), and
- * per frame the iterations run and the CRC result (-1: no CRC). */
+//! the fixed-point engines: frame engines (frame/frame_engine.h) of int8 frames in the streams layout
+class turbo_engine : public frame_engine
+{
+public:
+    void run(const engine_batch& in, const engine_output& out) final
+    {
+        decode(in.soft, in.frames, out.packed, out.status);
+    }
+    //! frames x (3K + 12) int8 in, frames x K / 8 bytes of decisions out (packed, MSB first; the
+    //! CRC, where there is one, ends them), and per frame the iterations run and the CRC result
+    //! (-1: no CRC)
+    virtual void decode(const int8_t* in, size_t frames, uint8_t* bits, frame_status* report) = 0;
+};
 
 /*! Where each soft value a fixed-point engine reads sits in a frame (-1: not sent, read as 0):
  *  the systematic values (K), the parities of each encoder [e][j][k] (2 x NP x K), and each
@@ -49,21 +59,21 @@ turbo_value_map make_turbo_value_map(const turbo_code& code);
 void check_fixed_window(const turbo_code& code, int window, int training, const std::string& crc = "");
 //! `window`: stages per window, a multiple of 8 up to turbo_fx::MAX_WINDOW; the SIMD engine
 //! (a group of frames per vector, turbo_fixed_lanes.cc)
-std::unique_ptr<frame_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window);
+std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window);
 //! the fully parallel decoder (FPTD) with max-log in fixed point (LTE), a frame per pool task
-std::unique_ptr<frame_engine> make_turbo_fptd_fixed_cpu(const turbo_code& code, const turbo_options& o);
+std::unique_ptr<turbo_engine> make_turbo_fptd_fixed_cpu(const turbo_code& code, const turbo_options& o);
 //! the scalar engine, a frame at a time, state by state (the readable twin the tests compare with)
-std::unique_ptr<frame_engine> make_turbo_fixed_scalar(const turbo_code& code, const turbo_options& o, int window);
+std::unique_ptr<turbo_engine> make_turbo_fixed_scalar(const turbo_code& code, const turbo_options& o, int window);
 #ifdef GPUFEC_HAVE_CUDA
-std::unique_ptr<frame_engine> make_turbo_cuda(const turbo_code& code, const turbo_options& o, int window,
+std::unique_ptr<turbo_engine> make_turbo_cuda(const turbo_code& code, const turbo_options& o, int window,
                                               int device, size_t max_batch);
 //! the CCSDS codes: the CPU SIMD engine's int32 arithmetic (and CRC early stop), a thread per
 //! window of a frame (windows up to 32 stages)
-std::unique_ptr<frame_engine> make_turbo_ccsds_cuda(const turbo_code& code, const turbo_options& o, int window,
+std::unique_ptr<turbo_engine> make_turbo_ccsds_cuda(const turbo_code& code, const turbo_options& o, int window,
                                                     int device, size_t max_batch);
 //! the fully parallel decoder with max-log (fptd_max_log), a cluster of blocks per frame; in
 //! float, or (fixed) in int16, the bits of make_turbo_fptd_fixed_cpu
-std::unique_ptr<frame_engine> make_turbo_fptd_cuda(const turbo_code& code, const turbo_options& o, int device,
+std::unique_ptr<turbo_engine> make_turbo_fptd_cuda(const turbo_code& code, const turbo_options& o, int device,
                                                    size_t max_batch, bool fixed = false);
 #endif
 

@@ -30,7 +30,7 @@ struct scratch {
     std::vector<uint8_t> decisions;
 };
 
-class fixed_cpu : public frame_engine
+class fixed_cpu : public turbo_engine
 {
 public:
     fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
@@ -57,12 +57,8 @@ public:
         return "cpu scalar fixed-point max-log, window " + std::to_string(d_W) + ", training " + std::to_string(d_train) + " (" + std::to_string(d_pool->size()) +
                " threads " + d_pool->kind() + ")";
     }
-    void run(const engine_batch& in_batch, const engine_output& results) override
+    void decode(const int8_t* in, size_t frames, uint8_t* bits, frame_status* report) override
     {
-        const int8_t* in = in_batch.soft;
-        const size_t frames = in_batch.frames;
-        uint8_t* bits = results.packed;
-        frame_status* report = results.status;
         const size_t n = d_code.coded_bits(), bytes = size_t(d_code.K) / 8;
         d_pool->parallel_for(int64_t(frames), [&](int64_t f, int w) {
             scratch& sc = d_scratch[size_t(w)];
@@ -223,7 +219,7 @@ void check_fixed_window(const turbo_code& code, int window, int training, const 
         throw std::invalid_argument("turbo: the fixed-point decoder needs K a multiple of 8 (every LTE size is)");
 }
 
-std::unique_ptr<frame_engine> make_turbo_fixed_scalar(const turbo_code& code, const turbo_options& o, int window)
+std::unique_ptr<turbo_engine> make_turbo_fixed_scalar(const turbo_code& code, const turbo_options& o, int window)
 {
     return std::make_unique<fixed_cpu>(code, o, window);
 }

@@ -200,7 +200,7 @@ kernel_choice pick(simd_isa isa, const group_setup& g)
                : kernel_choice{ group_generic<C, i32x4, i32x4, 4>, 4, 16, v };
 }
 
-class fixed_lanes : public frame_engine
+class fixed_lanes : public turbo_engine
 {
 public:
     fixed_lanes(const turbo_code& code, const turbo_options& o, int window)
@@ -243,12 +243,8 @@ public:
                std::to_string(d_k.lanes) + " frames per vector (" + simd_isa_name(d_isa) + ", " +
                std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
     }
-    void run(const engine_batch& in_batch, const engine_output& results) override
+    void decode(const int8_t* in, size_t frames, uint8_t* bits, frame_status* report) override
     {
-        const int8_t* in = in_batch.soft;
-        const size_t frames = in_batch.frames;
-        uint8_t* bits = results.packed;
-        frame_status* report = results.status;
         const size_t n = d_code.coded_bits(), bytes = size_t(d_code.K) / 8, L = size_t(d_k.lanes);
         const size_t groups = (frames + L - 1) / L;
         const size_t lines = d_k.vectors * size_t(d_k.vector_bytes) / 64 + 1; // (64-byte aligned)
@@ -312,7 +308,7 @@ turbo_value_map make_turbo_value_map(const turbo_code& code)
     return m;
 }
 
-std::unique_ptr<frame_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
+std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const turbo_options& o, int window)
 {
     return std::make_unique<fixed_lanes>(code, o, window);
 }

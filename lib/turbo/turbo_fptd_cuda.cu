@@ -843,7 +843,7 @@ fptd_kernels kernels_of(bool fixed, bool staged)
                  : (staged ? kernels_of<false, true>() : kernels_of<false, false>());
 }
 
-class fptd_cuda : public frame_engine
+class fptd_cuda : public turbo_engine
 {
 public:
     fptd_cuda(const turbo_code& code, const turbo_options& o, int device, size_t max_batch, bool fixed)
@@ -918,12 +918,8 @@ public:
     }
     bool on_gpu() const override { return true; }
 
-    void run(const engine_batch& in_batch, const engine_output& results) override
+    void decode(const int8_t* in, size_t frames, uint8_t* bits, frame_status* report) override
     {
-        const int8_t* in = in_batch.soft;
-        const size_t frames = in_batch.frames;
-        uint8_t* bits = results.packed;
-        frame_status* report = results.status;
         const size_t bytes = size_t(d_code.K / 8);
         if (frames == 1 && d_opts.prelaunch) {
             decode_armed(in, bits);
@@ -1181,7 +1177,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<frame_engine> make_turbo_fptd_cuda(const turbo_code& code, const turbo_options& o, int device,
+std::unique_ptr<turbo_engine> make_turbo_fptd_cuda(const turbo_code& code, const turbo_options& o, int device,
                                                    size_t max_batch, bool fixed)
 {
     return std::make_unique<fptd_cuda>(code, o, device, max_batch, fixed);

@@ -45,7 +45,7 @@ struct fptd_scratch {
     std::vector<uint8_t> hard;
 };
 
-class fptd_fixed_cpu : public frame_engine
+class fptd_fixed_cpu : public turbo_engine
 {
 public:
     fptd_fixed_cpu(const turbo_code& code, const turbo_options& o)
@@ -68,12 +68,8 @@ public:
     {
         return "cpu FPTD max-log int16 (fixed point, " + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";
     }
-    void run(const engine_batch& in_batch, const engine_output& results) override
+    void decode(const int8_t* in, size_t frames, uint8_t* bits, frame_status* report) override
     {
-        const int8_t* in = in_batch.soft;
-        const size_t frames = in_batch.frames;
-        uint8_t* bits = results.packed;
-        frame_status* report = results.status;
         const size_t n = d_code.coded_bits(), bytes = size_t(d_code.K) / 8;
         d_pool->parallel_for(int64_t(frames), [&](int64_t f, int w) {
             report[f] = frame(in + size_t(f) * n, d_scratch[size_t(w)], bits + size_t(f) * bytes);
@@ -182,7 +178,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<frame_engine> make_turbo_fptd_fixed_cpu(const turbo_code& code, const turbo_options& o)
+std::unique_ptr<turbo_engine> make_turbo_fptd_fixed_cpu(const turbo_code& code, const turbo_options& o)
 {
     return std::make_unique<fptd_fixed_cpu>(code, o);
 }
