@@ -133,7 +133,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<ldpc_engine> make_ldpc_cpu_engine(const ldpc_code& code, const ldpc_options& o)
+std::unique_ptr<ldpc_engine> make_ldpc_cpu(const ldpc_code& code, const ldpc_options& o)
 {
     return std::make_unique<cpu_engine>(code, o);
 }

@@ -564,7 +564,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<ldpc_engine> make_ldpc_cuda_engine(const ldpc_code& code, const ldpc_options& o, int device)
+std::unique_ptr<ldpc_engine> make_ldpc_cuda(const ldpc_code& code, const ldpc_options& o, int device)
 {
     return std::make_unique<cuda_engine>(code, o, device);
 }

@@ -101,7 +101,7 @@ std::unique_ptr<ldpc_engine> make_ldpc_engine(const ldpc_code& code, const ldpc_
             why = "precision float runs on the CPU only";
         if (why.empty())
             engine = gpu_engine_or_cpu(device, choice, "ldpc",
-                                       [&](int d) { return make_ldpc_cuda_engine(code, options, d); });
+                                       [&](int d) { return make_ldpc_cuda(code, options, d); });
         else if (device.type == device_spec::kind::cuda)
             throw std::invalid_argument("device: cuda cannot decode this configuration: " + why);
         else
@@ -113,7 +113,7 @@ std::unique_ptr<ldpc_engine> make_ldpc_engine(const ldpc_code& code, const ldpc_
     if (!engine) {
         const bool fast = !options.cpu_reference && options.algorithm == ldpc_algorithm::layered_min_sum &&
                           options.precision != ldpc_precision::float32;
-        engine = fast ? make_ldpc_cpu_engine(code, options) : make_ldpc_reference_engine(code, options);
+        engine = fast ? make_ldpc_cpu(code, options) : make_ldpc_reference(code, options);
     }
     return engine;
 }

@@ -48,11 +48,11 @@ private:
     int d_out_bits;
 };
 
-std::unique_ptr<ldpc_engine> make_ldpc_reference_engine(const ldpc_code& code, const ldpc_options& o);
+std::unique_ptr<ldpc_engine> make_ldpc_reference(const ldpc_code& code, const ldpc_options& o);
 //! layered min-sum in fixed point, vectorised across codewords
-std::unique_ptr<ldpc_engine> make_ldpc_cpu_engine(const ldpc_code& code, const ldpc_options& o);
+std::unique_ptr<ldpc_engine> make_ldpc_cpu(const ldpc_code& code, const ldpc_options& o);
 #ifdef GPUFEC_HAVE_CUDA
-std::unique_ptr<ldpc_engine> make_ldpc_cuda_engine(const ldpc_code& code, const ldpc_options& o, int device);
+std::unique_ptr<ldpc_engine> make_ldpc_cuda(const ldpc_code& code, const ldpc_options& o, int device);
 #endif
 /*! The engine for the options and the device, by the one device rule (runtime/gpu_engine.h):
  *  the GPU runs layered min-sum in fixed point on quasi-cyclic codes; the rest, the fast CPU

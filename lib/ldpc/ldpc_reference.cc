@@ -272,7 +272,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<ldpc_engine> make_ldpc_reference_engine(const ldpc_code& code, const ldpc_options& o)
+std::unique_ptr<ldpc_engine> make_ldpc_reference(const ldpc_code& code, const ldpc_options& o)
 {
     return std::make_unique<reference_engine>(code, o);
 }

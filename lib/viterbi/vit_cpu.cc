@@ -77,7 +77,7 @@ class cpu_engine : public vit_engine
 {
 public:
     cpu_engine(const conv_code& code, int threads)
-        : d_ref(make_reference_engine(code)),
+        : d_ref(make_viterbi_reference(code)),
           d_pool(get_cpu_pool(threads)),
           d_threads(d_pool->size()),
           d_scratch(size_t(d_threads))
@@ -195,7 +195,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<vit_engine> make_cpu_engine(const conv_code& code, int threads)
+std::unique_ptr<vit_engine> make_viterbi_cpu(const conv_code& code, int threads)
 {
     return std::make_unique<cpu_engine>(code, threads);
 }

@@ -432,7 +432,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<vit_engine> make_cuda_engine(const conv_code& code, int device, int max_jobs)
+std::unique_ptr<vit_engine> make_viterbi_cuda(const conv_code& code, int device, int max_jobs)
 {
     return std::make_unique<cuda_engine>(code, device, max_jobs);
 }

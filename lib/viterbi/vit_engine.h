@@ -50,10 +50,10 @@ public:
     }
 };
 
-std::unique_ptr<vit_engine> make_reference_engine(const conv_code& code);
-std::unique_ptr<vit_engine> make_cpu_engine(const conv_code& code, int threads);
+std::unique_ptr<vit_engine> make_viterbi_reference(const conv_code& code);
+std::unique_ptr<vit_engine> make_viterbi_cpu(const conv_code& code, int threads);
 #ifdef GPUFEC_HAVE_CUDA
-std::unique_ptr<vit_engine> make_cuda_engine(const conv_code& code, int device, int max_jobs);
+std::unique_ptr<vit_engine> make_viterbi_cuda(const conv_code& code, int device, int max_jobs);
 #endif
 
 } // namespace gpufec

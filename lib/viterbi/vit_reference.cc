@@ -90,7 +90,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<vit_engine> make_reference_engine(const conv_code& code)
+std::unique_ptr<vit_engine> make_viterbi_reference(const conv_code& code)
 {
     return std::make_unique<reference_engine>(code);
 }

@@ -43,12 +43,12 @@ std::unique_ptr<vit_engine> make_viterbi_engine(const conv_code& code,
     const backend_choice choice = resolve_backend(device);
 #ifdef GPUFEC_HAVE_CUDA
     if (auto gpu = gpu_engine_or_cpu(device, choice, "viterbi",
-                                     [&](int d) { return make_cuda_engine(code, d, options.max_batch); }))
+                                     [&](int d) { return make_viterbi_cuda(code, d, options.max_batch); }))
         return gpu;
 #endif
     if (options.cpu_reference)
-        return make_reference_engine(code);
-    return make_cpu_engine(code, options.cpu_threads);
+        return make_viterbi_reference(code);
+    return make_viterbi_cpu(code, options.cpu_threads);
 }
 
 std::string engine_name(const vit_engine& engine) { return engine.name(); }
