@@ -142,24 +142,44 @@ void ldpc_code::finish()
         if (cdeg[size_t(c)] == 0)
             throw code_error(d_id, "bit " + std::to_string(c) + " is in no check");
 
-    // the standards' dual-diagonal parity part: weight-3 column (a, .., b, .., a) then a
-    // staircase of unshifted identities
+    // the standards' parity part: a dual-diagonal core of c block rows (a weight-3 column
+    // (a, .., b, .., a), then a staircase of unshifted identities) and, below it (5G NR), an
+    // unshifted identity on the diagonal of each further row with nothing to its right
     d_dual_diagonal = false;
+    d_core_rows = 0;
     if (is_qc()) {
         const int kb = d_nb - d_mb;
         auto at = [&](int r, int col) { return d_shifts[size_t(r) * d_nb + col]; };
-        bool ok = d_mb >= 2;
-        int weight = 0;
-        for (int r = 0; r < d_mb && ok; ++r)
-            weight += at(r, kb) >= 0;
-        ok = ok && weight == 3 && at(0, kb) >= 0 && at(d_mb - 1, kb) >= 0 &&
-             at(0, kb) == at(d_mb - 1, kb);
-        for (int i = 0; i + 1 < d_mb && ok; ++i)
-            for (int r = 0; r < d_mb && ok; ++r) {
-                const int s = at(r, kb + 1 + i);
-                ok = (r == i || r == i + 1) ? s == 0 : s == -1;
+        auto core_fits = [&](int c) {
+            int weight = 0;
+            for (int r = 0; r < c; ++r)
+                weight += at(r, kb) >= 0;
+            if (weight != 3 || at(0, kb) < 0 || at(c - 1, kb) < 0 || at(0, kb) != at(c - 1, kb))
+                return false;
+            for (int i = 0; i + 1 < c; ++i)
+                for (int r = 0; r < c; ++r) {
+                    const int s = at(r, kb + 1 + i);
+                    if ((r == i || r == i + 1) ? s != 0 : s != -1)
+                        return false;
+                }
+            for (int r = 0; r < c; ++r) // the core rows meet no extension column
+                for (int col = kb + c; col < d_nb; ++col)
+                    if (at(r, col) >= 0)
+                        return false;
+            for (int r = c; r < d_mb; ++r) { // each extension row: its own identity, lower triangular
+                if (at(r, kb + r) != 0)
+                    return false;
+                for (int col = kb + r + 1; col < d_nb; ++col)
+                    if (at(r, col) >= 0)
+                        return false;
             }
-        d_dual_diagonal = ok;
+            return true;
+        };
+        for (int c = 2; c <= d_mb && !d_dual_diagonal; ++c)
+            if (core_fits(c)) {
+                d_dual_diagonal = true;
+                d_core_rows = c;
+            }
     }
     d_info_cols.clear();
     if (d_dual_diagonal) {

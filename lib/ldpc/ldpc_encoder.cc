@@ -5,6 +5,7 @@
 #include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
 
 #include "gf2_systematic.h"
+#include <algorithm>
 #include <vector>
 
 namespace gpufec {
@@ -23,15 +24,17 @@ void ldpc_encoder::encode(const uint8_t* info, size_t frames, uint8_t* codeword)
     }
 }
 
-/* Block row i of H reads  lambda_i + H[i][kb] p0 + p_i + p_(i+1) = 0, where lambda_i is the
- * information part and p_j the parity blocks (p_i absent for i = 0, p_(i+1) for the last row).
- * Summing every row cancels the staircase and the two equal shifts a of column kb, leaving
- * P^b p0 = sum_i lambda_i (b = the middle shift); then the rows give p1, p2, ... in turn.
- * (P^s x)[r] = x[(r + s) mod z]: row r of a block shifted by s checks bit (r + s) mod z. */
+/* The core: block row i < c of H reads  lambda_i + H[i][kb] p0 + p_i + p_(i+1) = 0, where
+ * lambda_i is the information part and p_j the parity blocks (p_i absent for i = 0, p_(i+1) for
+ * the last core row). Summing the core rows cancels the staircase and the two equal shifts a of
+ * column kb, leaving P^b p0 = sum_i lambda_i (b = the middle shift); then the rows give p1, p2,
+ * ... in turn. Each extension row r >= c (5G NR) then gives its own parity block p_r: the sum of
+ * every other block of the row, all known by then. (P^s x)[r] = x[(r + s) mod z]: row r of a
+ * block shifted by s checks bit (r + s) mod z. */
 void ldpc_encoder::encode_dual_diagonal(const uint8_t* info, uint8_t* cw, std::vector<uint8_t>& lambda,
                                         std::vector<uint8_t>& sum) const
 {
-    const int z = d_code.z(), mb = d_code.mb(), nb = d_code.nb(), kb = nb - mb;
+    const int z = d_code.z(), nb = d_code.nb(), kb = nb - d_code.mb(), mb = d_code.core_rows();
     const auto& sh = d_code.shifts();
     for (int i = 0; i < kb * z; ++i)
         cw[i] = info[i] & 1;
@@ -66,6 +69,18 @@ void ldpc_encoder::encode_dual_diagonal(const uint8_t* info, uint8_t* cw, std::v
             if (s >= 0)
                 v ^= p0[(r + s) % z];
             next[r] = v;
+        }
+    }
+    for (int i = mb; i < d_code.mb(); ++i) { // the extension rows, in order
+        uint8_t* p = cw + (kb + i) * z;
+        std::fill(p, p + z, uint8_t(0));
+        for (int j = 0; j < kb + i; ++j) {
+            const int s = sh[size_t(i) * nb + j];
+            if (s < 0)
+                continue;
+            const uint8_t* x = cw + j * z;
+            for (int r = 0; r < z; ++r)
+                p[r] ^= x[(r + s) % z];
         }
     }
 }

@@ -105,7 +105,7 @@ GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                              "bpsk-awgn",
                              "",
                              { opt_text("code", "802.11n:1944:1/2",
-                                        "a standard code (802.11n:<n>:<rate>, 802.16e:<n>:<rate>), an alist or base-matrix file"),
+                                        "a standard code (802.11n:<n>:<rate>, 802.16e:<n>:<rate>, nr:<bg1|bg2>:<Z>), an alist or base-matrix file"),
                                opt_choice("algorithm", "layered", { "layered", "flooding", "sum-product" },
                                           "layered min-sum (GPU and CPU), flooding min-sum or sum-product (CPU)",
                                           { "layered-min-sum", "flooding-min-sum", "spa" }),
@@ -119,6 +119,8 @@ GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                              {
                                "code=802.11n:648:1/2, max_iterations=10",
                                "code=802.16e:576:2/3A, precision=int8, early_termination=false",
+                               "code=nr:bg2:20, precision=int8, max_iterations=8",
+                               "code=nr:bg1:56, max_iterations=6",
                                "code=802.11n:648:3/4, algorithm=flooding, precision=float, max_iterations=20" });
 
 } // namespace gpufec

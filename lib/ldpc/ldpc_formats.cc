@@ -156,8 +156,37 @@ std::invalid_argument unknown_code(const std::string& id)
     return std::invalid_argument(
         "code: '" + id +
         "' is not a known LDPC code (allowed: 802.11n:<648|1296|1944>:<1/2|2/3|3/4|5/6>, "
-        "802.16e:<576+96i up to 2304>:<1/2|2/3A|2/3B|3/4A|3/4B|5/6>, or the path of an alist "
-        "or base-matrix file)");
+        "802.16e:<576+96i up to 2304>:<1/2|2/3A|2/3B|3/4A|3/4B|5/6>, nr:<bg1|bg2>:<Z> (5G NR, "
+        "the 51 lifting sizes Z of TS 38.212), or the path of an alist or base-matrix file)");
+}
+
+//! 5G NR: the set index of lifting size Z (Table 5.3.2-1: Z = a 2^j, a in 2, 3, 5, ..., 15), or -1
+int nr_set_index(int z)
+{
+    static const int a_of_set[8] = { 2, 3, 5, 7, 9, 11, 13, 15 };
+    for (int i = 0; i < 8; ++i)
+        for (int v = a_of_set[i]; v <= 384; v *= 2)
+            if (v == z)
+                return i;
+    return -1;
+}
+
+int nr_shift(int v, int z) { return v % z; } // V(i,j) mod Z
+
+//! nr:bg<1|2>:<Z>: the mother code of 38.212 (all 68 or 52 block columns, none punctured)
+ldpc_code nr_code(const std::string& id, const std::string& graph, const std::string& lift)
+{
+    int z = 0;
+    const int bg = graph == "bg1" || graph == "BG1" ? 1 : graph == "bg2" || graph == "BG2" ? 2 : 0;
+    if (bg == 0 || !parse_int(lift, z) || nr_set_index(z) < 0)
+        throw unknown_code(id);
+    const std::string want_bg = std::to_string(bg), want_set = std::to_string(nr_set_index(z));
+    for (const auto& s : parse_sections(nr_base_graphs_text(), "5G NR tables")) {
+        const auto b = s.keys.find("bg"), i = s.keys.find("ils");
+        if (b != s.keys.end() && i != s.keys.end() && b->second == want_bg && i->second == want_set)
+            return code_from_section(s, z, "nr:bg" + want_bg + ":" + std::to_string(z), nr_shift);
+    }
+    throw unknown_code(id);
 }
 
 } // namespace
@@ -171,6 +200,10 @@ std::vector<std::string> ldpc_code::standard_ids()
     for (int i = 0; i <= 18; ++i)
         for (const char* r : rates_16e)
             ids.push_back("802.16e:" + std::to_string(576 + 96 * i) + ":" + r);
+    for (int bg = 1; bg <= 2; ++bg)
+        for (int z = 2; z <= 384; ++z)
+            if (nr_set_index(z) >= 0)
+                ids.push_back("nr:bg" + std::to_string(bg) + ":" + std::to_string(z));
     return ids;
 }
 
@@ -180,6 +213,8 @@ ldpc_code ldpc_code::standard(const std::string& id)
     if (c1 == std::string::npos || c2 == c1)
         throw unknown_code(id);
     const std::string family = id.substr(0, c1), len = id.substr(c1 + 1, c2 - c1 - 1);
+    if (family == "nr" || family == "NR")
+        return nr_code(id, len, id.substr(c2 + 1));
     std::string rate = id.substr(c2 + 1);
     for (auto& ch : rate)
         ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
@@ -344,7 +379,7 @@ ldpc_code ldpc_code::from_alist(const std::string& text, const std::string& id)
 
 ldpc_code ldpc_code::named(const std::string& name)
 {
-    if (name.rfind("802.", 0) == 0)
+    if (name.rfind("802.", 0) == 0 || name.rfind("nr:", 0) == 0)
         return standard(name);
     for (const char* fmt : { "alist:", "base-matrix:" })
         if (name.rfind(fmt, 0) == 0)

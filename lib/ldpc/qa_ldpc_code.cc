@@ -31,9 +31,24 @@ double rate_of(const std::string& id)
 TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
 {
     const auto ids = ldpc_code::standard_ids();
-    ASSERT_EQ(ids.size(), 12u + 114u);
+    ASSERT_EQ(ids.size(), 12u + 114u + 2u * 51u);
+    int nr = 0;
     for (const auto& id : ids) {
         const ldpc_code c = ldpc_code::standard(id);
+        if (id.rfind("nr:", 0) == 0) { // 38.212 5.3.2: 46 x 68 (BG1) or 42 x 52 (BG2) blocks of Z
+            const bool bg1 = id.compare(0, 6, "nr:bg1") == 0;
+            const int z = std::stoi(id.substr(7));
+            EXPECT_EQ(c.z(), z) << id;
+            EXPECT_EQ(c.n(), (bg1 ? 68 : 52) * z) << id;
+            EXPECT_EQ(c.k(), (bg1 ? 22 : 10) * z) << id;
+            EXPECT_EQ(c.m(), (bg1 ? 46 : 42) * z) << id;
+            EXPECT_EQ(c.edges(), (bg1 ? 316 : 197) * z) << id; // the tables' non-zero entries
+            EXPECT_TRUE(c.dual_diagonal()) << id;
+            EXPECT_EQ(c.core_rows(), 4) << id;
+            EXPECT_EQ(c.id(), id);
+            ++nr;
+            continue;
+        }
         const int n = std::stoi(id.substr(id.find(':') + 1));
         EXPECT_EQ(c.n(), n) << id;
         EXPECT_EQ(c.z() * 24, n) << id;
@@ -46,6 +61,7 @@ TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
         const auto cd = c.column_degrees();
         EXPECT_GE(*std::min_element(cd.begin(), cd.end()), 2) << id;
     }
+    EXPECT_EQ(nr, 102);
 }
 
 TEST(ldpc_code, degree_distributions_match_the_standards)

@@ -52,9 +52,11 @@ class qa_ldpc(gr_unittest.TestCase):
 
     def test_001_codes_are_listed(self):
         codes = gpufec.ldpc_codes()
-        self.assertEqual(len(codes), 126)
+        self.assertEqual(len(codes), 126 + 2 * 51)  # 802.11n, 802.16e, 5G NR (51 lifting sizes, 2 graphs)
         self.assertIn("802.11n:1944:1/2", codes)
         self.assertIn("802.16e:2304:2/3A", codes)
+        self.assertIn("nr:bg1:384", codes)
+        self.assertIn("nr:bg2:2", codes)
 
     def test_002_noiseless_loopback_with_tags(self):
         for code in ("802.11n:648:3/4", "802.16e:576:1/2", "802.16e:2304:5/6"):

@@ -25,7 +25,9 @@ struct gf2_systematic;
  *
  *  Standard codes are named "802.11n:<n>:<rate>" (n = 648, 1296, 1944; rates 1/2, 2/3, 3/4,
  *  5/6) and "802.16e:<n>:<rate>" (n = 576 + 96i up to 2304; rates 1/2, 2/3A, 2/3B, 3/4A,
- *  3/4B, 5/6); standard_ids() lists them all. */
+ *  3/4B, 5/6), and the 5G NR mother codes "nr:bg1:<Z>" and "nr:bg2:<Z>" (3GPP TS 38.212, the 51
+ *  lifting sizes Z of Table 5.3.2-1: n = 68 Z or 52 Z, k = 22 Z or 10 Z, every block column,
+ *  the 2 Z punctured ones included); standard_ids() lists them all. */
 class ldpc_code
 {
 public:
@@ -72,10 +74,13 @@ public:
     int nb() const { return d_nb; }
     //! base matrix, row-major, mb x nb; empty when not quasi-cyclic
     const std::vector<int>& shifts() const { return d_shifts; }
-    /*! The parity part (last mb block columns) is the standard dual-diagonal form: one column
-     *  of weight 3 (shifts s, 0 .. , s) followed by an identity staircase. Such codes are
-     *  encoded in linear time. */
+    /*! The parity part (last mb block columns) has the standards' form: in the first
+     *  core_rows() block rows a dual-diagonal core (one column of weight 3, shifts a, .., b,
+     *  .., a, then an identity staircase), below them (5G NR) one unshifted identity per row
+     *  on the diagonal with nothing to its right. Such codes are encoded in linear time. */
     bool dual_diagonal() const { return d_dual_diagonal; }
+    //! block rows of the dual-diagonal core (mb for 802.11n and 802.16e, 4 for 5G NR)
+    int core_rows() const { return d_core_rows; }
 
     //! H in compressed rows: the columns of row r are row_cols[row_start[r] .. row_start[r+1])
     const std::vector<int>& row_start() const { return d_row_start; }
@@ -104,6 +109,7 @@ private:
     int d_z = 0, d_mb = 0, d_nb = 0;
     std::vector<int> d_shifts;
     bool d_dual_diagonal = false;
+    int d_core_rows = 0;
     std::vector<int> d_row_start, d_row_cols;
     std::vector<int> d_info_cols;
     std::shared_ptr<const gf2_systematic> d_form; // shared by copies; computed once
