@@ -26,8 +26,8 @@ public:
             d_shape.packed_bits = d_shape.output_bits;
         if (d_shape.packed_bits < d_shape.output_bits)
             throw std::logic_error("engine_decoder: the engine writes fewer bits than the output");
-        if (!d_shape.input_order.empty() && (d_shape.variable || d_shape.input_order.size() != d_shape.input_per_frame))
-            throw std::logic_error("engine_decoder: an input order needs fixed frames of its size");
+        if (!d_shape.input_order.empty())
+            plan_reorder();
         if (!d_shape.variable)
             d_shape.min_input = d_shape.input_per_frame;
         if (!d_shape.output_order.empty()) {
@@ -132,23 +132,63 @@ private:
         }
     }
 
+    /* The input order as runs: a run copies `length` consecutive frame values (from >= 0) or
+     * fills `length` values with a constant (an erasure, a known bit). Puncturing and shortening
+     * are a few long runs (copies and fills at memory speed); a permutation (turbo's
+     * interleaved layout) is many runs of one, copied value by value. */
+    struct run {
+        int32_t from;
+        size_t at, length;
+    };
+
+    void plan_reorder()
+    {
+        const auto& order = d_shape.input_order;
+        if (d_shape.variable)
+            throw std::logic_error("engine_decoder: an input order needs fixed frames");
+        for (int32_t v : order)
+            if (v >= int64_t(d_shape.input_per_frame) || v < input_known_one)
+                throw std::logic_error("engine_decoder: the input order names a value the frame does not have");
+        for (size_t i = 0; i < order.size(); ++i) {
+            run& last = d_runs.empty() ? d_runs.emplace_back(run{ order[i], i, 0 }) : d_runs.back();
+            const bool extends = last.at + last.length == i &&
+                                 (order[i] < 0 ? order[i] == last.from : last.from >= 0 && last.from + int64_t(last.length) == order[i]);
+            if (last.length && !extends)
+                d_runs.push_back(run{ order[i], i, 1 });
+            else
+                ++last.length;
+        }
+    }
+
+    template <class T>
+    void reorder_frame(const T* in, T* out, T known) const
+    {
+        for (const run& r : d_runs) {
+            if (r.from >= 0) {
+                std::copy(in + r.from, in + r.from + r.length, out + r.at);
+                continue;
+            }
+            const T v = r.from == input_erased ? T(0) : r.from == input_known_zero ? T(-known) : known;
+            std::fill(out + r.at, out + r.at + r.length, v);
+        }
+    }
+
     //! the frames in the engine's order, into scratch
     void reorder(const frame_batch& b, engine_batch& in)
     {
-        const size_t n = d_shape.input_per_frame;
-        const int32_t* order = d_shape.input_order.data();
+        const size_t n = d_shape.input_per_frame, m = d_shape.input_order.size();
         if (b.soft_f)
-            d_in_f.resize(b.frames * n);
+            d_in_f.resize(b.frames * m);
         else
-            d_in.resize(b.frames * n);
-        parallel_ranges(*d_pool, b.frames, n, [&](size_t first, size_t end) {
-            for (size_t f = first; f < end; ++f)
-                for (size_t i = 0; i < n; ++i) {
-                    if (b.soft_f)
-                        d_in_f[f * n + i] = b.soft_f[f * n + size_t(order[i])];
-                    else
-                        d_in[f * n + i] = b.soft[f * n + size_t(order[i])];
-                }
+            d_in.resize(b.frames * m);
+        // (a known bit: int8's strongest value; float: the largest value the float path takes)
+        parallel_ranges(*d_pool, b.frames, m, [&](size_t first, size_t end) {
+            for (size_t f = first; f < end; ++f) {
+                if (b.soft_f)
+                    reorder_frame<float>(b.soft_f + f * n, d_in_f.data() + f * m, 1e30f);
+                else
+                    reorder_frame<int8_t>(b.soft + f * n, d_in.data() + f * m, int8_t(127));
+            }
         });
         in.soft = b.soft_f ? nullptr : d_in.data();
         in.soft_f = b.soft_f ? d_in_f.data() : nullptr;
@@ -160,6 +200,7 @@ private:
     size_t d_batch = 1;
     std::vector<uint8_t> d_packed;
     std::vector<size_t> d_lengths;
+    std::vector<run> d_runs;
     std::vector<int8_t> d_in;
     std::vector<float> d_in_f;
 };

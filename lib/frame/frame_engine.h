@@ -84,8 +84,10 @@ struct frame_shape {
     bool variable = false;
     size_t min_input = 0;
     std::string lengths_text; //!< the accepted lengths, in words, for errors
-    //! where not empty: value i of a frame the engine reads is value input_order[i] of the
-    //! frame as it comes (a code's layout other than the engine's)
+    /*! where not empty: the engine's frames have input_order.size() values, value i being value
+     *  input_order[i] of the frame as it comes (a code's layout other than the engine's), or
+     *  one the frame does not carry: input_erased (0: punctured), input_known_zero or
+     *  input_known_one (shortened bits: the strongest value of that sign) */
     std::vector<int32_t> input_order;
     //! where not empty: output bit i is bit output_order[i] of what the engine wrote (LDPC's
     //! information bits where they are not the codeword's first k)
@@ -97,6 +99,8 @@ struct frame_shape {
     size_t min_efficient_cpu = 1, min_efficient_gpu = 1024;
     int cpu_threads = 0; //!< the CPU pool of the decoder's own steps (unpacking, post_frame)
 };
+
+constexpr int32_t input_erased = -1, input_known_zero = -2, input_known_one = -3;
 
 //! one frame for a decoder that works a frame at a time: its soft values and where its results go
 struct engine_frame {

@@ -107,6 +107,50 @@ TEST(engine_decoder, input_order_feeds_the_engine_its_layout)
     EXPECT_LT(dec->time_kernels(soft.data(), frames, 1), 0); // (not the engine's own layout: not timed)
 }
 
+TEST(engine_decoder, input_order_fills_erasures_and_known_bits_around_the_frame)
+{
+    // frames of 6 sent values; the engine reads 10: two erased, a known 0, a known 1 between them
+    const size_t sent = 6, n = 10, frames = 300;
+    frame_shape s = sign_shape(n);
+    s.input_per_frame = sent;
+    s.soft_output = n;
+    s.input_order = { input_erased, input_erased, 0, 1, 2, input_known_zero, 3, 4, input_known_one, 5 };
+    auto dec = make_engine_decoder(s, std::make_unique<sign_engine>(n), 0);
+    EXPECT_EQ(dec->input_per_frame(), sent);
+    const auto soft = random_soft(frames * sent, 5);
+    std::vector<float> so(frames * n);
+    std::vector<uint8_t> bits(frames * n);
+    frame_batch b;
+    b.frames = frames;
+    b.soft = soft.data();
+    b.bits = bits.data();
+    b.soft_out = so.data();
+    dec->decode(b);
+    for (size_t f = 0; f < frames; ++f) {
+        const float* v = so.data() + f * n;
+        const int8_t* x = soft.data() + f * sent;
+        const float want[] = { 0, 0, float(x[0]), float(x[1]), float(x[2]), -127, float(x[3]), float(x[4]), 127, float(x[5]) };
+        for (size_t i = 0; i < n; ++i)
+            ASSERT_EQ(v[i], want[i]) << "frame " << f << " value " << i;
+    }
+    // float input: a known bit is the largest value the float path takes
+    std::vector<float> fsoft(sent, 0.5f), fso(n);
+    std::vector<uint8_t> fbits(n);
+    frame_batch fb;
+    fb.frames = 1;
+    fb.soft_f = fsoft.data();
+    fb.bits = fbits.data();
+    fb.soft_out = fso.data();
+    frame_shape fs = s;
+    fs.wants_float = true;
+    auto fdec = make_engine_decoder(fs, std::make_unique<sign_engine>(n), 0);
+    fdec->decode(fb);
+    EXPECT_EQ(fso[5], -1e30f);
+    EXPECT_EQ(fso[8], 1e30f);
+    EXPECT_EQ(fso[0], 0.f);
+    EXPECT_EQ(fso[2], 0.5f);
+}
+
 TEST(engine_decoder, output_order_selects_bits_and_engine_bits_may_exceed_the_output)
 {
     const size_t n = 30, frames = 4;
@@ -218,8 +262,10 @@ TEST(engine_decoder, shapes_that_cannot_work_are_refused)
     s.output_bits = 2;
     EXPECT_THROW(make_engine_decoder(s, std::make_unique<sign_engine>(8), 0), std::logic_error);
     frame_shape t = sign_shape(8);
-    t.input_order = { 0, 1 }; // not a whole frame
-    EXPECT_THROW(make_engine_decoder(t, std::make_unique<sign_engine>(8), 0), std::logic_error);
+    t.input_order = { 0, 8 }; // a value the frame does not have
+    EXPECT_THROW(make_engine_decoder(t, std::make_unique<sign_engine>(2), 0), std::logic_error);
+    t.input_order = { 0, -9 }; // not a value nor a fill
+    EXPECT_THROW(make_engine_decoder(t, std::make_unique<sign_engine>(2), 0), std::logic_error);
     EXPECT_THROW(make_engine_decoder(sign_shape(8), nullptr, 0), std::logic_error);
 }
 

@@ -11,13 +11,15 @@ gpufec_add_family(ldpc
     ldpc_cpu.cc
     ldpc_decoder.cc
     ldpc_family.cc
+    ldpc_transmission.cc
   CUDA
     ldpc_cuda.cu
   TESTS
     qa_ldpc_code.cc
     qa_ldpc_decoder.cc
     qa_ldpc_cuda.cc
-    qa_ldpc_fuzz.cc)
+    qa_ldpc_fuzz.cc
+    qa_ldpc_transmission.cc)
 # the standards' base matrices, compiled in (read by the same parser as users' files)
 file(READ ${CMAKE_CURRENT_SOURCE_DIR}/ldpc/standards/ieee80211n_ldpc_base_matrices.txt GPUFEC_IEEE80211N_TEXT)
 file(READ ${CMAKE_CURRENT_SOURCE_DIR}/ldpc/standards/ieee80216e_ldpc_base_matrices.txt GPUFEC_IEEE80216E_TEXT)

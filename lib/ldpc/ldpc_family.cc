@@ -31,30 +31,56 @@ std::unique_ptr<batch_decoder> make_from_options(option_reader& r, const frame_c
     const std::string out = r.get("output");
     if (out != "info" && out != "codeword")
         throw std::invalid_argument("output: '" + out + "' is not valid (allowed: info, codeword)");
-    return make_ldpc_frame_decoder(ldpc_code::named(code), o, device,
-                                   out == "info" ? ldpc_output::info : ldpc_output::codeword,
-                                   common.max_batch);
+    const ldpc_code c = ldpc_code::named(code);
+    const ldpc_transmission tx = ldpc_transmission::parse(c, r.get("puncture"), r.get("shorten"));
+    return make_ldpc_frame_decoder(c, o, device, out == "info" ? ldpc_output::info : ldpc_output::codeword,
+                                   common.max_batch, tx);
 }
 
+//! k information bits in (fewer the shortened ones), the bits sent out: the codeword without
+//! its punctured and shortened bits (what a decoder with the same options undoes)
 class ldpc_frame_encoder : public frame_encoder
 {
 public:
-    explicit ldpc_frame_encoder(const ldpc_code& code) : d_enc(code) {}
-    size_t info_bits() const override { return size_t(d_enc.code().k()); }
-    size_t coded_bits() const override { return size_t(d_enc.code().n()); }
+    ldpc_frame_encoder(const ldpc_code& code, const ldpc_transmission& tx)
+        : d_enc(code), d_tx(tx), d_sent(tx.sent(code)), d_info(size_t(code.k())), d_cw(size_t(code.n()))
+    {
+        // which of the k information bits (in info_columns order) the user gives
+        const auto& cols = code.info_columns();
+        for (size_t j = 0; j < cols.size(); ++j)
+            if (!std::binary_search(tx.shortened.begin(), tx.shortened.end(), cols[j]))
+                d_given.push_back(j);
+    }
+    size_t info_bits() const override { return d_given.size(); }
+    size_t coded_bits() const override { return d_sent.size(); }
     void encode(const uint8_t* bits, size_t frames, uint8_t* coded) override
     {
-        d_enc.encode(bits, frames, coded);
+        if (d_tx.empty()) {
+            d_enc.encode(bits, frames, coded);
+            return;
+        }
+        for (size_t f = 0; f < frames; ++f) {
+            std::fill(d_info.begin(), d_info.end(), uint8_t(0)); // (shortened bits: 0)
+            for (size_t j = 0; j < d_given.size(); ++j)
+                d_info[d_given[j]] = bits[f * d_given.size() + j];
+            d_enc.encode(d_info.data(), 1, d_cw.data());
+            for (size_t i = 0; i < d_sent.size(); ++i)
+                coded[f * d_sent.size() + i] = d_cw[size_t(d_sent[i])];
+        }
     }
 
 private:
     ldpc_encoder d_enc;
+    ldpc_transmission d_tx;
+    std::vector<int> d_sent;
+    std::vector<size_t> d_given;
+    std::vector<uint8_t> d_info, d_cw;
 };
 
 std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
 {
-    // k information bits in, the n-bit codeword out (what a decoder with output=info undoes)
-    return std::make_unique<ldpc_frame_encoder>(ldpc_code::named(r.get("code")));
+    const ldpc_code c = ldpc_code::named(r.get("code"));
+    return std::make_unique<ldpc_frame_encoder>(c, ldpc_transmission::parse(c, r.get("puncture"), r.get("shorten")));
 }
 
 } // namespace
@@ -63,23 +89,47 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
                                                        const ldpc_options& options,
                                                        const device_spec& device,
                                                        ldpc_output what,
-                                                       int batch)
+                                                       int batch,
+                                                       const ldpc_transmission& tx)
 {
     std::unique_ptr<ldpc_engine> engine = make_ldpc_engine(code, options, device);
-    const size_t n = size_t(code.n()), k = size_t(code.k());
+    const size_t n = size_t(code.n());
     frame_shape shape;
     shape.family = "ldpc";
     shape.description = code.describe();
     shape.input_per_frame = n;
-    shape.output_bits = what == ldpc_output::info ? k : n;
-    // the engines write the leading bits of each codeword: the requested output when it is the
-    // codeword or the information bits of a systematic-first code; else the codeword, from
-    // which the information columns are taken
-    const auto& info = code.info_columns();
-    const bool prefix = what == ldpc_output::codeword || info.back() == int(k) - 1;
+    // the bits out: the codeword, or its information bits but the shortened ones
+    std::vector<int32_t> out_cols;
+    if (what == ldpc_output::info) {
+        for (int c : code.info_columns())
+            if (!std::binary_search(tx.shortened.begin(), tx.shortened.end(), c))
+                out_cols.push_back(c);
+    } else {
+        for (size_t c = 0; c < n; ++c)
+            out_cols.push_back(int32_t(c));
+    }
+    shape.output_bits = out_cols.size();
+    // the engines write the leading bits of each codeword: the output itself where it is a
+    // prefix of the codeword (the codeword, the information bits of a systematic-first code,
+    // fewer the shortened ones at their end); else the codeword, from which the decoder takes
+    // the output's columns
+    bool prefix = true;
+    for (size_t i = 0; i < out_cols.size() && prefix; ++i)
+        prefix = out_cols[i] == int32_t(i);
     shape.packed_bits = prefix ? shape.output_bits : n;
     if (!prefix)
-        shape.output_order.assign(info.begin(), info.end());
+        shape.output_order = out_cols;
+    if (!tx.empty()) { // frames are the sent bits: the engine gets erasures and known zeros in between
+        const std::vector<int> sent = tx.sent(code);
+        shape.input_per_frame = sent.size();
+        shape.input_order.assign(n, input_erased);
+        for (int s : tx.shortened)
+            shape.input_order[size_t(s)] = input_known_zero;
+        for (size_t i = 0; i < sent.size(); ++i)
+            shape.input_order[size_t(sent[i])] = int32_t(i);
+        shape.description += ", " + std::to_string(tx.punctured.size()) + " punctured, " +
+                             std::to_string(tx.shortened.size()) + " shortened";
+    }
     engine->set_output_bits(int(shape.packed_bits));
     shape.soft_output = n;
     shape.has_check = true;
@@ -114,7 +164,13 @@ GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                                opt_bool("early_termination", "true", "stop a codeword once its syndrome is zero"),
                                opt_real("normalization", "0.75", 1e-3, 1.0, "min-sum's normalisation factor"),
                                opt_real("offset", "0", 0.0, 127.0, "min-sum's offset"),
-                               opt_choice("output", "info", { "info", "codeword" }, "the information bits, or the whole codeword") },
+                               opt_choice("output", "info", { "info", "codeword" }, "the information bits, or the whole codeword"),
+                               opt_text("puncture", "",
+                                        "codeword bits not sent, decoded as erasures: first:end ranges (end excluded) or "
+                                        "positions, separated by spaces; default the code's own (nr: the first 2Z), none"),
+                               opt_text("shorten", "",
+                                        "information bits known to be 0, not sent and not output (filler bits): "
+                                        "first:end ranges or positions; default none") },
                              {},
                              {
                                "code=802.11n:648:1/2, max_iterations=10",

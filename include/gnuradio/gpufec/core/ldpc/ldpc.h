@@ -111,13 +111,33 @@ private:
     std::vector<frame_status> d_status;
 };
 
+/*! How a codeword is sent: the bits left out. Punctured bits are not sent and are decoded as
+ *  erasures (5G NR's first 2Z bits, AR4JA's last block); shortened bits are information bits
+ *  known to be 0, neither sent nor given to the user (filler bits, virtual fill). The rest is
+ *  sent in codeword order. */
+struct ldpc_transmission {
+    std::vector<int> punctured, shortened; //!< codeword positions, ascending
+
+    bool empty() const { return punctured.empty() && shortened.empty(); }
+    /*! From option texts: "first:end" ranges (end excluded) or single positions, separated by
+     *  spaces; "" and "none": none. Positions must lie in the code, shortened ones among its
+     *  information bits, and no position in both; else std::invalid_argument naming the
+     *  option. `puncture` = "" takes the code's own (nr: the first 2Z bits). */
+    static ldpc_transmission parse(const ldpc_code& code, const std::string& puncture, const std::string& shorten);
+    //! the codeword positions sent, in the order they are sent
+    std::vector<int> sent(const ldpc_code& code) const;
+};
+
 /*! LDPC behind the batch_decoder interface (what the blocks and apps use); `batch` is the
- *  number of codewords per call it is sized for (0: about 32 MB of input on a GPU). */
+ *  number of codewords per call it is sized for (0: about 32 MB of input on a GPU). With a
+ *  transmission, frames are the sent values (tx.sent()) and the information output leaves the
+ *  shortened bits out. */
 std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
                                                        const ldpc_options& options,
                                                        const device_spec& device,
                                                        ldpc_output what = ldpc_output::info,
-                                                       int batch = 0);
+                                                       int batch = 0,
+                                                       const ldpc_transmission& tx = {});
 
 } // namespace gpufec
 

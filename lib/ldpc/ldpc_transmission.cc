@@ -1,0 +1,91 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* Which codeword bits are sent (ldpc.h, ldpc_transmission): punctured and shortened positions
+ * from the options' range lists, checked against the code. */
+#include <gnuradio/gpufec/core/ldpc/ldpc.h>
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace gpufec {
+
+namespace {
+
+//! "a:b c d:e" -> the positions, ascending, each once; every one in 0..n-1
+std::vector<int> parse_positions(const std::string& key, const std::string& text, int n)
+{
+    std::vector<int> out;
+    if (text == "none")
+        return out;
+    std::istringstream in(text);
+    std::string tok;
+    auto number = [&](const std::string& s) {
+        size_t used = 0;
+        long v = -1;
+        try {
+            v = std::stol(s, &used, 10);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (s.empty() || used != s.size())
+            throw std::invalid_argument(key + ": '" + tok + "' is not a position or a first:end range");
+        return v;
+    };
+    while (in >> tok) {
+        const auto colon = tok.find(':');
+        const long first = number(tok.substr(0, colon));
+        const long end = colon == std::string::npos ? first + 1 : number(tok.substr(colon + 1));
+        if (first < 0 || end > n || first >= end)
+            throw std::invalid_argument(key + ": '" + tok + "' is not a range of positions in 0.." +
+                                        std::to_string(n) + " (first:end, end excluded)");
+        for (long i = first; i < end; ++i)
+            out.push_back(int(i));
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+} // namespace
+
+ldpc_transmission ldpc_transmission::parse(const ldpc_code& code, const std::string& puncture,
+                                           const std::string& shorten)
+{
+    ldpc_transmission t;
+    std::string p = puncture;
+    if (p.empty() && code.id().rfind("nr:", 0) == 0) // 38.212 5.4.2.1: the first 2Z bits are never sent
+        p = "0:" + std::to_string(2 * code.z());
+    t.punctured = parse_positions("puncture", p, code.n());
+    t.shortened = parse_positions("shorten", shorten, code.n());
+    const auto& info = code.info_columns();
+    std::vector<int> sorted_info(info.begin(), info.end());
+    std::sort(sorted_info.begin(), sorted_info.end());
+    for (int s : t.shortened) {
+        if (!std::binary_search(sorted_info.begin(), sorted_info.end(), s))
+            throw std::invalid_argument("shorten: position " + std::to_string(s) +
+                                        " is a parity bit (only information bits can be known zeros)");
+        if (std::binary_search(t.punctured.begin(), t.punctured.end(), s))
+            throw std::invalid_argument("shorten: position " + std::to_string(s) + " is punctured too");
+    }
+    if (t.punctured.size() + t.shortened.size() >= size_t(code.n()))
+        throw std::invalid_argument("puncture, shorten: no codeword bit would be sent");
+    if (t.shortened.size() >= info.size())
+        throw std::invalid_argument("shorten: every information bit would be known");
+    return t;
+}
+
+std::vector<int> ldpc_transmission::sent(const ldpc_code& code) const
+{
+    std::vector<int> out;
+    out.reserve(size_t(code.n()));
+    for (int i = 0; i < code.n(); ++i)
+        if (!std::binary_search(punctured.begin(), punctured.end(), i) &&
+            !std::binary_search(shortened.begin(), shortened.end(), i))
+            out.push_back(i);
+    return out;
+}
+
+} // namespace gpufec
