@@ -89,7 +89,9 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
     s.recipe = std::make_shared<const decoder_recipe>("ldpc", opts, max_batch, ::gpufec::device_spec::parse(device));
     s.fallback = s.recipe->fallback();
     auto dec = s.recipe->make();
-    return gnuradio::make_block_sptr<ldpc_decoder_impl>(std::move(dec), s, c.n(), c.k());
+    // the soft values a codeword as sent (5G NR: all but the first 2Z bits), its information bits
+    const int sent = int(dec->input_per_frame());
+    return gnuradio::make_block_sptr<ldpc_decoder_impl>(std::move(dec), s, sent, c.k());
 }
 
 } // namespace gpufec

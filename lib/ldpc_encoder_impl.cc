@@ -2,9 +2,9 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
 #include <gnuradio/gpufec/ldpc_encoder.h>
 
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 
 #include "block_params.h"
@@ -13,26 +13,31 @@
 namespace gr {
 namespace gpufec {
 
+//! the ldpc family's encoder (the bits sent: 5G NR codes leave their first 2Z bits out), so that
+//! the encoder block and the decoder blocks agree on every code
 class ldpc_encoder_impl : public ldpc_encoder
 {
 public:
-    explicit ldpc_encoder_impl(const ::gpufec::ldpc_code& code)
+    explicit ldpc_encoder_impl(const std::string& code)
         : gr::block("ldpc_encoder",
                     gr::io_signature::make(1, 1, sizeof(uint8_t)),
                     gr::io_signature::make(1, 1, sizeof(uint8_t))),
-          d_enc(code)
+          d_description(::gpufec::ldpc_code::named(code).describe()),
+          d_enc(::gpufec::make_frame_encoder("ldpc", { { "code", code } })),
+          d_n(int(d_enc->coded_bits())),
+          d_k(int(d_enc->info_bits()))
     {
-        set_output_multiple(code.n());
-        set_relative_rate(uint64_t(code.n()), uint64_t(code.k()));
+        set_output_multiple(d_n);
+        set_relative_rate(uint64_t(d_n), uint64_t(d_k));
     }
 
-    std::string code_description() const override { return d_enc.code().describe(); }
-    int codeword_bits() const override { return d_enc.code().n(); }
-    int info_bits() const override { return d_enc.code().k(); }
+    std::string code_description() const override { return d_description; }
+    int codeword_bits() const override { return d_n; }
+    int info_bits() const override { return d_k; }
 
     void forecast(int noutput_items, gr_vector_int& required) override
     {
-        required[0] = noutput_items / d_enc.code().n() * d_enc.code().k();
+        required[0] = noutput_items / d_n * d_k;
     }
 
     int general_work(int noutput_items,
@@ -40,22 +45,23 @@ public:
                      gr_vector_const_void_star& input_items,
                      gr_vector_void_star& output_items) override
     {
-        const int n = d_enc.code().n(), k = d_enc.code().k();
-        const int frames = std::min(noutput_items / n, ninput_items[0] / k);
-        d_enc.encode(static_cast<const uint8_t*>(input_items[0]), size_t(frames),
-                     static_cast<uint8_t*>(output_items[0]));
-        consume_each(frames * k);
-        return frames * n;
+        const int frames = std::min(noutput_items / d_n, ninput_items[0] / d_k);
+        d_enc->encode(static_cast<const uint8_t*>(input_items[0]), size_t(frames),
+                      static_cast<uint8_t*>(output_items[0]));
+        consume_each(frames * d_k);
+        return frames * d_n;
     }
 
 private:
-    ::gpufec::ldpc_encoder d_enc;
+    std::string d_description;
+    std::unique_ptr<::gpufec::frame_encoder> d_enc;
+    int d_n, d_k;
 };
 
 ldpc_encoder::sptr ldpc_encoder::make(const std::string& code)
 {
     install_gr_log_handler();
-    return gnuradio::make_block_sptr<ldpc_encoder_impl>(::gpufec::ldpc_code::named(code));
+    return gnuradio::make_block_sptr<ldpc_encoder_impl>(code);
 }
 
 } // namespace gpufec

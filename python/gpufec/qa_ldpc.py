@@ -83,6 +83,20 @@ class qa_ldpc(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "status_tags"):
             gpufec.ldpc_decoder(status_tags="some")
 
+    def test_002b_nr_codes_loop_back_as_sent(self):
+        # 5G NR mother codes: the encoder block sends all but the first 2Z bits, the decoder block
+        # takes those and gives the 22Z (BG1) or 10Z (BG2) information bits back, also through noise
+        for code, z, k, sent, rate in (("nr:bg1:16", 16, 22 * 16, 66 * 16, 22 / 66), ("nr:bg2:20", 20, 10 * 20, 50 * 20, 10 / 50)):
+            enc = gpufec.ldpc_encoder(code)
+            self.assertEqual((enc.info_bits(), enc.codeword_bits()), (k, sent))
+            bits = np.random.default_rng(7).integers(0, 2, 6 * k, dtype=np.uint8)
+            cw = encode(code, bits)
+            self.assertEqual(len(cw), 6 * sent)
+            dec = gpufec.ldpc_decoder(code, max_iterations=20)
+            self.assertEqual((dec.info_bits(), dec.codeword_bits()), (k, sent))
+            out, _ = decode(dec, bpsk(cw, ebn0=2.5, rate=rate, seed=8), chunk=777)
+            np.testing.assert_array_equal(out, bits)
+
     def test_003_noisy_frames_are_corrected(self):
         code = "802.11n:1944:1/2"
         k = 972

@@ -58,7 +58,7 @@ public:
                      const std::string& status_tags = "failures",
                      const std::string& length_tag_key = "");
 
-    virtual int codeword_bits() const = 0; //!< n
+    virtual int codeword_bits() const = 0; //!< soft values a codeword as sent (n; 5G NR: n - 2Z)
     virtual int info_bits() const = 0;     //!< k
     //! frames(), failed_frames() under LDPC's names
     uint64_t codewords() const { return frames(); }

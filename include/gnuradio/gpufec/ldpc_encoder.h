@@ -28,7 +28,7 @@ public:
     typedef std::shared_ptr<ldpc_encoder> sptr;
     static sptr make(const std::string& code = "802.11n:1944:1/2");
     virtual std::string code_description() const = 0;
-    virtual int codeword_bits() const = 0;
+    virtual int codeword_bits() const = 0; //!< bits a codeword as sent (n; 5G NR: n - 2Z)
     virtual int info_bits() const = 0;
 };
 
