@@ -26,8 +26,10 @@ public:
             d_shape.packed_bits = d_shape.output_bits;
         if (d_shape.packed_bits < d_shape.output_bits)
             throw std::logic_error("engine_decoder: the engine writes fewer bits than the output");
-        if (!d_shape.input_order.empty())
+        if (!d_shape.input_order.empty()) {
             plan_reorder();
+            d_engine_orders = !d_shape.wants_float && d_engine->take_input_order(d_shape.input_order, d_shape.input_per_frame);
+        }
         if (!d_shape.variable)
             d_shape.min_input = d_shape.input_per_frame;
         if (!d_shape.output_order.empty()) {
@@ -64,7 +66,7 @@ public:
     }
     double time_kernels(const int8_t* soft, size_t frames, int reps) override
     {
-        return d_shape.input_order.empty() ? d_engine->time_kernels(soft, frames, reps) : -1;
+        return d_shape.input_order.empty() || d_engine_orders ? d_engine->time_kernels(soft, frames, reps) : -1;
     }
 
 protected:
@@ -84,7 +86,7 @@ protected:
             d_lengths.assign(b.frames, d_shape.input_per_frame);
             in.lengths = d_lengths.data();
         }
-        if (!d_shape.input_order.empty())
+        if (!d_shape.input_order.empty() && !d_engine_orders)
             reorder(b, in);
         engine_output out;
         out.packed = direct ? b.bits : d_packed.data();
@@ -201,6 +203,7 @@ private:
     std::vector<uint8_t> d_packed;
     std::vector<size_t> d_lengths;
     std::vector<run> d_runs;
+    bool d_engine_orders = false; //!< the engine reads the sent values in place
     std::vector<int8_t> d_in;
     std::vector<float> d_in_f;
 };

@@ -51,6 +51,10 @@ public:
     virtual void run(const engine_batch& in, const engine_output& out) = 0;
     //! seconds per run of `frames` frames in the device kernels alone; negative where not measured
     virtual double time_kernels(const int8_t*, size_t /*frames*/, int /*reps*/) { return -1; }
+    /*! An engine that can put a frame's values in its own order as it loads them (a GPU kernel
+     *  reading the sent values and filling the rest) says so here and from then on takes frames
+     *  of `frame_values` int8 values; the decoder then skips its own pass over the batch. */
+    virtual bool take_input_order(const std::vector<int32_t>& /*order*/, size_t /*frame_values*/) { return false; }
 };
 
 //! int8 frames of fixed length through an engine (tests that compare engines)

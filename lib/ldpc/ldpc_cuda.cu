@@ -48,13 +48,21 @@ constexpr int max_table_layers = 1024;  // its rows
 /*! The base matrix, layer by layer, in the form the row update uses. Entry e (block column
  *  bc, shift s) as byte counts: entry[e].x = s * sizeof(T), entry[e].y = bc * Z * sizeof(T).
  *  The bit of row r is bc * Z + (r + s) mod Z (bit_of). */
+constexpr int max_input_runs = 16; // pieces of a sent frame's layout (take_input_order)
+
 struct gpu_table {
     int2 entry[max_table_entries];
     uint16_t layer_start[max_table_layers + 1]; // layer l: entries layer_start[l] .. [l + 1]
+    // where codes are sent without some bits: run r puts run_len[r] values at bit run_at[r],
+    // copied from sent value run_from[r] on, or (run_from < 0) the fill input_erased,
+    // input_known_zero or input_known_one (frame/frame_engine.h)
+    int run_at[max_input_runs], run_len[max_input_runs], run_from[max_input_runs];
 };
 
 struct gpu_params {
     int n, z, mb;
+    int in_stride;      // soft values a codeword in the input (n, or the sent ones)
+    int runs;           // 0: the input is the codeword; else the table's runs place it
     int cw_per_block;   // C
     int msg_stride;     // S: messages per thread (>= entries), S * sizeof(M) / 4 odd
     int frames;         // codewords in this launch
@@ -234,11 +242,19 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
         // codewords keep 4-byte alignment; messages 0, 16 bytes at a time
         for (int c = 0; c < C; ++c) {
             const int id = group * C + c;
-            const int8_t* src = soft + size_t(id) * n;
+            const int8_t* src = soft + size_t(id) * p.in_stride;
             T* g = s_gamma + c * n;
             if (id >= p.frames) {
                 for (int v = threadIdx.x; v < n; v += blockDim.x)
                     g[v] = T(0);
+            } else if (p.runs) { // the sent values in place, erasures and known bits between them
+                for (int r = 0; r < p.runs; ++r) {
+                    const int at = tab.run_at[r], len = tab.run_len[r], from = tab.run_from[r];
+                    // gamma = -soft: a known 0 (soft -127) is +127
+                    const T fill = from == input_known_zero ? T(127) : from == input_known_one ? T(-127) : T(0);
+                    for (int v = threadIdx.x; v < len; v += blockDim.x)
+                        g[at + v] = from >= 0 ? T(-int(src[from + v])) : fill;
+                }
             } else if (n % 4 == 0) {
                 for (int v = threadIdx.x; v < n / 4; v += blockDim.x)
                     store_negated(g + 4 * v, reinterpret_cast<const char4*>(src)[v]);
@@ -440,6 +456,7 @@ public:
         // 2304, 16384: 14.20, 13.75, 13.58; 4096: 11.15, 10.00, 11.33
         const size_t half_wave = std::max<size_t>(size_t(d_resident) / 2, 1) * size_t(d_c);
         d_per_chunk = d_opts.max_batch > 0 ? size_t(d_opts.max_batch) : half_wave;
+        d_in_stride = size_t(code.n());
         // ports: in 0 channel values; out 0 packed hard bits, out 1 results, out 2 posteriors
         // (made on the first batch that asks for them); scratch 0 the block queue. Every
         // buffer is sized for a full chunk, once.
@@ -453,6 +470,29 @@ public:
 
     bool on_gpu() const override { return true; }
 
+    //! the sent values are put in place as the kernel loads them: runs of copies and fills
+    bool take_input_order(const std::vector<int32_t>& order, size_t frame_values) override
+    {
+        if (order.size() != size_t(d_code.n()))
+            return false;
+        int runs = 0;
+        for (size_t i = 0; i < order.size();) {
+            size_t j = i + 1;
+            while (j < order.size() && (order[i] < 0 ? order[j] == order[i] : order[j] == order[i] + int32_t(j - i)))
+                ++j;
+            if (runs == max_input_runs)
+                return false; // (a scattered pattern: the decoder's CPU pass places it)
+            d_table->run_at[runs] = int(i);
+            d_table->run_len[runs] = int(j - i);
+            d_table->run_from[runs] = order[i];
+            ++runs;
+            i = j;
+        }
+        d_runs = runs;
+        d_in_stride = frame_values;
+        return true;
+    }
+
     std::string name() const override
     {
         return d_name + " layered " + (d_int8 ? "int8" : "int16") + ", " + std::to_string(d_c) +
@@ -465,7 +505,7 @@ public:
         if (frames == 0)
             return;
         device_guard guard(d_device);
-        const size_t n = size_t(d_code.n()), nbytes = (size_t(out_bits) + 7) / 8;
+        const size_t n = size_t(d_code.n()), in = d_in_stride, nbytes = (size_t(out_bits) + 7) / 8;
         const size_t per_chunk = d_per_chunk;
         const int64_t nchunks = int64_t((frames + per_chunk - 1) / per_chunk);
         const bool want_post = post != nullptr;
@@ -479,8 +519,8 @@ public:
                 const size_t a = size_t(c) * per_chunk, b = std::min(frames, a + per_chunk);
                 params[size_t(c)] = base_params(int(b - a), out_bits, want_post);
                 chunk_io io;
-                io.in[0] = soft + a * n;
-                io.in_bytes[0] = (b - a) * n;
+                io.in[0] = soft + a * in;
+                io.in_bytes[0] = (b - a) * in;
                 io.out[0] = packed + a * nbytes;
                 io.out_bytes[0] = (b - a) * nbytes;
                 io.out[1] = res + a;
@@ -501,12 +541,12 @@ public:
     {
         device_guard guard(d_device);
         const gpu_params g = base_params(int(frames), d_code.k(), false);
-        device_buffer<int8_t> in(frames * size_t(d_code.n()));
+        device_buffer<int8_t> in(frames * d_in_stride);
         device_buffer<uint8_t> out(frames * size_t(g.nbytes));
         device_buffer<frame_status> results(frames);
         device_buffer<int> queue(1);
         cuda_stream st;
-        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(in.get(), soft, frames * size_t(d_code.n()), cudaMemcpyHostToDevice, st.get()));
+        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(in.get(), soft, frames * d_in_stride, cudaMemcpyHostToDevice, st.get()));
         return time_on_stream(st.get(), reps,
                               [&] { launch(g, in.get(), out.get(), results.get(), nullptr, queue.get(), st.get()); });
     }
@@ -522,6 +562,8 @@ private:
     {
         gpu_params g{};
         g.n = d_code.n();
+        g.in_stride = int(d_in_stride);
+        g.runs = d_runs;
         g.z = d_code.z();
         g.mb = d_code.mb();
         g.cw_per_block = d_c;
@@ -558,6 +600,8 @@ private:
     kernel_fn d_kernel = nullptr;
     std::unique_ptr<gpu_table> d_table; // passed by value at each launch
     size_t d_per_chunk = 1;
+    size_t d_in_stride = 0; // soft values a codeword in the input (n unless take_input_order)
+    int d_runs = 0;
     std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<gpu_params> d_params; // per chunk of the batch being run
 };
