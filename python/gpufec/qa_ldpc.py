@@ -12,6 +12,7 @@ import tempfile
 
 import numpy as np
 import pmt
+import yaml
 from gnuradio import gr, gr_unittest, blocks
 from gnuradio import gpufec
 
@@ -57,6 +58,16 @@ class qa_ldpc(gr_unittest.TestCase):
         self.assertIn("802.16e:2304:2/3A", codes)
         self.assertIn("nr:bg1:384", codes)
         self.assertIn("nr:bg2:2", codes)
+
+    def test_001b_grc_lists_every_code(self):
+        # the GRC blocks' code lists are written from the registry (scripts/grc_ldpc_codes.py)
+        grc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "grc")
+        for name in ("gpufec_ldpc_decoder.block.yml", "gpufec_ldpc_encoder.block.yml"):
+            with open(os.path.join(grc, name)) as f:
+                param = [p for p in yaml.safe_load(f)["parameters"] if p["id"] == "code"][0]
+            self.assertEqual([o.strip("'") for o in param["options"]], list(gpufec.ldpc_codes()),
+                             name + ": run scripts/grc_ldpc_codes.py")
+            self.assertEqual(len(param["option_labels"]), len(param["options"]))
 
     def test_002_noiseless_loopback_with_tags(self):
         for code in ("802.11n:648:3/4", "802.16e:576:1/2", "802.16e:2304:5/6"):
