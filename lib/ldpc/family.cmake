@@ -12,6 +12,7 @@ gpufec_add_family(ldpc
     ldpc_decoder.cc
     ldpc_family.cc
     ldpc_transmission.cc
+    nr_coding.cc
   CUDA
     ldpc_cuda.cu
   TESTS
@@ -19,7 +20,8 @@ gpufec_add_family(ldpc
     qa_ldpc_decoder.cc
     qa_ldpc_cuda.cc
     qa_ldpc_fuzz.cc
-    qa_ldpc_transmission.cc)
+    qa_ldpc_transmission.cc
+    qa_nr_coding.cc)
 # the standards' base matrices, compiled in (read by the same parser as users' files)
 file(READ ${CMAKE_CURRENT_SOURCE_DIR}/ldpc/standards/ieee80211n_ldpc_base_matrices.txt GPUFEC_IEEE80211N_TEXT)
 file(READ ${CMAKE_CURRENT_SOURCE_DIR}/ldpc/standards/ieee80216e_ldpc_base_matrices.txt GPUFEC_IEEE80216E_TEXT)

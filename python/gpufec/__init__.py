@@ -5,7 +5,8 @@
 """gr-gpufec: GPU (CUDA) channel decoders for GNU Radio, with a CPU path giving the same bits.
 
 Decoder blocks: viterbi_decoder (convolutional codes: streaming and frame modes),
-ldpc_decoder (802.11n, 802.16e, alist / base-matrix files), frame_decoder (any frame family by
+ldpc_decoder (802.11n, 802.16e, 5G NR base graphs, alist / base-matrix files; nr_rate_matcher
+for 5G NR rate matching), frame_decoder (any frame family by
 name: ldpc, viterbi, repetition, ...). They decode in batches, asynchronously, with a stream
 face and a tagged-stream face (length_tag_key).
 Turbo (LTE, all 188 K): turbo_decoder, turbo_encoder (on the generic blocks); rate matching:

@@ -108,6 +108,21 @@ class qa_ldpc(gr_unittest.TestCase):
             out, _ = decode(dec, bpsk(cw, ebn0=2.5, rate=rate, seed=8), chunk=777)
             np.testing.assert_array_equal(out, bits)
 
+    def test_002c_nr_rate_matching_from_python(self):
+        rm = gpufec.nr_rate_matcher(1, 24, 500)  # K = 528: 28 filler bits
+        self.assertEqual((rm.N(), rm.filler(), rm.sent(), rm.k0(3)), (66 * 24, 28, 66 * 24 - 28, 56 * 24))
+        frame = np.random.default_rng(9).integers(0, 2, rm.sent(), dtype=np.uint8)
+        tx = rm.match(frame, 1200, 0, 2)
+        self.assertEqual(len(tx), 1200)
+        acc = np.zeros(rm.sent(), dtype=np.float32)
+        rm.accumulate(2.0 * tx.astype(np.float32) - 1.0, 0, acc, 2)
+        seen = acc != 0
+        np.testing.assert_array_equal(acc[seen] > 0, frame[seen] == 1)
+        with self.assertRaisesRegex(ValueError, "sends"):
+            rm.match(frame[:10], 1200, 0, 2)
+        with self.assertRaisesRegex(ValueError, "lifting size"):
+            gpufec.nr_rate_matcher(1, 17, 100)
+
     def test_003_noisy_frames_are_corrected(self):
         code = "802.11n:1944:1/2"
         k = 972

@@ -26,6 +26,7 @@
 namespace py = pybind11;
 
 void bind_lte_coding(py::module& m); // lte_coding_bindings.cc
+void bind_nr_coding(py::module& m);  // nr_coding_bindings.cc
 void bind_scppm(py::module& m);      // scppm_bindings.cc
 void bind_tvb(py::module& m);        // tvb_bindings.cc
 
@@ -90,6 +91,7 @@ PYBIND11_MODULE(gpufec_python, m)
 {
     py::register_exception_translator(&translate_exceptions);
     bind_lte_coding(m);
+    bind_nr_coding(m);
     bind_scppm(m);
     bind_tvb(m);
     m.doc() = "gr-gpufec: GPU (CUDA) channel decoders for GNU Radio";

@@ -1,0 +1,58 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* 5G NR rate matching for LDPC code blocks (3GPP TS 38.212 5.4.2): bit selection from the
+ * circular buffer at the redundancy version's start k0, and bit interleaving over the Qm bits of
+ * a modulation symbol; and the receiver's inverse, which adds soft values into the code block
+ * so that retransmissions combine.
+ *
+ * The code block is the ldpc family's nr:bg<1|2>:<Z> code as it is sent (ldpc_transmission):
+ * its first 2Z bits are never in the circular buffer, and its filler bits (K' .. K - 1, known
+ * zeros) are <NULL> there: a frame of N - F values, N = 66Z (BG1) or 50Z (BG2), F = K - K'. That
+ * is what the family's encoder with `shorten=<K'>:<K>` sends and its decoder takes. */
+#ifndef INCLUDED_GPUFEC_CORE_NR_CODING_H
+#define INCLUDED_GPUFEC_CORE_NR_CODING_H
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace gpufec {
+
+class nr_rate_matcher
+{
+public:
+    /*! bg: 1 or 2; Z: a lifting size of Table 5.3.2-1; K_prime: the code block's bits before
+     *  its filler bits (K' <= K = 22Z or 10Z); Ncb: the circular buffer (0: all N bits; else
+     *  limited buffer rate matching, 2Z .. N, whole blocks of Z not required). Else
+     *  std::invalid_argument naming the argument. */
+    nr_rate_matcher(int bg, int Z, int K_prime, int Ncb = 0);
+
+    int N() const { return d_N; }         //!< the circular buffer's bits (66Z or 50Z)
+    int Ncb() const { return d_Ncb; }
+    int filler() const { return d_F; }    //!< F = K - K'
+    int sent() const { return d_N - d_F; } //!< values a frame of the code block (N - F)
+    //! 5.4.2.1, Table 5.4.2.1-2: where redundancy version rv (0..3) starts
+    int k0(int rv) const;
+
+    /*! E bits of version rv from a frame (sent() bits: the encoder's output with
+     *  shorten=K':K), interleaved for a modulation of Qm bits a symbol (1, 2, 4, 6, 8; E a
+     *  multiple of Qm) */
+    std::vector<uint8_t> match(const uint8_t* frame, int E, int rv, int Qm) const;
+    /*! The receiver: adds the E soft values of version rv (Qm as sent) into `acc` (sent()
+     *  values, zero where nothing was received yet): repeated bits and retransmissions add up */
+    void accumulate(const float* soft, int E, int rv, int Qm, float* acc) const;
+
+private:
+    //! the frame index of circular-buffer bit j (0 .. Ncb-1), or -1 for a filler bit
+    int frame_index(int j) const;
+    void check(int E, int rv, int Qm) const;
+
+    int d_bg, d_Z, d_N, d_Ncb, d_F, d_filler_at; // fillers: buffer bits d_filler_at .. + F
+};
+
+} // namespace gpufec
+
+#endif

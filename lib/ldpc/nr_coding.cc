@@ -1,0 +1,114 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* 5G NR LDPC rate matching (core/ldpc/nr_coding.h), TS 38.212 5.4.2. */
+#include <gnuradio/gpufec/core/ldpc/nr_coding.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace gpufec {
+
+namespace {
+
+bool nr_lifting_size(int z)
+{
+    for (int a : { 2, 3, 5, 7, 9, 11, 13, 15 })
+        for (int v = a; v <= 384; v *= 2)
+            if (v == z)
+                return true;
+    return false;
+}
+
+} // namespace
+
+nr_rate_matcher::nr_rate_matcher(int bg, int Z, int K_prime, int Ncb) : d_bg(bg), d_Z(Z)
+{
+    if (bg != 1 && bg != 2)
+        throw std::invalid_argument("bg: " + std::to_string(bg) + " is not a base graph (1 or 2)");
+    if (!nr_lifting_size(Z))
+        throw std::invalid_argument("Z: " + std::to_string(Z) + " is not a lifting size of TS 38.212 Table 5.3.2-1");
+    const int K = (bg == 1 ? 22 : 10) * Z;
+    if (K_prime < 1 || K_prime > K)
+        throw std::invalid_argument("K_prime: " + std::to_string(K_prime) + " is not in 1.." + std::to_string(K));
+    d_N = (bg == 1 ? 66 : 50) * Z;
+    d_F = K - K_prime;
+    d_filler_at = K_prime - 2 * Z; // d_k = c_(k + 2Z): codeword bits K' .. K-1 sit here
+    if (d_filler_at < 0 && d_F > 0)
+        throw std::invalid_argument("K_prime: filler bits would reach the punctured first 2Z bits");
+    d_Ncb = Ncb == 0 ? d_N : Ncb;
+    if (d_Ncb < 2 * Z || d_Ncb > d_N)
+        throw std::invalid_argument("Ncb: " + std::to_string(Ncb) + " is not in " + std::to_string(2 * Z) + ".." +
+                                    std::to_string(d_N));
+}
+
+int nr_rate_matcher::k0(int rv) const
+{
+    // Table 5.4.2.1-2: floor(a Ncb / (66 Z)) Z (BG1) or floor(a Ncb / (50 Z)) Z (BG2)
+    static const int a1[4] = { 0, 17, 33, 56 }, a2[4] = { 0, 13, 25, 43 };
+    if (rv < 0 || rv > 3)
+        throw std::invalid_argument("rv: " + std::to_string(rv) + " is not a redundancy version (0..3)");
+    const long long a = d_bg == 1 ? a1[rv] : a2[rv], d = (d_bg == 1 ? 66LL : 50LL) * d_Z;
+    return int(a * d_Ncb / d * d_Z);
+}
+
+int nr_rate_matcher::frame_index(int j) const
+{
+    if (j < d_filler_at)
+        return j;
+    if (j < d_filler_at + d_F)
+        return -1;
+    return j - d_F;
+}
+
+void nr_rate_matcher::check(int E, int rv, int Qm) const
+{
+    if (Qm != 1 && Qm != 2 && Qm != 4 && Qm != 6 && Qm != 8)
+        throw std::invalid_argument("Qm: " + std::to_string(Qm) + " is not a modulation order (1, 2, 4, 6, 8)");
+    if (E < 1 || E % Qm != 0)
+        throw std::invalid_argument("E: " + std::to_string(E) + " is not a positive multiple of Qm = " +
+                                    std::to_string(Qm));
+    const int fill_end = std::min(d_Ncb, d_filler_at + d_F), fill_start = std::min(d_Ncb, std::max(0, d_filler_at));
+    if (d_Ncb - (fill_end - fill_start) < 1) // (else bit selection would never end)
+        throw std::invalid_argument("Ncb: the circular buffer holds no sent bit");
+    (void)k0(rv);
+}
+
+std::vector<uint8_t> nr_rate_matcher::match(const uint8_t* frame, int E, int rv, int Qm) const
+{
+    check(E, rv, Qm);
+    // 5.4.2.1 bit selection: from k0 round the buffer, skipping <NULL> (filler) bits
+    std::vector<uint8_t> e(static_cast<size_t>(E), 0);
+    const int start = k0(rv);
+    for (int k = 0, j = 0; k < E; ++j) {
+        const int i = frame_index((start + j) % d_Ncb);
+        if (i >= 0)
+            e[size_t(k++)] = frame[i] & 1;
+    }
+    // 5.4.2.2 bit interleaving: f_(i + j Qm) = e_(i E / Qm + j)
+    std::vector<uint8_t> f(static_cast<size_t>(E));
+    const int rows = E / Qm;
+    for (int j = 0; j < rows; ++j)
+        for (int i = 0; i < Qm; ++i)
+            f[size_t(i + j * Qm)] = e[size_t(i * rows + j)];
+    return f;
+}
+
+void nr_rate_matcher::accumulate(const float* soft, int E, int rv, int Qm, float* acc) const
+{
+    check(E, rv, Qm);
+    const int rows = E / Qm, start = k0(rv);
+    // e_k, deinterleaved, is buffer bit k0 + j for the k-th j that is not <NULL>
+    for (int k = 0, j = 0; k < E; ++j) {
+        const int i = frame_index((start + j) % d_Ncb);
+        if (i < 0)
+            continue;
+        const int q = k / rows, r = k % rows; // e_k = f_(q + r Qm)
+        acc[i] += soft[q + r * Qm];
+        ++k;
+    }
+}
+
+} // namespace gpufec
