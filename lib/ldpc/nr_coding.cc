@@ -2,8 +2,11 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* 5G NR LDPC rate matching (core/ldpc/nr_coding.h), TS 38.212 5.4.2. */
+/* 5G NR transport blocks for LDPC (core/ldpc/nr_coding.h): TS 38.212 6.2.2 / 7.2.2 (base
+ * graph), 5.2.2 (segmentation) and 5.4.2 (rate matching). */
 #include <gnuradio/gpufec/core/ldpc/nr_coding.h>
+
+#include <gnuradio/gpufec/core/codes/crc.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -23,6 +26,90 @@ bool nr_lifting_size(int z)
 }
 
 } // namespace
+
+int nr_base_graph(int A, double R)
+{
+    if (A < 1 || !(R > 0 && R <= 1))
+        throw std::invalid_argument("A, R: a transport block of " + std::to_string(A) + " bits at rate " +
+                                    std::to_string(R) + " is not valid (A >= 1, 0 < R <= 1)");
+    return A <= 292 || (A <= 3824 && R <= 0.67) || R <= 0.25 ? 2 : 1;
+}
+
+int nr_tb_crc_bits(int A) { return A > 3824 ? 24 : 16; }
+
+nr_segmentation nr_segmentation::compute(int B, int bg)
+{
+    if (bg != 1 && bg != 2)
+        throw std::invalid_argument("bg: " + std::to_string(bg) + " is not a base graph (1 or 2)");
+    if (B < 1 || B > (1 << 22))
+        throw std::invalid_argument("B: " + std::to_string(B) + " bits is not a transport block size (1 .. 2^22)");
+    nr_segmentation s;
+    s.B = B;
+    s.bg = bg;
+    const int Kcb = bg == 1 ? 8448 : 3840;
+    if (B <= Kcb) {
+        s.L = 0;
+        s.C = 1;
+    } else {
+        s.L = 24;
+        s.C = (B + Kcb - s.L - 1) / (Kcb - s.L);
+    }
+    const int Bp = B + s.C * s.L;
+    s.K_prime = (Bp + s.C - 1) / s.C; // (B' is a multiple of C where the TBS tables are used)
+    const int Kb = bg == 1 ? 22 : B > 640 ? 10 : B > 560 ? 9 : B > 192 ? 8 : 6;
+    int best = 0;
+    for (int a : { 2, 3, 5, 7, 9, 11, 13, 15 })
+        for (int z = a; z <= 384; z *= 2)
+            if (Kb * z >= s.K_prime && (best == 0 || z < best))
+                best = z;
+    s.Z = best;
+    s.K = (bg == 1 ? 22 : 10) * s.Z;
+    s.F = s.K - s.K_prime;
+    return s;
+}
+
+std::string nr_segmentation::ldpc_options() const
+{
+    return "code=nr:bg" + std::to_string(bg) + ":" + std::to_string(Z) +
+           (F ? ", shorten=" + std::to_string(K_prime) + ":" + std::to_string(K) : std::string());
+}
+
+std::vector<std::vector<uint8_t>> nr_segment(const nr_segmentation& seg, const uint8_t* bits)
+{
+    const crc_spec crc24b = crc_spec::named("lte-24b"); // gCRC24B of 38.212 5.1 (the LTE one)
+    std::vector<std::vector<uint8_t>> blocks;
+    size_t s = 0;
+    for (int r = 0; r < seg.C; ++r) {
+        std::vector<uint8_t> c;
+        c.reserve(size_t(seg.K_prime));
+        for (int k = 0; k < seg.K_prime - seg.L; ++k) // (a last block short of bits: 0s)
+            c.push_back(s < size_t(seg.B) ? bits[s++] & 1u : 0);
+        if (seg.L)
+            crc_append(crc24b, c);
+        blocks.push_back(std::move(c));
+    }
+    return blocks;
+}
+
+bool nr_desegment(const nr_segmentation& seg, const uint8_t* blocks, uint8_t* bits, std::vector<uint8_t>* block_ok)
+{
+    const crc_spec crc24b = crc_spec::named("lte-24b");
+    if (block_ok)
+        block_ok->assign(size_t(seg.C), 1);
+    bool all = true;
+    size_t s = 0;
+    for (int r = 0; r < seg.C; ++r) {
+        const uint8_t* c = blocks + size_t(r) * size_t(seg.K_prime);
+        if (seg.L && !crc_check(crc24b, c, size_t(seg.K_prime))) {
+            all = false;
+            if (block_ok)
+                (*block_ok)[size_t(r)] = 0;
+        }
+        for (int k = 0; k < seg.K_prime - seg.L && s < size_t(seg.B); ++k)
+            bits[s++] = c[k] & 1u;
+    }
+    return all;
+}
 
 nr_rate_matcher::nr_rate_matcher(int bg, int Z, int K_prime, int Ncb) : d_bg(bg), d_Z(Z)
 {

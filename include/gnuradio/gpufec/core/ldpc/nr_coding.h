@@ -3,7 +3,8 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* 5G NR rate matching for LDPC code blocks (3GPP TS 38.212 5.4.2): bit selection from the
+/* 5G NR transport blocks for LDPC (3GPP TS 38.212): the base graph, code block segmentation
+ * and its inverse (5.2.2), and rate matching of a code block (5.4.2): bit selection from the
  * circular buffer at the redundancy version's start k0, and bit interleaving over the Qm bits of
  * a modulation symbol; and the receiver's inverse, which adds soft values into the code block
  * so that retransmissions combine.
@@ -17,9 +18,39 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace gpufec {
+
+/*! 7.2.2 (DL-SCH) and 6.2.2 (UL-SCH): the base graph of a transport block of A payload bits at
+ *  code rate R: 2 where A <= 292, or A <= 3824 with R <= 0.67, or R <= 0.25; else 1 */
+int nr_base_graph(int A, double R);
+
+//! 7.2.1 / 6.2.1: the transport block's CRC: 24 bits (CRC24A) where A > 3824, else 16 (CRC16)
+int nr_tb_crc_bits(int A);
+
+/*! 5.2.2: how B bits (the transport block with its CRC) are cut into code blocks of base
+ *  graph bg: C blocks of K' bits each (the last L of them the block's CRC24B where C > 1),
+ *  lifting size Z, K = 22Z or 10Z bits with F = K - K' filler bits at the end. */
+struct nr_segmentation {
+    int B = 0, bg = 1;
+    int C = 0, L = 0;
+    int K_prime = 0, K = 0, Z = 0, F = 0;
+
+    static nr_segmentation compute(int B, int bg);
+    //! the ldpc family's options of a code block: "code=nr:bg<bg>:<Z>, shorten=<K'>:<K>"
+    std::string ldpc_options() const;
+};
+
+/*! The code blocks of B bits (0/1 a byte): C blocks of K' bits, each with its CRC24B where
+ *  C > 1 (the encoder's input with shorten=K':K) */
+std::vector<std::vector<uint8_t>> nr_segment(const nr_segmentation& seg, const uint8_t* bits);
+/*! The B bits back from the C decoded blocks (K' bits each, back to back); where C > 1 each
+ *  block's CRC24B is checked, the results in block_ok (C entries) if given. Returns whether
+ *  every block passed. */
+bool nr_desegment(const nr_segmentation& seg, const uint8_t* blocks, uint8_t* bits,
+                  std::vector<uint8_t>* block_ok = nullptr);
 
 class nr_rate_matcher
 {
