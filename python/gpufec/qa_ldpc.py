@@ -123,6 +123,21 @@ class qa_ldpc(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "lifting size"):
             gpufec.nr_rate_matcher(1, 17, 100)
 
+    def test_002d_nr_segmentation_from_python(self):
+        seg = gpufec.nr_segmentation.compute(10000, 1)
+        self.assertEqual((seg.C, seg.L, seg.K_prime, seg.Z, seg.F), (2, 24, 5024, 240, 256))
+        self.assertEqual(seg.ldpc_options(), "code=nr:bg1:240, shorten=5024:5280")
+        bits = np.random.default_rng(4).integers(0, 2, 10000, dtype=np.uint8)
+        blocks = gpufec.nr_segment(seg, bits)
+        self.assertEqual(blocks.shape, (2, 5024))
+        back, ok = gpufec.nr_desegment(seg, blocks)
+        np.testing.assert_array_equal(back, bits)
+        self.assertEqual(list(ok), [1, 1])
+        blocks[1, 3] ^= 1
+        _, ok = gpufec.nr_desegment(seg, blocks)
+        self.assertEqual(list(ok), [1, 0])
+        self.assertEqual((gpufec.nr_base_graph(3000, 0.5), gpufec.nr_base_graph(20000, 0.5)), (2, 1))
+
     def test_003_noisy_frames_are_corrected(self):
         code = "802.11n:1944:1/2"
         k = 972

@@ -7,7 +7,9 @@
 #include <pybind11/pybind11.h>
 
 #include <gnuradio/gpufec/core/ldpc/nr_coding.h>
+#include <algorithm>
 #include <stdexcept>
+#include <vector>
 #include <string>
 
 namespace py = pybind11;
@@ -15,6 +17,49 @@ namespace py = pybind11;
 void bind_nr_coding(py::module& m)
 {
     using gpufec::nr_rate_matcher;
+    using gpufec::nr_segmentation;
+    m.def("nr_base_graph", &gpufec::nr_base_graph, py::arg("A"), py::arg("R"),
+          "38.212 7.2.2: the LDPC base graph (1 or 2) of a transport block of A bits at code rate R");
+    m.def("nr_tb_crc_bits", &gpufec::nr_tb_crc_bits, py::arg("A"), "the transport block CRC's bits (24 or 16)");
+    py::class_<nr_segmentation>(m, "nr_segmentation",
+                                "38.212 5.2.2: how B bits (the transport block CRC included) are cut into "
+                                "LDPC code blocks.")
+        .def_static("compute", &nr_segmentation::compute, py::arg("B"), py::arg("bg"))
+        .def_readonly("B", &nr_segmentation::B)
+        .def_readonly("bg", &nr_segmentation::bg)
+        .def_readonly("C", &nr_segmentation::C)
+        .def_readonly("L", &nr_segmentation::L)
+        .def_readonly("K_prime", &nr_segmentation::K_prime)
+        .def_readonly("K", &nr_segmentation::K)
+        .def_readonly("Z", &nr_segmentation::Z)
+        .def_readonly("F", &nr_segmentation::F)
+        .def("ldpc_options", &nr_segmentation::ldpc_options,
+             "the ldpc family's options of a code block (code=nr:bg..:Z, shorten=K':K)");
+    m.def(
+        "nr_segment",
+        [](const nr_segmentation& seg, py::array_t<uint8_t, py::array::c_style | py::array::forcecast> bits) {
+            if (bits.size() != seg.B)
+                throw std::invalid_argument("nr_segment: " + std::to_string(bits.size()) + " bits; the segmentation is of B = " +
+                                            std::to_string(seg.B));
+            const auto blocks = gpufec::nr_segment(seg, bits.data());
+            py::array_t<uint8_t> out({ py::ssize_t(seg.C), py::ssize_t(seg.K_prime) });
+            for (int r = 0; r < seg.C; ++r)
+                std::copy(blocks[size_t(r)].begin(), blocks[size_t(r)].end(), out.mutable_data(r, 0));
+            return out;
+        },
+        py::arg("seg"), py::arg("bits"), "the C x K' code blocks (CRC24B appended where C > 1)");
+    m.def(
+        "nr_desegment",
+        [](const nr_segmentation& seg, py::array_t<uint8_t, py::array::c_style | py::array::forcecast> blocks) {
+            if (blocks.size() != py::ssize_t(seg.C) * seg.K_prime)
+                throw std::invalid_argument("nr_desegment: expected C x K' = " + std::to_string(seg.C) + " x " +
+                                            std::to_string(seg.K_prime) + " bits");
+            py::array_t<uint8_t> bits(py::ssize_t(seg.B));
+            std::vector<uint8_t> ok;
+            gpufec::nr_desegment(seg, blocks.data(), bits.mutable_data(), &ok);
+            return py::make_tuple(bits, py::array_t<uint8_t>(py::ssize_t(ok.size()), ok.data()));
+        },
+        py::arg("seg"), py::arg("blocks"), "(the B bits, each block's CRC24B result)");
     using u8 = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>;
     using f32 = py::array_t<float, py::array::c_style | py::array::forcecast>;
     py::class_<nr_rate_matcher>(m, "nr_rate_matcher",
