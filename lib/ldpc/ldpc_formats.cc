@@ -5,6 +5,7 @@
 /* Reading and writing LDPC codes: the standards' tables, base-matrix text files and alist
  * files. */
 #include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
+#include <gnuradio/gpufec/core/ldpc/nr_coding.h>
 
 #include "codes/code_file.h"
 #include "ldpc/ldpc_standard_text.h"
@@ -160,17 +161,6 @@ std::invalid_argument unknown_code(const std::string& id)
         "the 51 lifting sizes Z of TS 38.212), or the path of an alist or base-matrix file)");
 }
 
-//! 5G NR: the set index of lifting size Z (Table 5.3.2-1: Z = a 2^j, a in 2, 3, 5, ..., 15), or -1
-int nr_set_index(int z)
-{
-    static const int a_of_set[8] = { 2, 3, 5, 7, 9, 11, 13, 15 };
-    for (int i = 0; i < 8; ++i)
-        for (int v = a_of_set[i]; v <= 384; v *= 2)
-            if (v == z)
-                return i;
-    return -1;
-}
-
 int nr_shift(int v, int z) { return v % z; } // V(i,j) mod Z
 
 //! nr:bg<1|2>:<Z>: the mother code of 38.212 (all 68 or 52 block columns, none punctured)
@@ -178,9 +168,9 @@ ldpc_code nr_code(const std::string& id, const std::string& graph, const std::st
 {
     int z = 0;
     const int bg = graph == "bg1" || graph == "BG1" ? 1 : graph == "bg2" || graph == "BG2" ? 2 : 0;
-    if (bg == 0 || !parse_int(lift, z) || nr_set_index(z) < 0)
+    if (bg == 0 || !parse_int(lift, z) || nr_lifting_set(z) < 0)
         throw unknown_code(id);
-    const std::string want_bg = std::to_string(bg), want_set = std::to_string(nr_set_index(z));
+    const std::string want_bg = std::to_string(bg), want_set = std::to_string(nr_lifting_set(z));
     for (const auto& s : parse_sections(nr_base_graphs_text(), "5G NR tables")) {
         const auto b = s.keys.find("bg"), i = s.keys.find("ils");
         if (b != s.keys.end() && i != s.keys.end() && b->second == want_bg && i->second == want_set)
@@ -202,7 +192,7 @@ std::vector<std::string> ldpc_code::standard_ids()
             ids.push_back("802.16e:" + std::to_string(576 + 96 * i) + ":" + r);
     for (int bg = 1; bg <= 2; ++bg)
         for (int z = 2; z <= 384; ++z)
-            if (nr_set_index(z) >= 0)
+            if (nr_lifting_set(z) >= 0)
                 ids.push_back("nr:bg" + std::to_string(bg) + ":" + std::to_string(z));
     return ids;
 }

@@ -14,18 +14,15 @@
 
 namespace gpufec {
 
-namespace {
-
-bool nr_lifting_size(int z)
+int nr_lifting_set(int Z)
 {
-    for (int a : { 2, 3, 5, 7, 9, 11, 13, 15 })
-        for (int v = a; v <= 384; v *= 2)
-            if (v == z)
-                return true;
-    return false;
+    static const int a_of_set[8] = { 2, 3, 5, 7, 9, 11, 13, 15 };
+    for (int i = 0; i < 8; ++i)
+        for (int v = a_of_set[i]; v <= 384; v *= 2)
+            if (v == Z)
+                return i;
+    return -1;
 }
-
-} // namespace
 
 int nr_base_graph(int A, double R)
 {
@@ -57,12 +54,10 @@ nr_segmentation nr_segmentation::compute(int B, int bg)
     const int Bp = B + s.C * s.L;
     s.K_prime = (Bp + s.C - 1) / s.C; // (B' is a multiple of C where the TBS tables are used)
     const int Kb = bg == 1 ? 22 : B > 640 ? 10 : B > 560 ? 9 : B > 192 ? 8 : 6;
-    int best = 0;
-    for (int a : { 2, 3, 5, 7, 9, 11, 13, 15 })
-        for (int z = a; z <= 384; z *= 2)
-            if (Kb * z >= s.K_prime && (best == 0 || z < best))
-                best = z;
-    s.Z = best;
+    s.Z = 0; // the smallest lifting size with Kb Z >= K'
+    for (int z = 2; z <= 384 && s.Z == 0; ++z)
+        if (nr_lifting_set(z) >= 0 && Kb * z >= s.K_prime)
+            s.Z = z;
     s.K = (bg == 1 ? 22 : 10) * s.Z;
     s.F = s.K - s.K_prime;
     return s;
@@ -115,7 +110,7 @@ nr_rate_matcher::nr_rate_matcher(int bg, int Z, int K_prime, int Ncb) : d_bg(bg)
 {
     if (bg != 1 && bg != 2)
         throw std::invalid_argument("bg: " + std::to_string(bg) + " is not a base graph (1 or 2)");
-    if (!nr_lifting_size(Z))
+    if (nr_lifting_set(Z) < 0)
         throw std::invalid_argument("Z: " + std::to_string(Z) + " is not a lifting size of TS 38.212 Table 5.3.2-1");
     const int K = (bg == 1 ? 22 : 10) * Z;
     if (K_prime < 1 || K_prime > K)

@@ -23,6 +23,9 @@
 
 namespace gpufec {
 
+//! Table 5.3.2-1: the set index (0..7) of lifting size Z = a 2^j (a = 2, 3, 5, .., 15; Z <= 384), or -1
+int nr_lifting_set(int Z);
+
 /*! 7.2.2 (DL-SCH) and 6.2.2 (UL-SCH): the base graph of a transport block of A payload bits at
  *  code rate R: 2 where A <= 292, or A <= 3824 with R <= 0.67, or R <= 0.25; else 1 */
 int nr_base_graph(int A, double R);
