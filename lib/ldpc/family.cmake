@@ -13,6 +13,7 @@ gpufec_add_family(ldpc
     ldpc_family.cc
     ldpc_transmission.cc
     nr_coding.cc
+    ccsds_codes.cc
   CUDA
     ldpc_cuda.cu
   TESTS

@@ -178,6 +178,7 @@ GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                                "code=nr:bg2:20, precision=int8, max_iterations=8",
                                "code=nr:bg1:56, max_iterations=6",
                                "code=nr:bg1:24, shorten=500:528, precision=int8",
+                               "code=ccsds:8176:7156, max_iterations=8",
                                "code=802.11n:648:3/4, algorithm=flooding, precision=float, max_iterations=20" });
 
 } // namespace gpufec

@@ -8,6 +8,7 @@
 #include <gnuradio/gpufec/core/ldpc/nr_coding.h>
 
 #include "codes/code_file.h"
+#include "ldpc/ccsds_codes.h"
 #include "ldpc/ldpc_standard_text.h"
 #include <algorithm>
 #include <cctype>
@@ -158,7 +159,8 @@ std::invalid_argument unknown_code(const std::string& id)
         "code: '" + id +
         "' is not a known LDPC code (allowed: 802.11n:<648|1296|1944>:<1/2|2/3|3/4|5/6>, "
         "802.16e:<576+96i up to 2304>:<1/2|2/3A|2/3B|3/4A|3/4B|5/6>, nr:<bg1|bg2>:<Z> (5G NR, "
-        "the 51 lifting sizes Z of TS 38.212), or the path of an alist or base-matrix file)");
+        "the 51 lifting sizes Z of TS 38.212), ccsds:8176:7156 (CCSDS C2), or the path of an alist or "
+        "base-matrix file)");
 }
 
 int nr_shift(int v, int z) { return v % z; } // V(i,j) mod Z
@@ -194,6 +196,7 @@ std::vector<std::string> ldpc_code::standard_ids()
         for (int z = 2; z <= 384; ++z)
             if (nr_lifting_set(z) >= 0)
                 ids.push_back("nr:bg" + std::to_string(bg) + ":" + std::to_string(z));
+    ids.push_back("ccsds:8176:7156");
     return ids;
 }
 
@@ -205,6 +208,8 @@ ldpc_code ldpc_code::standard(const std::string& id)
     const std::string family = id.substr(0, c1), len = id.substr(c1 + 1, c2 - c1 - 1);
     if (family == "nr" || family == "NR")
         return nr_code(id, len, id.substr(c2 + 1));
+    if (family == "ccsds" && len == "8176" && id.substr(c2 + 1) == "7156")
+        return ccsds_c2_code("ccsds:8176:7156");
     std::string rate = id.substr(c2 + 1);
     for (auto& ch : rate)
         ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
@@ -369,7 +374,7 @@ ldpc_code ldpc_code::from_alist(const std::string& text, const std::string& id)
 
 ldpc_code ldpc_code::named(const std::string& name)
 {
-    if (name.rfind("802.", 0) == 0 || name.rfind("nr:", 0) == 0)
+    if (name.rfind("802.", 0) == 0 || name.rfind("nr:", 0) == 0 || name.rfind("ccsds:", 0) == 0)
         return standard(name);
     for (const char* fmt : { "alist:", "base-matrix:" })
         if (name.rfind(fmt, 0) == 0)
