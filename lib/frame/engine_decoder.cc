@@ -28,7 +28,8 @@ public:
             throw std::logic_error("engine_decoder: the engine writes fewer bits than the output");
         if (!d_shape.input_order.empty()) {
             plan_reorder();
-            d_engine_orders = !d_shape.wants_float && d_engine->take_input_order(d_shape.input_order, d_shape.input_per_frame);
+            d_engine_orders = !d_shape.wants_float &&
+                              d_engine->take_input_order(d_runs, d_shape.input_order.size(), d_shape.input_per_frame);
         }
         if (!d_shape.variable)
             d_shape.min_input = d_shape.input_per_frame;
@@ -134,38 +135,20 @@ private:
         }
     }
 
-    /* The input order as runs: a run copies `length` consecutive frame values (from >= 0) or
-     * fills `length` values with a constant (an erasure, a known bit). Puncturing and shortening
-     * are a few long runs (copies and fills at memory speed); a permutation (turbo's
-     * interleaved layout) is many runs of one, copied value by value. */
-    struct run {
-        int32_t from;
-        size_t at, length;
-    };
-
     void plan_reorder()
     {
-        const auto& order = d_shape.input_order;
         if (d_shape.variable)
             throw std::logic_error("engine_decoder: an input order needs fixed frames");
-        for (int32_t v : order)
-            if (v >= int64_t(d_shape.input_per_frame) || v < input_known_one)
+        for (int32_t v : d_shape.input_order)
+            if (v >= int64_t(d_shape.input_per_frame))
                 throw std::logic_error("engine_decoder: the input order names a value the frame does not have");
-        for (size_t i = 0; i < order.size(); ++i) {
-            run& last = d_runs.empty() ? d_runs.emplace_back(run{ order[i], i, 0 }) : d_runs.back();
-            const bool extends = last.at + last.length == i &&
-                                 (order[i] < 0 ? order[i] == last.from : last.from >= 0 && last.from + int64_t(last.length) == order[i]);
-            if (last.length && !extends)
-                d_runs.push_back(run{ order[i], i, 1 });
-            else
-                ++last.length;
-        }
+        d_runs = input_runs(d_shape.input_order);
     }
 
     template <class T>
     void reorder_frame(const T* in, T* out, T known) const
     {
-        for (const run& r : d_runs) {
+        for (const input_run& r : d_runs) {
             if (r.from >= 0) {
                 std::copy(in + r.from, in + r.from + r.length, out + r.at);
                 continue;
@@ -202,13 +185,33 @@ private:
     size_t d_batch = 1;
     std::vector<uint8_t> d_packed;
     std::vector<size_t> d_lengths;
-    std::vector<run> d_runs;
+    std::vector<input_run> d_runs;
     bool d_engine_orders = false; //!< the engine reads the sent values in place
     std::vector<int8_t> d_in;
     std::vector<float> d_in_f;
 };
 
 } // namespace
+
+std::vector<input_run> input_runs(const std::vector<int32_t>& order)
+{
+    std::vector<input_run> runs;
+    for (size_t i = 0; i < order.size(); ++i) {
+        if (order[i] < input_known_one)
+            throw std::logic_error("input_runs: " + std::to_string(order[i]) + " is not a value nor a fill");
+        if (!runs.empty()) {
+            input_run& last = runs.back();
+            const bool extends = order[i] < 0 ? order[i] == last.from
+                                              : last.from >= 0 && last.from + int64_t(last.length) == order[i];
+            if (extends) {
+                ++last.length;
+                continue;
+            }
+        }
+        runs.push_back(input_run{ order[i], i, 1 });
+    }
+    return runs;
+}
 
 std::unique_ptr<batch_decoder> make_engine_decoder(const frame_shape& shape, std::unique_ptr<frame_engine> engine,
                                                    size_t max_batch)

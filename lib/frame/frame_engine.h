@@ -41,6 +41,20 @@ struct engine_output {
     float* soft_out = nullptr;
 };
 
+constexpr int32_t input_erased = -1, input_known_zero = -2, input_known_one = -3;
+
+/*! A piece of an input order (frame_shape::input_order): `length` values at `at` of the
+ *  engine's frame, copied from the frame's value `from` on, or (from < 0) the fill input_erased,
+ *  input_known_zero or input_known_one. Puncturing and shortening are a few long runs; a
+ *  permutation (turbo's interleaved layout) is many runs of one. */
+struct input_run {
+    int32_t from;
+    size_t at, length;
+};
+
+//! an input order as runs, in order (throws std::logic_error for an entry below input_known_one)
+std::vector<input_run> input_runs(const std::vector<int32_t>& order);
+
 class frame_engine
 {
 public:
@@ -53,8 +67,13 @@ public:
     virtual double time_kernels(const int8_t*, size_t /*frames*/, int /*reps*/) { return -1; }
     /*! An engine that can put a frame's values in its own order as it loads them (a GPU kernel
      *  reading the sent values and filling the rest) says so here and from then on takes frames
-     *  of `frame_values` int8 values; the decoder then skips its own pass over the batch. */
-    virtual bool take_input_order(const std::vector<int32_t>& /*order*/, size_t /*frame_values*/) { return false; }
+     *  of `frame_values` int8 values; the decoder then skips its own pass over the batch.
+     *  `runs` (input_runs()) place a frame's `frame_values` into the engine's `engine_values`. */
+    virtual bool take_input_order(const std::vector<input_run>& /*runs*/, size_t /*engine_values*/,
+                                  size_t /*frame_values*/)
+    {
+        return false;
+    }
 };
 
 //! int8 frames of fixed length through an engine (tests that compare engines)
@@ -103,8 +122,6 @@ struct frame_shape {
     size_t min_efficient_cpu = 1, min_efficient_gpu = 1024;
     int cpu_threads = 0; //!< the CPU pool of the decoder's own steps (unpacking, post_frame)
 };
-
-constexpr int32_t input_erased = -1, input_known_zero = -2, input_known_one = -3;
 
 //! one frame for a decoder that works a frame at a time: its soft values and where its results go
 struct engine_frame {

@@ -66,6 +66,20 @@ std::vector<int8_t> random_soft(size_t count, unsigned seed)
     return v;
 }
 
+//! the soft output of a batch (n values a frame)
+std::vector<float> soft_output(batch_decoder& dec, const std::vector<int8_t>& soft, size_t frames, size_t n)
+{
+    std::vector<float> so(frames * n);
+    std::vector<uint8_t> bits(frames * dec.output_bits());
+    frame_batch b;
+    b.frames = frames;
+    b.soft = soft.data();
+    b.bits = bits.data();
+    b.soft_out = so.data();
+    dec.decode(b);
+    return so;
+}
+
 //! decodes to unpacked and to packed bits and checks both against `want` (frames x k bits)
 void expect_bits(batch_decoder& dec, const std::vector<int8_t>& soft, size_t frames,
                  const std::vector<uint8_t>& want, const size_t* lengths = nullptr)
@@ -118,14 +132,7 @@ TEST(engine_decoder, input_order_fills_erasures_and_known_bits_around_the_frame)
     auto dec = make_engine_decoder(s, std::make_unique<sign_engine>(n), 0);
     EXPECT_EQ(dec->input_per_frame(), sent);
     const auto soft = random_soft(frames * sent, 5);
-    std::vector<float> so(frames * n);
-    std::vector<uint8_t> bits(frames * n);
-    frame_batch b;
-    b.frames = frames;
-    b.soft = soft.data();
-    b.bits = bits.data();
-    b.soft_out = so.data();
-    dec->decode(b);
+    const std::vector<float> so = soft_output(*dec, soft, frames, n);
     for (size_t f = 0; f < frames; ++f) {
         const float* v = so.data() + f * n;
         const int8_t* x = soft.data() + f * sent;
@@ -199,14 +206,7 @@ TEST(engine_decoder, post_frame_runs_on_every_frame_and_its_soft_output)
             want[f * n + i] = uint8_t((soft[f * n + i] > 0) ^ (i < 8));
     expect_bits(*dec, soft, frames, want);
     EXPECT_EQ(calls.load(), int(2 * frames));
-    std::vector<float> so(frames * n);
-    std::vector<uint8_t> bits(frames * n);
-    frame_batch b;
-    b.frames = frames;
-    b.soft = soft.data();
-    b.bits = bits.data();
-    b.soft_out = so.data();
-    dec->decode(b);
+    const std::vector<float> so = soft_output(*dec, soft, frames, n);
     for (size_t f = 0; f < frames; ++f) {
         EXPECT_EQ(so[f * n], -float(soft[f * n]));
         EXPECT_EQ(so[f * n + 1], float(soft[f * n + 1]));

@@ -471,24 +471,16 @@ public:
     bool on_gpu() const override { return true; }
 
     //! the sent values are put in place as the kernel loads them: runs of copies and fills
-    bool take_input_order(const std::vector<int32_t>& order, size_t frame_values) override
+    bool take_input_order(const std::vector<input_run>& runs, size_t engine_values, size_t frame_values) override
     {
-        if (order.size() != size_t(d_code.n()))
-            return false;
-        int runs = 0;
-        for (size_t i = 0; i < order.size();) {
-            size_t j = i + 1;
-            while (j < order.size() && (order[i] < 0 ? order[j] == order[i] : order[j] == order[i] + int32_t(j - i)))
-                ++j;
-            if (runs == max_input_runs)
-                return false; // (a scattered pattern: the decoder's CPU pass places it)
-            d_table->run_at[runs] = int(i);
-            d_table->run_len[runs] = int(j - i);
-            d_table->run_from[runs] = order[i];
-            ++runs;
-            i = j;
+        if (engine_values != size_t(d_code.n()) || runs.size() > size_t(max_input_runs))
+            return false; // (a scattered pattern: the decoder's CPU pass places it)
+        for (size_t r = 0; r < runs.size(); ++r) {
+            d_table->run_at[r] = int(runs[r].at);
+            d_table->run_len[r] = int(runs[r].length);
+            d_table->run_from[r] = runs[r].from;
         }
-        d_runs = runs;
+        d_runs = int(runs.size());
         d_in_stride = frame_values;
         return true;
     }
