@@ -14,6 +14,7 @@ gpufec_add_family(ldpc
     ldpc_transmission.cc
     nr_coding.cc
     ccsds_codes.cc
+    dvbs2_codes.cc
   CUDA
     ldpc_cuda.cu
   TESTS
@@ -27,8 +28,9 @@ gpufec_add_family(ldpc
 file(READ ${CMAKE_CURRENT_SOURCE_DIR}/ldpc/standards/ieee80211n_ldpc_base_matrices.txt GPUFEC_IEEE80211N_TEXT)
 file(READ ${CMAKE_CURRENT_SOURCE_DIR}/ldpc/standards/ieee80216e_ldpc_base_matrices.txt GPUFEC_IEEE80216E_TEXT)
 file(READ ${CMAKE_CURRENT_SOURCE_DIR}/ldpc/standards/nr_ldpc_base_graphs.txt GPUFEC_NR_TEXT)
+file(READ ${CMAKE_CURRENT_SOURCE_DIR}/ldpc/standards/dvbs2_ldpc_tables.txt GPUFEC_DVBS2_TEXT)
 configure_file(ldpc/ldpc_standard_text.cc.in ${CMAKE_CURRENT_BINARY_DIR}/ldpc_standard_text.cc @ONLY)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
     ldpc/standards/ieee80211n_ldpc_base_matrices.txt ldpc/standards/ieee80216e_ldpc_base_matrices.txt
-    ldpc/standards/nr_ldpc_base_graphs.txt)
+    ldpc/standards/nr_ldpc_base_graphs.txt ldpc/standards/dvbs2_ldpc_tables.txt)
 list(APPEND GPUFEC_FAMILY_SOURCES ${CMAKE_CURRENT_BINARY_DIR}/ldpc_standard_text.cc)

@@ -59,4 +59,70 @@ gf2_systematic gf2_make_systematic(int n,
     return s;
 }
 
+bool gf2_peel_systematic(int n,
+                         const std::vector<int>& row_start,
+                         const std::vector<int>& row_cols,
+                         gf2_systematic& out)
+{
+    const int m = static_cast<int>(row_start.size()) - 1, k = n - m;
+    if (m < 1 || k < 1)
+        return false;
+    // the checks of each parity column, and each check's count of unsolved parity bits
+    std::vector<int> col_start(size_t(m) + 1, 0), col_rows(row_cols.size());
+    std::vector<int> unsolved(size_t(m), 0);
+    for (int r = 0; r < m; ++r)
+        for (int e = row_start[r]; e < row_start[r + 1]; ++e)
+            if (row_cols[e] >= k) {
+                ++col_start[size_t(row_cols[e] - k) + 1];
+                ++unsolved[size_t(r)];
+            }
+    for (int c = 0; c < m; ++c)
+        col_start[size_t(c) + 1] += col_start[size_t(c)];
+    std::vector<int> fill(col_start.begin(), col_start.end() - 1);
+    for (int r = 0; r < m; ++r)
+        for (int e = row_start[r]; e < row_start[r + 1]; ++e)
+            if (row_cols[e] >= k)
+                col_rows[size_t(fill[size_t(row_cols[e] - k)]++)] = r;
+
+    gf2_systematic s;
+    std::vector<char> solved(size_t(m), 0), used(size_t(m), 0);
+    std::vector<int> ready;
+    for (int r = 0; r < m; ++r)
+        if (unsolved[size_t(r)] == 1)
+            ready.push_back(r);
+    while (!ready.empty()) {
+        const int r = ready.back();
+        ready.pop_back();
+        if (used[size_t(r)])
+            continue;
+        used[size_t(r)] = 1;
+        int target = -1;
+        std::vector<int> sum;
+        for (int e = row_start[r]; e < row_start[r + 1]; ++e) {
+            const int c = row_cols[e];
+            if (c >= k && !solved[size_t(c - k)])
+                target = c;
+            else
+                sum.push_back(c);
+        }
+        if (target < 0)
+            return false; // every bit of this check was solved by others: a dependent check
+        solved[size_t(target - k)] = 1;
+        s.parity_cols.push_back(target);
+        s.parity_sums.push_back(std::move(sum));
+        for (int i = col_start[size_t(target - k)]; i < col_start[size_t(target - k) + 1]; ++i) {
+            const int other = col_rows[size_t(i)];
+            if (--unsolved[size_t(other)] == 1 && !used[size_t(other)])
+                ready.push_back(other);
+        }
+    }
+    if (int(s.parity_cols.size()) != m)
+        return false;
+    s.rank = m;
+    for (int c = 0; c < k; ++c)
+        s.info_cols.push_back(c);
+    out = std::move(s);
+    return true;
+}
+
 } // namespace gpufec

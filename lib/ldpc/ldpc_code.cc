@@ -186,6 +186,11 @@ void ldpc_code::finish()
         d_k = d_n - d_m;
         for (int c = 0; c < d_k; ++c)
             d_info_cols.push_back(c);
+    } else if (gf2_systematic peeled; gf2_peel_systematic(d_n, d_row_start, d_row_cols, peeled)) {
+        // a parity part solved one check at a time (DVB-S2): linear time, no elimination
+        d_k = d_n - d_m;
+        d_info_cols = peeled.info_cols;
+        d_form = std::make_shared<const gf2_systematic>(std::move(peeled));
     } else {
         // dense elimination: m rows of n/64 words, each pivot clearing up to m rows. A small
         // file can describe a code whose elimination takes hours: estimate first, refuse above

@@ -86,7 +86,7 @@ public:
         d_c.max_iter = o.max_iterations;
         d_c.early_termination = o.early_termination;
         d_c.fx.mmax = d_int8 ? 127 : 32767;
-        d_c.fx.norm16 = std::min(16, std::max(1, int(std::lround(o.normalization * 16))));
+        d_c.fx.norm16 = ldpc_norm16(code, o);
         d_c.fx.offset = int(std::lround(o.offset));
     }
 

@@ -566,7 +566,7 @@ private:
         g.early_termination = d_opts.early_termination;
         g.want_post = want_post;
         g.fx.mmax = d_int8 ? 127 : 32767;
-        g.fx.norm16 = std::min(16, std::max(1, int(std::lround(d_opts.normalization * 16))));
+        g.fx.norm16 = ldpc_norm16(d_code, d_opts);
         g.fx.offset = int(std::lround(d_opts.offset));
         g.out_bits = out_bits;
         g.nbytes = (out_bits + 7) / 8;

@@ -59,8 +59,8 @@ void ldpc_options::validate() const
     if (max_iterations < 1 || max_iterations > 1000)
         throw std::invalid_argument("max_iterations: " + std::to_string(max_iterations) +
                                     " is not valid (allowed: 1..1000)");
-    if (!(normalization > 0.f) || normalization > 1.f)
-        throw std::invalid_argument("normalization: must be in (0, 1]");
+    if (!(normalization >= 0.f) || normalization > 1.f)
+        throw std::invalid_argument("normalization: must be in (0, 1], or 0 for the code's own");
     if (!(offset >= 0.f) || offset > 127.f)
         throw std::invalid_argument("offset: must be in [0, 127]");
     if (algorithm == ldpc_algorithm::sum_product && precision != ldpc_precision::float32)

@@ -48,6 +48,18 @@ private:
     int d_out_bits;
 };
 
+//! the options' min-sum normalisation, or where they leave it (0) the code's own
+inline float ldpc_normalization(const ldpc_code& code, const ldpc_options& o)
+{
+    return o.normalization > 0.f ? o.normalization : code.default_normalization();
+}
+//! the same in sixteenths, as the fixed-point engines use it (ldpc_common.h)
+inline int ldpc_norm16(const ldpc_code& code, const ldpc_options& o)
+{
+    const int v = int(ldpc_normalization(code, o) * 16.f + 0.5f);
+    return v < 1 ? 1 : v > 16 ? 16 : v;
+}
+
 std::unique_ptr<ldpc_engine> make_ldpc_reference(const ldpc_code& code, const ldpc_options& o);
 //! layered min-sum in fixed point, vectorised across codewords
 std::unique_ptr<ldpc_engine> make_ldpc_cpu(const ldpc_code& code, const ldpc_options& o);

@@ -9,6 +9,7 @@
 
 #include "codes/code_file.h"
 #include "ldpc/ccsds_codes.h"
+#include "ldpc/dvbs2_codes.h"
 #include "ldpc/ldpc_standard_text.h"
 #include <algorithm>
 #include <cctype>
@@ -159,7 +160,8 @@ std::invalid_argument unknown_code(const std::string& id)
         "code: '" + id +
         "' is not a known LDPC code (allowed: 802.11n:<648|1296|1944>:<1/2|2/3|3/4|5/6>, "
         "802.16e:<576+96i up to 2304>:<1/2|2/3A|2/3B|3/4A|3/4B|5/6>, nr:<bg1|bg2>:<Z> (5G NR, "
-        "the 51 lifting sizes Z of TS 38.212), ccsds:8176:7156 (CCSDS C2), or the path of an alist or "
+        "the 51 lifting sizes Z of TS 38.212), dvbs2:<64800|16200>:<rate> (DVB-S2, the standard's nominal "
+        "rates 1/4 .. 9/10), ccsds:8176:7156 (CCSDS C2), or the path of an alist or "
         "base-matrix file)");
 }
 
@@ -196,6 +198,8 @@ std::vector<std::string> ldpc_code::standard_ids()
         for (int z = 2; z <= 384; ++z)
             if (nr_lifting_set(z) >= 0)
                 ids.push_back("nr:bg" + std::to_string(bg) + ":" + std::to_string(z));
+    for (const auto& id : dvbs2_code_ids())
+        ids.push_back(id);
     ids.push_back("ccsds:8176:7156");
     return ids;
 }
@@ -208,6 +212,13 @@ ldpc_code ldpc_code::standard(const std::string& id)
     const std::string family = id.substr(0, c1), len = id.substr(c1 + 1, c2 - c1 - 1);
     if (family == "nr" || family == "NR")
         return nr_code(id, len, id.substr(c2 + 1));
+    if (family == "dvbs2") {
+        int n = 0;
+        if (!parse_int(len, n) || (n != 64800 && n != 16200))
+            throw unknown_code(id);
+        const std::string rate = id.substr(c2 + 1);
+        return dvbs2_code(n, rate, "dvbs2:" + std::to_string(n) + ":" + rate);
+    }
     if (family == "ccsds" && len == "8176" && id.substr(c2 + 1) == "7156")
         return ccsds_c2_code("ccsds:8176:7156");
     std::string rate = id.substr(c2 + 1);
@@ -374,7 +385,8 @@ ldpc_code ldpc_code::from_alist(const std::string& text, const std::string& id)
 
 ldpc_code ldpc_code::named(const std::string& name)
 {
-    if (name.rfind("802.", 0) == 0 || name.rfind("nr:", 0) == 0 || name.rfind("ccsds:", 0) == 0)
+    if (name.rfind("802.", 0) == 0 || name.rfind("nr:", 0) == 0 || name.rfind("ccsds:", 0) == 0 ||
+        name.rfind("dvbs2:", 0) == 0)
         return standard(name);
     for (const char* fmt : { "alist:", "base-matrix:" })
         if (name.rfind(fmt, 0) == 0)

@@ -92,7 +92,7 @@ public:
           d_pool(get_cpu_pool(o.cpu_threads))
     {
         d_fixed.mmax = o.precision == ldpc_precision::int8 ? 127 : 32767;
-        d_fixed.norm16 = std::min(16, std::max(1, int(std::lround(o.normalization * 16))));
+        d_fixed.norm16 = ldpc_norm16(code, o);
         d_fixed.offset = int(std::lround(o.offset));
     }
 
@@ -139,7 +139,7 @@ private:
     void decode_one(const float* llr, uint8_t* hard, frame_status* res, float* post) const
     {
         if (d_opts.precision == ldpc_precision::float32) {
-            const float_arith a{ d_opts.normalization, d_opts.offset };
+            const float_arith a{ ldpc_normalization(d_code, d_opts), d_opts.offset };
             if (d_opts.algorithm == ldpc_algorithm::layered_min_sum)
                 layered(a, llr, hard, res, post);
             else

@@ -12,6 +12,7 @@ namespace gpufec {
 const char* ieee80211n_base_matrices_text();
 const char* ieee80216e_base_matrices_text();
 const char* nr_base_graphs_text(); //!< 3GPP TS 38.212 base graphs 1 and 2, the 8 sets of shifts
+const char* dvbs2_ldpc_tables_text(); //!< EN 302 307-1 parity-bit address tables
 
 } // namespace gpufec
 

@@ -12,6 +12,7 @@
 #include "testing/test_util.h"
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 
 using namespace gpufec;
@@ -31,10 +32,35 @@ double rate_of(const std::string& id)
 TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
 {
     const auto ids = ldpc_code::standard_ids();
-    ASSERT_EQ(ids.size(), 12u + 114u + 2u * 51u + 1u);
-    int nr = 0;
+    ASSERT_EQ(ids.size(), 12u + 114u + 2u * 51u + 21u + 1u);
+    int nr = 0, dvbs2 = 0;
+    // EN 302 307-1 Tables 5a, 5b: the LDPC information bits (N_bch) of each rate
+    const std::map<std::string, int> dvbs2_k = {
+        { "64800:1/4", 16200 }, { "64800:1/3", 21600 }, { "64800:2/5", 25920 }, { "64800:1/2", 32400 },
+        { "64800:3/5", 38880 }, { "64800:2/3", 43200 }, { "64800:3/4", 48600 }, { "64800:4/5", 51840 },
+        { "64800:5/6", 54000 }, { "64800:8/9", 57600 }, { "64800:9/10", 58320 }, { "16200:1/4", 3240 },
+        { "16200:1/3", 5400 },  { "16200:2/5", 6480 },  { "16200:1/2", 7200 },  { "16200:3/5", 9720 },
+        { "16200:2/3", 10800 }, { "16200:3/4", 11880 }, { "16200:4/5", 12600 }, { "16200:5/6", 13320 },
+        { "16200:8/9", 14400 }
+    };
     for (const auto& id : ids) {
         const ldpc_code c = ldpc_code::standard(id);
+        if (id.rfind("dvbs2:", 0) == 0) { // information bits first, then the accumulator
+            const auto want = dvbs2_k.find(id.substr(6));
+            ASSERT_NE(want, dvbs2_k.end()) << id;
+            EXPECT_EQ(c.n(), std::stoi(id.substr(6))) << id;
+            EXPECT_EQ(c.k(), want->second) << id;
+            EXPECT_EQ(c.m(), c.n() - c.k()) << id;
+            EXPECT_FALSE(c.is_qc()) << id;
+            ASSERT_NE(c.systematic_form(), nullptr) << id; // solved check by check, not eliminated
+            EXPECT_EQ(c.info_columns().back(), c.k() - 1) << id;
+            EXPECT_EQ(c.default_normalization(), 0.875f) << id;
+            const auto cd = c.column_degrees();
+            EXPECT_EQ(cd[size_t(c.n() - 1)], 1) << id; // the last parity bit: one check
+            EXPECT_EQ(*std::min_element(cd.begin(), cd.begin() + c.n() - 1), 2) << id;
+            ++dvbs2;
+            continue;
+        }
         if (id == "ccsds:8176:7156") { // 131.0-B 7.3: 2 x 16 circulants of 511, weight 2; rank 1020
             EXPECT_EQ(c.n(), 8176);
             EXPECT_EQ(c.m(), 1022);
@@ -73,6 +99,7 @@ TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
         EXPECT_GE(*std::min_element(cd.begin(), cd.end()), 2) << id;
     }
     EXPECT_EQ(nr, 102);
+    EXPECT_EQ(dvbs2, 21);
 }
 
 TEST(ldpc_code, degree_distributions_match_the_standards)
@@ -342,9 +369,9 @@ TEST(ldpc_code, small_files_that_mean_huge_work_are_refused_quickly)
     // the limit can be raised (and lowered: a small code over a tiny limit is refused)
     const double old = ldpc_code::elimination_limit();
     ldpc_code::set_elimination_limit(10);
-    EXPECT_THROW(ldpc_code::from_base_matrix_text("Z=3\n0 1 -1 0 -1\n2 -1 0 0 0\n"), std::invalid_argument);
+    EXPECT_THROW(ldpc_code::from_base_matrix_text("Z=3\n0 1 -1 0 1\n2 -1 0 0 0\n"), std::invalid_argument);
     ldpc_code::set_elimination_limit(old);
-    EXPECT_EQ(ldpc_code::from_base_matrix_text("Z=3\n0 1 -1 0 -1\n2 -1 0 0 0\n").n(), 15);
+    EXPECT_EQ(ldpc_code::from_base_matrix_text("Z=3\n0 1 -1 0 1\n2 -1 0 0 0\n").n(), 15);
     // a base matrix whose lifted code has billions of edges is refused, not a bad_alloc
     std::ostringstream dense;
     dense << "Z=4096\n";

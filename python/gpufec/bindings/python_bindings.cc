@@ -234,7 +234,7 @@ all zero or NaN); by default only codewords whose syndrome is not zero. See docs
              py::arg("output") = "info",
              py::arg("packed_output") = false,
              py::arg("precision") = "int16",
-             py::arg("normalization") = 0.75f,
+             py::arg("normalization") = 0.0f,
              py::arg("offset") = 0.0f,
              py::arg("scale") = 32.0f,
              py::arg("status_tags") = "failures",

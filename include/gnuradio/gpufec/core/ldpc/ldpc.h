@@ -39,8 +39,9 @@ struct ldpc_options {
     int max_iterations = 10;
     //! stop a codeword as soon as all its checks are satisfied (tested after each iteration)
     bool early_termination = true;
-    //! min-sum magnitudes are multiplied by this (fixed point: in sixteenths, rounded) ...
-    float normalization = 0.75f;
+    /*! min-sum magnitudes are multiplied by this (fixed point: in sixteenths, rounded) ...;
+     *  0: the code's own (ldpc_code::default_normalization(): 0.875 for DVB-S2, else 0.75) */
+    float normalization = 0.f;
     //! ... and then reduced by this, not below zero (input units)
     float offset = 0.f;
     int max_batch = 0;          //!< codewords per GPU chunk; 0 = sized from the GPU

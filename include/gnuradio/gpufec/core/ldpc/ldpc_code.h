@@ -27,7 +27,9 @@ struct gf2_systematic;
  *  5/6) and "802.16e:<n>:<rate>" (n = 576 + 96i up to 2304; rates 1/2, 2/3A, 2/3B, 3/4A,
  *  3/4B, 5/6), and the 5G NR mother codes "nr:bg1:<Z>" and "nr:bg2:<Z>" (3GPP TS 38.212, the 51
  *  lifting sizes Z of Table 5.3.2-1: n = 68 Z or 52 Z, k = 22 Z or 10 Z, every block column,
- *  the 2 Z punctured ones included); standard_ids() lists them all. */
+ *  the 2 Z punctured ones included), the DVB-S2 codes "dvbs2:<n>:<rate>" (EN 302 307-1: n = 64800
+ *  at rates 1/4 .. 9/10, n = 16200 at 1/4 .. 8/9, the standard's nominal rates, bits in the
+ *  standard's order) and the CCSDS C2 code "ccsds:8176:7156"; standard_ids() lists them all. */
 class ldpc_code
 {
 public:
@@ -47,7 +49,8 @@ public:
     /*! What users type: a standard id ("802.11n:1944:1/2"), the path of a code file, or
      *  "alist:<path>" / "base-matrix:<path>" to name the format. */
     static ldpc_code named(const std::string& name);
-    /*! Codes without the standards' dual-diagonal structure need Gaussian elimination of H
+    /*! Codes without the standards' dual-diagonal structure, whose last m columns cannot be
+     *  solved one check at a time either, need Gaussian elimination of H
      *  (dense, about m * m * n / 64 word operations at worst). Larger codes are refused with a
      *  message naming this limit; GPUFEC_LDPC_MAX_ELIMINATION (word operations) or this call
      *  raises it. Default 2^36 (some seconds on one core). */
@@ -91,9 +94,16 @@ public:
     std::vector<int> column_degrees() const;
 
     const std::vector<int>& info_columns() const { return d_info_cols; }
-    //! Codes without the dual-diagonal structure: the systematic form found by Gaussian
-    //! elimination when the code was built (the encoder's parity equations); else null.
+    /*! Codes without the dual-diagonal structure: the encoder's parity equations, found when the
+     *  code was built: solved one check at a time where the last m columns allow it (DVB-S2's
+     *  accumulator), else by Gaussian elimination; null for dual-diagonal codes. */
     const gf2_systematic* systematic_form() const { return d_form.get(); }
+
+    /*! The min-sum normalisation that decodes this code best where the options leave it to the
+     *  code (ldpc_options::normalization 0): 0.875 for DVB-S2 (0.75 leaves error floors there,
+     *  docs/ldpc.md), 0.75 for the others. Standard codes' builders set it. */
+    float default_normalization() const { return d_normalization; }
+    void set_default_normalization(float n) { d_normalization = n; }
 
     std::string to_alist() const;
     std::string describe() const; //!< "802.11n:1944:1/2 (n=1944, k=972, QC z=81)"
@@ -110,6 +120,7 @@ private:
     std::vector<int> d_shifts;
     bool d_dual_diagonal = false;
     int d_core_rows = 0;
+    float d_normalization = 0.75f;
     std::vector<int> d_row_start, d_row_cols;
     std::vector<int> d_info_cols;
     std::shared_ptr<const gf2_systematic> d_form; // shared by copies; computed once

@@ -1,0 +1,27 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The DVB-S2 LDPC codes (ETSI EN 302 307-1 5.3.2), built from the standard's address tables
+ * (lib/ldpc/standards/dvbs2_ldpc_tables.txt) for ldpc_code::standard. */
+#ifndef INCLUDED_GPUFEC_LDPC_DVBS2_CODES_H
+#define INCLUDED_GPUFEC_LDPC_DVBS2_CODES_H
+
+#include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
+#include <string>
+#include <vector>
+
+namespace gpufec {
+
+//! the "dvbs2:<n>:<rate>" ids of every DVB-S2 code, normal frames first
+std::vector<std::string> dvbs2_code_ids();
+
+/*! The code of FECFRAME length n (64800 or 16200) and the standard's nominal rate ("1/2",
+ *  "9/10", ...), with H in the standard's bit and check order (information bits first, then
+ *  the accumulator's parity bits p_0 .. p_{n-k-1}); std::invalid_argument (listing the valid
+ *  rates) for a pair the standard does not define. */
+ldpc_code dvbs2_code(int n, const std::string& rate, const std::string& id);
+
+} // namespace gpufec
+
+#endif
