@@ -25,6 +25,7 @@
 
 namespace py = pybind11;
 
+void bind_bch(py::module& m);        // bch_bindings.cc
 void bind_lte_coding(py::module& m); // lte_coding_bindings.cc
 void bind_nr_coding(py::module& m);  // nr_coding_bindings.cc
 void bind_scppm(py::module& m);      // scppm_bindings.cc
@@ -90,6 +91,7 @@ void translate_exceptions(std::exception_ptr p)
 PYBIND11_MODULE(gpufec_python, m)
 {
     py::register_exception_translator(&translate_exceptions);
+    bind_bch(m);
     bind_lte_coding(m);
     bind_nr_coding(m);
     bind_scppm(m);

@@ -1,0 +1,307 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <gnuradio/gpufec/core/codes/bch.h>
+
+#include <gnuradio/gpufec/core/runtime/bits.h>
+#include <algorithm>
+#include <stdexcept>
+
+namespace gpufec {
+
+//! GF(2^m) by log and antilog tables; exp is doubled so that exp[a + b] needs no reduction
+struct gf2m_field {
+    int m = 0, size = 0; // size = 2^m - 1, the multiplicative group's order
+    std::vector<uint16_t> exp, log;
+
+    gf2m_field(int bits, uint32_t primitive) : m(bits), size((1 << bits) - 1)
+    {
+        exp.assign(size_t(2 * size), 0);
+        log.assign(size_t(size + 1), 0);
+        uint32_t x = 1;
+        for (int i = 0; i < size; ++i) {
+            if (x == 1 && i > 0)
+                throw std::invalid_argument("BCH: the polynomial is not primitive (alpha has order " +
+                                            std::to_string(i) + ", not " + std::to_string(size) + ")");
+            exp[size_t(i)] = exp[size_t(i + size)] = uint16_t(x);
+            log[x] = uint16_t(i);
+            x <<= 1;
+            if (x >> bits)
+                x ^= primitive;
+        }
+        if (x != 1)
+            throw std::invalid_argument("BCH: the polynomial is not primitive");
+    }
+    uint16_t mul(uint16_t a, uint16_t b) const
+    {
+        return a && b ? exp[size_t(log[a]) + log[b]] : 0;
+    }
+    uint16_t div(uint16_t a, uint16_t b) const { return a ? exp[size_t(log[a]) + size - log[b]] : 0; }
+    uint16_t pow_alpha(long long e) const { return exp[size_t(((e % size) + size) % size)]; }
+};
+
+namespace {
+
+constexpr int words = 4; // the remainder register: 256 bits, the highest degree at the top
+
+void shift_left(uint64_t* s, int by) // 1 <= by < 64
+{
+    for (int w = 0; w < words - 1; ++w)
+        s[w] = (s[w] << by) | (s[w + 1] >> (64 - by));
+    s[words - 1] <<= by;
+}
+
+} // namespace
+
+bch_code::bch_code(int m, uint32_t primitive, int t, int n) : d_m(m), d_t(t), d_n(n), d_r(0)
+{
+    if (m < 3 || m > 16)
+        throw std::invalid_argument("BCH: m = " + std::to_string(m) + " is not in 3..16");
+    if (primitive >> m != 1)
+        throw std::invalid_argument("BCH: the primitive polynomial must have degree m = " + std::to_string(m));
+    if (t < 1 || n < 2 || n > (1 << m) - 1)
+        throw std::invalid_argument("BCH: t = " + std::to_string(t) + ", n = " + std::to_string(n) +
+                                    " is not valid (t >= 1, n <= 2^m - 1)");
+    d_gf = std::make_shared<const gf2m_field>(m, primitive);
+    const gf2m_field& gf = *d_gf;
+    // g = the product of the distinct minimal polynomials of alpha^1 .. alpha^2t (each a
+    // cyclotomic coset's product of (x + alpha^j), whose coefficients are 0 or 1)
+    std::vector<uint8_t> g{ 1 };
+    std::vector<char> covered(size_t(gf.size), 0);
+    for (int i = 1; i <= 2 * t; ++i) {
+        const long long first = i % gf.size; // (alpha^(2^m - 1) = alpha^0)
+        if (covered[size_t(first)])
+            continue;
+        std::vector<uint16_t> mp{ 1 };
+        for (long long j = first;;) {
+            covered[size_t(j)] = 1;
+            const uint16_t root = gf.exp[size_t(j)];
+            std::vector<uint16_t> next(mp.size() + 1, 0);
+            for (size_t a = 0; a < mp.size(); ++a) {
+                next[a + 1] ^= mp[a];
+                next[a] ^= gf.mul(mp[a], root);
+            }
+            mp.swap(next);
+            j = (j * 2) % gf.size;
+            if (j == first)
+                break;
+        }
+        std::vector<uint8_t> prod(g.size() + mp.size() - 1, 0);
+        for (size_t a = 0; a < g.size(); ++a)
+            for (size_t b = 0; b < mp.size() && g[a]; ++b) {
+                if (mp[b] > 1)
+                    throw std::logic_error("BCH: a minimal polynomial outside GF(2)");
+                prod[a + b] ^= uint8_t(mp[b]);
+            }
+        g.swap(prod);
+    }
+    d_gen = g;
+    d_r = int(g.size()) - 1;
+    if (d_r > 64 * words)
+        throw std::invalid_argument("BCH: " + std::to_string(d_r) + " parity bits; at most 256 are supported");
+    if (d_r < 8 || d_r >= n)
+        throw std::invalid_argument("BCH: n = " + std::to_string(n) + " leaves no message bits beside " +
+                                    std::to_string(d_r) + " parity bits (or fewer than 8)");
+    // the byte-at-a-time register: d_table[v] = the register after bits of v from zero
+    d_gl.assign(words, 0); // g without x^r, left-aligned: g_(r-1) at bit 255
+    for (int i = 0; i < d_r; ++i)
+        if (g[size_t(i)]) {
+            const int bit = 256 - d_r + i; // from the bottom of the 256
+            d_gl[size_t(words - 1 - bit / 64)] |= uint64_t(1) << (bit % 64);
+        }
+    d_table.assign(size_t(256) * words, 0);
+    for (int v = 0; v < 256; ++v) {
+        uint64_t s[words] = {};
+        for (int b = 7; b >= 0; --b) {
+            const bool top = ((s[0] >> 63) & 1) ^ ((v >> b) & 1);
+            shift_left(s, 1);
+            if (top)
+                for (int w = 0; w < words; ++w)
+                    s[w] ^= d_gl[size_t(w)];
+        }
+        std::copy(s, s + words, d_table.begin() + size_t(v) * words);
+    }
+}
+
+std::string bch_code::describe() const
+{
+    return "BCH(" + std::to_string(d_n) + ", " + std::to_string(k()) + ", t=" + std::to_string(d_t) + ") over GF(2^" +
+           std::to_string(d_m) + ")";
+}
+
+//! the register after nbits bits (packed, MSB first): (the bits' polynomial) x^r mod g
+void bch_code::remainder(const uint8_t* packed, size_t nbits, uint64_t* s) const
+{
+    std::fill(s, s + words, uint64_t(0));
+    const size_t whole = nbits / 8;
+    for (size_t i = 0; i < whole; ++i) {
+        const unsigned top = unsigned(s[0] >> 56) ^ packed[i];
+        shift_left(s, 8);
+        const uint64_t* t = d_table.data() + size_t(top) * words;
+        for (int w = 0; w < words; ++w)
+            s[w] ^= t[w];
+    }
+    for (size_t i = whole * 8; i < nbits; ++i) { // the last bits one at a time
+        const unsigned top = unsigned(s[0] >> 63) ^ packed_bit(packed, i);
+        shift_left(s, 1);
+        if (top)
+            for (int w = 0; w < words; ++w)
+                s[w] ^= d_gl[size_t(w)];
+    }
+}
+
+void bch_code::encode_packed(const uint8_t* message, uint8_t* codeword) const
+{
+    const size_t kb = size_t(k());
+    uint64_t s[words];
+    remainder(message, kb, s);
+    if (codeword != message)
+        for (size_t i = 0; i < (kb + 7) / 8; ++i)
+            codeword[i] = message[i];
+    for (int i = 0; i < d_r; ++i) { // parity: the register from its top (x^(r-1)) down
+        const int bit = 255 - i;
+        const size_t at = kb + size_t(i);
+        const uint8_t mask = uint8_t(0x80u >> (at % 8));
+        if ((s[words - 1 - bit / 64] >> (bit % 64)) & 1)
+            codeword[at / 8] |= mask;
+        else
+            codeword[at / 8] &= uint8_t(~mask);
+    }
+}
+
+void bch_code::encode(const uint8_t* message, uint8_t* codeword) const
+{
+    std::vector<uint8_t> in((size_t(k()) + 7) / 8), out((size_t(d_n) + 7) / 8);
+    pack_bits(message, size_t(k()), in.data());
+    encode_packed(in.data(), out.data());
+    unpack_bits(out.data(), size_t(d_n), codeword);
+}
+
+int bch_code::decode_packed(uint8_t* cw) const
+{
+    uint64_t s[words];
+    remainder(cw, size_t(d_n), s);
+    bool zero = true;
+    for (int w = 0; w < words; ++w)
+        zero &= s[w] == 0;
+    if (zero)
+        return 0;
+    const gf2m_field& gf = *d_gf;
+    // syndromes S_j = c(alpha^j) = rem(alpha^j) alpha^(-j r), rem(x) = c(x) x^r mod g
+    std::vector<uint16_t> S(size_t(2 * d_t + 1), 0);
+    for (int j = 1; j <= 2 * d_t; ++j) {
+        uint16_t v = 0;
+        for (int i = 0; i < d_r; ++i) {
+            const int bit = 255 - i; // coefficient of x^(r-1-i)
+            if ((s[words - 1 - bit / 64] >> (bit % 64)) & 1)
+                v ^= gf.pow_alpha((long long)j * (d_r - 1 - i));
+        }
+        S[size_t(j)] = gf.mul(v, gf.pow_alpha(-(long long)j * d_r));
+    }
+    // Berlekamp-Massey: the error locator C(x) = prod (1 + X_l x)
+    std::vector<uint16_t> C(size_t(2 * d_t + 2), 0), B(C.size(), 0), T;
+    C[0] = B[0] = 1;
+    int L = 0, shift = 1;
+    uint16_t b = 1;
+    for (int r = 0; r < 2 * d_t; ++r) {
+        uint16_t d = S[size_t(r + 1)];
+        for (int i = 1; i <= L; ++i)
+            d ^= gf.mul(C[size_t(i)], S[size_t(r + 1 - i)]);
+        if (d == 0) {
+            ++shift;
+            continue;
+        }
+        const uint16_t coef = gf.div(d, b);
+        T = C;
+        for (size_t i = 0; i + size_t(shift) < C.size(); ++i)
+            C[i + size_t(shift)] ^= gf.mul(coef, B[i]);
+        if (2 * L <= r) {
+            L = r + 1 - L;
+            B = T;
+            b = d;
+            shift = 1;
+        } else {
+            ++shift;
+        }
+    }
+    int degree = 0;
+    for (int i = 0; i < int(C.size()); ++i)
+        if (C[size_t(i)])
+            degree = i;
+    if (L > d_t || degree != L)
+        return -1;
+    // Chien search over the n positions: bit p (degree n-1-p) is wrong when C(alpha^-(n-1-p)) = 0
+    std::vector<int> lt(size_t(L + 1)); // log of C_i alpha^(-i e), e the degree tried
+    for (int i = 0; i <= L; ++i)
+        lt[size_t(i)] = C[size_t(i)] ? gf.log[C[size_t(i)]] : -1;
+    std::vector<int> positions;
+    for (int e = 0; e < d_n; ++e) {
+        uint16_t sum = 0;
+        for (int i = 0; i <= L; ++i)
+            if (lt[size_t(i)] >= 0) {
+                sum ^= gf.exp[size_t(lt[size_t(i)])];
+                lt[size_t(i)] -= i;
+                if (lt[size_t(i)] < 0)
+                    lt[size_t(i)] += gf.size;
+            }
+        if (sum == 0) {
+            positions.push_back(d_n - 1 - e);
+            if (int(positions.size()) > L)
+                return -1;
+        }
+    }
+    if (int(positions.size()) != L)
+        return -1; // roots outside the shortened code: more errors than t
+    for (int p : positions)
+        cw[p / 8] ^= uint8_t(0x80u >> (p % 8));
+    return L;
+}
+
+int bch_code::decode(uint8_t* bits) const
+{
+    std::vector<uint8_t> p((size_t(d_n) + 7) / 8);
+    pack_bits(bits, size_t(d_n), p.data());
+    const int r = decode_packed(p.data());
+    if (r > 0)
+        unpack_bits(p.data(), size_t(d_n), bits);
+    return r;
+}
+
+bch_code bch_code::dvbs2(int ldpc_n, const std::string& rate)
+{
+    // EN 302 307-1 Table 5a (normal FECFRAME: K_bch, N_bch, t) and 5b (short: t = 12)
+    struct row {
+        const char* rate;
+        int kbch, nbch, t;
+    };
+    static const row normal[] = { { "1/4", 16008, 16200, 12 }, { "1/3", 21408, 21600, 12 },
+                                  { "2/5", 25728, 25920, 12 }, { "1/2", 32208, 32400, 12 },
+                                  { "3/5", 38688, 38880, 12 }, { "2/3", 43040, 43200, 10 },
+                                  { "3/4", 48408, 48600, 12 }, { "4/5", 51648, 51840, 12 },
+                                  { "5/6", 53840, 54000, 10 }, { "8/9", 57472, 57600, 8 },
+                                  { "9/10", 58192, 58320, 8 } };
+    static const row short_frames[] = { { "1/4", 3072, 3240, 12 },   { "1/3", 5232, 5400, 12 },
+                                        { "2/5", 6312, 6480, 12 },   { "1/2", 7032, 7200, 12 },
+                                        { "3/5", 9552, 9720, 12 },   { "2/3", 10632, 10800, 12 },
+                                        { "3/4", 11712, 11880, 12 }, { "4/5", 12432, 12600, 12 },
+                                        { "5/6", 13152, 13320, 12 }, { "8/9", 14232, 14400, 12 } };
+    if (ldpc_n == 64800 || ldpc_n == 16200) {
+        const bool normal_frame = ldpc_n == 64800;
+        const row* begin = normal_frame ? normal : short_frames;
+        const row* end = normal_frame ? normal + 11 : short_frames + 10;
+        for (const row* r = begin; r != end; ++r)
+            if (rate == r->rate) {
+                // normal: x^16 + x^5 + x^3 + x^2 + 1; short: x^14 + x^5 + x^3 + x + 1
+                bch_code c = normal_frame ? bch_code(16, 0x1002d, r->t, r->nbch) : bch_code(14, 0x402b, r->t, r->nbch);
+                if (c.k() != r->kbch)
+                    throw std::logic_error("BCH: DVB-S2 " + std::string(r->rate) + " gives k = " +
+                                           std::to_string(c.k()) + ", the standard " + std::to_string(r->kbch));
+                return c;
+            }
+    }
+    throw std::invalid_argument("BCH: DVB-S2 has no outer code for n = " + std::to_string(ldpc_n) + " rate " + rate +
+                                " (n = 64800: 1/4 .. 9/10; 16200: 1/4 .. 8/9)");
+}
+
+} // namespace gpufec

@@ -1,0 +1,168 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <gnuradio/gpufec/core/codes/bch.h>
+
+#include <gtest/gtest.h>
+#include <algorithm>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+using gpufec::bch_code;
+
+namespace {
+
+//! polynomial product over GF(2), coefficients lowest degree first
+std::vector<uint8_t> mul(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b)
+{
+    std::vector<uint8_t> p(a.size() + b.size() - 1, 0);
+    for (size_t i = 0; i < a.size(); ++i)
+        for (size_t j = 0; j < b.size(); ++j)
+            p[i + j] ^= a[i] & b[j];
+    return p;
+}
+
+std::vector<uint8_t> coefficients(const std::string& lowest_first)
+{
+    std::vector<uint8_t> c;
+    for (char ch : lowest_first)
+        c.push_back(uint8_t(ch - '0'));
+    return c;
+}
+
+const char* const rates_normal[] = { "1/4", "1/3", "2/5", "1/2", "3/5", "2/3", "3/4", "4/5", "5/6", "8/9", "9/10" };
+
+} // namespace
+
+TEST(bch, textbook_code_has_the_textbook_generator)
+{
+    // BCH(15, 7) t = 2 over GF(16) from x^4 + x + 1: g = x^8 + x^7 + x^6 + x^4 + 1 (Lin & Costello 6.1)
+    const bch_code c(4, 0x13, 2, 15);
+    EXPECT_EQ(c.k(), 7);
+    EXPECT_EQ(c.generator(), coefficients("100010111"));
+    // (15, 5) t = 3: g = x^10 + x^8 + x^5 + x^4 + x^2 + x + 1
+    EXPECT_EQ(bch_code(4, 0x13, 3, 15).generator(), coefficients("11101100101"));
+}
+
+TEST(bch, dvbs2_generators_are_the_standards_products)
+{
+    // EN 302 307-1 Tables 6a and 6b: g_1 .. g_12, lowest degree first; the code of t errors has
+    // g = g_1 g_2 ... g_t
+    const char* const normal[] = { "10110100000000001", "11001110100000001", "10111101111100001",
+                                   "10101010010110101", "11110100111110001", "10101101111011111",
+                                   "10100110111101011", "11100110110011101", "10000101011100001",
+                                   "11100101101011101", "10110100010111001", "11000111010110001" };
+    const char* const short_g[] = { "110101000000001", "100000101001001", "111000100110001", "100010011010101",
+                                    "101010101101011", "100100011100011", "101001110011011", "100001001111001",
+                                    "111100000110001", "100100100101101", "100010000001101", "111101111010011" };
+    for (const char* rate : rates_normal) {
+        const bch_code c = bch_code::dvbs2(64800, rate);
+        std::vector<uint8_t> g{ 1 };
+        for (int i = 0; i < c.t(); ++i)
+            g = mul(g, coefficients(normal[i]));
+        EXPECT_EQ(c.generator(), g) << rate;
+        EXPECT_EQ(c.parity_bits(), 16 * c.t()) << rate;
+        EXPECT_EQ(c.m(), 16);
+    }
+    std::vector<uint8_t> g{ 1 };
+    for (const char* p : short_g)
+        g = mul(g, coefficients(p));
+    for (int i = 0; i < 10; ++i) {
+        const bch_code c = bch_code::dvbs2(16200, rates_normal[i]);
+        EXPECT_EQ(c.generator(), g) << rates_normal[i];
+        EXPECT_EQ(c.parity_bits(), 168);
+    }
+    // K_bch (Tables 5a, 5b), a few
+    EXPECT_EQ(bch_code::dvbs2(64800, "1/2").k(), 32208);
+    EXPECT_EQ(bch_code::dvbs2(64800, "2/3").k(), 43040);
+    EXPECT_EQ(bch_code::dvbs2(64800, "9/10").k(), 58192);
+    EXPECT_EQ(bch_code::dvbs2(16200, "1/4").k(), 3072);
+    EXPECT_EQ(bch_code::dvbs2(16200, "8/9").k(), 14232);
+}
+
+TEST(bch, up_to_t_errors_are_corrected_and_more_are_reported)
+{
+    std::mt19937 rng(5);
+    std::vector<bch_code> codes;
+    for (const char* r : rates_normal)
+        codes.push_back(bch_code::dvbs2(64800, r));
+    for (int i = 0; i < 10; ++i)
+        codes.push_back(bch_code::dvbs2(16200, rates_normal[i]));
+    codes.push_back(bch_code(4, 0x13, 2, 15));
+    codes.push_back(bch_code(8, 0x11d, 4, 100)); // shortened, k not a multiple of 8
+    int beyond = 0, reported = 0, miscorrected = 0;
+    for (const auto& c : codes) {
+        for (int trial = 0; trial < 4; ++trial) {
+            std::vector<uint8_t> msg(size_t(c.k())), cw(size_t(c.n()));
+            for (auto& b : msg)
+                b = uint8_t(rng() & 1);
+            c.encode(msg.data(), cw.data());
+            ASSERT_TRUE(std::equal(msg.begin(), msg.end(), cw.begin())) << c.describe(); // systematic
+            auto clean = cw;
+            EXPECT_EQ(c.decode(clean.data()), 0) << c.describe();
+            EXPECT_EQ(clean, cw);
+            for (int errors : { 1, c.t(), c.t() + 1, c.t() + 3 }) {
+                std::set<int> at;
+                while (int(at.size()) < errors)
+                    at.insert(int(rng() % unsigned(c.n())));
+                auto rx = cw;
+                for (int p : at)
+                    rx[size_t(p)] ^= 1;
+                const auto sent = rx;
+                const int r = c.decode(rx.data());
+                if (errors <= c.t()) {
+                    EXPECT_EQ(r, errors) << c.describe();
+                    EXPECT_EQ(rx, cw) << c.describe();
+                    continue;
+                }
+                ++beyond;
+                if (r < 0) {
+                    ++reported;
+                    EXPECT_EQ(rx, sent) << "a failure must leave the word as it came";
+                } else {
+                    // a miscorrection lands on another codeword within t of the word
+                    ++miscorrected;
+                    auto again = rx;
+                    EXPECT_EQ(c.decode(again.data()), 0);
+                    EXPECT_NE(rx, cw);
+                }
+            }
+        }
+    }
+    // beyond t a decoder lands on another codeword only rarely (about 1 / t! of the patterns
+    // for these long shortened codes; the tiny (15, 7) and (100, ..) codes more often)
+    EXPECT_GE(reported, beyond - 6) << miscorrected << " of " << beyond << " miscorrected";
+}
+
+TEST(bch, packed_and_unpacked_faces_agree)
+{
+    const bch_code c = bch_code::dvbs2(16200, "1/2");
+    std::mt19937 rng(9);
+    std::vector<uint8_t> msg(size_t(c.k())), cw(size_t(c.n()));
+    for (auto& b : msg)
+        b = uint8_t(rng() & 1);
+    c.encode(msg.data(), cw.data());
+    std::vector<uint8_t> pm(size_t(c.k()) / 8), pc(size_t(c.n()) / 8, 0xff);
+    for (int i = 0; i < c.k(); ++i)
+        pm[size_t(i / 8)] |= uint8_t(msg[size_t(i)] << (7 - i % 8));
+    c.encode_packed(pm.data(), pc.data());
+    for (int i = 0; i < c.n(); ++i)
+        ASSERT_EQ((pc[size_t(i / 8)] >> (7 - i % 8)) & 1, cw[size_t(i)]) << i;
+    pc[100] ^= 0x81; // two errors
+    EXPECT_EQ(c.decode_packed(pc.data()), 2);
+    for (int i = 0; i < c.n(); ++i)
+        ASSERT_EQ((pc[size_t(i / 8)] >> (7 - i % 8)) & 1, cw[size_t(i)]) << i;
+}
+
+TEST(bch, bad_parameters_are_refused)
+{
+    EXPECT_THROW(bch_code(2, 0x7, 1, 3), std::invalid_argument);       // m too small
+    EXPECT_THROW(bch_code(4, 0x1f, 2, 15), std::invalid_argument);     // x^4+x^3+x^2+x+1: not primitive
+    EXPECT_THROW(bch_code(4, 0x13, 2, 16), std::invalid_argument);     // n > 2^m - 1
+    EXPECT_THROW(bch_code(4, 0x13, 8, 15), std::invalid_argument);     // no message bits
+    EXPECT_THROW(bch_code::dvbs2(16200, "9/10"), std::invalid_argument); // no short 9/10
+    EXPECT_THROW(bch_code::dvbs2(1000, "1/2"), std::invalid_argument);
+}
