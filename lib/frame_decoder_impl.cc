@@ -182,6 +182,7 @@ frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::batch_decoder> 
     d_iter_key = pmt::intern(d_family + "_iterations");
     d_check_key = pmt::intern(d_family + "_" + d_async->decoder().check_name());
     d_erased_key = pmt::intern(d_family + "_erased");
+    d_inner_key = pmt::intern(d_family + "_inner_ok"); // (an outer code's inner check)
     d_src = pmt::intern(alias());
     if (!d_set.length_tag_key.empty())
         d_len_key = pmt::intern(d_set.length_tag_key);
@@ -603,6 +604,8 @@ void frame_decoder_impl::tag_frame(uint64_t at, const ::gpufec::frame_status& st
             add_item_tag(0, at, d_iter_key, iterations_pmt(st.iterations), d_src);
         if (d_has_check)
             add_item_tag(0, at, d_check_key, pmt::from_bool(st.check == 1), d_src);
+        if (st.inner >= 0)
+            add_item_tag(0, at, d_inner_key, pmt::from_bool(st.inner == 1), d_src);
         if (st.erased)
             add_item_tag(0, at, d_erased_key, pmt::PMT_T, d_src);
     }

@@ -100,7 +100,7 @@ private:
         size_t out_bits = 0, soft_len = 0; // per frame (variable families: of this PDU's frame)
         std::vector<uint8_t> bits;
         std::vector<int32_t> iterations;
-        std::vector<uint8_t> passed, erased;
+        std::vector<uint8_t> passed, erased, inner; // (inner: -1 stored as 255 where no outer code)
         std::vector<float> soft; // soft output, where asked for
     };
 
@@ -155,6 +155,7 @@ private:
         p->bits.resize(p->frames * (d_packed ? (p->out_bits + 7) / 8 : p->out_bits));
         p->iterations.resize(p->frames);
         p->passed.resize(p->frames);
+        p->inner.resize(p->frames);
         p->erased.resize(p->frames);
         p->soft.resize(p->frames * p->soft_len);
         std::unique_lock<std::mutex> lock(d_mutex);
@@ -251,6 +252,7 @@ private:
                         ::gpufec::unpack_bits(src, ob, p.bits.data() + (p.done + i) * ob);
                     p.iterations[p.done + i] = st.iterations;
                     p.passed[p.done + i] = st.check == 1;
+                    p.inner[p.done + i] = uint8_t(st.inner);
                     p.erased[p.done + i] = st.erased != 0;
                     d_failed += st.check == 0;
                 }
@@ -281,6 +283,8 @@ private:
         meta = pmt::dict_add(meta, pmt::mp("iterations"), pmt::init_s32vector(p.iterations.size(), p.iterations));
         if (d_has_check)
             meta = pmt::dict_add(meta, pmt::mp("passed"), pmt::init_u8vector(p.passed.size(), p.passed));
+        if (!p.inner.empty() && p.inner.front() != uint8_t(0xff)) // an outer code: the inner check's verdicts
+            meta = pmt::dict_add(meta, pmt::mp("inner_passed"), pmt::init_u8vector(p.inner.size(), p.inner));
         meta = pmt::dict_add(meta, pmt::mp("erased"), pmt::init_u8vector(p.erased.size(), p.erased));
         if (d_soft_len)
             meta = pmt::dict_add(meta, pmt::mp("soft_out"), pmt::init_f32vector(p.soft.size(), p.soft));

@@ -101,7 +101,7 @@ protected:
             for (size_t f = first; f < end; ++f) {
                 uint8_t* p = out.packed + f * engine_bytes;
                 if (d_shape.post_frame)
-                    d_shape.post_frame(p, b.soft_out ? b.soft_out + f * d_shape.soft_output : nullptr);
+                    d_shape.post_frame(p, b.soft_out ? b.soft_out + f * d_shape.soft_output : nullptr, b.status[f]);
                 if (direct)
                     continue;
                 uint8_t* o = b.bits + f * out_bytes;

@@ -116,8 +116,8 @@ struct frame_shape {
     //! information bits where they are not the codeword's first k)
     std::vector<int32_t> output_order;
     //! where set: run on each frame's results after the engine (packed decisions, soft output
-    //! or null), frames in parallel (SCPPM's de-randomizer)
-    std::function<void(uint8_t* packed, float* soft_out)> post_frame;
+    //! or null, status), frames in parallel (SCPPM's de-randomizer, DVB-S2's BCH after LDPC)
+    std::function<void(uint8_t* packed, float* soft_out, frame_status& status)> post_frame;
     size_t batch_cpu = 64, batch_gpu = 4096; //!< frames per call when max_batch is 0
     size_t min_efficient_cpu = 1, min_efficient_gpu = 1024;
     int cpu_threads = 0; //!< the CPU pool of the decoder's own steps (unpacking, post_frame)

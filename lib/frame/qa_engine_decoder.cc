@@ -192,8 +192,10 @@ TEST(engine_decoder, post_frame_runs_on_every_frame_and_its_soft_output)
     frame_shape s = sign_shape(n);
     s.soft_output = n;
     std::atomic<int> calls{ 0 };
-    s.post_frame = [&calls](uint8_t* packed, float* soft) {
+    s.post_frame = [&calls](uint8_t* packed, float* soft, frame_status& st) {
         packed[0] ^= 0xFF; // the first 8 decisions inverted
+        st.inner = st.check; // a step may rewrite the status (an outer code's verdict)
+        st.check = 1;
         if (soft)
             soft[0] = -soft[0];
         ++calls;
@@ -206,6 +208,20 @@ TEST(engine_decoder, post_frame_runs_on_every_frame_and_its_soft_output)
             want[f * n + i] = uint8_t((soft[f * n + i] > 0) ^ (i < 8));
     expect_bits(*dec, soft, frames, want);
     EXPECT_EQ(calls.load(), int(2 * frames));
+    calls = 0;
+    // the step's status reaches the caller: the engine's check (-1) moved to inner, check 1
+    std::vector<frame_status> st(frames);
+    std::vector<uint8_t> bits(frames * n);
+    frame_batch b;
+    b.frames = frames;
+    b.soft = soft.data();
+    b.bits = bits.data();
+    b.status = st.data();
+    dec->decode(b);
+    for (size_t f = 0; f < frames; ++f) {
+        EXPECT_EQ(int(st[f].inner), -1) << f;
+        EXPECT_EQ(int(st[f].check), 1) << f;
+    }
     const std::vector<float> so = soft_output(*dec, soft, frames, n);
     for (size_t f = 0; f < frames; ++f) {
         EXPECT_EQ(so[f * n], -float(soft[f * n]));

@@ -7,6 +7,8 @@
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
+#include <gnuradio/gpufec/core/codes/bch.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 
 #include "ldpc_engine.h"
 #include <algorithm>
@@ -34,7 +36,7 @@ std::unique_ptr<batch_decoder> make_from_options(option_reader& r, const frame_c
     const ldpc_code c = ldpc_code::named(code);
     const ldpc_transmission tx = ldpc_transmission::parse(c, r.get("puncture"), r.get("shorten"));
     return make_ldpc_frame_decoder(c, o, device, out == "info" ? ldpc_output::info : ldpc_output::codeword,
-                                   common.max_batch, tx);
+                                   common.max_batch, tx, ldpc_outer_code(c, r.get("outer")));
 }
 
 //! k information bits in (fewer the shortened ones), the bits sent out: the codeword without
@@ -42,19 +44,30 @@ std::unique_ptr<batch_decoder> make_from_options(option_reader& r, const frame_c
 class ldpc_frame_encoder : public frame_encoder
 {
 public:
-    ldpc_frame_encoder(const ldpc_code& code, const ldpc_transmission& tx)
-        : d_enc(code), d_tx(tx), d_sent(tx.sent(code)), d_info(size_t(code.k())), d_cw(size_t(code.n()))
+    ldpc_frame_encoder(const ldpc_code& code, const ldpc_transmission& tx, std::shared_ptr<const bch_code> outer)
+        : d_enc(code), d_tx(tx), d_outer(std::move(outer)), d_sent(tx.sent(code)), d_info(size_t(code.k())),
+          d_cw(size_t(code.n()))
     {
+        if (d_outer && !d_tx.shortened.empty())
+            throw std::invalid_argument("outer: bch cannot be combined with shorten");
         // which of the k information bits (in info_columns order) the user gives
         const auto& cols = code.info_columns();
         for (size_t j = 0; j < cols.size(); ++j)
             if (!std::binary_search(tx.shortened.begin(), tx.shortened.end(), cols[j]))
                 d_given.push_back(j);
     }
-    size_t info_bits() const override { return d_given.size(); }
+    size_t info_bits() const override { return d_outer ? size_t(d_outer->k()) : d_given.size(); }
     size_t coded_bits() const override { return d_sent.size(); }
     void encode(const uint8_t* bits, size_t frames, uint8_t* coded) override
     {
+        if (d_outer) { // BCH first: its codeword is the LDPC code's information
+            const size_t kb = size_t(d_outer->k());
+            for (size_t f = 0; f < frames; ++f) {
+                d_outer->encode(bits + f * kb, d_info.data());
+                encode_one(d_info.data(), coded + f * d_sent.size());
+            }
+            return;
+        }
         if (d_tx.empty()) {
             d_enc.encode(bits, frames, coded);
             return;
@@ -63,15 +76,22 @@ public:
             std::fill(d_info.begin(), d_info.end(), uint8_t(0)); // (shortened bits: 0)
             for (size_t j = 0; j < d_given.size(); ++j)
                 d_info[d_given[j]] = bits[f * d_given.size() + j];
-            d_enc.encode(d_info.data(), 1, d_cw.data());
-            for (size_t i = 0; i < d_sent.size(); ++i)
-                coded[f * d_sent.size() + i] = d_cw[size_t(d_sent[i])];
+            encode_one(d_info.data(), coded + f * d_sent.size());
         }
     }
 
 private:
+    //! k information bits (in info_columns order) to the bits sent
+    void encode_one(const uint8_t* info, uint8_t* out)
+    {
+        d_enc.encode(info, 1, d_cw.data());
+        for (size_t i = 0; i < d_sent.size(); ++i)
+            out[i] = d_cw[size_t(d_sent[i])];
+    }
+
     ldpc_encoder d_enc;
     ldpc_transmission d_tx;
+    std::shared_ptr<const bch_code> d_outer;
     std::vector<int> d_sent;
     std::vector<size_t> d_given;
     std::vector<uint8_t> d_info, d_cw;
@@ -80,18 +100,38 @@ private:
 std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
 {
     const ldpc_code c = ldpc_code::named(r.get("code"));
-    return std::make_unique<ldpc_frame_encoder>(c, ldpc_transmission::parse(c, r.get("puncture"), r.get("shorten")));
+    return std::make_unique<ldpc_frame_encoder>(c, ldpc_transmission::parse(c, r.get("puncture"), r.get("shorten")),
+                                                ldpc_outer_code(c, r.get("outer")));
 }
 
 } // namespace
+
+std::shared_ptr<const bch_code> ldpc_outer_code(const ldpc_code& code, const std::string& outer)
+{
+    if (outer.empty() || outer == "none")
+        return nullptr;
+    if (outer != "bch")
+        throw std::invalid_argument("outer: '" + outer + "' is not valid (allowed: none, bch)");
+    const std::string& id = code.id();
+    if (id.rfind("dvbs2:", 0) != 0)
+        throw std::invalid_argument("outer: bch is DVB-S2's outer code; the code " + id + " has none");
+    const auto c2 = id.rfind(':');
+    return std::make_shared<const bch_code>(bch_code::dvbs2(std::stoi(id.substr(6, c2 - 6)), id.substr(c2 + 1)));
+}
 
 std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
                                                        const ldpc_options& options,
                                                        const device_spec& device,
                                                        ldpc_output what,
                                                        int batch,
-                                                       const ldpc_transmission& tx)
+                                                       const ldpc_transmission& tx,
+                                                       std::shared_ptr<const bch_code> outer)
 {
+    if (outer && (what != ldpc_output::info || !tx.shortened.empty() || outer->n() != code.k() ||
+                  code.info_columns().back() != code.k() - 1))
+        throw std::invalid_argument("outer: the outer code needs output info, no shortening, and the code's k (" +
+                                    std::to_string(code.k()) + ") information bits first as its codeword (" +
+                                    std::to_string(outer->n()) + ")");
     std::unique_ptr<ldpc_engine> engine = make_ldpc_engine(code, options, device);
     const size_t n = size_t(code.n());
     frame_shape shape;
@@ -130,10 +170,20 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
         shape.description += ", " + std::to_string(tx.punctured.size()) + " punctured, " +
                              std::to_string(tx.shortened.size()) + " shortened";
     }
-    engine->set_output_bits(int(shape.packed_bits));
-    shape.soft_output = n;
     shape.has_check = true;
     shape.check_name = "syndrome_ok";
+    if (outer) { // the engine decides the k LDPC information bits, the BCH decodes them in place
+        shape.output_bits = size_t(outer->k());
+        shape.packed_bits = size_t(code.k());
+        shape.check_name = "bch_ok";
+        shape.description += ", outer " + outer->describe();
+        shape.post_frame = [outer](uint8_t* packed, float*, frame_status& st) {
+            st.inner = st.check;
+            st.check = int8_t(outer->decode_packed(packed) >= 0 ? 1 : 0);
+        };
+    }
+    engine->set_output_bits(int(shape.packed_bits));
+    shape.soft_output = n;
     shape.iterates = true;
     shape.wants_float = options.precision == ldpc_precision::float32;
     // GPU: about 32 MB of int8 input per batch (the engine overlaps its chunks inside it);
@@ -172,7 +222,10 @@ GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                                         "positions, separated by spaces; default the code's own (nr: the first 2Z), none"),
                                opt_text("shorten", "",
                                         "information bits known to be 0, not sent and not output (filler bits): "
-                                        "first:end ranges or positions; default none") },
+                                        "first:end ranges or positions; default none"),
+                               opt_choice("outer", "none", { "none", "bch" },
+                                          "an outer code after LDPC: bch (DVB-S2's BCH; dvbs2 codes only): "
+                                          "frames out are its K_bch message bits, the check its verdict") },
                              {},
                              {
                                "code=802.11n:648:1/2, max_iterations=10",

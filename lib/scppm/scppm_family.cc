@@ -137,7 +137,7 @@ std::unique_ptr<batch_decoder> make_scppm(option_reader& r, const frame_common& 
     shape.iterates = true;
     shape.wants_float = c.log_map; // exact max* depends on the metric's scale: the float values themselves
     if (c.randomizer) // the information blocks were randomized before their CRC
-        shape.post_frame = [k](uint8_t* packed, float* soft) {
+        shape.post_frame = [k](uint8_t* packed, float* soft, frame_status&) {
             ccsds_randomize_packed(packed, k);
             if (soft)
                 ccsds_randomize_soft(soft, k);

@@ -5,11 +5,15 @@
 #
 """DVB-S2 forward error correction against GNU Radio's own DVB-S2 transmitter (gr-dtv): the
 outer BCH code of every rate and frame size bit for bit beside dvb_bch_bb, its decoder on
-random errors."""
+random errors, and LDPC with the BCH after it (the ldpc family's outer=bch) on the stream and
+PDU faces, each frame saying which of the two codes failed."""
 
 import numpy as np
-from gnuradio import gr, gr_unittest, blocks
+import pmt
+from gnuradio import gr, gr_unittest, blocks, fec
 from gnuradio import gpufec
+
+from qa_util import decode_pdus
 
 RATES_NORMAL = ["1/4", "1/3", "2/5", "1/2", "3/5", "2/3", "3/4", "4/5", "5/6", "8/9", "9/10"]
 
@@ -61,6 +65,70 @@ class qa_dvbs2(gr_unittest.TestCase):
             bch.encode(np.zeros(10, np.uint8))
         with self.assertRaisesRegex(ValueError, "no outer code"):
             gpufec.bch_code.dvbs2(16200, "9/10")
+
+    def encode_frames(self, opts, frames, seed):
+        enc = gpufec.fec_encoder("ldpc", opts)
+        k = fec.get_encoder_input_size(enc)
+        bits = np.random.default_rng(seed).integers(0, 2, frames * k, dtype=np.uint8)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(bits.tolist()), fec.extended_encoder(enc, threading=None, puncpat="11"), snk)
+        tb.run()
+        return bits, np.array(snk.data(), dtype=np.uint8), k
+
+    def test_003_ldpc_with_bch_on_the_stream(self):
+        opts = "code=dvbs2:16200:1/2, outer=bch"
+        frames = 6
+        bits, cw, k = self.encode_frames(opts, frames, 31)
+        self.assertEqual((k, len(cw)), (7032, frames * 16200))
+        # one LDPC iteration at 6 dB leaves every syndrome failing but a few errors only, which
+        # the BCH corrects: the frames come out right, the tags say the inner check failed
+        sigma = np.sqrt(1 / (2 * (7032 / 16200) * 10 ** 0.6))
+        soft = (2.0 * cw - 1 + np.random.default_rng(32).normal(0, sigma, len(cw))).astype(np.float32)
+        dec = gpufec.frame_decoder("ldpc", opts + ", max_iterations=1, early_termination=false", status_tags="all")
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_f(soft.tolist()), dec, snk)
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8), bits)
+        tags = {}
+        for t in snk.tags():
+            tags.setdefault(pmt.symbol_to_string(t.key), []).append((t.offset, pmt.to_python(t.value)))
+        self.assertEqual(tags["ldpc_bch_ok"], [(i * k, True) for i in range(frames)])
+        self.assertEqual(tags["ldpc_inner_ok"], [(i * k, False) for i in range(frames)])
+        # with enough iterations both pass
+        dec = gpufec.frame_decoder("ldpc", opts, status_tags="all")
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_f(soft.tolist()), dec, snk)
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8), bits)
+        self.assertTrue(all(pmt.to_python(t.value) for t in snk.tags()
+                            if pmt.symbol_to_string(t.key) in ("ldpc_bch_ok", "ldpc_inner_ok")))
+
+    def test_004_ldpc_with_bch_pdus_say_which_failed(self):
+        opts = "code=dvbs2:16200:8/9, outer=bch"
+        bits, cw, k = self.encode_frames(opts, 3, 41)
+        soft = np.where(cw == 1, 1.0, -1.0).astype(np.float32)
+        soft[16200 + np.arange(0, 400, 2)] *= -1  # frame 1: 200 wrong bits, more than both codes mend
+        dec = gpufec.pdu_decoder("ldpc", opts + ", max_iterations=1, early_termination=false")
+        out = decode_pdus(dec, [pmt.cons(pmt.make_dict(), pmt.init_f32vector(len(soft), soft.tolist()))],
+                          timeout=60, expect=1)
+        meta, vec = pmt.car(out[0]), pmt.cdr(out[0])
+        passed = list(pmt.u8vector_elements(pmt.dict_ref(meta, pmt.intern("passed"), pmt.PMT_NIL)))
+        inner = list(pmt.u8vector_elements(pmt.dict_ref(meta, pmt.intern("inner_passed"), pmt.PMT_NIL)))
+        self.assertEqual(passed, [1, 0, 1])
+        self.assertEqual(inner, [1, 0, 1])
+        got = np.array(pmt.u8vector_elements(vec), dtype=np.uint8).reshape(3, k)
+        np.testing.assert_array_equal(got[[0, 2]], bits.reshape(3, k)[[0, 2]])
+
+    def test_005_outer_code_refused_where_it_does_not_fit(self):
+        with self.assertRaisesRegex(ValueError, "DVB-S2's outer code"):
+            gpufec.frame_decoder("ldpc", "code=802.11n:648:1/2, outer=bch")
+        with self.assertRaisesRegex(ValueError, "outer"):
+            gpufec.frame_decoder("ldpc", "code=dvbs2:16200:1/2, outer=rs")
+        with self.assertRaisesRegex(ValueError, "output info"):
+            gpufec.frame_decoder("ldpc", "code=dvbs2:16200:1/2, outer=bch, output=codeword")
 
 
 if __name__ == "__main__":

@@ -24,11 +24,15 @@ class side_task;
 /*! What a decoder says about one frame.
  *  check: 1 = the code's own check passed (LDPC syndrome, a CRC), 0 = it failed, -1 = the
  *  family has no check (Viterbi). erased: every soft value of the frame was 0 (no information:
- *  a dead input, NaNs, a gap); such a frame is decoded as usual but never counts as passed. */
+ *  a dead input, NaNs, a gap); such a frame is decoded as usual but never counts as passed.
+ *  inner: where an outer code follows the family's own (DVB-S2's BCH after LDPC), `check` is
+ *  the outer code's verdict (1 = corrected or clean, 0 = too many errors) and `inner` the
+ *  family's own check (the LDPC syndrome); -1 where there is no outer code. */
 struct frame_status {
     int32_t iterations = 0; //!< iterations run (1 for families that do not iterate)
     int8_t check = -1;
     int8_t erased = 0;
+    int8_t inner = -1;
     bool ok() const { return check != 0 && !erased; }
 };
 

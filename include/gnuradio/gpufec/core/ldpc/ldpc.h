@@ -17,6 +17,8 @@
 
 namespace gpufec {
 
+class bch_code;
+
 /*! layered  TDMP: check rows processed layer by layer, each using the posteriors the previous
  *           layers updated (converges in about half the iterations of flooding).
  *  flooding TPMP: all checks, then all bits, per iteration.
@@ -132,13 +134,21 @@ struct ldpc_transmission {
 /*! LDPC behind the batch_decoder interface (what the blocks and apps use); `batch` is the
  *  number of codewords per call it is sized for (0: about 32 MB of input on a GPU). With a
  *  transmission, frames are the sent values (tx.sent()) and the information output leaves the
- *  shortened bits out. */
+ *  shortened bits out. With an outer code (DVB-S2's BCH: its n must be the code's k, the
+ *  information bits first, output info, no shortening), each frame's k decided bits are
+ *  decoded by it and the output is its k message bits; frame_status::check is then the outer
+ *  code's verdict and frame_status::inner the syndrome's. */
 std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
                                                        const ldpc_options& options,
                                                        const device_spec& device,
                                                        ldpc_output what = ldpc_output::info,
                                                        int batch = 0,
-                                                       const ldpc_transmission& tx = {});
+                                                       const ldpc_transmission& tx = {},
+                                                       std::shared_ptr<const bch_code> outer = nullptr);
+
+/*! The outer code an `outer` option names for a code: "none" or "" (none), "bch" (DVB-S2's, for
+ *  the dvbs2:<n>:<rate> codes); std::invalid_argument otherwise. */
+std::shared_ptr<const bch_code> ldpc_outer_code(const ldpc_code& code, const std::string& outer);
 
 } // namespace gpufec
 
