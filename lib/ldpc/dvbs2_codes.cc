@@ -71,20 +71,32 @@ ldpc_code dvbs2_code(int n, const std::string& rate, const std::string& id)
     for (const auto& t : tables()) {
         if (t.n != n || t.rate != rate)
             continue;
-        const int m = 360 * t.q, k = n - m;
-        std::vector<std::vector<int>> rows(static_cast<size_t>(m));
-        // information bit 360 g + w: the checks (x + w q) mod m of its group's addresses x
+        /* The quasi-cyclic form (Z = 360): check j = a + b q (a < q, b < 360) becomes row b of
+         * block row a, and so does parity bit j in block column kb + a. Information bit w of
+         * group g takes part in the checks x + w q (mod m) of its addresses x = a + b q: row
+         * (b + w) mod 360 of block row a, a circulant of shift (360 - b) mod 360 in block
+         * column g (two addresses of a group may share a block). The accumulator (p_j in checks
+         * j and j + 1) becomes identities on the diagonal and below it, and in block (0, kb +
+         * q - 1) the identity shifted by 359 whose row 0 is missing (p_(m-1) ends the chain). */
+        const int q = t.q, m = 360 * q, k = n - m, kb = k / 360;
+        std::vector<qc_circulant> circ;
         for (size_t g = 0; g < t.addresses.size(); ++g)
-            for (int w = 0; w < 360; ++w)
-                for (int x : t.addresses[g])
-                    rows[size_t((x + w * t.q) % m)].push_back(int(g) * 360 + w);
-        // the accumulator: check j holds parity bits j - 1 and j
-        for (int j = 0; j < m; ++j) {
-            if (j > 0)
-                rows[size_t(j)].push_back(k + j - 1);
-            rows[size_t(j)].push_back(k + j);
+            for (int x : t.addresses[g])
+                circ.push_back({ x % q, int(g), (360 - x / q) % 360, -1 });
+        for (int a = 0; a < q; ++a) {
+            circ.push_back({ a, kb + a, 0, -1 });
+            if (a + 1 < q)
+                circ.push_back({ a + 1, kb + a, 0, -1 });
         }
-        ldpc_code code = ldpc_code::from_rows(n, rows, id);
+        circ.push_back({ 0, kb + q - 1, 359, 0 });
+        ldpc_code code = ldpc_code::from_circulants(360, q, n / 360, std::move(circ), id);
+        // sent as the standard sends it: the parity bits p_0 .. p_(m-1) in order
+        std::vector<int> order(static_cast<size_t>(n));
+        for (int i = 0; i < k; ++i)
+            order[size_t(i)] = i;
+        for (int j = 0; j < m; ++j)
+            order[size_t(k + j)] = k + (j % q) * 360 + j / q;
+        code.set_send_order(std::move(order));
         code.set_default_normalization(0.875f);
         return code;
     }

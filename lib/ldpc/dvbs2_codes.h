@@ -17,8 +17,9 @@ namespace gpufec {
 std::vector<std::string> dvbs2_code_ids();
 
 /*! The code of FECFRAME length n (64800 or 16200) and the standard's nominal rate ("1/2",
- *  "9/10", ...), with H in the standard's bit and check order (information bits first, then
- *  the accumulator's parity bits p_0 .. p_{n-k-1}); std::invalid_argument (listing the valid
+ *  "9/10", ...), in its quasi-cyclic form (Z = 360: checks and parity bits permuted, see
+ *  there) with the standard's bit order as its send order (information bits first, then the
+ *  accumulator's parity bits p_0 .. p_{n-k-1}); std::invalid_argument (listing the valid
  *  rates) for a pair the standard does not define. */
 ldpc_code dvbs2_code(int n, const std::string& rate, const std::string& id);
 

@@ -50,47 +50,113 @@ ldpc_code ldpc_code::from_base_matrix(int z,
                                       const std::vector<int>& shifts,
                                       const std::string& id)
 {
-    if (z < 1 || z > 4096)
-        throw code_error(id, "lifting size Z=" + std::to_string(z) + " is not in 1..4096");
-    if (mb < 1 || nb <= mb || nb > 1024)
-        throw code_error(id, "base matrix of " + std::to_string(mb) + " x " + std::to_string(nb) +
-                                 " is not valid (needs 1 <= rows < columns <= 1024)");
-    if (shifts.size() != size_t(mb) * nb)
+    if (shifts.size() != size_t(std::max(mb, 0)) * size_t(std::max(nb, 0)))
         throw code_error(id, "base matrix has " + std::to_string(shifts.size()) +
                                  " entries, expected " + std::to_string(mb * nb));
-    for (size_t i = 0; i < shifts.size(); ++i)
+    std::vector<qc_circulant> circ;
+    for (size_t i = 0; i < shifts.size(); ++i) {
         if (shifts[i] < -1 || shifts[i] >= z)
             throw code_error(id, "shift " + std::to_string(shifts[i]) + " at row " +
                                      std::to_string(i / nb) + ", column " +
                                      std::to_string(i % nb) + " is not in -1..Z-1 (Z=" +
                                      std::to_string(z) + ")");
-    long long entries = 0;
-    for (int v : shifts)
-        entries += v >= 0;
-    if (entries * z > max_edges)
-        throw code_error(id, std::to_string(entries) + " non-zero entries lifted by Z=" + std::to_string(z) +
-                                 " make " + std::to_string(entries * z) + " edges; codes of more than " +
-                                 std::to_string(max_edges) + " edges are refused");
+        if (shifts[i] >= 0)
+            circ.push_back({ int(i / nb), int(i % nb), shifts[i], -1 });
+    }
+    return from_circulants(z, mb, nb, std::move(circ), id);
+}
+
+ldpc_code ldpc_code::from_circulants(int z, int mb, int nb, std::vector<qc_circulant> circ,
+                                     const std::string& id)
+{
+    if (z < 1 || z > 65536)
+        throw code_error(id, "lifting size Z=" + std::to_string(z) + " is not in 1..65536");
+    if (mb < 1 || nb <= mb || nb > 1024)
+        throw code_error(id, "base matrix of " + std::to_string(mb) + " x " + std::to_string(nb) +
+                                 " is not valid (needs 1 <= rows < columns <= 1024)");
+    for (const auto& c : circ)
+        if (c.row < 0 || c.row >= mb || c.col < 0 || c.col >= nb || c.shift < 0 || c.shift >= z ||
+            c.missing < -1 || c.missing >= z)
+            throw code_error(id, "circulant at block (" + std::to_string(c.row) + ", " + std::to_string(c.col) +
+                                     ") shift " + std::to_string(c.shift) + " is outside the " + std::to_string(mb) +
+                                     " x " + std::to_string(nb) + " blocks of Z=" + std::to_string(z));
+    std::sort(circ.begin(), circ.end(), [](const qc_circulant& a, const qc_circulant& b) {
+        return a.row != b.row ? a.row < b.row : a.col != b.col ? a.col < b.col : a.shift < b.shift;
+    });
+    for (size_t i = 1; i < circ.size(); ++i)
+        if (circ[i].row == circ[i - 1].row && circ[i].col == circ[i - 1].col && circ[i].shift == circ[i - 1].shift)
+            throw code_error(id, "block (" + std::to_string(circ[i].row) + ", " + std::to_string(circ[i].col) +
+                                     ") holds the shift " + std::to_string(circ[i].shift) + " twice");
+    if ((long long)circ.size() * z > max_edges)
+        throw code_error(id, std::to_string(circ.size()) + " circulants lifted by Z=" + std::to_string(z) +
+                                 " make " + std::to_string((long long)circ.size() * z) +
+                                 " edges; codes of more than " + std::to_string(max_edges) + " edges are refused");
+    // the schedule, block row by block row: the smallest divisor p of z whose sub-layers (rows
+    // c, c + p, ...) touch distinct bits and number at most 512 rows. Two circulants of one
+    // block, shifts s1 < s2, put rows r and r + (s2 - s1) on one bit (mod z): p must not
+    // divide s2 - s1.
+    std::vector<std::vector<int>> gaps(static_cast<size_t>(mb));
+    for (size_t i = 0; i < circ.size(); ++i)
+        for (size_t j = i + 1; j < circ.size() && circ[j].row == circ[i].row && circ[j].col == circ[i].col; ++j)
+            gaps[size_t(circ[i].row)].push_back(circ[j].shift - circ[i].shift);
     ldpc_code c;
     c.d_id = id;
     c.d_z = z;
     c.d_mb = mb;
     c.d_nb = nb;
-    c.d_shifts = shifts;
+    bool plain = true; // one circulant per block and none missing: the plain base matrix too
+    for (int br = 0; br < mb; ++br) {
+        int p = 1;
+        for (;; ++p) {
+            if (z % p || z / p > 512)
+                continue;
+            bool clash = false;
+            for (int g : gaps[size_t(br)])
+                clash |= g % p == 0;
+            if (!clash)
+                break;
+        }
+        c.d_row_stride.push_back(p);
+        plain &= gaps[size_t(br)].empty();
+    }
     c.d_n = nb * z;
     c.d_m = mb * z;
+    for (const auto& x : circ)
+        plain &= x.missing < 0;
+    if (plain) {
+        c.d_shifts.assign(size_t(mb) * nb, -1);
+        for (const auto& x : circ)
+            c.d_shifts[size_t(x.row) * nb + x.col] = x.shift;
+    }
     c.d_row_start.assign(1, 0);
-    for (int br = 0; br < mb; ++br)
-        for (int r = 0; r < z; ++r) {
-            for (int bc = 0; bc < nb; ++bc) {
-                const int s = shifts[size_t(br) * nb + bc];
-                if (s >= 0)
-                    c.d_row_cols.push_back(bc * z + (r + s) % z);
+    size_t first = 0;
+    for (int br = 0; br < mb; ++br) {
+        size_t last = first;
+        while (last < circ.size() && circ[last].row == br)
+            ++last;
+        const int p = c.d_row_stride[size_t(br)];
+        for (int sub = 0; sub < p; ++sub)
+            for (int r = sub; r < z; r += p) {
+                for (size_t i = first; i < last; ++i)
+                    if (circ[i].missing != r)
+                        c.d_row_cols.push_back(circ[i].col * z + (r + circ[i].shift) % z);
+                c.d_row_start.push_back(static_cast<int>(c.d_row_cols.size()));
             }
-            c.d_row_start.push_back(static_cast<int>(c.d_row_cols.size()));
-        }
+        first = last;
+    }
+    c.d_circulants = std::move(circ);
     c.finish();
     return c;
+}
+
+void ldpc_code::set_send_order(std::vector<int> order)
+{
+    std::vector<int> seen(order);
+    std::sort(seen.begin(), seen.end());
+    for (size_t i = 0; i < seen.size(); ++i)
+        if (seen[i] != int(i) || seen.size() != size_t(d_n))
+            throw code_error(d_id, "send order: not a permutation of the " + std::to_string(d_n) + " bits");
+    d_send_order = std::move(order);
 }
 
 ldpc_code ldpc_code::from_rows(int n, const std::vector<std::vector<int>>& rows,
@@ -147,7 +213,7 @@ void ldpc_code::finish()
     // unshifted identity on the diagonal of each further row with nothing to its right
     d_dual_diagonal = false;
     d_core_rows = 0;
-    if (is_qc()) {
+    if (!d_shifts.empty()) {
         const int kb = d_nb - d_mb;
         auto at = [&](int r, int col) { return d_shifts[size_t(r) * d_nb + col]; };
         auto core_fits = [&](int c) {

@@ -14,6 +14,22 @@ ldpc_encoder::ldpc_encoder(const ldpc_code& code) : d_code(code) {}
 
 void ldpc_encoder::encode(const uint8_t* info, size_t frames, uint8_t* codeword) const
 {
+    const auto& order = d_code.send_order();
+    if (order.empty()) {
+        encode_columns(info, frames, codeword);
+        return;
+    }
+    const size_t k = size_t(d_code.k()), n = size_t(d_code.n());
+    std::vector<uint8_t> cw(n);
+    for (size_t f = 0; f < frames; ++f) {
+        encode_columns(info + f * k, 1, cw.data());
+        for (size_t i = 0; i < n; ++i)
+            codeword[f * n + i] = cw[size_t(order[i])];
+    }
+}
+
+void ldpc_encoder::encode_columns(const uint8_t* info, size_t frames, uint8_t* codeword) const
+{
     const size_t k = size_t(d_code.k()), n = size_t(d_code.n());
     std::vector<uint8_t> lambda, sum; // scratch of the dual-diagonal encoder, reused per frame
     for (size_t f = 0; f < frames; ++f) {

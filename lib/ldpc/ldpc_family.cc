@@ -68,8 +68,8 @@ public:
             }
             return;
         }
-        if (d_tx.empty()) {
-            d_enc.encode(bits, frames, coded);
+        if (d_tx.as_columns(d_enc.code())) {
+            d_enc.encode_columns(bits, frames, coded);
             return;
         }
         for (size_t f = 0; f < frames; ++f) {
@@ -84,7 +84,7 @@ private:
     //! k information bits (in info_columns order) to the bits sent
     void encode_one(const uint8_t* info, uint8_t* out)
     {
-        d_enc.encode(info, 1, d_cw.data());
+        d_enc.encode_columns(info, 1, d_cw.data());
         for (size_t i = 0; i < d_sent.size(); ++i)
             out[i] = d_cw[size_t(d_sent[i])];
     }
@@ -144,9 +144,9 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
         for (int c : code.info_columns())
             if (!std::binary_search(tx.shortened.begin(), tx.shortened.end(), c))
                 out_cols.push_back(c);
-    } else {
+    } else { // the codeword as sent
         for (size_t c = 0; c < n; ++c)
-            out_cols.push_back(int32_t(c));
+            out_cols.push_back(code.send_order().empty() ? int32_t(c) : int32_t(code.send_order()[c]));
     }
     shape.output_bits = out_cols.size();
     // the engines write the leading bits of each codeword: the output itself where it is a
@@ -159,7 +159,7 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
     shape.packed_bits = prefix ? shape.output_bits : n;
     if (!prefix)
         shape.output_order = out_cols;
-    if (!tx.empty()) { // frames are the sent bits: the engine gets erasures and known zeros in between
+    if (!tx.as_columns(code)) { // frames are the sent bits: the engine gets erasures and known zeros in between
         const std::vector<int> sent = tx.sent(code);
         shape.input_per_frame = sent.size();
         shape.input_order.assign(n, input_erased);
@@ -167,8 +167,9 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
             shape.input_order[size_t(s)] = input_known_zero;
         for (size_t i = 0; i < sent.size(); ++i)
             shape.input_order[size_t(sent[i])] = int32_t(i);
-        shape.description += ", " + std::to_string(tx.punctured.size()) + " punctured, " +
-                             std::to_string(tx.shortened.size()) + " shortened";
+        if (!tx.empty())
+            shape.description += ", " + std::to_string(tx.punctured.size()) + " punctured, " +
+                                 std::to_string(tx.shortened.size()) + " shortened";
     }
     shape.has_check = true;
     shape.check_name = "syndrome_ok";

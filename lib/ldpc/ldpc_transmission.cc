@@ -60,6 +60,13 @@ ldpc_transmission ldpc_transmission::parse(const ldpc_code& code, const std::str
         p = "0:" + std::to_string(2 * code.z());
     t.punctured = parse_positions("puncture", p, code.n());
     t.shortened = parse_positions("shorten", shorten, code.n());
+    if (!code.send_order().empty()) { // positions as sent -> the code's columns
+        for (auto* v : { &t.punctured, &t.shortened }) {
+            for (int& x : *v)
+                x = code.send_order()[size_t(x)];
+            std::sort(v->begin(), v->end());
+        }
+    }
     const auto& info = code.info_columns();
     std::vector<int> sorted_info(info.begin(), info.end());
     std::sort(sorted_info.begin(), sorted_info.end());
@@ -81,10 +88,13 @@ std::vector<int> ldpc_transmission::sent(const ldpc_code& code) const
 {
     std::vector<int> out;
     out.reserve(size_t(code.n()));
-    for (int i = 0; i < code.n(); ++i)
-        if (!std::binary_search(punctured.begin(), punctured.end(), i) &&
-            !std::binary_search(shortened.begin(), shortened.end(), i))
-            out.push_back(i);
+    const auto& order = code.send_order();
+    for (int i = 0; i < code.n(); ++i) {
+        const int col = order.empty() ? i : order[size_t(i)];
+        if (!std::binary_search(punctured.begin(), punctured.end(), col) &&
+            !std::binary_search(shortened.begin(), shortened.end(), col))
+            out.push_back(col);
+    }
     return out;
 }
 

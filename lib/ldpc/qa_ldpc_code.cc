@@ -51,7 +51,9 @@ TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
             EXPECT_EQ(c.n(), std::stoi(id.substr(6))) << id;
             EXPECT_EQ(c.k(), want->second) << id;
             EXPECT_EQ(c.m(), c.n() - c.k()) << id;
-            EXPECT_FALSE(c.is_qc()) << id;
+            EXPECT_TRUE(c.is_qc()) << id; // (after the standard's permutation, Z = 360)
+            EXPECT_EQ(c.z(), 360) << id;
+            EXPECT_EQ(c.send_order().size(), size_t(c.n())) << id;
             ASSERT_NE(c.systematic_form(), nullptr) << id; // solved check by check, not eliminated
             EXPECT_EQ(c.info_columns().back(), c.k() - 1) << id;
             EXPECT_EQ(c.default_normalization(), 0.875f) << id;
@@ -166,8 +168,14 @@ TEST(ldpc_encoder, every_standard_codeword_satisfies_every_check)
         const ldpc_encoder enc(c);
         const int frames = 3;
         const auto info = test::random_bits(size_t(c.k()) * frames, 7);
-        std::vector<uint8_t> cw(size_t(c.n()) * frames);
-        enc.encode(info.data(), frames, cw.data());
+        std::vector<uint8_t> cw(size_t(c.n()) * frames), sent(cw.size());
+        enc.encode_columns(info.data(), frames, cw.data());
+        enc.encode(info.data(), frames, sent.data()); // the same bits in the send order
+        for (int f = 0; f < frames; ++f)
+            for (int i = 0; i < c.n(); ++i)
+                ASSERT_EQ(sent[size_t(f) * c.n() + size_t(i)],
+                          cw[size_t(f) * c.n() + size_t(c.send_order().empty() ? i : c.send_order()[size_t(i)])])
+                    << id;
         for (int f = 0; f < frames; ++f) {
             EXPECT_TRUE(c.satisfied(cw.data() + size_t(f) * c.n())) << id;
             // systematic: the information bits stand at info_columns() (the first k for the IEEE
@@ -181,7 +189,7 @@ TEST(ldpc_encoder, every_standard_codeword_satisfies_every_check)
         // and a changed information bit gives a different, still valid codeword
         std::vector<uint8_t> info2(info.begin(), info.begin() + c.k()), cw2(size_t(c.n()));
         info2[5] ^= 1;
-        enc.encode(info2.data(), 1, cw2.data());
+        enc.encode_columns(info2.data(), 1, cw2.data());
         EXPECT_TRUE(c.satisfied(cw2.data())) << id;
         EXPECT_FALSE(std::equal(cw2.begin(), cw2.end(), cw.begin())) << id;
     }

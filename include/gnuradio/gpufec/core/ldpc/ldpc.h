@@ -117,13 +117,15 @@ private:
 /*! How a codeword is sent: the bits left out. Punctured bits are not sent and are decoded as
  *  erasures (5G NR's first 2Z bits, AR4JA's last block); shortened bits are information bits
  *  known to be 0, neither sent nor given to the user (filler bits, virtual fill). The rest is
- *  sent in codeword order. */
+ *  sent in the code's send order (ldpc_code::send_order(): DVB-S2), else in codeword order. */
 struct ldpc_transmission {
-    std::vector<int> punctured, shortened; //!< codeword positions, ascending
+    std::vector<int> punctured, shortened; //!< the code's columns, ascending
 
     bool empty() const { return punctured.empty() && shortened.empty(); }
+    //! every bit sent, in column order: the frames are the codewords as the engines hold them
+    bool as_columns(const ldpc_code& code) const { return empty() && code.send_order().empty(); }
     /*! From option texts: "first:end" ranges (end excluded) or single positions, separated by
-     *  spaces; "" and "none": none. Positions must lie in the code, shortened ones among its
+     *  spaces; "" and "none": none; positions as sent (the code's send order). Positions must lie in the code, shortened ones among its
      *  information bits, and no position in both; else std::invalid_argument naming the
      *  option. `puncture` = "" takes the code's own (nr: the first 2Z bits). */
     static ldpc_transmission parse(const ldpc_code& code, const std::string& puncture, const std::string& shorten);

@@ -14,6 +14,14 @@ namespace gpufec {
 
 struct gf2_systematic;
 
+/*! One z x z block of a quasi-cyclic parity-check matrix: block row `row`, block column `col`
+ *  hold the identity shifted right by `shift` (row r of the block has its 1 in column
+ *  (r + shift) mod z); `missing` >= 0: that row of the block has no 1 (DVB-S2's corner), else
+ *  -1. Several circulants may share a block (C2, DVB-S2): their 1s add up. */
+struct qc_circulant {
+    int row = 0, col = 0, shift = 0, missing = -1;
+};
+
 /*! A binary LDPC code: its parity-check matrix H (m checks x n bits), and where it is
  *  quasi-cyclic, the base matrix it was lifted from.
  *
@@ -61,6 +69,11 @@ public:
                                            const std::string& id = "base-matrix");
     static ldpc_code from_base_matrix(int z, int mb, int nb, const std::vector<int>& shifts,
                                       const std::string& id = "base-matrix");
+    /*! A quasi-cyclic code from its circulants (several may share a block; none may repeat
+     *  another). The checks are numbered block row by block row, each block row as row_stride()
+     *  sub-layers (see there). */
+    static ldpc_code from_circulants(int z, int mb, int nb, std::vector<qc_circulant> circulants,
+                                     const std::string& id = "qc");
     //! Any H, given row by row as column lists.
     static ldpc_code from_rows(int n, const std::vector<std::vector<int>>& rows,
                                const std::string& id = "custom");
@@ -75,8 +88,25 @@ public:
     int z() const { return d_z; }
     int mb() const { return d_mb; }
     int nb() const { return d_nb; }
-    //! base matrix, row-major, mb x nb; empty when not quasi-cyclic
+    /*! base matrix, row-major, mb x nb; empty when not quasi-cyclic, or when a block holds
+     *  more than one circulant or misses an entry (then circulants() describes it) */
     const std::vector<int>& shifts() const { return d_shifts; }
+    //! every circulant, by block row, then block column, then shift; empty when not QC
+    const std::vector<qc_circulant>& circulants() const { return d_circulants; }
+    /*! The decoding schedule of a QC code: block row (layer) b is taken as p = row_stride(b)
+     *  sub-layers, sub-layer c holding the rows c, c + p, c + 2p, ... (z / p of them), so that
+     *  the rows of a sub-layer touch distinct bits (a block of two circulants whose shifts
+     *  differ by d puts rows d apart on one bit: p must not divide d) and number at most 512
+     *  (the GPU's threads a codeword). p is the smallest divisor of z that gives both: 1 for
+     *  blocks of one circulant and z <= 512. The checks (row_start / row_cols) are in this
+     *  order, which every engine follows, so all give the same bits. */
+    int row_stride(int block_row) const { return d_row_stride[size_t(block_row)]; }
+    /*! Where not empty: the codeword as transmitted is column send_order()[i] at position i
+     *  (DVB-S2: its accumulator's parity bits, which the QC form permutes); the encoders and
+     *  decoders of the family speak the transmitted order, puncture and shorten positions
+     *  included. Empty: the column order. */
+    const std::vector<int>& send_order() const { return d_send_order; }
+    void set_send_order(std::vector<int> order); //!< (a permutation of 0 .. n-1; builders use it)
     /*! The parity part (last mb block columns) has the standards' form: in the first
      *  core_rows() block rows a dual-diagonal core (one column of weight 3, shifts a, .., b,
      *  .., a, then an identity staircase), below them (5G NR) one unshifted identity per row
@@ -118,6 +148,9 @@ private:
     int d_n = 0, d_m = 0, d_k = 0;
     int d_z = 0, d_mb = 0, d_nb = 0;
     std::vector<int> d_shifts;
+    std::vector<qc_circulant> d_circulants;
+    std::vector<int> d_row_stride; // per block row
+    std::vector<int> d_send_order;
     bool d_dual_diagonal = false;
     int d_core_rows = 0;
     float d_normalization = 0.75f;

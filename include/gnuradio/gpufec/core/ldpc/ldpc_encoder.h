@@ -14,9 +14,11 @@
 namespace gpufec {
 
 /*! Systematic LDPC encoder: k information bits in, n codeword bits out (one bit per byte),
- *  the information bits at code.info_columns(). Codes with the standards' dual-diagonal
- *  parity part are encoded in linear time; any other code through the systematic form that
- *  Gaussian elimination found when the code was built. */
+ *  the information bits at code.info_columns(), in the code's send order (DVB-S2: the
+ *  standard's; ldpc_code::send_order()). Codes with the standards' dual-diagonal parity part
+ *  are encoded in linear time, so are codes whose parity bits solve check by check (DVB-S2);
+ *  any other code through the systematic form that Gaussian elimination found when the code
+ *  was built. */
 class ldpc_encoder
 {
 public:
@@ -24,6 +26,8 @@ public:
 
     const ldpc_code& code() const { return d_code; }
     void encode(const uint8_t* info, size_t frames, uint8_t* codeword) const;
+    //! the same in the code's column order (what the decoding engines hold)
+    void encode_columns(const uint8_t* info, size_t frames, uint8_t* codeword) const;
 
 private:
     void encode_dual_diagonal(const uint8_t* info, uint8_t* cw, std::vector<uint8_t>& lambda,
