@@ -25,14 +25,13 @@ const int c2_circulants[2][16][2] = {
 
 ldpc_code ccsds_c2_code(const std::string& id)
 {
-    constexpr int z = 511;
-    std::vector<std::vector<int>> rows(2 * z);
+    // row j of a block has its 1s at (c + j) mod 511: circulants of shift c
+    std::vector<qc_circulant> circ;
     for (int rb = 0; rb < 2; ++rb)
-        for (int j = 0; j < z; ++j)
-            for (int cb = 0; cb < 16; ++cb)
-                for (int c : c2_circulants[rb][cb])
-                    rows[size_t(rb * z + j)].push_back(cb * z + (c + j) % z);
-    return ldpc_code::from_rows(16 * z, rows, id);
+        for (int cb = 0; cb < 16; ++cb)
+            for (int c : c2_circulants[rb][cb])
+                circ.push_back({ rb, cb, c, -1 });
+    return ldpc_code::from_circulants(511, 2, 16, std::move(circ), id);
 }
 
 } // namespace gpufec

@@ -6,20 +6,27 @@
  * ("A high throughput LDPC decoder using a mid-range GPU"), bit-exact with the CPU reference
  * (ldpc_common.h).
  *
- * Parallel mapping: a thread block decodes C codewords at once; thread t owns row (t mod Z) of
- * every layer of codeword (t / Z). The Z rows of a layer touch Z distinct bits, so a layer is
- * one parallel step, and the block synchronises between layers. C is chosen per code so that
- * C * Z threads keep the most codewords resident per SM with few idle threads (chosen at run
- * time from the occupancy). Blocks take groups of C codewords from a queue (one atomic
- * counter), so a block whose codewords stop early takes new ones instead of idling.
+ * Parallel mapping: a thread block decodes C codewords at once; a codeword has R threads, R =
+ * the most rows of a sub-layer (ldpc_code::row_stride: a layer of Z rows is taken as p
+ * sub-layers of Z / p rows whose bits are distinct; p = 1, R = Z for codes of one circulant per
+ * block and Z <= 512). Thread u of a codeword owns row c + p u of sub-layer c of every layer, so
+ * a sub-layer is one parallel step, and the block synchronises between sub-layers. C is chosen
+ * per code so that C * R threads keep the most codewords resident per SM with few idle threads
+ * (chosen at run time from the occupancy). Blocks take groups of C codewords from a queue (one
+ * atomic counter), so a block whose codewords stop early takes new ones instead of idling.
+ * Several circulants may share a block (their entries repeat the block column) and a layer may
+ * miss one row's entry (DVB-S2's corner: that thread skips it).
  *
  * Memory: posteriors gamma of the block's codewords in shared memory (int16 for int8 messages,
  * int32 for int16 messages: wide enough never to saturate, see ldpc_common.h), and one
- * check-to-bit message per edge, also in shared memory (int8 or int16; for int8 this is less
- * than the compressed form of two minima, position and signs would take, and it saves
- * rebuilding every old message). A thread's messages are one row of S bytes (its edges in
- * layer order, so a layer's are at fixed offsets from one pointer), and S / 4 is odd, so the 32
- * rows of a warp fall in 32 different banks. The base matrix travels in the launch parameters
+ * check-to-bit message per edge, in shared memory where they fit (int8 or int16; for int8 this
+ * is less than the compressed form of two minima, position and signs would take, and it saves
+ * rebuilding every old message), else in global memory (DVB-S2 normal frames, 5G NR at Z = 384
+ * where it lets more codewords share an SM). A thread's messages are S slots (its edges in
+ * layer and sub-layer order, so a sub-layer's are at fixed offsets from one pointer): in shared
+ * memory one row of S per thread with S / 4 odd, so the 32 rows of a warp fall in 32 different
+ * banks; in global memory slot i of all the block's threads side by side (a warp's 32 messages
+ * of one edge in one 32-byte sector). The base matrix travels in the launch parameters
  * (constant bank): every thread of the block reads the same entry at the same time, which the
  * uniform datapath serves without shared-memory traffic. Channel values are read once from
  * global memory, int8; the output is the packed leading hard bits (codeword, or information
@@ -42,8 +49,9 @@ namespace gpufec {
 
 namespace {
 
-constexpr int max_table_entries = 2048; // non-zero entries of the base matrix
+constexpr int max_table_entries = 2048; // circulants of the base matrix
 constexpr int max_table_layers = 1024;  // its rows
+constexpr int max_table_holes = 4;      // rows of a layer without one of its entries
 
 /*! The base matrix, layer by layer, in the form the row update uses. Entry e (block column
  *  bc, shift s) as byte counts: entry[e].x = s * sizeof(T), entry[e].y = bc * Z * sizeof(T).
@@ -53,6 +61,10 @@ constexpr int max_input_runs = 16; // pieces of a sent frame's layout (take_inpu
 struct gpu_table {
     int2 entry[max_table_entries];
     uint16_t layer_start[max_table_layers + 1]; // layer l: entries layer_start[l] .. [l + 1]
+    uint16_t stride[max_table_layers];          // layer l: sub-layers p (rows c, c + p, ...)
+    // row hole_row[h] of layer hole_layer[h] lacks its entry hole_entry[h] (from the layer's
+    // first): it reads the codeword's sink there (hole_of)
+    int hole_layer[max_table_holes], hole_row[max_table_holes], hole_entry[max_table_holes];
     // where codes are sent without some bits: run r puts run_len[r] values at bit run_at[r],
     // copied from sent value run_from[r] on, or (run_from < 0) the fill input_erased,
     // input_known_zero or input_known_one (frame/frame_engine.h)
@@ -61,10 +73,14 @@ struct gpu_table {
 
 struct gpu_params {
     int n, z, mb;
+    int gstride;        // posteriors a codeword in shared memory: n, and the sink where holes
+    int rows;           // R: threads a codeword (the most rows of a sub-layer)
+    int holes;          // entries of the table's hole lists in use
+    int global_msgs;    // messages in global memory (else shared)
     int in_stride;      // soft values a codeword in the input (n, or the sent ones)
     int runs;           // 0: the input is the codeword; else the table's runs place it
     int cw_per_block;   // C
-    int msg_stride;     // S: messages per thread (>= entries), S * sizeof(M) / 4 odd
+    int msg_stride;     // S: messages per thread (>= their edges); shared: S * sizeof(M) / 4 odd
     int frames;         // codewords in this launch
     int groups;         // ceil(frames / C)
     int max_iter;
@@ -86,12 +102,13 @@ __host__ __device__ inline int msg_stride(int entries)
     return int(size_t(words) * 4 / sizeof(M));
 }
 
-//! dynamic shared memory of one block: gamma (T), messages (M, one row of S per thread), flags
+//! dynamic shared memory of one block: gamma (T), messages (M, one row of S per thread) unless
+//! they are in global memory, flags; R threads a codeword, `slots` messages a thread
 template <typename T, typename M>
-__host__ __device__ inline size_t smem_bytes(int n, int z, int entries, int C)
+__host__ __device__ inline size_t smem_bytes(int n, int R, int slots, int C, bool global_msgs)
 {
-    return align16(size_t(C) * n * sizeof(T)) + align16(size_t(C) * z * msg_stride<M>(entries) * sizeof(M)) +
-           align16(size_t(C) * 4 * 4);
+    return align16(size_t(C) * n * sizeof(T)) +
+           (global_msgs ? 0 : align16(size_t(C) * R * msg_stride<M>(slots) * sizeof(M))) + align16(size_t(C) * 4 * 4);
 }
 
 /*! Address of the bit of table entry `e` for the thread whose row starts rb bytes into a
@@ -106,12 +123,13 @@ __device__ __forceinline__ T* bit_of(unsigned char* gcw, int2 e, unsigned rb, un
     return reinterpret_cast<T*>(gcw + e.y + off);
 }
 
-/*! One check row of degree D for one codeword (the thread's row of a layer): the layered
- *  min-sum update of ldpc_common.h. lrow[j] is the row's message j, ent[j] the table entry of
- *  its bit j. rho, magnitudes and bit addresses stay in registers between the two passes. */
-template <typename T, typename M, int D>
-__device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const int2* ent, unsigned rb,
-                                            unsigned rbz, const ldpc_fixed& fx)
+/*! One check row of degree D for one codeword (the thread's row of a sub-layer): the layered
+ *  min-sum update of ldpc_common.h. lrow[j * ms] is the row's message j (ms: 1 in shared
+ *  memory, the block's threads in global memory), ent[j] the table entry of its bit j. rho,
+ *  magnitudes and bit addresses stay in registers between the two passes. */
+template <typename T, typename M, int D, bool HOLES>
+__device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, int ms, const int2* ent, unsigned rb,
+                                            unsigned rbz, const ldpc_fixed& fx, int skip, T* sink)
 {
     T* at[D];
     int rho[D], mag[D];
@@ -121,7 +139,9 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
 #pragma unroll
     for (int j = 0; j < D; ++j) {
         at[j] = bit_of<T>(gcw, ent[j], rb, rbz);
-        rho[j] = int(*at[j]) - int(lrow[j]);
+        if constexpr (HOLES)
+            at[j] = j == skip ? sink : at[j];
+        rho[j] = int(*at[j]) - int(lrow[j * ms]);
         mag[j] = abs(rho[j]);
         sx ^= rho[j];
         min2 = min(min2, max(min1, mag[j]));
@@ -141,7 +161,7 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
     for (int j = 0; j < D; ++j) {
         const int m = n2 + __viaddmin_s32(mag[j], -min1, 1) * step;
         const int msg = rho[j] < 0 ? -m : m;
-        lrow[j] = M(msg);
+        lrow[j * ms] = M(msg);
         *at[j] = T(rho[j] + msg);
     }
 }
@@ -149,13 +169,34 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
 /*! Parity of one check row of degree D (the thread's row of a layer): negative when an odd
  *  number of its bits decide 1 (the sign bit of the XOR of their posteriors). */
 template <typename T, int D>
-__device__ __forceinline__ int row_parity(unsigned char* gcw, const int2* ent, unsigned rb, unsigned rbz)
+__device__ __forceinline__ int row_parity(unsigned char* gcw, const int2* ent, unsigned rb, unsigned rbz, int skip)
 {
     int x = 0;
 #pragma unroll
     for (int j = 0; j < D; ++j)
-        x ^= int(*bit_of<T>(gcw, ent[j], rb, rbz));
+        x ^= j == skip ? 0 : int(*bit_of<T>(gcw, ent[j], rb, rbz));
     return x;
+}
+
+/*! The entry (from the layer's first) that row r of layer l lacks, or -1. The row reads the
+ *  codeword's sink there instead of a bit: a value beyond any posterior (hole_sink), whose
+ *  magnitude is never a minimum and whose sign is positive, so the row updates as if it had no
+ *  such entry, as the CPU engines do; what is written back there stays within a message of it. */
+__device__ __forceinline__ int hole_of(const gpu_table& tab, int holes, int l, int r)
+{
+    int skip = -1;
+    for (int h = 0; h < holes; ++h)
+        if (tab.hole_layer[h] == l && tab.hole_row[h] == r)
+            skip = tab.hole_entry[h];
+    return skip;
+}
+
+//! the sink's value: beyond |rho| of any real bit (127 + 33 mmax, ldpc_common.h) by more than a
+//! message, and normalised it is still at least mmax
+template <typename T>
+__host__ __device__ constexpr int hole_sink()
+{
+    return sizeof(T) == 2 ? 16384 : (1 << 22);
 }
 
 /*! f(std::integral_constant<int, d>) for a row degree d of 2..MAXD (ldpc_code refuses checks
@@ -196,36 +237,47 @@ __device__ __forceinline__ void store_negated(int32_t* g, char4 s)
 
 /* Registers: rows of up to 8 bits (the rate-1/2 codes) fit 40 registers, which lets 1536
  * threads (3 blocks of 512, or 6 of 256) share an SM; longer rows get what they need. */
-template <typename T, typename M, int MAXD>
+template <typename T, typename M, int MAXD, bool GLOBAL, bool HOLES>
 __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
     ldpc_layered_kernel(gpu_params p, const __grid_constant__ gpu_table tab,
                         const int8_t* __restrict__ soft,
                         uint8_t* __restrict__ out,         // packed hard bits
                         frame_status* __restrict__ results, // one per codeword
                         float* __restrict__ posteriors,    // n per codeword, where wanted
+                        void* __restrict__ gmsg_v,         // messages (M), where they are in global memory
                         int* __restrict__ queue)
 {
+    M* gmsg = static_cast<M*>(gmsg_v);
     extern __shared__ __align__(16) unsigned char smem[];
-    const int C = p.cw_per_block, z = p.z, n = p.n, S = p.msg_stride;
+    const int C = p.cw_per_block, z = p.z, n = p.n, S = p.msg_stride, R = p.rows;
     const int zbytes = z * int(sizeof(T));
     unsigned char* cursor = smem;
     T* s_gamma = reinterpret_cast<T*>(cursor);
-    cursor += align16(size_t(C) * n * sizeof(T));
-    // messages of thread t (codeword t / z, row t mod z): s_msg[t * S + e] for table entry e
+    cursor += align16(size_t(C) * p.gstride * sizeof(T));
+    // messages of thread t (codeword t / R, its thread t mod R): slot i at mrow[i * ms]
     M* s_msg = reinterpret_cast<M*>(cursor);
-    cursor += align16(size_t(C) * z * S * sizeof(M));
+    if constexpr (!GLOBAL)
+        cursor += align16(size_t(C) * R * S * sizeof(M));
     int* s_bad = reinterpret_cast<int*>(cursor); // per codeword: a check failed
     int* s_done = s_bad + C;
     int* s_iters = s_done + C;
     int* s_group = s_iters + C;
 
-    const int local = threadIdx.x / z;      // codeword within the block
-    const int row = threadIdx.x - local * z; // row within every layer
+    const int local = threadIdx.x / R;     // codeword within the block
+    const int u = threadIdx.x - local * R; // the thread's place in every sub-layer
     const bool lane_used = local < C;
-    T* gamma = s_gamma + (lane_used ? local * n : 0);
+    T* gamma = s_gamma + (lane_used ? local * p.gstride : 0);
     unsigned char* gcw = reinterpret_cast<unsigned char*>(gamma);
-    const unsigned rb = unsigned(row) * sizeof(T), rbz = rb - unsigned(zbytes); // bit_of
-    M* mrow = s_msg + (lane_used ? size_t(threadIdx.x) * S : 0);
+    M* mrow;
+    int ms; // (1 in shared memory: a constant the compiler folds)
+    if constexpr (GLOBAL) {
+        mrow = gmsg + size_t(blockIdx.x) * blockDim.x * S + threadIdx.x;
+        ms = int(blockDim.x);
+    } else {
+        mrow = s_msg + (lane_used ? size_t(threadIdx.x) * S : 0);
+        ms = 1;
+    }
+    T* const sink = gamma + n;
 
     for (;;) {
         __syncthreads();
@@ -243,7 +295,9 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
         for (int c = 0; c < C; ++c) {
             const int id = group * C + c;
             const int8_t* src = soft + size_t(id) * p.in_stride;
-            T* g = s_gamma + c * n;
+            T* g = s_gamma + c * p.gstride;
+            if (HOLES && threadIdx.x == 0)
+                g[n] = T(hole_sink<T>());
             if (id >= p.frames) {
                 for (int v = threadIdx.x; v < n; v += blockDim.x)
                     g[v] = T(0);
@@ -263,8 +317,13 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
                     g[v] = T(-int(src[v]));
             }
         }
-        for (int i = threadIdx.x; i < int(align16(size_t(C) * z * S * sizeof(M)) / 16); i += blockDim.x)
-            reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
+        if constexpr (GLOBAL) {
+            for (int i = 0; i < S; ++i)
+                mrow[size_t(i) * ms] = M(0);
+        } else {
+            for (int i = threadIdx.x; i < int(align16(size_t(C) * R * S * sizeof(M)) / 16); i += blockDim.x)
+                reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
+        }
         if (threadIdx.x < C) {
             s_done[threadIdx.x] = group * C + threadIdx.x >= p.frames;
             s_iters[threadIdx.x] = 0;
@@ -277,43 +336,58 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
             ++it;
             const bool work = active && !s_done[local];
             bool mine_done;
+            int slot = 0; // the thread's message slots used so far this iteration
             for (int l = 0; l < p.mb; ++l) {
-                if (work) {
-                    const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
-                    with_degree<MAXD>(d, [&](auto deg) {
-                        layered_row<T, M, decltype(deg)::value>(gcw, mrow + e0, tab.entry + e0, rb, rbz, p.fx);
-                    });
+                const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0, stride = tab.stride[l];
+                const int rows = z / stride;
+                for (int c = 0; c < stride; ++c) {
+                    if (work && u < rows) {
+                        const int r = c + stride * u;
+                        const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes); // bit_of
+                        const int skip = HOLES ? hole_of(tab, p.holes, l, r) : -1;
+                        M* lrow = mrow + size_t(slot + c * d) * ms;
+                        with_degree<MAXD>(d, [&](auto deg) {
+                            layered_row<T, M, decltype(deg)::value, HOLES>(gcw, lrow, ms, tab.entry + e0, rb, rbz,
+                                                                           p.fx, skip, sink);
+                        });
+                    }
+                    __syncthreads();
                 }
-                __syncthreads();
+                slot += stride * d;
             }
             if (p.early_termination || it == p.max_iter) {
-                if (lane_used && row == 0)
+                if (lane_used && u == 0)
                     s_bad[local] = 0;
                 __syncthreads();
                 if (work) {
                     bool bad = false;
                     for (int l = 0; l < p.mb && !bad; ++l) {
-                        const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
-                        with_degree<MAXD>(d, [&](auto deg) {
-                            bad = row_parity<T, decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz) < 0;
-                        });
+                        const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0, stride = tab.stride[l];
+                        for (int r = u; r < z && !bad; r += R) { // every row of the layer, R at a time
+                            const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes);
+                            const int skip = HOLES ? hole_of(tab, p.holes, l, r) : -1;
+                            with_degree<MAXD>(d, [&](auto deg) {
+                                bad = row_parity<T, decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz, skip) < 0;
+                            });
+                        }
+                        (void)stride;
                     }
                     if (bad)
                         atomicOr(&s_bad[local], 1);
                 }
                 __syncthreads();
                 // every row of a codeword reads s_bad after the barrier and so knows whether its
-                // codeword is done; row 0 alone records it. (Reading s_done here instead raced
-                // with row 0's write: compute-sanitizer racecheck.)
+                // codeword is done; thread 0 alone records it. (Reading s_done here instead raced
+                // with thread 0's write: compute-sanitizer racecheck.)
                 const bool passed = lane_used && !s_bad[local];
-                if (work && row == 0) {
+                if (work && u == 0) {
                     s_iters[local] = it;
                     if (p.early_termination && passed)
                         s_done[local] = 1;
                 }
                 mine_done = !work || (p.early_termination && passed);
             } else {
-                if (work && row == 0)
+                if (work && u == 0)
                     s_iters[local] = it;
                 mine_done = !work;
             }
@@ -324,7 +398,7 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
         // results: packed hard bits, iterations and syndrome, posteriors
         if (active) {
             uint8_t* o = out + size_t(cw) * p.nbytes;
-            for (int b = row; b < p.nbytes; b += z) {
+            for (int b = u; b < p.nbytes; b += R) {
                 unsigned byte = 0;
                 for (int i = 0; i < 8; ++i) {
                     const int v = b * 8 + i;
@@ -332,37 +406,45 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
                 }
                 o[b] = uint8_t(byte);
             }
-            if (row == 0) {
+            if (u == 0) {
                 results[cw] = frame_status{ s_iters[local], int8_t(!s_bad[local]), 0 };
             }
             if (p.want_post) {
                 float* post = posteriors + size_t(cw) * n;
-                for (int v = row; v < n; v += z)
+                for (int v = u; v < n; v += R)
                     post[v] = float(-int(gamma[v]));
             }
         }
     }
 }
 
-typedef void (*kernel_fn)(gpu_params, const gpu_table, const int8_t*, uint8_t*, frame_status*, float*, int*);
+typedef void (*kernel_fn)(gpu_params, const gpu_table, const int8_t*, uint8_t*, frame_status*, float*, void*, int*);
 
-template <typename T, typename M>
+template <typename T, typename M, bool GLOBAL, bool HOLES>
 kernel_fn pick_by_degree(int max_degree)
 {
     if (max_degree <= 8)
-        return ldpc_layered_kernel<T, M, 8>;
+        return ldpc_layered_kernel<T, M, 8, GLOBAL, HOLES>;
     if (max_degree <= 16)
-        return ldpc_layered_kernel<T, M, 16>;
+        return ldpc_layered_kernel<T, M, 16, GLOBAL, HOLES>;
     if (max_degree <= 24)
-        return ldpc_layered_kernel<T, M, 24>;
-    return ldpc_layered_kernel<T, M, 32>;
+        return ldpc_layered_kernel<T, M, 24, GLOBAL, HOLES>;
+    return ldpc_layered_kernel<T, M, 32, GLOBAL, HOLES>;
 }
 
-//! int8 messages with int16 posteriors, or int16 messages with int32 posteriors (ldpc_common.h)
-kernel_fn pick_kernel(bool int8_messages, int max_degree)
+/*! int8 messages with int16 posteriors, or int16 messages with int32 posteriors (ldpc_common.h);
+ *  messages in shared or global memory; rows that lack an entry (only with global messages:
+ *  DVB-S2, whose messages never fit shared memory at full speed) */
+kernel_fn pick_kernel(bool int8_messages, int max_degree, bool global, bool holes)
 {
-    return int8_messages ? pick_by_degree<int16_t, int8_t>(max_degree)
-                         : pick_by_degree<int32_t, int16_t>(max_degree);
+    if (holes)
+        return int8_messages ? pick_by_degree<int16_t, int8_t, true, true>(max_degree)
+                             : pick_by_degree<int32_t, int16_t, true, true>(max_degree);
+    if (global)
+        return int8_messages ? pick_by_degree<int16_t, int8_t, true, false>(max_degree)
+                             : pick_by_degree<int32_t, int16_t, true, false>(max_degree);
+    return int8_messages ? pick_by_degree<int16_t, int8_t, false, false>(max_degree)
+                         : pick_by_degree<int32_t, int16_t, false, false>(max_degree);
 }
 
 class cuda_engine : public ldpc_engine
@@ -375,8 +457,6 @@ public:
             throw std::invalid_argument("the CUDA LDPC decoder needs a quasi-cyclic code");
         if (code.max_row_degree() > 32)
             throw std::invalid_argument("the CUDA LDPC decoder handles rows of up to 32 bits");
-        if (code.z() > 512)
-            throw std::invalid_argument("the CUDA LDPC decoder handles lifting sizes up to 512");
         device_guard guard(d_device);
         cudaDeviceProp prop;
         GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_device));
@@ -386,32 +466,68 @@ public:
             throw std::invalid_argument("the CUDA LDPC decoder handles base matrices of up to " +
                                         std::to_string(max_table_layers) + " rows");
         d_int8 = o.precision == ldpc_precision::int8; // int16 posteriors, else int32
-        // base matrix, layer by layer, in column order (gpu_table)
-        const int tsize = d_int8 ? 2 : 4;
+        // the circulants, layer by layer, in column order (gpu_table); a thread's message slots
+        // (stride x degree a layer) and the most rows of a sub-layer (its codeword's threads)
+        const int tsize = d_int8 ? 2 : 4, z = code.z();
         d_table = std::make_unique<gpu_table>();
         d_entries = 0;
+        d_slots = 0;
+        d_rows = 0;
+        d_holes = 0;
+        const auto& circ = code.circulants();
+        size_t ci = 0;
+        std::vector<int> hole_at; // the table index of each missing entry's circulant
         for (int l = 0; l < code.mb(); ++l) {
             d_table->layer_start[l] = uint16_t(d_entries);
-            for (int bc = 0; bc < code.nb(); ++bc) {
-                const int s = code.shifts()[size_t(l) * code.nb() + bc];
-                if (s < 0)
-                    continue;
+            const int stride = code.row_stride(l);
+            d_table->stride[l] = uint16_t(stride);
+            d_rows = std::max(d_rows, z / stride);
+            const int first = d_entries;
+            for (; ci < circ.size() && circ[ci].row == l; ++ci) {
                 if (d_entries == max_table_entries)
                     throw std::invalid_argument("the CUDA LDPC decoder handles base matrices of up to " +
-                                                std::to_string(max_table_entries) + " non-zero entries");
-                d_table->entry[d_entries++] = make_int2(s * tsize, bc * code.z() * tsize);
+                                                std::to_string(max_table_entries) + " circulants");
+                if (circ[ci].missing >= 0) {
+                    if (d_holes == max_table_holes)
+                        throw std::invalid_argument("the CUDA LDPC decoder handles up to " +
+                                                    std::to_string(max_table_holes) + " missing entries");
+                    d_table->hole_layer[d_holes] = l;
+                    d_table->hole_row[d_holes] = circ[ci].missing;
+                    hole_at.push_back(d_entries);
+                    ++d_holes;
+                }
+                d_table->entry[d_entries++] = make_int2(circ[ci].shift * tsize, circ[ci].col * z * tsize);
             }
+            d_slots += stride * (d_entries - first);
         }
         d_table->layer_start[code.mb()] = uint16_t(d_entries);
+        // rows that lack an entry read the sink (index n of their codeword's posteriors) there
+        d_gstride = code.n() + (d_holes ? 8 : 0);
+        for (int h = 0; h < d_holes; ++h)
+            d_table->hole_entry[h] = hole_at[size_t(h)] - d_table->layer_start[d_table->hole_layer[h]];
+
+        // messages in shared memory where a codeword's fit (the fastest for the IEEE codes),
+        // else in global memory; GPUFEC_LDPC_MESSAGES=shared|global chooses (a tuning aid)
+        const size_t optin = size_t(prop.sharedMemPerBlockOptin);
+        d_global = false;
+        d_global = d_holes > 0 || smem(1) > optin;
+        if (const char* where = std::getenv("GPUFEC_LDPC_MESSAGES")) {
+            const std::string w = where;
+            if (w != "shared" && w != "global")
+                throw std::invalid_argument("GPUFEC_LDPC_MESSAGES: '" + w + "' is not valid (shared, global)");
+            d_global = w == "global" || d_holes > 0;
+        }
+        d_kernel = pick_kernel(d_int8, code.max_row_degree(), d_global, d_holes > 0);
+        if (smem(1) > optin)
+            throw std::invalid_argument("the code is too long for the GPU's shared memory (" +
+                                        std::to_string(smem(1)) + " bytes a codeword, " + std::to_string(optin) +
+                                        " a block)");
 
         // codewords per block C: the most codewords resident per SM, weighted by the share of
-        // each block's threads that do work (C * Z of a whole number of warps); ties go to the
+        // each block's threads that do work (C * R of a whole number of warps); ties go to the
         // smaller block (its per-layer synchronisation is cheaper). Measured on the H100 for
         // Z = 81 (802.11n 1944): C = 3 8.9 Gb/s, C = 5 (fewest idle threads) 7.8, C = 1 8.2.
-        const size_t smem_limit = std::min<size_t>(size_t(prop.sharedMemPerBlockOptin), 100 << 10);
-        d_kernel = pick_kernel(d_int8, code.max_row_degree());
-        if (smem(1) > size_t(prop.sharedMemPerBlockOptin))
-            throw std::invalid_argument("the code is too long for the GPU's shared memory");
+        const size_t smem_limit = std::min<size_t>(optin, 100 << 10);
         allow_dynamic_shared(d_kernel, smem(1), "LDPC GPU decoder");
         // all of the unified L1 / shared memory as shared memory: the kernel reads global
         // memory once per codeword and needs no L1
@@ -419,10 +535,10 @@ public:
                                                int(cudaSharedmemCarveoutMaxShared)));
         int best = 1;
         double best_score = -1.0;
-        for (int c = 1; c * code.z() <= 512; ++c) {
+        for (int c = 1; c * d_rows <= 512; ++c) {
             if (smem(c) > smem_limit && c > 1)
                 break;
-            const int t = c * code.z(), padded = (t + 31) / 32 * 32;
+            const int t = c * d_rows, padded = (t + 31) / 32 * 32;
             int per_sm = 0;
             GPUFEC_CUDA_CHECK(
                 cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d_kernel, padded, smem(c)));
@@ -436,14 +552,15 @@ public:
         // tuning aid: GPUFEC_LDPC_CW_PER_BLOCK=C forces the codewords per block
         if (const char* force = std::getenv("GPUFEC_LDPC_CW_PER_BLOCK")) {
             const int c = std::atoi(force);
-            if (c < 1 || c * code.z() > 512)
+            if (c < 1 || c * d_rows > 512)
                 throw std::invalid_argument("GPUFEC_LDPC_CW_PER_BLOCK: " + std::string(force) +
-                                            " is not valid (1 .. 512 / Z)");
+                                            " is not valid (1 .. 512 / rows of a sub-layer)");
             d_c = c;
         }
-        if (smem(d_c) > size_t(prop.sharedMemPerBlockOptin))
+        if (smem(d_c) > optin)
             throw std::invalid_argument("the code is too long for the GPU's shared memory");
-        d_threads = (d_c * code.z() + 31) / 32 * 32;
+        allow_dynamic_shared(d_kernel, smem(d_c), "LDPC GPU decoder");
+        d_threads = (d_c * d_rows + 31) / 32 * 32;
         const int bytes = int(smem(d_c));
         int per_sm = 0;
         GPUFEC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d_kernel, d_threads, bytes));
@@ -464,7 +581,8 @@ public:
         pipeline_layout l;
         l.in = { cw * n };
         l.out = { cw * ((n + 7) / 8), cw * sizeof(frame_status) };
-        l.scratch = { sizeof(int) };
+        // scratch 1: the messages of every resident block, where they are in global memory
+        l.scratch = { sizeof(int), d_global ? size_t(d_resident) * d_threads * size_t(msg_slots()) * (d_int8 ? 1 : 2) : 0 };
         d_pipe = std::make_unique<batch_pipeline>(3, l);
     }
 
@@ -488,7 +606,7 @@ public:
     std::string name() const override
     {
         return d_name + " layered " + (d_int8 ? "int8" : "int16") + ", " + std::to_string(d_c) +
-               " cw/block, " + std::to_string(d_per_sm) + " blocks/SM";
+               " cw/block, " + std::to_string(d_per_sm) + " blocks/SM" + (d_global ? ", messages in global memory" : "");
     }
 
     void decode(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* res,
@@ -525,7 +643,8 @@ public:
             },
             [&](int64_t c, const slot_view& v) {
                 launch(params[size_t(c)], v.input<const int8_t>(0), v.output<uint8_t>(0),
-                       v.output<frame_status>(1), v.output<float>(2), v.scratch_as<int>(0), v.stream);
+                       v.output<frame_status>(1), v.output<float>(2), v.scratch_as<void>(1), v.scratch_as<int>(0),
+                       v.stream);
             });
     }
 
@@ -537,29 +656,42 @@ public:
         device_buffer<uint8_t> out(frames * size_t(g.nbytes));
         device_buffer<frame_status> results(frames);
         device_buffer<int> queue(1);
+        device_buffer<int8_t> msgs(d_global ? size_t(d_resident) * d_threads * size_t(msg_slots()) * (d_int8 ? 1 : 2) : 1);
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(in.get(), soft, frames * d_in_stride, cudaMemcpyHostToDevice, st.get()));
         return time_on_stream(st.get(), reps,
-                              [&] { launch(g, in.get(), out.get(), results.get(), nullptr, queue.get(), st.get()); });
+                              [&] { launch(g, in.get(), out.get(), results.get(), nullptr, msgs.get(), queue.get(), st.get()); });
     }
 
 private:
     size_t smem(int c) const
     {
-        return d_int8 ? smem_bytes<int16_t, int8_t>(d_code.n(), d_code.z(), d_entries, c)
-                      : smem_bytes<int32_t, int16_t>(d_code.n(), d_code.z(), d_entries, c);
+        return d_int8 ? smem_bytes<int16_t, int8_t>(d_gstride, d_rows, d_slots, c, d_global)
+                      : smem_bytes<int32_t, int16_t>(d_gstride, d_rows, d_slots, c, d_global);
+    }
+
+    //! S: a thread's message slots (shared memory: padded so that S * sizeof(M) / 4 is odd)
+    int msg_slots() const
+    {
+        if (d_global)
+            return d_slots;
+        return d_int8 ? msg_stride<int8_t>(d_slots) : msg_stride<int16_t>(d_slots);
     }
 
     gpu_params base_params(int frames, int out_bits, bool want_post) const
     {
         gpu_params g{};
         g.n = d_code.n();
+        g.gstride = d_gstride;
         g.in_stride = int(d_in_stride);
         g.runs = d_runs;
         g.z = d_code.z();
         g.mb = d_code.mb();
+        g.rows = d_rows;
+        g.holes = d_holes;
+        g.global_msgs = d_global;
         g.cw_per_block = d_c;
-        g.msg_stride = d_int8 ? msg_stride<int8_t>(d_entries) : msg_stride<int16_t>(d_entries);
+        g.msg_stride = msg_slots();
         g.frames = frames;
         g.groups = (frames + d_c - 1) / d_c;
         g.max_iter = d_opts.max_iterations;
@@ -574,12 +706,12 @@ private:
     }
 
     void launch(const gpu_params& g, const int8_t* in, uint8_t* out, frame_status* results, float* post,
-                int* queue, cudaStream_t st) const
+                void* msgs, int* queue, cudaStream_t st) const
     {
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(queue, 0, sizeof(int), st));
         const unsigned grid = unsigned(std::min(g.groups, d_resident));
         const size_t bytes = smem(d_c);
-        d_kernel<<<grid, d_threads, bytes, st>>>(g, *d_table, in, out, results, post, queue);
+        d_kernel<<<grid, d_threads, bytes, st>>>(g, *d_table, in, out, results, post, msgs, queue);
         GPUFEC_CUDA_CHECK_LAUNCH("ldpc_layered_kernel");
     }
 
@@ -588,6 +720,11 @@ private:
     int d_device;
     std::string d_name;
     int d_sms = 1, d_entries = 0, d_c = 1, d_threads = 32, d_resident = 1, d_per_sm = 1;
+    int d_slots = 0; // message slots a thread (stride x degree, summed over the layers)
+    int d_rows = 0;  // R: threads a codeword, the most rows of a sub-layer
+    int d_holes = 0; // missing entries in the table
+    int d_gstride = 0; // posteriors a codeword in shared memory (n, + the sink where holes)
+    bool d_global = false; // messages in global memory
     bool d_int8 = false;
     kernel_fn d_kernel = nullptr;
     std::unique_ptr<gpu_table> d_table; // passed by value at each launch
