@@ -127,9 +127,9 @@ __device__ __forceinline__ T* bit_of(unsigned char* gcw, int2 e, unsigned rb, un
  *  min-sum update of ldpc_common.h. lrow[j * ms] is the row's message j (ms: 1 in shared
  *  memory, the block's threads in global memory), ent[j] the table entry of its bit j. rho,
  *  magnitudes and bit addresses stay in registers between the two passes. */
-template <typename T, typename M, int D, bool HOLES>
+template <typename T, typename M, int D>
 __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, int ms, const int2* ent, unsigned rb,
-                                            unsigned rbz, const ldpc_fixed& fx, int skip, T* sink)
+                                            unsigned rbz, const ldpc_fixed& fx)
 {
     T* at[D];
     int rho[D], mag[D];
@@ -139,8 +139,6 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, int ms,
 #pragma unroll
     for (int j = 0; j < D; ++j) {
         at[j] = bit_of<T>(gcw, ent[j], rb, rbz);
-        if constexpr (HOLES)
-            at[j] = j == skip ? sink : at[j];
         rho[j] = int(*at[j]) - int(lrow[j * ms]);
         mag[j] = abs(rho[j]);
         sx ^= rho[j];
@@ -163,6 +161,41 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, int ms,
         const int msg = rho[j] < 0 ? -m : m;
         lrow[j * ms] = M(msg);
         *at[j] = T(rho[j] + msg);
+    }
+}
+
+/*! The same row update for the general kernel (sub-layers, global messages, rows that lack an
+ *  entry: `skip` reads `sink` instead), as a loop over the row's d entries that reads each
+ *  bit and message again in the second pass rather than holding them: few registers, so that
+ *  more codewords share an SM whatever the degree (DVB-S2 rows reach 30 bits, C2's 32). */
+template <typename T, typename M, bool HOLES>
+__device__ __forceinline__ void layered_row_loop(unsigned char* gcw, M* lrow, int ms, const int2* ent, int d,
+                                                 unsigned rb, unsigned rbz, const ldpc_fixed& fx, int skip, T* sink)
+{
+    int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
+    for (int j = 0; j < d; ++j) {
+        T* at = bit_of<T>(gcw, ent[j], rb, rbz);
+        if constexpr (HOLES)
+            at = j == skip ? sink : at;
+        const int rho = int(*at) - int(lrow[j * ms]);
+        const int mag = abs(rho);
+        sx ^= rho;
+        min2 = min(min2, max(min1, mag));
+        min1 = min(min1, mag);
+    }
+    int n1 = ldpc_norm(min1, fx), n2 = ldpc_norm(min2, fx);
+    n1 = sx < 0 ? -n1 : n1;
+    n2 = sx < 0 ? -n2 : n2;
+    const int step = n1 - n2;
+    for (int j = 0; j < d; ++j) { // (this thread alone touches these bits in this sub-layer)
+        T* at = bit_of<T>(gcw, ent[j], rb, rbz);
+        if constexpr (HOLES)
+            at = j == skip ? sink : at;
+        const int rho = int(*at) - int(lrow[j * ms]);
+        const int m = n2 + __viaddmin_s32(abs(rho), -min1, 1) * step;
+        const int msg = rho < 0 ? -m : m;
+        lrow[j * ms] = M(msg);
+        *at = T(rho + msg);
     }
 }
 
@@ -336,8 +369,20 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
             ++it;
             const bool work = active && !s_done[local];
             bool mine_done;
+            if constexpr (!GLOBAL) { // one sub-layer a layer: thread u owns row u, its messages at e0
+                const unsigned rb = unsigned(u) * sizeof(T), rbz = rb - unsigned(zbytes); // bit_of
+                for (int l = 0; l < p.mb; ++l) {
+                    if (work) {
+                        const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
+                        with_degree<MAXD>(d, [&](auto deg) {
+                            layered_row<T, M, decltype(deg)::value>(gcw, mrow + e0, 1, tab.entry + e0, rb, rbz, p.fx);
+                        });
+                    }
+                    __syncthreads();
+                }
+            }
             int slot = 0; // the thread's message slots used so far this iteration
-            for (int l = 0; l < p.mb; ++l) {
+            for (int l = 0; GLOBAL && l < p.mb; ++l) {
                 const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0, stride = tab.stride[l];
                 const int rows = z / stride;
                 for (int c = 0; c < stride; ++c) {
@@ -345,11 +390,8 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
                         const int r = c + stride * u;
                         const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes); // bit_of
                         const int skip = HOLES ? hole_of(tab, p.holes, l, r) : -1;
-                        M* lrow = mrow + size_t(slot + c * d) * ms;
-                        with_degree<MAXD>(d, [&](auto deg) {
-                            layered_row<T, M, decltype(deg)::value, HOLES>(gcw, lrow, ms, tab.entry + e0, rb, rbz,
-                                                                           p.fx, skip, sink);
-                        });
+                        layered_row_loop<T, M, HOLES>(gcw, mrow + size_t(slot + c * d) * ms, ms, tab.entry + e0, d, rb,
+                                                      rbz, p.fx, skip, sink);
                     }
                     __syncthreads();
                 }
@@ -366,9 +408,16 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
                         for (int r = u; r < z && !bad; r += R) { // every row of the layer, R at a time
                             const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes);
                             const int skip = HOLES ? hole_of(tab, p.holes, l, r) : -1;
-                            with_degree<MAXD>(d, [&](auto deg) {
-                                bad = row_parity<T, decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz, skip) < 0;
-                            });
+                            if constexpr (GLOBAL) {
+                                int x = 0;
+                                for (int j = 0; j < d; ++j)
+                                    x ^= j == skip ? 0 : int(*bit_of<T>(gcw, tab.entry[e0 + j], rb, rbz));
+                                bad = x < 0;
+                            } else {
+                                with_degree<MAXD>(d, [&](auto deg) {
+                                    bad = row_parity<T, decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz, skip) < 0;
+                                });
+                            }
                         }
                         (void)stride;
                     }
@@ -437,12 +486,15 @@ kernel_fn pick_by_degree(int max_degree)
  *  DVB-S2, whose messages never fit shared memory at full speed) */
 kernel_fn pick_kernel(bool int8_messages, int max_degree, bool global, bool holes)
 {
+    // the general kernel loops over a row's entries: one instantiation serves every degree (its
+    // MAXD 8 only sets the launch bounds: 3 blocks of 512 threads an SM)
     if (holes)
-        return int8_messages ? pick_by_degree<int16_t, int8_t, true, true>(max_degree)
-                             : pick_by_degree<int32_t, int16_t, true, true>(max_degree);
+        return int8_messages ? ldpc_layered_kernel<int16_t, int8_t, 8, true, true>
+                             : ldpc_layered_kernel<int32_t, int16_t, 8, true, true>;
     if (global)
-        return int8_messages ? pick_by_degree<int16_t, int8_t, true, false>(max_degree)
-                             : pick_by_degree<int32_t, int16_t, true, false>(max_degree);
+        return int8_messages ? ldpc_layered_kernel<int16_t, int8_t, 8, true, false>
+                             : ldpc_layered_kernel<int32_t, int16_t, 8, true, false>;
+    (void)max_degree;
     return int8_messages ? pick_by_degree<int16_t, int8_t, false, false>(max_degree)
                          : pick_by_degree<int32_t, int16_t, false, false>(max_degree);
 }
@@ -509,13 +561,18 @@ public:
         // messages in shared memory where a codeword's fit (the fastest for the IEEE codes),
         // else in global memory; GPUFEC_LDPC_MESSAGES=shared|global chooses (a tuning aid)
         const size_t optin = size_t(prop.sharedMemPerBlockOptin);
+        // sub-layers (several circulants a block, Z > 512) and missing entries: the general kernel,
+        // whose messages are in global memory; the rest keeps the one-sub-layer kernel
+        bool strided = d_holes > 0;
+        for (int l = 0; l < code.mb(); ++l)
+            strided |= code.row_stride(l) != 1;
         d_global = false;
-        d_global = d_holes > 0 || smem(1) > optin;
+        d_global = strided || smem(1) > optin;
         if (const char* where = std::getenv("GPUFEC_LDPC_MESSAGES")) {
             const std::string w = where;
             if (w != "shared" && w != "global")
                 throw std::invalid_argument("GPUFEC_LDPC_MESSAGES: '" + w + "' is not valid (shared, global)");
-            d_global = w == "global" || d_holes > 0;
+            d_global = w == "global" || strided;
         }
         d_kernel = pick_kernel(d_int8, code.max_row_degree(), d_global, d_holes > 0);
         if (smem(1) > optin)
@@ -531,8 +588,9 @@ public:
         allow_dynamic_shared(d_kernel, smem(1), "LDPC GPU decoder");
         // all of the unified L1 / shared memory as shared memory: the kernel reads global
         // memory once per codeword and needs no L1
-        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(d_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                               int(cudaSharedmemCarveoutMaxShared)));
+        if (!d_global)
+            GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(d_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                   int(cudaSharedmemCarveoutMaxShared)));
         int best = 1;
         double best_score = -1.0;
         for (int c = 1; c * d_rows <= 512; ++c) {
