@@ -1,0 +1,268 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The general CUDA layered min-sum kernel: quasi-cyclic codes whose layers are taken as
+ * sub-layers (several circulants a block, Z > 512: ldpc_code::row_stride), rows that lack an
+ * entry (DVB-S2's corner), and codewords whose messages do not fit shared memory (DVB-S2, 5G
+ * NR at Z = 384 in int16). Same arithmetic and bits as every LDPC engine (ldpc_common.h).
+ *
+ * Parallel mapping: a codeword has R threads, R = the most rows of a sub-layer; thread u of a
+ * codeword owns row c + p u of sub-layer c of every layer of p sub-layers (the rows of a
+ * sub-layer touch distinct bits), so a sub-layer is one parallel step between two barriers. A
+ * block decodes C codewords (C * R threads) and takes groups of C from the queue.
+ *
+ * Memory: posteriors in shared memory, each codeword's followed by a sink (hole_of); messages
+ * in global memory, slot i of every thread of a block side by side (a warp's 32 messages of
+ * one edge in one 32-byte sector), a thread's slots in layer and sub-layer order. A row is
+ * updated in a loop that reads its bits and messages again in the second pass rather than
+ * holding them: few registers whatever the degree (DVB-S2's rows reach 30 bits, C2's 32), so
+ * that more codewords share an SM. Included by ldpc_cuda.cu only. */
+#ifndef INCLUDED_GPUFEC_LDPC_CUDA_GENERAL_CUH
+#define INCLUDED_GPUFEC_LDPC_CUDA_GENERAL_CUH
+
+#include "ldpc_cuda_layered.cuh"
+
+namespace gpufec {
+namespace {
+
+constexpr int max_table_holes = 4; // rows of a layer without one of their layer's entries
+
+//! gpu_table (ldpc_cuda_layered.cuh) and the sub-layers and missing entries
+struct general_table {
+    int2 entry[max_table_entries];              // as gpu_table's: several may share a column
+    uint16_t layer_start[max_table_layers + 1]; // layer l: entries layer_start[l] .. [l + 1]
+    uint16_t stride[max_table_layers];          // layer l: p sub-layers (rows c, c + p, ...)
+    // row hole_row[h] of layer hole_layer[h] lacks its entry hole_entry[h] (from the layer's
+    // first): it reads the codeword's sink there (hole_of)
+    int hole_layer[max_table_holes], hole_row[max_table_holes], hole_entry[max_table_holes];
+    int run_at[max_input_runs], run_len[max_input_runs], run_from[max_input_runs]; // as gpu_table's
+};
+
+struct general_params {
+    gpu_params base;  // (msg_stride: a thread's message slots, in global memory)
+    int rows;         // R: threads a codeword, the most rows of a sub-layer
+    int holes;        // entries of the table's hole lists in use
+    int gstride;      // posteriors a codeword in shared memory: n, and the sink where holes
+};
+
+/*! The entry (from the layer's first) that row r of layer l lacks, or -1. The row reads the
+ *  codeword's sink there instead of a bit: a value beyond any posterior (hole_sink), whose
+ *  magnitude is never a minimum and whose sign is positive, so the row updates as if it had no
+ *  such entry, as the CPU engines do; what is written back there stays within a message of it. */
+__device__ __forceinline__ int hole_of(const general_table& tab, int holes, int l, int r)
+{
+    int skip = -1;
+    for (int h = 0; h < holes; ++h)
+        if (tab.hole_layer[h] == l && tab.hole_row[h] == r)
+            skip = tab.hole_entry[h];
+    return skip;
+}
+
+//! the sink's value: beyond |rho| of any real bit (127 + 33 mmax, ldpc_common.h) by more than a
+//! message, and normalised it is still at least mmax
+template <typename T>
+__host__ __device__ constexpr int hole_sink()
+{
+    return sizeof(T) == 2 ? 16384 : (1 << 22);
+}
+
+//! dynamic shared memory of one general block: C codewords' posteriors (and sinks), flags
+template <typename T>
+__host__ __device__ inline size_t general_smem_bytes(int gstride, int C)
+{
+    return align16(size_t(C) * gstride * sizeof(T)) + align16(size_t(C) * 4 * 4);
+}
+
+/*! The layered min-sum update of one row of d entries (ldpc_common.h): lrow[j * ms] is its
+ *  message j, ent[j] the table entry of its bit j; HOLES: entry `skip` reads `sink`. */
+template <typename T, typename M, bool HOLES>
+__device__ __forceinline__ void layered_row_loop(unsigned char* gcw, M* lrow, int ms, const int2* ent, int d,
+                                                 unsigned rb, unsigned rbz, const ldpc_fixed& fx, int skip, T* sink)
+{
+    int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
+    for (int j = 0; j < d; ++j) {
+        T* at = bit_of<T>(gcw, ent[j], rb, rbz);
+        if constexpr (HOLES)
+            at = j == skip ? sink : at;
+        const int rho = int(*at) - int(lrow[j * ms]);
+        const int mag = abs(rho);
+        sx ^= rho;
+        min2 = min(min2, max(min1, mag));
+        min1 = min(min1, mag);
+    }
+    int n1 = ldpc_norm(min1, fx), n2 = ldpc_norm(min2, fx);
+    n1 = sx < 0 ? -n1 : n1;
+    n2 = sx < 0 ? -n2 : n2;
+    const int step = n1 - n2;
+    for (int j = 0; j < d; ++j) { // (this thread alone touches these bits in this sub-layer)
+        T* at = bit_of<T>(gcw, ent[j], rb, rbz);
+        if constexpr (HOLES)
+            at = j == skip ? sink : at;
+        const int rho = int(*at) - int(lrow[j * ms]);
+        const int m = n2 + __viaddmin_s32(abs(rho), -min1, 1) * step;
+        const int msg = rho < 0 ? -m : m;
+        lrow[j * ms] = M(msg);
+        *at = T(rho + msg);
+    }
+}
+
+template <typename T, typename M, bool HOLES>
+__global__ void __launch_bounds__(512, 3)
+    ldpc_general_kernel(general_params gp, const __grid_constant__ general_table tab,
+                        const int8_t* __restrict__ soft,
+                        uint8_t* __restrict__ out,          // packed hard bits
+                        frame_status* __restrict__ results, // one per codeword
+                        float* __restrict__ posteriors,     // n per codeword, where wanted
+                        void* __restrict__ gmsg_v,          // the messages (M) of every resident block
+                        int* __restrict__ queue)
+{
+    M* const gmsg = static_cast<M*>(gmsg_v);
+    extern __shared__ __align__(16) unsigned char smem[];
+    const gpu_params& p = gp.base;
+    const int C = p.cw_per_block, z = p.z, n = p.n, S = p.msg_stride, R = gp.rows;
+    const int zbytes = z * int(sizeof(T));
+    T* s_gamma = reinterpret_cast<T*>(smem);
+    int* s_bad = reinterpret_cast<int*>(smem + align16(size_t(C) * gp.gstride * sizeof(T)));
+    int* s_done = s_bad + C;
+    int* s_iters = s_done + C;
+    int* s_group = s_iters + C;
+
+    const int local = threadIdx.x / R;     // codeword within the block
+    const int u = threadIdx.x - local * R; // the thread's place in every sub-layer
+    const bool lane_used = local < C;
+    T* gamma = s_gamma + (lane_used ? local * gp.gstride : 0);
+    unsigned char* gcw = reinterpret_cast<unsigned char*>(gamma);
+    T* const sink = gamma + n;
+    // slot i of this thread: mrow[i * ms]
+    M* const mrow = gmsg + size_t(blockIdx.x) * blockDim.x * S + threadIdx.x;
+    const int ms = int(blockDim.x);
+
+    for (;;) {
+        __syncthreads();
+        if (threadIdx.x == 0)
+            *s_group = atomicAdd(queue, 1);
+        __syncthreads();
+        const int group = *s_group;
+        if (group >= p.groups)
+            return;
+        const int cw = group * C + local;
+        const bool active = lane_used && cw < p.frames;
+
+        // load: gamma = -soft, the sink, messages 0 (each thread its own slots)
+        for (int c = 0; c < C; ++c) {
+            const int id = group * C + c;
+            const int8_t* src = soft + size_t(id) * p.in_stride;
+            T* g = s_gamma + c * gp.gstride;
+            if (HOLES && threadIdx.x == 0)
+                g[n] = T(hole_sink<T>());
+            if (id >= p.frames) {
+                for (int v = threadIdx.x; v < n; v += blockDim.x)
+                    g[v] = T(0);
+            } else if (p.runs) {
+                for (int r = 0; r < p.runs; ++r) {
+                    const int at = tab.run_at[r], len = tab.run_len[r], from = tab.run_from[r];
+                    const T fill = from == input_known_zero ? T(127) : from == input_known_one ? T(-127) : T(0);
+                    for (int v = threadIdx.x; v < len; v += blockDim.x)
+                        g[at + v] = from >= 0 ? T(-int(src[from + v])) : fill;
+                }
+            } else if (n % 4 == 0) {
+                for (int v = threadIdx.x; v < n / 4; v += blockDim.x)
+                    store_negated(g + 4 * v, reinterpret_cast<const char4*>(src)[v]);
+            } else {
+                for (int v = threadIdx.x; v < n; v += blockDim.x)
+                    g[v] = T(-int(src[v]));
+            }
+        }
+        for (int i = 0; i < S; ++i)
+            mrow[size_t(i) * ms] = M(0);
+        if (threadIdx.x < C) {
+            s_done[threadIdx.x] = group * C + threadIdx.x >= p.frames;
+            s_iters[threadIdx.x] = 0;
+        }
+        __syncthreads();
+
+        int it = 0;
+        bool all_done = false;
+        while (it < p.max_iter && !all_done) {
+            ++it;
+            const bool work = active && !s_done[local];
+            bool mine_done;
+            int slot = 0; // the thread's message slots of the layers before
+            for (int l = 0; l < p.mb; ++l) {
+                const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0, stride = tab.stride[l];
+                const int rows = z / stride;
+                for (int c = 0; c < stride; ++c) {
+                    if (work && u < rows) {
+                        const int r = c + stride * u;
+                        const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes); // bit_of
+                        const int skip = HOLES ? hole_of(tab, gp.holes, l, r) : -1;
+                        layered_row_loop<T, M, HOLES>(gcw, mrow + size_t(slot + c * d) * ms, ms, tab.entry + e0, d, rb,
+                                                      rbz, p.fx, skip, sink);
+                    }
+                    __syncthreads();
+                }
+                slot += stride * d;
+            }
+            if (p.early_termination || it == p.max_iter) {
+                if (lane_used && u == 0)
+                    s_bad[local] = 0;
+                __syncthreads();
+                if (work) {
+                    bool bad = false;
+                    for (int l = 0; l < p.mb && !bad; ++l) {
+                        const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
+                        for (int r = u; r < z && !bad; r += R) { // every row of the layer, R at a time
+                            const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes);
+                            const int skip = HOLES ? hole_of(tab, gp.holes, l, r) : -1;
+                            int x = 0;
+                            for (int j = 0; j < d; ++j)
+                                x ^= j == skip ? 0 : int(*bit_of<T>(gcw, tab.entry[e0 + j], rb, rbz));
+                            bad = x < 0;
+                        }
+                    }
+                    if (bad)
+                        atomicOr(&s_bad[local], 1);
+                }
+                __syncthreads();
+                const bool passed = lane_used && !s_bad[local];
+                if (work && u == 0) {
+                    s_iters[local] = it;
+                    if (p.early_termination && passed)
+                        s_done[local] = 1;
+                }
+                mine_done = !work || (p.early_termination && passed);
+            } else {
+                if (work && u == 0)
+                    s_iters[local] = it;
+                mine_done = !work;
+            }
+            all_done = __syncthreads_and(!active || mine_done);
+        }
+        __syncthreads();
+
+        if (active) {
+            uint8_t* o = out + size_t(cw) * p.nbytes;
+            for (int b = u; b < p.nbytes; b += R) {
+                unsigned byte = 0;
+                for (int i = 0; i < 8; ++i) {
+                    const int v = b * 8 + i;
+                    byte |= (v < p.out_bits && gamma[v] < 0) ? (0x80u >> i) : 0u;
+                }
+                o[b] = uint8_t(byte);
+            }
+            if (u == 0)
+                results[cw] = frame_status{ s_iters[local], int8_t(!s_bad[local]), 0 };
+            if (p.want_post) {
+                float* post = posteriors + size_t(cw) * n;
+                for (int v = u; v < n; v += R)
+                    post[v] = float(-int(gamma[v]));
+            }
+        }
+    }
+}
+
+} // namespace
+} // namespace gpufec
+
+#endif

@@ -1,0 +1,346 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The CUDA layered min-sum kernel for quasi-cyclic codes of one circulant a block whose
+ * messages fit shared memory (the IEEE codes, 5G NR up to Z = 384 in int8): thread t owns row
+ * (t mod Z) of every layer; see ldpc_cuda.cu for the mapping and the memory layout. Included by
+ * ldpc_cuda.cu only. */
+#ifndef INCLUDED_GPUFEC_LDPC_CUDA_LAYERED_CUH
+#define INCLUDED_GPUFEC_LDPC_CUDA_LAYERED_CUH
+
+#include "ldpc_common.h"
+#include "ldpc_engine.h"
+
+#include <type_traits>
+
+namespace gpufec {
+namespace {
+
+constexpr int max_table_entries = 2048; // non-zero entries of the base matrix
+constexpr int max_table_layers = 1024;  // its rows
+
+/*! The base matrix, layer by layer, in the form the row update uses. Entry e (block column
+ *  bc, shift s) as byte counts: entry[e].x = s * sizeof(T), entry[e].y = bc * Z * sizeof(T).
+ *  The bit of row r is bc * Z + (r + s) mod Z (bit_of). */
+constexpr int max_input_runs = 16; // pieces of a sent frame's layout (take_input_order)
+
+struct gpu_table {
+    int2 entry[max_table_entries];
+    uint16_t layer_start[max_table_layers + 1]; // layer l: entries layer_start[l] .. [l + 1]
+    // where codes are sent without some bits: run r puts run_len[r] values at bit run_at[r],
+    // copied from sent value run_from[r] on, or (run_from < 0) the fill input_erased,
+    // input_known_zero or input_known_one (frame/frame_engine.h)
+    int run_at[max_input_runs], run_len[max_input_runs], run_from[max_input_runs];
+};
+
+struct gpu_params {
+    int n, z, mb;
+    int in_stride;      // soft values a codeword in the input (n, or the sent ones)
+    int runs;           // 0: the input is the codeword; else the table's runs place it
+    int cw_per_block;   // C
+    int msg_stride;     // S: messages per thread (>= entries), S * sizeof(M) / 4 odd
+    int frames;         // codewords in this launch
+    int groups;         // ceil(frames / C)
+    int max_iter;
+    int early_termination;
+    int want_post;
+    ldpc_fixed fx;
+    int out_bits;        // leading hard bits written per codeword (n, or k)
+    int nbytes;          // packed bytes per codeword: ceil(out_bits / 8)
+};
+
+__host__ __device__ inline size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
+
+//! messages per thread S: at least `entries`, with S * sizeof(M) / 4 odd (conflict-free rows)
+template <typename M>
+__host__ __device__ inline int msg_stride(int entries)
+{
+    int words = int((size_t(entries) * sizeof(M) + 3) / 4);
+    words += words % 2 == 0 ? 1 : 0;
+    return int(size_t(words) * 4 / sizeof(M));
+}
+
+//! dynamic shared memory of one block: gamma (T), messages (M, one row of S per thread), flags
+template <typename T, typename M>
+__host__ __device__ inline size_t smem_bytes(int n, int z, int entries, int C)
+{
+    return align16(size_t(C) * n * sizeof(T)) + align16(size_t(C) * z * msg_stride<M>(entries) * sizeof(M)) +
+           align16(size_t(C) * 4 * 4);
+}
+
+/*! Address of the bit of table entry `e` for the thread whose row starts rb bytes into a
+ *  block column of its codeword's posteriors `gcw` (rbz = rb - Z * sizeof(T)). (r + s) mod Z
+ *  in bytes is the unsigned minimum of rb + s and rbz + s, the latter wrapping round to a huge
+ *  value when it is negative: one add and one add-and-minimum (a single instruction on Hopper)
+ *  instead of a comparison, a select and an add on the integer ALU, the kernel's busiest pipe. */
+template <typename T>
+__device__ __forceinline__ T* bit_of(unsigned char* gcw, int2 e, unsigned rb, unsigned rbz)
+{
+    const unsigned off = __viaddmin_u32(rb, unsigned(e.x), rbz + unsigned(e.x));
+    return reinterpret_cast<T*>(gcw + e.y + off);
+}
+
+/*! One check row of degree D for one codeword (the thread's row of a layer): the layered
+ *  min-sum update of ldpc_common.h. lrow[j] is the row's message j, ent[j] the table entry of
+ *  its bit j. rho, magnitudes and bit addresses stay in registers between the two passes. */
+template <typename T, typename M, int D>
+__device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const int2* ent, unsigned rb,
+                                            unsigned rbz, const ldpc_fixed& fx)
+{
+    T* at[D];
+    int rho[D], mag[D];
+    int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
+    // pass 1: rho = gamma - old message, the two smallest magnitudes and the sign product
+    // (sign bit of the XOR of all rho)
+#pragma unroll
+    for (int j = 0; j < D; ++j) {
+        at[j] = bit_of<T>(gcw, ent[j], rb, rbz);
+        rho[j] = int(*at[j]) - int(lrow[j]);
+        mag[j] = abs(rho[j]);
+        sx ^= rho[j];
+        min2 = min(min2, max(min1, mag[j]));
+        min1 = min(min1, mag[j]);
+    }
+    // the sign of all rho folded into the two magnitudes once per row
+    int n1 = ldpc_norm(min1, fx), n2 = ldpc_norm(min2, fx);
+    n1 = sx < 0 ? -n1 : n1;
+    n2 = sx < 0 ? -n2 : n2;
+    const int step = n1 - n2;
+    // pass 2: new messages and posteriors (this thread alone touches these bits in this
+    // layer). The first j at min1 gets min2; any other j at min1 means min2 == min1, so
+    // |rho_j| == min1 selects the same magnitude: n2 + min(|rho_j| - min1, 1) * (n1 - n2), a
+    // multiply-add rather than a comparison and a select. Message j carries the product of the
+    // other signs: that of all rho (in n1, n2) times rho_j's own.
+#pragma unroll
+    for (int j = 0; j < D; ++j) {
+        const int m = n2 + __viaddmin_s32(mag[j], -min1, 1) * step;
+        const int msg = rho[j] < 0 ? -m : m;
+        lrow[j] = M(msg);
+        *at[j] = T(rho[j] + msg);
+    }
+}
+
+/*! Parity of one check row of degree D (the thread's row of a layer): negative when an odd
+ *  number of its bits decide 1 (the sign bit of the XOR of their posteriors). */
+template <typename T, int D>
+__device__ __forceinline__ int row_parity(unsigned char* gcw, const int2* ent, unsigned rb, unsigned rbz)
+{
+    int x = 0;
+#pragma unroll
+    for (int j = 0; j < D; ++j)
+        x ^= int(*bit_of<T>(gcw, ent[j], rb, rbz));
+    return x;
+}
+
+/*! f(std::integral_constant<int, d>) for a row degree d of 2..MAXD (ldpc_code refuses checks
+ *  of fewer than 2 bits): one fully unrolled instantiation per degree, so loops have no
+ *  predicated-off steps (802.16e rate 1/2 has rows of 6 and 7 bits). */
+template <int MAXD, class F>
+__device__ __forceinline__ void with_degree(int d, F&& f)
+{
+    switch (d) {
+#define GPUFEC_LDPC_DEGREE(D)                                                                       \
+    case D:                                                                                         \
+        if constexpr (D <= MAXD)                                                                    \
+            f(std::integral_constant<int, D>());                                                    \
+        break;
+        GPUFEC_LDPC_DEGREE(2) GPUFEC_LDPC_DEGREE(3) GPUFEC_LDPC_DEGREE(4) GPUFEC_LDPC_DEGREE(5)
+        GPUFEC_LDPC_DEGREE(6) GPUFEC_LDPC_DEGREE(7) GPUFEC_LDPC_DEGREE(8) GPUFEC_LDPC_DEGREE(9)
+        GPUFEC_LDPC_DEGREE(10) GPUFEC_LDPC_DEGREE(11) GPUFEC_LDPC_DEGREE(12) GPUFEC_LDPC_DEGREE(13)
+        GPUFEC_LDPC_DEGREE(14) GPUFEC_LDPC_DEGREE(15) GPUFEC_LDPC_DEGREE(16) GPUFEC_LDPC_DEGREE(17)
+        GPUFEC_LDPC_DEGREE(18) GPUFEC_LDPC_DEGREE(19) GPUFEC_LDPC_DEGREE(20) GPUFEC_LDPC_DEGREE(21)
+        GPUFEC_LDPC_DEGREE(22) GPUFEC_LDPC_DEGREE(23) GPUFEC_LDPC_DEGREE(24) GPUFEC_LDPC_DEGREE(25)
+        GPUFEC_LDPC_DEGREE(26) GPUFEC_LDPC_DEGREE(27) GPUFEC_LDPC_DEGREE(28) GPUFEC_LDPC_DEGREE(29)
+        GPUFEC_LDPC_DEGREE(30) GPUFEC_LDPC_DEGREE(31) GPUFEC_LDPC_DEGREE(32)
+#undef GPUFEC_LDPC_DEGREE
+    default:
+        break;
+    }
+}
+
+//! gamma = -soft for four bits (the internal sign convention)
+__device__ __forceinline__ void store_negated(int16_t* g, char4 s)
+{
+    *reinterpret_cast<short4*>(g) = make_short4(short(-s.x), short(-s.y), short(-s.z), short(-s.w));
+}
+__device__ __forceinline__ void store_negated(int32_t* g, char4 s)
+{
+    *reinterpret_cast<int4*>(g) = make_int4(-s.x, -s.y, -s.z, -s.w);
+}
+
+/* Registers: rows of up to 8 bits (the rate-1/2 codes) fit 40 registers, which lets 1536
+ * threads (3 blocks of 512, or 6 of 256) share an SM; longer rows get what they need. */
+template <typename T, typename M, int MAXD>
+__global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
+    ldpc_layered_kernel(gpu_params p, const __grid_constant__ gpu_table tab,
+                        const int8_t* __restrict__ soft,
+                        uint8_t* __restrict__ out,         // packed hard bits
+                        frame_status* __restrict__ results, // one per codeword
+                        float* __restrict__ posteriors,    // n per codeword, where wanted
+                        int* __restrict__ queue)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int C = p.cw_per_block, z = p.z, n = p.n, S = p.msg_stride;
+    const int zbytes = z * int(sizeof(T));
+    unsigned char* cursor = smem;
+    T* s_gamma = reinterpret_cast<T*>(cursor);
+    cursor += align16(size_t(C) * n * sizeof(T));
+    // messages of thread t (codeword t / z, row t mod z): s_msg[t * S + e] for table entry e
+    M* s_msg = reinterpret_cast<M*>(cursor);
+    cursor += align16(size_t(C) * z * S * sizeof(M));
+    int* s_bad = reinterpret_cast<int*>(cursor); // per codeword: a check failed
+    int* s_done = s_bad + C;
+    int* s_iters = s_done + C;
+    int* s_group = s_iters + C;
+
+    const int local = threadIdx.x / z;      // codeword within the block
+    const int row = threadIdx.x - local * z; // row within every layer
+    const bool lane_used = local < C;
+    T* gamma = s_gamma + (lane_used ? local * n : 0);
+    unsigned char* gcw = reinterpret_cast<unsigned char*>(gamma);
+    const unsigned rb = unsigned(row) * sizeof(T), rbz = rb - unsigned(zbytes); // bit_of
+    M* mrow = s_msg + (lane_used ? size_t(threadIdx.x) * S : 0);
+
+    for (;;) {
+        __syncthreads();
+        if (threadIdx.x == 0)
+            *s_group = atomicAdd(queue, 1);
+        __syncthreads();
+        const int group = *s_group;
+        if (group >= p.groups)
+            return;
+        const int cw = group * C + local;
+        const bool active = lane_used && cw < p.frames;
+
+        // load: gamma = -soft (the internal sign convention), four bits at a time where the
+        // codewords keep 4-byte alignment; messages 0, 16 bytes at a time
+        for (int c = 0; c < C; ++c) {
+            const int id = group * C + c;
+            const int8_t* src = soft + size_t(id) * p.in_stride;
+            T* g = s_gamma + c * n;
+            if (id >= p.frames) {
+                for (int v = threadIdx.x; v < n; v += blockDim.x)
+                    g[v] = T(0);
+            } else if (p.runs) { // the sent values in place, erasures and known bits between them
+                for (int r = 0; r < p.runs; ++r) {
+                    const int at = tab.run_at[r], len = tab.run_len[r], from = tab.run_from[r];
+                    // gamma = -soft: a known 0 (soft -127) is +127
+                    const T fill = from == input_known_zero ? T(127) : from == input_known_one ? T(-127) : T(0);
+                    for (int v = threadIdx.x; v < len; v += blockDim.x)
+                        g[at + v] = from >= 0 ? T(-int(src[from + v])) : fill;
+                }
+            } else if (n % 4 == 0) {
+                for (int v = threadIdx.x; v < n / 4; v += blockDim.x)
+                    store_negated(g + 4 * v, reinterpret_cast<const char4*>(src)[v]);
+            } else {
+                for (int v = threadIdx.x; v < n; v += blockDim.x)
+                    g[v] = T(-int(src[v]));
+            }
+        }
+        for (int i = threadIdx.x; i < int(align16(size_t(C) * z * S * sizeof(M)) / 16); i += blockDim.x)
+            reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
+        if (threadIdx.x < C) {
+            s_done[threadIdx.x] = group * C + threadIdx.x >= p.frames;
+            s_iters[threadIdx.x] = 0;
+        }
+        __syncthreads();
+
+        int it = 0;
+        bool all_done = false;
+        while (it < p.max_iter && !all_done) {
+            ++it;
+            const bool work = active && !s_done[local];
+            bool mine_done;
+            for (int l = 0; l < p.mb; ++l) {
+                if (work) {
+                    const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
+                    with_degree<MAXD>(d, [&](auto deg) {
+                        layered_row<T, M, decltype(deg)::value>(gcw, mrow + e0, tab.entry + e0, rb, rbz, p.fx);
+                    });
+                }
+                __syncthreads();
+            }
+            if (p.early_termination || it == p.max_iter) {
+                if (lane_used && row == 0)
+                    s_bad[local] = 0;
+                __syncthreads();
+                if (work) {
+                    bool bad = false;
+                    for (int l = 0; l < p.mb && !bad; ++l) {
+                        const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
+                        with_degree<MAXD>(d, [&](auto deg) {
+                            bad = row_parity<T, decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz) < 0;
+                        });
+                    }
+                    if (bad)
+                        atomicOr(&s_bad[local], 1);
+                }
+                __syncthreads();
+                // every row of a codeword reads s_bad after the barrier and so knows whether its
+                // codeword is done; row 0 alone records it. (Reading s_done here instead raced
+                // with row 0's write: compute-sanitizer racecheck.)
+                const bool passed = lane_used && !s_bad[local];
+                if (work && row == 0) {
+                    s_iters[local] = it;
+                    if (p.early_termination && passed)
+                        s_done[local] = 1;
+                }
+                mine_done = !work || (p.early_termination && passed);
+            } else {
+                if (work && row == 0)
+                    s_iters[local] = it;
+                mine_done = !work;
+            }
+            all_done = __syncthreads_and(!active || mine_done);
+        }
+        __syncthreads();
+
+        // results: packed hard bits, iterations and syndrome, posteriors
+        if (active) {
+            uint8_t* o = out + size_t(cw) * p.nbytes;
+            for (int b = row; b < p.nbytes; b += z) {
+                unsigned byte = 0;
+                for (int i = 0; i < 8; ++i) {
+                    const int v = b * 8 + i;
+                    byte |= (v < p.out_bits && gamma[v] < 0) ? (0x80u >> i) : 0u;
+                }
+                o[b] = uint8_t(byte);
+            }
+            if (row == 0) {
+                results[cw] = frame_status{ s_iters[local], int8_t(!s_bad[local]), 0 };
+            }
+            if (p.want_post) {
+                float* post = posteriors + size_t(cw) * n;
+                for (int v = row; v < n; v += z)
+                    post[v] = float(-int(gamma[v]));
+            }
+        }
+    }
+}
+
+typedef void (*kernel_fn)(gpu_params, const gpu_table, const int8_t*, uint8_t*, frame_status*, float*, int*);
+
+template <typename T, typename M>
+kernel_fn pick_by_degree(int max_degree)
+{
+    if (max_degree <= 8)
+        return ldpc_layered_kernel<T, M, 8>;
+    if (max_degree <= 16)
+        return ldpc_layered_kernel<T, M, 16>;
+    if (max_degree <= 24)
+        return ldpc_layered_kernel<T, M, 24>;
+    return ldpc_layered_kernel<T, M, 32>;
+}
+
+//! int8 messages with int16 posteriors, or int16 messages with int32 posteriors (ldpc_common.h)
+kernel_fn pick_kernel(bool int8_messages, int max_degree)
+{
+    return int8_messages ? pick_by_degree<int16_t, int8_t>(max_degree)
+                         : pick_by_degree<int32_t, int16_t>(max_degree);
+}
+
+} // namespace
+} // namespace gpufec
+
+#endif
