@@ -107,8 +107,44 @@ __device__ __forceinline__ void layered_row_loop(unsigned char* gcw, M* lrow, in
     }
 }
 
-template <typename T, typename M, bool HOLES>
-__global__ void __launch_bounds__(512, 3)
+/*! The same with the row unrolled for its degree D (with_degree), bits and values held in
+ *  registers between the passes: faster where registers do not limit the codewords an SM
+ *  holds (DVB-S2's 64800 bits fill shared memory with one codeword anyway). */
+template <typename T, typename M, int D, bool HOLES>
+__device__ __forceinline__ void layered_row_held(unsigned char* gcw, M* lrow, int ms, const int2* ent, unsigned rb,
+                                                 unsigned rbz, const ldpc_fixed& fx, int skip, T* sink)
+{
+    T* at[D];
+    int rho[D], mag[D];
+    int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
+#pragma unroll
+    for (int j = 0; j < D; ++j) {
+        at[j] = bit_of<T>(gcw, ent[j], rb, rbz);
+        if constexpr (HOLES)
+            at[j] = j == skip ? sink : at[j];
+        rho[j] = int(*at[j]) - int(lrow[j * ms]);
+        mag[j] = abs(rho[j]);
+        sx ^= rho[j];
+        min2 = min(min2, max(min1, mag[j]));
+        min1 = min(min1, mag[j]);
+    }
+    int n1 = ldpc_norm(min1, fx), n2 = ldpc_norm(min2, fx);
+    n1 = sx < 0 ? -n1 : n1;
+    n2 = sx < 0 ? -n2 : n2;
+    const int step = n1 - n2;
+#pragma unroll
+    for (int j = 0; j < D; ++j) {
+        const int m = n2 + __viaddmin_s32(mag[j], -min1, 1) * step;
+        const int msg = rho[j] < 0 ? -m : m;
+        lrow[j * ms] = M(msg);
+        *at[j] = T(rho[j] + msg);
+    }
+}
+
+/* MAXD = 0: rows as loops (layered_row_loop, 3 blocks of 512 threads an SM); else rows
+ * unrolled up to MAXD bits (layered_row_held; registers as the degree needs). */
+template <typename T, typename M, int MAXD, bool HOLES>
+__global__ void __launch_bounds__(512, MAXD == 0 || MAXD <= 8 ? 3 : 1)
     ldpc_general_kernel(general_params gp, const __grid_constant__ general_table tab,
                         const int8_t* __restrict__ soft,
                         uint8_t* __restrict__ out,          // packed hard bits
@@ -197,8 +233,14 @@ __global__ void __launch_bounds__(512, 3)
                         const int r = c + stride * u;
                         const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes); // bit_of
                         const int skip = HOLES ? hole_of(tab, gp.holes, l, r) : -1;
-                        layered_row_loop<T, M, HOLES>(gcw, mrow + size_t(slot + c * d) * ms, ms, tab.entry + e0, d, rb,
-                                                      rbz, p.fx, skip, sink);
+                        M* const lrow = mrow + size_t(slot + c * d) * ms;
+                        if constexpr (MAXD == 0)
+                            layered_row_loop<T, M, HOLES>(gcw, lrow, ms, tab.entry + e0, d, rb, rbz, p.fx, skip, sink);
+                        else
+                            with_degree<MAXD>(d, [&](auto deg) {
+                                layered_row_held<T, M, decltype(deg)::value, HOLES>(gcw, lrow, ms, tab.entry + e0, rb,
+                                                                                    rbz, p.fx, skip, sink);
+                            });
                     }
                     __syncthreads();
                 }
