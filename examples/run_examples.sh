@@ -20,6 +20,9 @@ timeout 300 /usr/bin/python3 "$src/examples/viterbi_ccsds_demo.py" --bits 200000
 echo "== ldpc_loopback.py"
 timeout 300 /usr/bin/python3 "$src/examples/ldpc_loopback.py" --frames 100
 timeout 300 /usr/bin/python3 "$src/examples/ldpc_loopback.py" --frames 50 --code 802.16e:2304:2/3A --ebn0 3
+echo "== dvbs2_fec_receiver.py (gr-dtv's DVB-S2 BCH and LDPC encoders -> AWGN -> LDPC + BCH)"
+timeout 300 /usr/bin/python3 "$src/examples/dvbs2_fec_receiver.py" --frames 30 --check
+timeout 300 /usr/bin/python3 "$src/examples/dvbs2_fec_receiver.py" --frame normal --rate 9/10 --ebn0 4.2 --frames 6 --check
 echo "== ldpc_vs_grfec.py"
 timeout 300 /usr/bin/python3 "$src/examples/ldpc_vs_grfec.py" --frames 20 --code 802.16e:576:1/2
 echo "== lte_transport_loopback.py (transport blocks of several code blocks, every K on one decoder)"

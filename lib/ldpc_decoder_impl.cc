@@ -53,7 +53,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                       float offset,
                                       float scale,
                                       const std::string& status_tags,
-                                      const std::string& length_tag_key)
+                                      const std::string& length_tag_key,
+                                      const std::string& outer)
 {
     install_gr_log_handler();
     ::gpufec::ldpc_options o;
@@ -85,13 +86,15 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                            { "early_termination", early_termination ? "true" : "false" },
                                            { "normalization", real(normalization) },
                                            { "offset", real(offset) },
-                                           { "output", output } };
+                                           { "output", output },
+                                           { "outer", outer } };
     s.recipe = std::make_shared<const decoder_recipe>("ldpc", opts, max_batch, ::gpufec::device_spec::parse(device));
     s.fallback = s.recipe->fallback();
     auto dec = s.recipe->make();
     // the soft values a codeword as sent (5G NR: all but the first 2Z bits), its information bits
     const int sent = int(dec->input_per_frame());
-    return gnuradio::make_block_sptr<ldpc_decoder_impl>(std::move(dec), s, sent, c.k());
+    const int info = output == "info" ? int(dec->output_bits()) : c.k(); // (K_bch with the BCH)
+    return gnuradio::make_block_sptr<ldpc_decoder_impl>(std::move(dec), s, sent, info);
 }
 
 } // namespace gpufec

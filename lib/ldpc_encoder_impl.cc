@@ -18,12 +18,12 @@ namespace gpufec {
 class ldpc_encoder_impl : public ldpc_encoder
 {
 public:
-    explicit ldpc_encoder_impl(const std::string& code)
+    ldpc_encoder_impl(const std::string& code, const std::string& outer)
         : gr::block("ldpc_encoder",
                     gr::io_signature::make(1, 1, sizeof(uint8_t)),
                     gr::io_signature::make(1, 1, sizeof(uint8_t))),
           d_description(::gpufec::ldpc_code::named(code).describe()),
-          d_enc(::gpufec::make_frame_encoder("ldpc", { { "code", code } })),
+          d_enc(::gpufec::make_frame_encoder("ldpc", { { "code", code }, { "outer", outer } })),
           d_n(int(d_enc->coded_bits())),
           d_k(int(d_enc->info_bits()))
     {
@@ -58,10 +58,10 @@ private:
     int d_n, d_k;
 };
 
-ldpc_encoder::sptr ldpc_encoder::make(const std::string& code)
+ldpc_encoder::sptr ldpc_encoder::make(const std::string& code, const std::string& outer)
 {
     install_gr_log_handler();
-    return gnuradio::make_block_sptr<ldpc_encoder_impl>(code);
+    return gnuradio::make_block_sptr<ldpc_encoder_impl>(code, outer);
 }
 
 } // namespace gpufec

@@ -20,10 +20,12 @@ FILES = ("gpufec_ldpc_decoder.block.yml", "gpufec_ldpc_encoder.block.yml")
 
 def label(code):
     """'802.11n:648:1/2' -> '802.11n n=648 rate 1/2'; 'nr:bg1:384' -> '5G NR BG1 Z=384';
-    'ccsds:8176:7156' -> 'CCSDS C2 (8176, 7156)'"""
+    'ccsds:8176:7156' -> 'CCSDS C2 (8176, 7156)'; 'dvbs2:64800:1/2' -> 'DVB-S2 normal (64800) rate 1/2'"""
     family, a, b = code.split(":")
     if family == "nr":
         return "5G NR %s Z=%s" % (a.upper(), b)
+    if family == "dvbs2":
+        return "DVB-S2 %s (%s) rate %s" % ("normal" if a == "64800" else "short", a, b)
     if family == "ccsds":
         return "CCSDS C2 (%s, %s)" % (a, b)
     return "%s n=%s rate %s" % (family, a, b)

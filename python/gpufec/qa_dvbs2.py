@@ -122,6 +122,24 @@ class qa_dvbs2(gr_unittest.TestCase):
         got = np.array(pmt.u8vector_elements(vec), dtype=np.uint8).reshape(3, k)
         np.testing.assert_array_equal(got[[0, 2]], bits.reshape(3, k)[[0, 2]])
 
+    def test_004b_ldpc_blocks_take_the_outer_code(self):
+        # the typed LDPC blocks (and GRC's): K_bch bits in and out, tags naming both checks
+        code = "dvbs2:16200:2/3"
+        enc = gpufec.ldpc_encoder(code, outer="bch")
+        dec = gpufec.ldpc_decoder(code, outer="bch", status_tags="all")
+        self.assertEqual((enc.info_bits(), enc.codeword_bits()), (10632, 16200))
+        self.assertEqual((dec.info_bits(), dec.codeword_bits()), (10632, 16200))
+        bits = np.random.default_rng(51).integers(0, 2, 3 * 10632, dtype=np.uint8)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(bits.tolist()), enc, blocks.char_to_float(1, 0.5),
+                   blocks.add_const_ff(-1.0), dec, snk)
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8), bits)
+        keys = sorted({pmt.symbol_to_string(t.key) for t in snk.tags()})
+        self.assertEqual(keys, ["ldpc_bch_ok", "ldpc_inner_ok", "ldpc_iterations"])
+        self.assertEqual(dec.failed_codewords(), 0)
+
     def test_005_outer_code_refused_where_it_does_not_fit(self):
         with self.assertRaisesRegex(ValueError, "DVB-S2's outer code"):
             gpufec.frame_decoder("ldpc", "code=802.11n:648:1/2, outer=bch")

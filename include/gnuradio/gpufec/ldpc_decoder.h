@@ -36,7 +36,9 @@ namespace gpufec {
  * `max_iterations`; `early_termination` stops each codeword once its syndrome is zero.
  * `device`: "auto", "cpu", "cuda" or "cuda:N"; `max_batch`: codewords per work() call
  * (0 = 1024 on a GPU, 64 on the CPU). Complete codewords only are decoded; nothing is
- * dropped or reordered.
+ * dropped or reordered. `outer`: "none", or "bch" for the dvbs2 codes (DVB-S2's BCH after the
+ * LDPC code: K_bch bits out per FECFRAME; tag "ldpc_bch_ok" is then the frame's verdict and
+ * "ldpc_inner_ok" the LDPC syndrome's).
  */
 class GPUFEC_API ldpc_decoder : virtual public frame_decoder
 {
@@ -57,7 +59,8 @@ public:
                      float offset = 0.0f,
                      float scale = 32.0f,
                      const std::string& status_tags = "failures",
-                     const std::string& length_tag_key = "");
+                     const std::string& length_tag_key = "",
+                     const std::string& outer = "none");
 
     virtual int codeword_bits() const = 0; //!< soft values a codeword as sent (n; 5G NR: n - 2Z)
     virtual int info_bits() const = 0;     //!< k

@@ -214,17 +214,19 @@ ldpc_codes(), or an alist / base-matrix file), max_iterations, early_termination
 "codeword"), packed_output, precision ("int8", "int16", "float"), normalization, offset,
 scale (float -> int8 factor), status_tags ("failures", "all", "none"). Tags "ldpc_iterations"
 and "ldpc_syndrome_ok" mark the codewords status_tags names ("ldpc_erased" those whose input was
-all zero or NaN); by default only codewords whose syndrome is not zero. See docs/ldpc.md.)doc")
+all zero or NaN); by default only codewords whose syndrome is not zero. outer ("none", "bch": DVB-S2's
+BCH after a dvbs2 code; K_bch bits out, tags "ldpc_bch_ok" and "ldpc_inner_ok"). See docs/ldpc.md.)doc")
         .def(py::init([](const std::string& code, long long max_iterations, bool early_termination,
                          const std::string& algorithm, const std::string& device, long long max_batch,
                          const std::string& input_type, const std::string& output, bool packed_output,
                          const std::string& precision, float normalization, float offset, float scale,
-                         const std::string& status_tags, const std::string& length_tag_key) {
+                         const std::string& status_tags, const std::string& length_tag_key,
+                         const std::string& outer) {
                  return ldpc_decoder::make(code, int_param(max_iterations, "max_iterations"),
                                            early_termination, algorithm, device,
                                            int_param(max_batch, "max_batch"), input_type, output,
                                            packed_output, precision, normalization, offset, scale,
-                                           status_tags, length_tag_key);
+                                           status_tags, length_tag_key, outer);
              }),
              py::arg("code") = "802.11n:1944:1/2",
              py::arg("max_iterations") = 10,
@@ -240,7 +242,8 @@ all zero or NaN); by default only codewords whose syndrome is not zero. See docs
              py::arg("offset") = 0.0f,
              py::arg("scale") = 32.0f,
              py::arg("status_tags") = "failures",
-             py::arg("length_tag_key") = "")
+             py::arg("length_tag_key") = "",
+             py::arg("outer") = "none")
         .def("codeword_bits", [](const ldpc_decoder& d) { return d.codeword_bits(); })
         .def("info_bits", [](const ldpc_decoder& d) { return d.info_bits(); })
         .def("codewords", [](const ldpc_decoder& d) { return d.codewords(); })
@@ -323,7 +326,7 @@ blocks; gr-gpufec's own blocks batch and use the GPU). Float soft input (positiv
     using gr::gpufec::ldpc_encoder;
     py::class_<ldpc_encoder, gr::block, gr::basic_block, std::shared_ptr<ldpc_encoder>>(
         m, "ldpc_encoder", "Systematic LDPC encoder for the codes ldpc_decoder decodes.")
-        .def(py::init(&ldpc_encoder::make), py::arg("code") = "802.11n:1944:1/2")
+        .def(py::init(&ldpc_encoder::make), py::arg("code") = "802.11n:1944:1/2", py::arg("outer") = "none")
         .def("code_description", &ldpc_encoder::code_description)
         .def("codeword_bits", &ldpc_encoder::codeword_bits)
         .def("info_bits", &ldpc_encoder::info_bits);
