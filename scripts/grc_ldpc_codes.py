@@ -27,7 +27,7 @@ def label(code):
     if family == "dvbs2":
         return "DVB-S2 %s (%s) rate %s" % ("normal" if a == "64800" else "short", a, b)
     if family == "ccsds":
-        return "CCSDS C2 (%s, %s)" % (a, b)
+        return "CCSDS %s (%s, %s)" % ("C2" if a == "8176" else "AR4JA", a, b)
     return "%s n=%s rate %s" % (family, a, b)
 
 

@@ -15,6 +15,7 @@ gpufec_add_family(ldpc
     nr_coding.cc
     ccsds_codes.cc
     dvbs2_codes.cc
+    qc_encoder.cc
   CUDA
     ldpc_cuda.cu
   TESTS

@@ -5,6 +5,7 @@
 #include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 
 #include "gf2_systematic.h"
+#include "ldpc/qc_encoder.h"
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
@@ -257,6 +258,13 @@ void ldpc_code::finish()
         d_k = d_n - d_m;
         d_info_cols = peeled.info_cols;
         d_form = std::make_shared<const gf2_systematic>(std::move(peeled));
+    } else if (auto qc = is_qc() ? qc_encoder::make(*this) : nullptr) {
+        // a parity part invertible over the circulants (AR4JA): products of circulants, where
+        // dense elimination of the largest codes would take minutes
+        d_qc = std::move(qc);
+        d_k = d_n - d_m;
+        for (int c = 0; c < d_k; ++c)
+            d_info_cols.push_back(c);
     } else {
         // dense elimination: m rows of n/64 words, each pivot clearing up to m rows. A small
         // file can describe a code whose elimination takes hours: estimate first, refuse above

@@ -5,6 +5,7 @@
 #include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
 
 #include "gf2_systematic.h"
+#include "ldpc/qc_encoder.h"
 #include <algorithm>
 #include <vector>
 
@@ -30,6 +31,12 @@ void ldpc_encoder::encode(const uint8_t* info, size_t frames, uint8_t* codeword)
 
 void ldpc_encoder::encode_columns(const uint8_t* info, size_t frames, uint8_t* codeword) const
 {
+    if (const qc_encoder* qc = d_code.qc_form()) {
+        const size_t k = size_t(d_code.k()), n = size_t(d_code.n());
+        for (size_t f = 0; f < frames; ++f)
+            qc->encode(info + f * k, codeword + f * n);
+        return;
+    }
     const size_t k = size_t(d_code.k()), n = size_t(d_code.n());
     std::vector<uint8_t> lambda, sum; // scratch of the dual-diagonal encoder, reused per frame
     for (size_t f = 0; f < frames; ++f) {

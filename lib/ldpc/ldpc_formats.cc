@@ -161,7 +161,8 @@ std::invalid_argument unknown_code(const std::string& id)
         "' is not a known LDPC code (allowed: 802.11n:<648|1296|1944>:<1/2|2/3|3/4|5/6>, "
         "802.16e:<576+96i up to 2304>:<1/2|2/3A|2/3B|3/4A|3/4B|5/6>, nr:<bg1|bg2>:<Z> (5G NR, "
         "the 51 lifting sizes Z of TS 38.212), dvbs2:<64800|16200>:<rate> (DVB-S2, the standard's nominal "
-        "rates 1/4 .. 9/10), ccsds:8176:7156 (CCSDS C2), or the path of an alist or "
+        "rates 1/4 .. 9/10), ccsds:8176:7156 (CCSDS C2), ccsds:<n>:<k> (CCSDS AR4JA, k = 1024, 4096, 16384, "
+        "n = 2k, 3k/2, 5k/4), or the path of an alist or "
         "base-matrix file)");
 }
 
@@ -178,7 +179,11 @@ ldpc_code nr_code(const std::string& id, const std::string& graph, const std::st
     for (const auto& s : parse_sections(nr_base_graphs_text(), "5G NR tables")) {
         const auto b = s.keys.find("bg"), i = s.keys.find("ils");
         if (b != s.keys.end() && i != s.keys.end() && b->second == want_bg && i->second == want_set)
-            return code_from_section(s, z, "nr:bg" + want_bg + ":" + std::to_string(z), nr_shift);
+        {
+            ldpc_code c = code_from_section(s, z, "nr:bg" + want_bg + ":" + std::to_string(z), nr_shift);
+            c.set_default_puncture("0:" + std::to_string(2 * z)); // 38.212 5.4.2.1
+            return c;
+        }
     }
     throw unknown_code(id);
 }
@@ -201,6 +206,8 @@ std::vector<std::string> ldpc_code::standard_ids()
     for (const auto& id : dvbs2_code_ids())
         ids.push_back(id);
     ids.push_back("ccsds:8176:7156");
+    for (const auto& id : ccsds_ar4ja_ids())
+        ids.push_back(id);
     return ids;
 }
 
@@ -221,6 +228,12 @@ ldpc_code ldpc_code::standard(const std::string& id)
     }
     if (family == "ccsds" && len == "8176" && id.substr(c2 + 1) == "7156")
         return ccsds_c2_code("ccsds:8176:7156");
+    if (family == "ccsds") {
+        int n = 0, k = 0;
+        if (!parse_int(len, n) || !parse_int(id.substr(c2 + 1), k))
+            throw unknown_code(id);
+        return ccsds_ar4ja_code(n, k, "ccsds:" + std::to_string(n) + ":" + std::to_string(k));
+    }
     std::string rate = id.substr(c2 + 1);
     for (auto& ch : rate)
         ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));

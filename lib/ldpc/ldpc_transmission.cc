@@ -55,9 +55,8 @@ ldpc_transmission ldpc_transmission::parse(const ldpc_code& code, const std::str
                                            const std::string& shorten)
 {
     ldpc_transmission t;
-    std::string p = puncture;
-    if (p.empty() && code.id().rfind("nr:", 0) == 0) // 38.212 5.4.2.1: the first 2Z bits are never sent
-        p = "0:" + std::to_string(2 * code.z());
+    // "": the code's own (38.212 5.4.2.1: 5G NR never sends its first 2Z bits; AR4JA its last M)
+    const std::string p = puncture.empty() ? code.default_puncture() : puncture;
     t.punctured = parse_positions("puncture", p, code.n());
     t.shortened = parse_positions("shorten", shorten, code.n());
     if (!code.send_order().empty()) { // positions as sent -> the code's columns

@@ -32,8 +32,8 @@ double rate_of(const std::string& id)
 TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
 {
     const auto ids = ldpc_code::standard_ids();
-    ASSERT_EQ(ids.size(), 12u + 114u + 2u * 51u + 21u + 1u);
-    int nr = 0, dvbs2 = 0;
+    ASSERT_EQ(ids.size(), 12u + 114u + 2u * 51u + 21u + 1u + 9u);
+    int nr = 0, dvbs2 = 0, ar4ja = 0;
     // EN 302 307-1 Tables 5a, 5b: the LDPC information bits (N_bch) of each rate
     const std::map<std::string, int> dvbs2_k = {
         { "64800:1/4", 16200 }, { "64800:1/3", 21600 }, { "64800:2/5", 25920 }, { "64800:1/2", 32400 },
@@ -61,6 +61,23 @@ TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
             EXPECT_EQ(cd[size_t(c.n() - 1)], 1) << id; // the last parity bit: one check
             EXPECT_EQ(*std::min_element(cd.begin(), cd.begin() + c.n() - 1), 2) << id;
             ++dvbs2;
+            continue;
+        }
+        if (id.rfind("ccsds:", 0) == 0 && id != "ccsds:8176:7156") {
+            // AR4JA (131.0-B 7.4): k = K M, (K + 3) M bits of which the last M are punctured, 3 M
+            // checks of full rank, blocks of circulants of M / 4; encoded by circulant products
+            const int sent = std::stoi(id.substr(6)), k = std::stoi(id.substr(id.rfind(':') + 1));
+            const int K = 2 * k / (sent - k), M = k / K;
+            EXPECT_TRUE(K == 2 || K == 4 || K == 8) << id;
+            EXPECT_EQ(c.k(), k) << id;
+            EXPECT_EQ(c.n(), (K + 3) * M) << id;
+            EXPECT_EQ(c.m(), 3 * M) << id;
+            EXPECT_EQ(c.z(), M / 4) << id;
+            EXPECT_EQ(c.default_puncture(), std::to_string((K + 2) * M) + ":" + std::to_string((K + 3) * M)) << id;
+            EXPECT_NE(c.qc_form(), nullptr) << id;
+            const auto cd = c.column_degrees();
+            EXPECT_EQ(*std::max_element(cd.begin(), cd.end()), 6) << id; // the punctured block's bits
+            ++ar4ja;
             continue;
         }
         if (id == "ccsds:8176:7156") { // 131.0-B 7.3: 2 x 16 circulants of 511, weight 2; rank 1020
@@ -102,6 +119,7 @@ TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
     }
     EXPECT_EQ(nr, 102);
     EXPECT_EQ(dvbs2, 21);
+    EXPECT_EQ(ar4ja, 9);
 }
 
 TEST(ldpc_code, degree_distributions_match_the_standards)

@@ -81,8 +81,9 @@ TEST(ldpc_cuda, codes_beyond_shared_memory_and_of_several_circulants_a_block_mat
 {
     // DVB-S2 (Z = 360, blocks of two circulants decoded in sub-layers, the corner entry missing,
     // messages in global memory), 5G NR's largest lifting (int16 messages only fit global
-    // memory), C2 (every block two circulants: sub-layers of 7 rows); and a small code with its
-    // messages forced into global memory, against the same code in shared memory
+    // memory), C2 (every block two circulants: sub-layers of 7 rows), AR4JA (punctured bits,
+    // Z up to 2048: sub-layers of at most 512 rows); and a small code with its messages forced
+    // into global memory, against the same code in shared memory
     struct one {
         const char* id;
         ldpc_precision p;
@@ -96,6 +97,9 @@ TEST(ldpc_cuda, codes_beyond_shared_memory_and_of_several_circulants_a_block_mat
                           { "nr:bg1:384", ldpc_precision::int16, 3, nullptr },
                           { "nr:bg1:384", ldpc_precision::int8, 3, "global" },
                           { "ccsds:8176:7156", ldpc_precision::int8, 5, nullptr },
+                          { "ccsds:2048:1024", ldpc_precision::int8, 9, nullptr },   // AR4JA, Z = 128
+                          { "ccsds:1280:1024", ldpc_precision::int16, 5, nullptr },  // Z = 32
+                          { "ccsds:32768:16384", ldpc_precision::int8, 2, nullptr }, // Z = 2048: sub-layers
                           { "802.16e:576:1/2", ldpc_precision::int8, 37, "global" } };
     GPUFEC_REQUIRE_GPU();
     for (const auto& k : cases) {

@@ -53,8 +53,8 @@ class qa_ldpc(gr_unittest.TestCase):
 
     def test_001_codes_are_listed(self):
         codes = gpufec.ldpc_codes()
-        # 802.11n, 802.16e, 5G NR (51 lifting sizes, 2 graphs), DVB-S2 (11 + 10 rates), C2
-        self.assertEqual(len(codes), 126 + 2 * 51 + 21 + 1)
+        # 802.11n, 802.16e, 5G NR (51 lifting sizes, 2 graphs), DVB-S2 (11 + 10 rates), C2, AR4JA
+        self.assertEqual(len(codes), 126 + 2 * 51 + 21 + 1 + 9)
         self.assertIn("802.11n:1944:1/2", codes)
         self.assertIn("802.16e:2304:2/3A", codes)
         self.assertIn("nr:bg1:384", codes)
@@ -179,6 +179,22 @@ class qa_ldpc(gr_unittest.TestCase):
         out, _ = decode(dec, soft)
         np.testing.assert_array_equal(out, bits)
         self.assertEqual(dec.failed_codewords(), 0)
+
+    def test_002g_ar4ja_codes_loop_back_through_noise(self):
+        # CCSDS AR4JA: k information bits, n = 2k / 3k/2 / 5k/4 sent (the last M of the code's
+        # (K + 3) M bits punctured, decoded as erasures)
+        for code, k, sent, ebn0 in (("ccsds:2048:1024", 1024, 2048, 2.5), ("ccsds:1280:1024", 1024, 1280, 4.0),
+                                    ("ccsds:8192:4096", 4096, 8192, 2.0)):
+            enc = gpufec.ldpc_encoder(code)
+            self.assertEqual((enc.info_bits(), enc.codeword_bits()), (k, sent))
+            bits = np.random.default_rng(17).integers(0, 2, 4 * k, dtype=np.uint8)
+            cw = encode(code, bits)
+            soft = bpsk(cw, ebn0=ebn0, rate=k / sent, seed=18)
+            self.assertGreater(np.count_nonzero((soft > 0) != (cw == 1)), 4 * sent // 60)
+            dec = gpufec.ldpc_decoder(code, max_iterations=50)
+            self.assertEqual((dec.info_bits(), dec.codeword_bits()), (k, sent))
+            out, _ = decode(dec, soft)
+            np.testing.assert_array_equal(out, bits, code)
 
     def test_003_noisy_frames_are_corrected(self):
         code = "802.11n:1944:1/2"

@@ -13,6 +13,7 @@
 namespace gpufec {
 
 struct gf2_systematic;
+class qc_encoder;
 
 /*! One z x z block of a quasi-cyclic parity-check matrix: block row `row`, block column `col`
  *  hold the identity shifted right by `shift` (row r of the block has its 1 in column
@@ -134,6 +135,12 @@ public:
      *  docs/ldpc.md), 0.75 for the others. Standard codes' builders set it. */
     float default_normalization() const { return d_normalization; }
     void set_default_normalization(float n) { d_normalization = n; }
+    /*! The bits the standard never sends, as an ldpc_transmission puncture text ("first:end"):
+     *  5G NR's first 2Z, AR4JA's last M; "" for none. Standard codes' builders set it. */
+    const std::string& default_puncture() const { return d_default_puncture; }
+    void set_default_puncture(const std::string& p) { d_default_puncture = p; }
+    //! QC codes whose parity part inverts over the circulants (AR4JA): their linear-time encoder
+    const qc_encoder* qc_form() const { return d_qc.get(); }
 
     std::string to_alist() const;
     std::string describe() const; //!< "802.11n:1944:1/2 (n=1944, k=972, QC z=81)"
@@ -154,6 +161,8 @@ private:
     bool d_dual_diagonal = false;
     int d_core_rows = 0;
     float d_normalization = 0.75f;
+    std::string d_default_puncture;
+    std::shared_ptr<const qc_encoder> d_qc; // shared by copies; computed once
     std::vector<int> d_row_start, d_row_cols;
     std::vector<int> d_info_cols;
     std::shared_ptr<const gf2_systematic> d_form; // shared by copies; computed once

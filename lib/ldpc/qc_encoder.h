@@ -1,0 +1,43 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* A systematic encoder for quasi-cyclic codes whose parity part is an invertible matrix of
+ * circulants (AR4JA): H = [Q | P] with P the last mb block columns, both as matrices over the
+ * ring of z x z circulants (polynomials mod x^z - 1 over GF(2)); P is inverted there by Gaussian
+ * elimination with unit pivots, and the parity blocks are p = P^-1 Q u, block by block: a few
+ * dozen ring products a codeword, where elimination of the bit matrix would take minutes for
+ * the largest codes. */
+#ifndef INCLUDED_GPUFEC_LDPC_QC_ENCODER_H
+#define INCLUDED_GPUFEC_LDPC_QC_ENCODER_H
+
+#include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace gpufec {
+
+class qc_encoder
+{
+public:
+    /*! The encoder of a QC code (circulants() describes it; no missing entries) whose last mb
+     *  block columns form a matrix invertible over the ring; null when it is not (no unit pivot
+     *  found), and the caller falls back to elimination of the bit matrix. */
+    static std::shared_ptr<const qc_encoder> make(const ldpc_code& code);
+
+    //! k = (nb - mb) z information bits (one per byte) to the n codeword bits, column order
+    void encode(const uint8_t* info, uint8_t* codeword) const;
+
+    struct poly; // z coefficients as 64-bit words
+
+private:
+    int d_z = 0, d_mb = 0, d_kb = 0, d_words = 0;
+    // W = P^-1 Q, mb x kb ring elements, row-major, each d_words words
+    std::vector<uint64_t> d_w;
+};
+
+} // namespace gpufec
+
+#endif
