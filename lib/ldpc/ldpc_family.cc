@@ -12,7 +12,9 @@
 
 #include "ldpc_engine.h"
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
+#include <vector>
 
 namespace gpufec {
 
@@ -181,6 +183,22 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
         shape.post_frame = [outer](uint8_t* packed, float*, frame_status& st) {
             st.inner = st.check;
             st.check = int8_t(outer->decode_packed(packed) >= 0 ? 1 : 0);
+        };
+    }
+    if (!code.send_order().empty()) {
+        // posteriors as the codeword is sent (DVB-S2's parity bits in the standard's order), not
+        // in the engines' QC column order
+        auto order = std::make_shared<const std::vector<int>>(code.send_order());
+        auto before = shape.post_frame;
+        shape.post_frame = [order, before](uint8_t* packed, float* soft, frame_status& st) {
+            if (before)
+                before(packed, soft, st);
+            if (!soft)
+                return;
+            thread_local std::vector<float> cols;
+            cols.assign(soft, soft + order->size());
+            for (size_t i = 0; i < order->size(); ++i)
+                soft[i] = cols[size_t((*order)[i])];
         };
     }
     engine->set_output_bits(int(shape.packed_bits));

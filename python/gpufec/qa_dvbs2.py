@@ -140,6 +140,20 @@ class qa_dvbs2(gr_unittest.TestCase):
         self.assertEqual(keys, ["ldpc_bch_ok", "ldpc_inner_ok", "ldpc_iterations"])
         self.assertEqual(dec.failed_codewords(), 0)
 
+    def test_004c_soft_output_comes_in_the_order_sent(self):
+        # posteriors of the codeword as the standard sends it (not the decoder's QC order):
+        # their signs are the sent bits
+        code = "dvbs2:16200:3/5"
+        bits, cw, k = self.encode_frames("code=" + code, 2, 61)
+        soft = np.where(cw == 1, 1.0, -1.0).astype(np.float32)
+        soft[::7] *= 0.2  # some weak, none wrong
+        dec = gpufec.pdu_decoder("ldpc", "code=" + code, soft_output=True)
+        out = decode_pdus(dec, [pmt.cons(pmt.make_dict(), pmt.init_f32vector(len(soft), soft.tolist()))],
+                          timeout=60, expect=1)
+        post = np.array(pmt.f32vector_elements(pmt.dict_ref(pmt.car(out[0]), pmt.intern("soft_out"), pmt.PMT_NIL)))
+        self.assertEqual(len(post), 2 * 16200)
+        np.testing.assert_array_equal((post > 0).astype(np.uint8), cw)
+
     def test_005_outer_code_refused_where_it_does_not_fit(self):
         with self.assertRaisesRegex(ValueError, "DVB-S2's outer code"):
             gpufec.frame_decoder("ldpc", "code=802.11n:648:1/2, outer=bch")
