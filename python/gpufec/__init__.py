@@ -35,3 +35,4 @@ from .scppm import (scppm_decoder, scppm_encoder, scppm_options, poisson_channel
                     scppm_framer, scppm_frame_sync, scppm_channel_interleaver)
 from .tvb import tvb_decoder, tvb_encoder, tvb_options, bsid_channel  # noqa: F401
 from .lte_transport import lte_segment, lte_desegment, turbo_pdu_encoder, lte_k_sizes  # noqa: F401
+from .nr_transport import nr_segmenter, nr_desegmenter, nr_rate_match, nr_derate_match, ldpc_pdu_encoder  # noqa: F401

@@ -2,6 +2,7 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -290,6 +291,26 @@ blocks; gr-gpufec's own blocks batch and use the GPU). Float soft input (positiv
           "A frame family's encoder as a gr-fec generic_encoder.");
 
     m.def("frame_families", &gpufec::frame_families, "Names of the registered frame families.");
+    py::class_<gpufec::frame_encoder>(m, "frame_encoder",
+                                      "The encoder of a family's code (the options as for frame_decoder): "
+                                      "frame_encoder(family, options); encode(bits) takes whole frames of "
+                                      "info_bits() bits (one per byte) and gives coded_bits() a frame.")
+        .def(py::init([](const std::string& family, const std::string& options) {
+                 return gpufec::make_frame_encoder(family, gpufec::parse_frame_options(options));
+             }),
+             py::arg("family"), py::arg("options") = "")
+        .def("info_bits", &gpufec::frame_encoder::info_bits)
+        .def("coded_bits", &gpufec::frame_encoder::coded_bits)
+        .def("encode", [](gpufec::frame_encoder& e, py::array_t<uint8_t, py::array::c_style | py::array::forcecast> bits) {
+            const size_t k = e.info_bits();
+            if (bits.ndim() != 1 || bits.shape(0) == 0 || size_t(bits.shape(0)) % k)
+                throw std::invalid_argument("encode: needs whole frames of " + std::to_string(k) + " bits, got " +
+                                            std::to_string(bits.size()));
+            const size_t frames = size_t(bits.shape(0)) / k;
+            py::array_t<uint8_t> out(py::ssize_t(frames * e.coded_bits()));
+            e.encode(bits.data(), frames, out.mutable_data());
+            return out;
+        }, py::arg("bits"));
     m.def(
         "frame_family_options",
         [](const std::string& family) {

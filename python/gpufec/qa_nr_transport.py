@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""5G NR transport blocks through the PDU chain: nr_segmenter -> ldpc_pdu_encoder ->
+nr_rate_match -> BPSK/AWGN -> nr_derate_match -> pdu_decoder (ldpc, the code block's options)
+-> nr_desegmenter; a transport block of two code blocks with filler bits, HARQ combining of
+two redundancy versions, and what is dropped."""
+
+import time
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+from gnuradio import gpufec
+
+
+class bpsk_awgn_pdu(gr.basic_block):
+    """u8vector of bits in, f32vector of noisy BPSK values (bit 1 -> +1) out, metadata kept"""
+
+    def __init__(self, sigma, seed=3):
+        gr.basic_block.__init__(self, "bpsk_awgn_pdu", None, None)
+        self.sigma, self.rng = sigma, np.random.default_rng(seed)
+        self.message_port_register_in(pmt.intern("pdus"))
+        self.message_port_register_out(pmt.intern("pdus"))
+        self.set_msg_handler(pmt.intern("pdus"), self.handle)
+
+    def handle(self, msg):
+        bits = np.asarray(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.float32)
+        x = 2.0 * bits - 1.0 + self.rng.normal(0, self.sigma, len(bits)).astype(np.float32)
+        self.message_port_pub(pmt.intern("pdus"), pmt.cons(pmt.car(msg), pmt.init_f32vector(len(x), x.tolist())))
+
+
+class each_version(gr.basic_block):
+    """each PDU once per redundancy version, with metadata "rv" set, in order"""
+
+    def __init__(self, rvs):
+        gr.basic_block.__init__(self, "each_version", None, None)
+        self.rvs = rvs
+        self.message_port_register_in(pmt.intern("pdus"))
+        self.message_port_register_out(pmt.intern("pdus"))
+        self.set_msg_handler(pmt.intern("pdus"), self.handle)
+
+    def handle(self, msg):
+        for rv in self.rvs:
+            meta = pmt.dict_add(pmt.car(msg), pmt.intern("rv"), pmt.from_long(rv))
+            self.message_port_pub(pmt.intern("pdus"), pmt.cons(meta, pmt.cdr(msg)))
+
+
+class every_nth(gr.basic_block):
+    """passes every n-th PDU"""
+
+    def __init__(self, n):
+        gr.basic_block.__init__(self, "every_nth", None, None)
+        self.n, self.count = n, 0
+        self.message_port_register_in(pmt.intern("pdus"))
+        self.message_port_register_out(pmt.intern("pdus"))
+        self.set_msg_handler(pmt.intern("pdus"), self.handle)
+
+    def handle(self, msg):
+        self.count += 1
+        if self.count % self.n == 0:
+            self.message_port_pub(pmt.intern("pdus"), msg)
+
+
+def run_chain(tbs, A, R, G, sigma, rvs=(0,), combine=False):
+    seg_info = gpufec.nr_segmentation.compute(A + gpufec.nr_tb_crc_bits(A), gpufec.nr_base_graph(A, R))
+    tb = gr.top_block()
+    seg = gpufec.nr_segmenter(R=R, G=G, Qm=2)
+    enc = gpufec.ldpc_pdu_encoder()
+    versions = each_version(rvs)  # one path, so that a block's versions stay in order
+    rm = gpufec.nr_rate_match(Qm=2)
+    ch = bpsk_awgn_pdu(sigma)
+    drm = gpufec.nr_derate_match(Qm=2, combine=combine)
+    gate = every_nth(len(rvs))  # the decoder sees each block once: its last (combined) version
+    dec = gpufec.pdu_decoder("ldpc", seg_info.ldpc_options() + ", max_iterations=30", device="auto")
+    deseg = gpufec.nr_desegmenter()
+    dbg = blocks.message_debug()
+    chain = [seg, enc, versions, rm, ch, drm, gate, dec]
+    for a, b in zip(chain, chain[1:]):
+        tb.msg_connect((a, "pdus"), (b, "pdus"))
+    tb.msg_connect((dec, "pdus"), (deseg, "pdus"))
+    tb.msg_connect((deseg, "pdus"), (dbg, "store"))
+    tb.start()
+    for bits in tbs:
+        seg.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(pmt.make_dict(), pmt.init_u8vector(len(bits), bits.tolist())))
+    t0 = time.time()
+    while dbg.num_messages() < len(tbs) and time.time() - t0 < 60:
+        time.sleep(0.02)
+    tb.stop()
+    tb.wait()
+    return [dbg.get_message(i) for i in range(dbg.num_messages())], seg_info, (seg, enc, rm, drm, deseg)
+
+
+class qa_nr_transport(gr_unittest.TestCase):
+
+    def test_001_two_code_blocks_through_noise(self):
+        A, R = 10000, 1 / 3
+        rng = np.random.default_rng(1)
+        tbs = [rng.integers(0, 2, A, dtype=np.uint8) for _ in range(3)]
+        G = 30720  # about rate 1/3 on QPSK: E = 15360 a code block
+        out, seg, _ = run_chain(tbs, A, R, G, sigma=0.75)
+        self.assertEqual((seg.C, seg.bg), (2, 1))
+        self.assertEqual(len(out), 3)
+        for msg, bits in zip(out, tbs):
+            meta = pmt.car(msg)
+            np.testing.assert_array_equal(np.array(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.uint8), bits)
+            self.assertTrue(pmt.to_bool(pmt.dict_ref(meta, pmt.intern("crc_ok"), pmt.PMT_F)))
+            self.assertEqual(list(pmt.u8vector_elements(pmt.dict_ref(meta, pmt.intern("blocks_ok"), pmt.PMT_NIL))), [1, 1])
+
+    def test_002_harq_combining_of_two_versions(self):
+        # one version alone (E = 3800 for K' = 3016: rate 0.79) fails at this noise; rv 0 and
+        # rv 2 added up decode
+        A, R = 3000, 0.5
+        rng = np.random.default_rng(2)
+        tbs = [rng.integers(0, 2, A, dtype=np.uint8) for _ in range(6)]
+        G = 3800
+        single, seg, _ = run_chain(tbs, A, R, G, sigma=0.6, rvs=(0,))
+        both, _, _ = run_chain(tbs, A, R, G, sigma=0.6, rvs=(0, 2), combine=True)
+        ok = lambda msgs: [pmt.to_bool(pmt.dict_ref(pmt.car(m), pmt.intern("crc_ok"), pmt.PMT_F)) for m in msgs]
+        self.assertEqual((seg.C, seg.bg, seg.Z), (1, 2, 320))
+        self.assertLessEqual(sum(ok(single)), 2)  # rate 0.79 alone: most fail
+        self.assertEqual(ok(both), [True] * 6)
+        for msg, bits in zip(both, tbs):
+            np.testing.assert_array_equal(np.array(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.uint8), bits)
+
+    def test_003_bad_pdus_are_dropped_and_counted(self):
+        seg = gpufec.nr_segmenter(R=0.5)
+        enc = gpufec.ldpc_pdu_encoder()
+        deseg = gpufec.nr_desegmenter()
+        from qa_util import decode_pdus
+        decode_pdus(seg, [pmt.cons(pmt.make_dict(), pmt.init_u8vector(3, [0, 2, 1])), pmt.intern("x")], expect=0, timeout=2)
+        self.assertEqual(seg.dropped(), 2)
+        decode_pdus(enc, [pmt.cons(pmt.make_dict(), pmt.init_u8vector(10, [0] * 10))], expect=0, timeout=2)
+        self.assertEqual(enc.dropped(), 1)  # no code named
+        meta = pmt.dict_add(pmt.make_dict(), pmt.intern("A"), pmt.from_long(100))
+        decode_pdus(deseg, [pmt.cons(meta, pmt.init_u8vector(10, [0] * 10))], expect=0, timeout=2)
+        self.assertEqual(deseg.dropped(), 1)  # no base graph
+        with self.assertRaisesRegex(ValueError, "R"):
+            gpufec.nr_segmenter(R=1.5)
+        with self.assertRaisesRegex(ValueError, "code"):
+            gpufec.ldpc_pdu_encoder("code=nothing")
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_nr_transport)
