@@ -107,42 +107,10 @@ __device__ __forceinline__ void layered_row_loop(unsigned char* gcw, M* lrow, in
     }
 }
 
-/*! The same with the row unrolled for its degree D (with_degree), bits and values held in
- *  registers between the passes: faster where registers do not limit the codewords an SM
- *  holds (DVB-S2's 64800 bits fill shared memory with one codeword anyway). */
-template <typename T, typename M, int D, bool HOLES>
-__device__ __forceinline__ void layered_row_held(unsigned char* gcw, M* lrow, int ms, const int2* ent, unsigned rb,
-                                                 unsigned rbz, const ldpc_fixed& fx, int skip, T* sink)
-{
-    T* at[D];
-    int rho[D], mag[D];
-    int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
-#pragma unroll
-    for (int j = 0; j < D; ++j) {
-        at[j] = bit_of<T>(gcw, ent[j], rb, rbz);
-        if constexpr (HOLES)
-            at[j] = j == skip ? sink : at[j];
-        rho[j] = int(*at[j]) - int(lrow[j * ms]);
-        mag[j] = abs(rho[j]);
-        sx ^= rho[j];
-        min2 = min(min2, max(min1, mag[j]));
-        min1 = min(min1, mag[j]);
-    }
-    int n1 = ldpc_norm(min1, fx), n2 = ldpc_norm(min2, fx);
-    n1 = sx < 0 ? -n1 : n1;
-    n2 = sx < 0 ? -n2 : n2;
-    const int step = n1 - n2;
-#pragma unroll
-    for (int j = 0; j < D; ++j) {
-        const int m = n2 + __viaddmin_s32(mag[j], -min1, 1) * step;
-        const int msg = rho[j] < 0 ? -m : m;
-        lrow[j * ms] = M(msg);
-        *at[j] = T(rho[j] + msg);
-    }
-}
-
 /* MAXD = 0: rows as loops (layered_row_loop, 3 blocks of 512 threads an SM); else rows
- * unrolled up to MAXD bits (layered_row_held; registers as the degree needs). */
+ * unrolled up to MAXD bits and held in registers (layered_row of ldpc_cuda_layered.cuh: faster
+ * where registers do not limit the codewords an SM holds; DVB-S2's 64800 bits fill shared
+ * memory with one codeword anyway). */
 template <typename T, typename M, int MAXD, bool HOLES>
 __global__ void __launch_bounds__(512, MAXD == 0 || MAXD <= 8 ? 3 : 1)
     ldpc_general_kernel(general_params gp, const __grid_constant__ general_table tab,
@@ -185,31 +153,10 @@ __global__ void __launch_bounds__(512, MAXD == 0 || MAXD <= 8 ? 3 : 1)
         const int cw = group * C + local;
         const bool active = lane_used && cw < p.frames;
 
-        // load: gamma = -soft, the sink, messages 0 (each thread its own slots)
-        for (int c = 0; c < C; ++c) {
-            const int id = group * C + c;
-            const int8_t* src = soft + size_t(id) * p.in_stride;
-            T* g = s_gamma + c * gp.gstride;
-            if (HOLES && threadIdx.x == 0)
-                g[n] = T(hole_sink<T>());
-            if (id >= p.frames) {
-                for (int v = threadIdx.x; v < n; v += blockDim.x)
-                    g[v] = T(0);
-            } else if (p.runs) {
-                for (int r = 0; r < p.runs; ++r) {
-                    const int at = tab.run_at[r], len = tab.run_len[r], from = tab.run_from[r];
-                    const T fill = from == input_known_zero ? T(127) : from == input_known_one ? T(-127) : T(0);
-                    for (int v = threadIdx.x; v < len; v += blockDim.x)
-                        g[at + v] = from >= 0 ? T(-int(src[from + v])) : fill;
-                }
-            } else if (n % 4 == 0) {
-                for (int v = threadIdx.x; v < n / 4; v += blockDim.x)
-                    store_negated(g + 4 * v, reinterpret_cast<const char4*>(src)[v]);
-            } else {
-                for (int v = threadIdx.x; v < n; v += blockDim.x)
-                    g[v] = T(-int(src[v]));
-            }
-        }
+        // load: the codewords, their sinks, messages 0 (each thread its own slots)
+        load_group(p, tab, soft, s_gamma, gp.gstride, group);
+        if (HOLES && threadIdx.x < C)
+            s_gamma[threadIdx.x * gp.gstride + n] = T(hole_sink<T>());
         for (int i = 0; i < S; ++i)
             mrow[size_t(i) * ms] = M(0);
         if (threadIdx.x < C) {
@@ -223,7 +170,6 @@ __global__ void __launch_bounds__(512, MAXD == 0 || MAXD <= 8 ? 3 : 1)
         while (it < p.max_iter && !all_done) {
             ++it;
             const bool work = active && !s_done[local];
-            bool mine_done;
             int slot = 0; // the thread's message slots of the layers before
             for (int l = 0; l < p.mb; ++l) {
                 const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0, stride = tab.stride[l];
@@ -237,70 +183,35 @@ __global__ void __launch_bounds__(512, MAXD == 0 || MAXD <= 8 ? 3 : 1)
                         if constexpr (MAXD == 0)
                             layered_row_loop<T, M, HOLES>(gcw, lrow, ms, tab.entry + e0, d, rb, rbz, p.fx, skip, sink);
                         else
-                            with_degree<MAXD>(d, [&](auto deg) {
-                                layered_row_held<T, M, decltype(deg)::value, HOLES>(gcw, lrow, ms, tab.entry + e0, rb,
-                                                                                    rbz, p.fx, skip, sink);
+                            with_degree<MAXD>(d, [&](auto deg) { // (held in registers)
+                                layered_row<T, M, decltype(deg)::value, HOLES>(gcw, lrow, tab.entry + e0, rb, rbz,
+                                                                               p.fx, ms, skip, sink);
                             });
                     }
                     __syncthreads();
                 }
                 slot += stride * d;
             }
-            if (p.early_termination || it == p.max_iter) {
-                if (lane_used && u == 0)
-                    s_bad[local] = 0;
-                __syncthreads();
-                if (work) {
-                    bool bad = false;
-                    for (int l = 0; l < p.mb && !bad; ++l) {
-                        const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
-                        for (int r = u; r < z && !bad; r += R) { // every row of the layer, R at a time
-                            const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes);
-                            const int skip = HOLES ? hole_of(tab, gp.holes, l, r) : -1;
-                            int x = 0;
-                            for (int j = 0; j < d; ++j)
-                                x ^= j == skip ? 0 : int(*bit_of<T>(gcw, tab.entry[e0 + j], rb, rbz));
-                            bad = x < 0;
-                        }
+            all_done = end_iteration(p, it, work, active, lane_used, u == 0, local, s_bad, s_done, s_iters, [&] {
+                bool bad = false;
+                for (int l = 0; l < p.mb && !bad; ++l) {
+                    const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
+                    for (int r = u; r < z && !bad; r += R) { // every row of the layer, R at a time
+                        const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes);
+                        const int skip = HOLES ? hole_of(tab, gp.holes, l, r) : -1;
+                        int x = 0;
+                        for (int j = 0; j < d; ++j)
+                            x ^= j == skip ? 0 : int(*bit_of<T>(gcw, tab.entry[e0 + j], rb, rbz));
+                        bad = x < 0;
                     }
-                    if (bad)
-                        atomicOr(&s_bad[local], 1);
                 }
-                __syncthreads();
-                const bool passed = lane_used && !s_bad[local];
-                if (work && u == 0) {
-                    s_iters[local] = it;
-                    if (p.early_termination && passed)
-                        s_done[local] = 1;
-                }
-                mine_done = !work || (p.early_termination && passed);
-            } else {
-                if (work && u == 0)
-                    s_iters[local] = it;
-                mine_done = !work;
-            }
-            all_done = __syncthreads_and(!active || mine_done);
+                return bad;
+            });
         }
         __syncthreads();
 
-        if (active) {
-            uint8_t* o = out + size_t(cw) * p.nbytes;
-            for (int b = u; b < p.nbytes; b += R) {
-                unsigned byte = 0;
-                for (int i = 0; i < 8; ++i) {
-                    const int v = b * 8 + i;
-                    byte |= (v < p.out_bits && gamma[v] < 0) ? (0x80u >> i) : 0u;
-                }
-                o[b] = uint8_t(byte);
-            }
-            if (u == 0)
-                results[cw] = frame_status{ s_iters[local], int8_t(!s_bad[local]), 0 };
-            if (p.want_post) {
-                float* post = posteriors + size_t(cw) * n;
-                for (int v = u; v < n; v += R)
-                    post[v] = float(-int(gamma[v]));
-            }
-        }
+        if (active)
+            write_results(p, gamma, cw, u, R, s_iters[local], s_bad[local] != 0, out, results, posteriors);
     }
 }
 

@@ -82,11 +82,14 @@ __device__ __forceinline__ T* bit_of(unsigned char* gcw, int2 e, unsigned rb, un
 }
 
 /*! One check row of degree D for one codeword (the thread's row of a layer): the layered
- *  min-sum update of ldpc_common.h. lrow[j] is the row's message j, ent[j] the table entry of
- *  its bit j. rho, magnitudes and bit addresses stay in registers between the two passes. */
-template <typename T, typename M, int D>
+ *  min-sum update of ldpc_common.h. lrow[j * MS] is the row's message j (MS 1: a thread's row
+ *  in shared memory; the general kernel's global messages pass their stride as ms), ent[j] the
+ *  table entry of its bit j; HOLES: entry `skip` reads `sink` instead (ldpc_cuda_general.cuh).
+ *  rho, magnitudes and bit addresses stay in registers between the two passes. */
+template <typename T, typename M, int D, bool HOLES = false>
 __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const int2* ent, unsigned rb,
-                                            unsigned rbz, const ldpc_fixed& fx)
+                                            unsigned rbz, const ldpc_fixed& fx, int ms = 1, int skip = -1,
+                                            T* sink = nullptr)
 {
     T* at[D];
     int rho[D], mag[D];
@@ -96,7 +99,9 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
 #pragma unroll
     for (int j = 0; j < D; ++j) {
         at[j] = bit_of<T>(gcw, ent[j], rb, rbz);
-        rho[j] = int(*at[j]) - int(lrow[j]);
+        if constexpr (HOLES)
+            at[j] = j == skip ? sink : at[j];
+        rho[j] = int(*at[j]) - int(lrow[j * ms]);
         mag[j] = abs(rho[j]);
         sx ^= rho[j];
         min2 = min(min2, max(min1, mag[j]));
@@ -116,7 +121,7 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
     for (int j = 0; j < D; ++j) {
         const int m = n2 + __viaddmin_s32(mag[j], -min1, 1) * step;
         const int msg = rho[j] < 0 ? -m : m;
-        lrow[j] = M(msg);
+        lrow[j * ms] = M(msg);
         *at[j] = T(rho[j] + msg);
     }
 }
@@ -169,6 +174,98 @@ __device__ __forceinline__ void store_negated(int32_t* g, char4 s)
     *reinterpret_cast<int4*>(g) = make_int4(-s.x, -s.y, -s.z, -s.w);
 }
 
+/*! The C codewords of a group into shared memory (gamma = -soft, the internal sign
+ *  convention; the codeword of c at s_gamma + c * stride): four bits at a time where the
+ *  codewords keep 4-byte alignment, or (runs) the sent values in place with erasures and known
+ *  bits between them, zeros past the last frame. Table: any with run_at / run_len / run_from. */
+template <typename T, typename Table>
+__device__ __forceinline__ void load_group(const gpu_params& p, const Table& tab, const int8_t* soft, T* s_gamma,
+                                           int stride, int group)
+{
+    const int C = p.cw_per_block, n = p.n;
+    for (int c = 0; c < C; ++c) {
+        const int id = group * C + c;
+        const int8_t* src = soft + size_t(id) * p.in_stride;
+        T* g = s_gamma + c * stride;
+        if (id >= p.frames) {
+            for (int v = threadIdx.x; v < n; v += blockDim.x)
+                g[v] = T(0);
+        } else if (p.runs) {
+            for (int r = 0; r < p.runs; ++r) {
+                const int at = tab.run_at[r], len = tab.run_len[r], from = tab.run_from[r];
+                // gamma = -soft: a known 0 (soft -127) is +127
+                const T fill = from == input_known_zero ? T(127) : from == input_known_one ? T(-127) : T(0);
+                for (int v = threadIdx.x; v < len; v += blockDim.x)
+                    g[at + v] = from >= 0 ? T(-int(src[from + v])) : fill;
+            }
+        } else if (n % 4 == 0) {
+            for (int v = threadIdx.x; v < n / 4; v += blockDim.x)
+                store_negated(g + 4 * v, reinterpret_cast<const char4*>(src)[v]);
+        } else {
+            for (int v = threadIdx.x; v < n; v += blockDim.x)
+                g[v] = T(-int(src[v]));
+        }
+    }
+}
+
+/*! The end of an iteration for the codeword of this thread (`first`: its thread 0): where the
+ *  syndrome is checked, rows_bad() says whether any of the thread's rows fails; returns whether
+ *  every codeword of the block is done. Every row of a codeword reads s_bad after the barrier
+ *  and so knows whether its codeword is done; thread 0 alone records it. (Reading s_done here
+ *  instead raced with thread 0's write: compute-sanitizer racecheck.) */
+template <class RowsBad>
+__device__ __forceinline__ bool end_iteration(const gpu_params& p, int it, bool work, bool active, bool lane_used,
+                                              bool first, int local, int* s_bad, int* s_done, int* s_iters,
+                                              RowsBad&& rows_bad)
+{
+    bool mine_done;
+    if (p.early_termination || it == p.max_iter) {
+        if (lane_used && first)
+            s_bad[local] = 0;
+        __syncthreads();
+        if (work && rows_bad())
+            atomicOr(&s_bad[local], 1);
+        __syncthreads();
+        const bool passed = lane_used && !s_bad[local];
+        if (work && first) {
+            s_iters[local] = it;
+            if (p.early_termination && passed)
+                s_done[local] = 1;
+        }
+        mine_done = !work || (p.early_termination && passed);
+    } else {
+        if (work && first)
+            s_iters[local] = it;
+        mine_done = !work;
+    }
+    return __syncthreads_and(!active || mine_done);
+}
+
+/*! A codeword's results, by its R threads (u the thread's place): the packed leading hard
+ *  bits, iterations and syndrome, and the posteriors where wanted */
+template <typename T>
+__device__ __forceinline__ void write_results(const gpu_params& p, const T* gamma, int cw, int u, int R,
+                                              int iterations, bool bad, uint8_t* out, frame_status* results,
+                                              float* posteriors)
+{
+    uint8_t* o = out + size_t(cw) * p.nbytes;
+    for (int b = u; b < p.nbytes; b += R) {
+        unsigned byte = 0;
+        for (int i = 0; i < 8; ++i) {
+            const int v = b * 8 + i;
+            byte |= (v < p.out_bits && gamma[v] < 0) ? (0x80u >> i) : 0u;
+        }
+        o[b] = uint8_t(byte);
+    }
+    if (u == 0)
+        results[cw] = frame_status{ iterations, int8_t(!bad), 0 };
+    if (p.want_post) {
+        float* post = posteriors + size_t(cw) * p.n;
+        for (int v = u; v < p.n; v += R)
+            post[v] = float(-int(gamma[v]));
+    }
+}
+
 /* Registers: rows of up to 8 bits (the rate-1/2 codes) fit 40 registers, which lets 1536
  * threads (3 blocks of 512, or 6 of 256) share an SM; longer rows get what they need. */
 template <typename T, typename M, int MAXD>
@@ -213,31 +310,8 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
         const int cw = group * C + local;
         const bool active = lane_used && cw < p.frames;
 
-        // load: gamma = -soft (the internal sign convention), four bits at a time where the
-        // codewords keep 4-byte alignment; messages 0, 16 bytes at a time
-        for (int c = 0; c < C; ++c) {
-            const int id = group * C + c;
-            const int8_t* src = soft + size_t(id) * p.in_stride;
-            T* g = s_gamma + c * n;
-            if (id >= p.frames) {
-                for (int v = threadIdx.x; v < n; v += blockDim.x)
-                    g[v] = T(0);
-            } else if (p.runs) { // the sent values in place, erasures and known bits between them
-                for (int r = 0; r < p.runs; ++r) {
-                    const int at = tab.run_at[r], len = tab.run_len[r], from = tab.run_from[r];
-                    // gamma = -soft: a known 0 (soft -127) is +127
-                    const T fill = from == input_known_zero ? T(127) : from == input_known_one ? T(-127) : T(0);
-                    for (int v = threadIdx.x; v < len; v += blockDim.x)
-                        g[at + v] = from >= 0 ? T(-int(src[from + v])) : fill;
-                }
-            } else if (n % 4 == 0) {
-                for (int v = threadIdx.x; v < n / 4; v += blockDim.x)
-                    store_negated(g + 4 * v, reinterpret_cast<const char4*>(src)[v]);
-            } else {
-                for (int v = threadIdx.x; v < n; v += blockDim.x)
-                    g[v] = T(-int(src[v]));
-            }
-        }
+        // load: the codewords; messages 0, 16 bytes at a time
+        load_group(p, tab, soft, s_gamma, n, group);
         for (int i = threadIdx.x; i < int(align16(size_t(C) * z * S * sizeof(M)) / 16); i += blockDim.x)
             reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
         if (threadIdx.x < C) {
@@ -251,7 +325,6 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
         while (it < p.max_iter && !all_done) {
             ++it;
             const bool work = active && !s_done[local];
-            bool mine_done;
             for (int l = 0; l < p.mb; ++l) {
                 if (work) {
                     const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
@@ -261,61 +334,21 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
                 }
                 __syncthreads();
             }
-            if (p.early_termination || it == p.max_iter) {
-                if (lane_used && row == 0)
-                    s_bad[local] = 0;
-                __syncthreads();
-                if (work) {
-                    bool bad = false;
-                    for (int l = 0; l < p.mb && !bad; ++l) {
-                        const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
-                        with_degree<MAXD>(d, [&](auto deg) {
-                            bad = row_parity<T, decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz) < 0;
-                        });
-                    }
-                    if (bad)
-                        atomicOr(&s_bad[local], 1);
+            all_done = end_iteration(p, it, work, active, lane_used, row == 0, local, s_bad, s_done, s_iters, [&] {
+                bool bad = false;
+                for (int l = 0; l < p.mb && !bad; ++l) {
+                    const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
+                    with_degree<MAXD>(d, [&](auto deg) {
+                        bad = row_parity<T, decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz) < 0;
+                    });
                 }
-                __syncthreads();
-                // every row of a codeword reads s_bad after the barrier and so knows whether its
-                // codeword is done; row 0 alone records it. (Reading s_done here instead raced
-                // with row 0's write: compute-sanitizer racecheck.)
-                const bool passed = lane_used && !s_bad[local];
-                if (work && row == 0) {
-                    s_iters[local] = it;
-                    if (p.early_termination && passed)
-                        s_done[local] = 1;
-                }
-                mine_done = !work || (p.early_termination && passed);
-            } else {
-                if (work && row == 0)
-                    s_iters[local] = it;
-                mine_done = !work;
-            }
-            all_done = __syncthreads_and(!active || mine_done);
+                return bad;
+            });
         }
         __syncthreads();
 
-        // results: packed hard bits, iterations and syndrome, posteriors
-        if (active) {
-            uint8_t* o = out + size_t(cw) * p.nbytes;
-            for (int b = row; b < p.nbytes; b += z) {
-                unsigned byte = 0;
-                for (int i = 0; i < 8; ++i) {
-                    const int v = b * 8 + i;
-                    byte |= (v < p.out_bits && gamma[v] < 0) ? (0x80u >> i) : 0u;
-                }
-                o[b] = uint8_t(byte);
-            }
-            if (row == 0) {
-                results[cw] = frame_status{ s_iters[local], int8_t(!s_bad[local]), 0 };
-            }
-            if (p.want_post) {
-                float* post = posteriors + size_t(cw) * n;
-                for (int v = row; v < n; v += z)
-                    post[v] = float(-int(gamma[v]));
-            }
-        }
+        if (active)
+            write_results(p, gamma, cw, row, z, s_iters[local], s_bad[local] != 0, out, results, posteriors);
     }
 }
 

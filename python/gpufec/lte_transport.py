@@ -28,7 +28,7 @@ import pmt
 from .gpufec_python import crc_append, crc_check, lte_rate_matcher, lte_segment_bits, \
     lte_segmentation, turbo_encode
 from .params import check_int
-from .pdu_block import meta_int, pdu_block
+from .pdu_block import meta_int, pdu_block, transport_segmenter
 
 _LTE_K = None
 
@@ -51,11 +51,9 @@ def _bits_of(vec):
 # 36.212's largest transport block (TBS of table 7.1.7.2.5-1 for 4 layers) is far below this;
 # segmentation itself takes B up to 391656 bits
 _MAX_A = 391656 - 24
-# coded bits of one transport block: G below 2^31, and a multiple of Qm * Nl
-_MAX_G = (1 << 31) - 1
 
 
-class lte_segment(pdu_block):
+class lte_segment(transport_segmenter):
     """36.212 5.1.1-5.1.2 on PDUs: a transport block of A bits (u8vector, one bit per byte) in;
     CRC-24A appended, cut into C code blocks (filler bits first, CRC-24B on each when C > 1), one
     PDU per code block out, with metadata "tb", "cb", "C", "A", "K", "F" and, when G is known
@@ -63,26 +61,13 @@ class lte_segment(pdu_block):
     (the block's rate-matched length for Qm bits a symbol and Nl layers)."""
 
     def __init__(self, G=0, Qm=2, Nl=1):
-        pdu_block.__init__(self, "gpufec_lte_segment")
-        self.Qm = check_int("Qm", Qm, 1, allowed=(1, 2, 4, 6, 8))
-        self.Nl = check_int("Nl", Nl, 1, allowed=(1, 2, 4))
-        self.G = check_int("G", G, 0, _MAX_G)
-        if self.G % (self.Qm * self.Nl):
-            raise ValueError("G: %d is not a multiple of Qm * Nl = %d" % (self.G, self.Qm * self.Nl))
-        self.tb = 0
+        transport_segmenter.__init__(self, "gpufec_lte_segment", G, Qm, Nl, (1, 2, 4))
 
     def handle(self, meta, vec):
-        a = _bits_of(vec)
-        if a is None or len(a) == 0 or np.any(a > 1):
-            self.drop("the transport block must be a non-empty u8vector of bits (0/1)")
+        taken = self.transport_block(meta, vec, _MAX_A, "LTE")
+        if taken is None:
             return
-        if len(a) > _MAX_A:
-            self.drop("a transport block of %d bits; LTE segments at most %d" % (len(a), _MAX_A))
-            return
-        G = meta_int(meta, "G", self.G, 0, _MAX_G)
-        if G % (self.Qm * self.Nl):
-            self.drop("G=%d is not a multiple of Qm * Nl = %d" % (G, self.Qm * self.Nl))
-            return
+        a, G = taken
         b = crc_append("lte-24a", a)
         seg = lte_segmentation.compute(len(b))
         blocks = lte_segment_bits(seg, b)

@@ -33,10 +33,9 @@ import pmt
 from .gpufec_python import crc_append, crc_check, frame_encoder, nr_base_graph, nr_desegment, \
     nr_rate_matcher, nr_segment, nr_segmentation, nr_tb_crc_bits
 from .params import check_int
-from .pdu_block import MAX_PDU_VALUES, meta_int, pdu_block
+from .pdu_block import MAX_PDU_VALUES, meta_int, pdu_block, transport_segmenter
 
 _MAX_A = 1277992  # 38.214's largest transport block (TBS for 4 layers, 256QAM)
-_MAX_G = (1 << 31) - 1
 MAX_HARQ_BUFFERS = 128
 
 
@@ -67,34 +66,21 @@ def _segmentation(meta, A):
     return nr_segmentation.compute(A + nr_tb_crc_bits(A), bg)
 
 
-class nr_segmenter(pdu_block):
+class nr_segmenter(transport_segmenter):
     """38.212 7.2.1-7.2.2 and 5.2.2 on PDUs: A bits in, C code blocks of K' bits out, labelled for
     the later stages ("tb", "cb", "C", "A", "bg", "Z", "K_prime", "ldpc_options", "E")"""
 
     def __init__(self, R=0.5, G=0, Qm=2, Nl=1):
-        pdu_block.__init__(self, "gpufec_nr_segmenter")
+        transport_segmenter.__init__(self, "gpufec_nr_segmenter", G, Qm, Nl, (1, 2, 3, 4))
         if not 0 < R < 1:
             raise ValueError("R: the code rate must be in (0, 1), got %r" % (R,))
         self.R = float(R)
-        self.Qm = check_int("Qm", Qm, 1, allowed=(1, 2, 4, 6, 8))
-        self.Nl = check_int("Nl", Nl, 1, 4)
-        self.G = check_int("G", G, 0, _MAX_G)
-        if self.G % (self.Qm * self.Nl):
-            raise ValueError("G: %d is not a multiple of Qm * Nl = %d" % (self.G, self.Qm * self.Nl))
-        self.tb = 0
 
     def handle(self, meta, vec):
-        a = _bits_of(vec)
-        if a is None or len(a) == 0 or np.any(a > 1):
-            self.drop("the transport block must be a non-empty u8vector of bits (0/1)")
+        taken = self.transport_block(meta, vec, _MAX_A, "5G NR")
+        if taken is None:
             return
-        if len(a) > _MAX_A:
-            self.drop("a transport block of %d bits; 5G NR carries at most %d" % (len(a), _MAX_A))
-            return
-        G = meta_int(meta, "G", self.G, 0, _MAX_G)
-        if G % (self.Qm * self.Nl):
-            self.drop("G=%d is not a multiple of Qm * Nl = %d" % (G, self.Qm * self.Nl))
-            return
+        a, G = taken
         bg = nr_base_graph(len(a), self.R)
         b = crc_append(_crc_name(len(a)), a)
         seg = nr_segmentation.compute(len(b), bg)

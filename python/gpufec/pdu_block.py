@@ -8,8 +8,11 @@ is neither a dictionary nor nil, or a PDU whose handling raises (a value out of 
 code does not have) is dropped: logged as an error, counted (dropped()), and the block goes on
 with the next message. Without this, one exception would end GNU Radio's message thread for the
 block and every later PDU would be lost without a word."""
+import numpy as np
 import pmt
 from gnuradio import gr
+
+from .params import check_int
 
 
 # the largest vector a PDU block makes (values): 2^26, 64 Mi soft values (256 MB as f32); beyond
@@ -71,3 +74,33 @@ def meta_int(meta, key, default=None, lo=None, hi=None):
     if (lo is not None and x < lo) or (hi is not None and x > hi):
         raise ValueError("metadata \"%s\": %d is outside %s..%s" % (key, x, lo, hi))
     return x
+
+
+class transport_segmenter(pdu_block):
+    """the part LTE's and 5G NR's segmenters share: G, Qm and Nl checked, and a transport block
+    of bits taken from a PDU with its G (the parameter or the metadata "G")"""
+
+    def __init__(self, name, G, Qm, Nl, layers):
+        pdu_block.__init__(self, name)
+        self.Qm = check_int("Qm", Qm, 1, allowed=(1, 2, 4, 6, 8))
+        self.Nl = check_int("Nl", Nl, 1, allowed=layers)
+        self.G = check_int("G", G, 0, (1 << 31) - 1)
+        if self.G % (self.Qm * self.Nl):
+            raise ValueError("G: %d is not a multiple of Qm * Nl = %d" % (self.G, self.Qm * self.Nl))
+        self.tb = 0
+
+    def transport_block(self, meta, vec, max_bits, standard):
+        """(bits, G) of the PDU, or None (dropped, with the reason) where it cannot be used"""
+        a = np.asarray(pmt.u8vector_elements(vec), dtype=np.uint8) if pmt.is_u8vector(vec) else None
+        if a is None or len(a) == 0 or np.any(a > 1):
+            self.drop("the transport block must be a non-empty u8vector of bits (0/1)")
+            return None
+        if len(a) > max_bits:
+            self.drop("a transport block of %d bits; %s carries at most %d" % (len(a), standard, max_bits))
+            return None
+        G = meta_int(meta, "G", self.G, 0, (1 << 31) - 1)
+        if G % (self.Qm * self.Nl):
+            self.drop("G=%d is not a multiple of Qm * Nl = %d" % (G, self.Qm * self.Nl))
+            return None
+        return a, G
+

@@ -15,21 +15,7 @@ import pmt
 from gnuradio import blocks, gr, gr_unittest
 from gnuradio import gpufec
 
-
-class bpsk_awgn_pdu(gr.basic_block):
-    """u8vector of bits in, f32vector of noisy BPSK values (bit 1 -> +1) out, metadata kept"""
-
-    def __init__(self, sigma, seed=3):
-        gr.basic_block.__init__(self, "bpsk_awgn_pdu", None, None)
-        self.sigma, self.rng = sigma, np.random.default_rng(seed)
-        self.message_port_register_in(pmt.intern("pdus"))
-        self.message_port_register_out(pmt.intern("pdus"))
-        self.set_msg_handler(pmt.intern("pdus"), self.handle)
-
-    def handle(self, msg):
-        bits = np.asarray(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.float32)
-        x = 2.0 * bits - 1.0 + self.rng.normal(0, self.sigma, len(bits)).astype(np.float32)
-        self.message_port_pub(pmt.intern("pdus"), pmt.cons(pmt.car(msg), pmt.init_f32vector(len(x), x.tolist())))
+from qa_util import bpsk_awgn_pdu
 
 
 class each_version(gr.basic_block):
