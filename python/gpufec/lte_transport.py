@@ -28,7 +28,7 @@ import pmt
 from .gpufec_python import crc_append, crc_check, lte_rate_matcher, lte_segment_bits, \
     lte_segmentation, turbo_encode
 from .params import check_int
-from .pdu_block import meta_int, pdu_block, transport_segmenter
+from .pdu_block import bits_of, meta_int, pdu_block, transport_segmenter
 
 _LTE_K = None
 
@@ -43,9 +43,6 @@ def lte_k_sizes():
         _LTE_K = sorted(ks)
     return _LTE_K
 
-
-def _bits_of(vec):
-    return np.asarray(pmt.u8vector_elements(vec), dtype=np.uint8) if pmt.is_u8vector(vec) else None
 
 
 # 36.212's largest transport block (TBS of table 7.1.7.2.5-1 for 4 layers) is far below this;
@@ -91,7 +88,7 @@ class turbo_pdu_encoder(pdu_block):
         pdu_block.__init__(self, "gpufec_turbo_pdu_encoder")
 
     def handle(self, meta, vec):
-        bits = _bits_of(vec)
+        bits = bits_of(vec)
         if bits is None or len(bits) not in lte_k_sizes() or np.any(bits > 1):
             self.drop("a code block must be a u8vector of K bits (0/1), K an LTE size (40 .. 6144)")
             return
@@ -124,7 +121,7 @@ class lte_desegment(pdu_block):
         self._tb, self._blocks, self._oks = None, [], []
 
     def handle(self, meta, vec):
-        bits = _bits_of(vec)
+        bits = bits_of(vec)
         A = meta_int(meta, "A", self.A, 1, _MAX_A)
         cb, tb = meta_int(meta, "cb", 0, 0), meta_int(meta, "tb", None)
         if bits is None or not A:

@@ -33,14 +33,11 @@ import pmt
 from .gpufec_python import crc_append, crc_check, frame_encoder, nr_base_graph, nr_desegment, \
     nr_rate_matcher, nr_segment, nr_segmentation, nr_tb_crc_bits
 from .params import check_int
-from .pdu_block import MAX_PDU_VALUES, meta_int, pdu_block, transport_segmenter
+from .pdu_block import MAX_PDU_VALUES, bits_of, meta_int, pdu_block, transport_segmenter
 
 _MAX_A = 1277992  # 38.214's largest transport block (TBS for 4 layers, 256QAM)
 MAX_HARQ_BUFFERS = 128
 
-
-def _bits_of(vec):
-    return np.asarray(pmt.u8vector_elements(vec), dtype=np.uint8) if pmt.is_u8vector(vec) else None
 
 
 def _crc_name(A):
@@ -118,7 +115,7 @@ class ldpc_pdu_encoder(pdu_block):
 
     def handle(self, meta, vec):
         opts = _meta_text(meta, "ldpc_options") or self.options
-        bits = _bits_of(vec)
+        bits = bits_of(vec)
         if not opts:
             self.drop("no code: the metadata has no \"ldpc_options\" and the block no options")
             return
@@ -157,7 +154,7 @@ class nr_rate_match(_nr_rm_block):
 
     def handle(self, meta, vec):
         rm = self.matcher(meta)
-        bits = _bits_of(vec)
+        bits = bits_of(vec)
         if bits is None or len(bits) != rm.sent() or np.any(bits > 1):
             self.drop("needs a u8vector of the code block's %d sent bits (0/1)" % rm.sent())
             return
@@ -216,7 +213,7 @@ class nr_desegmenter(pdu_block):
         return self._lost
 
     def handle(self, meta, vec):
-        bits = _bits_of(vec)
+        bits = bits_of(vec)
         A = meta_int(meta, "A", None, 1, _MAX_A)
         cb, tb = meta_int(meta, "cb", 0, 0), meta_int(meta, "tb", None)
         if bits is None or A is None:

@@ -62,6 +62,11 @@ class pdu_block(gr.basic_block):
             self.drop("%s: %s" % (type(e).__name__, e))
 
 
+def bits_of(vec):
+    """a u8vector's values as a uint8 array, or None for any other PMT"""
+    return np.asarray(pmt.u8vector_elements(vec), dtype=np.uint8) if pmt.is_u8vector(vec) else None
+
+
 def meta_int(meta, key, default=None, lo=None, hi=None):
     """the integer metadata value `key` (default where absent); ValueError when it is there but
     not an integer or outside lo..hi"""
@@ -91,7 +96,7 @@ class transport_segmenter(pdu_block):
 
     def transport_block(self, meta, vec, max_bits, standard):
         """(bits, G) of the PDU, or None (dropped, with the reason) where it cannot be used"""
-        a = np.asarray(pmt.u8vector_elements(vec), dtype=np.uint8) if pmt.is_u8vector(vec) else None
+        a = bits_of(vec)
         if a is None or len(a) == 0 or np.any(a > 1):
             self.drop("the transport block must be a non-empty u8vector of bits (0/1)")
             return None
