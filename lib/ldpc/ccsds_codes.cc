@@ -7,6 +7,8 @@
  * k = 1024, 4096, 16384 at rates 1/2, 2/3, 4/5, whose M x M blocks are sums of permutations
  * that are 4 x 4 arrays of circulants of M / 4, the last M bits punctured. */
 #include "ldpc/ccsds_codes.h"
+#include "ldpc/gf2_systematic.h"
+#include "ldpc/qc_encoder.h"
 
 #include <map>
 #include <stdexcept>
@@ -235,6 +237,85 @@ ldpc_code ccsds_c2_code(const std::string& id)
             for (int c : c2_circulants[rb][cb])
                 circ.push_back({ rb, cb, c, -1 });
     return ldpc_code::from_circulants(511, 2, 16, std::move(circ), id);
+}
+
+/* 131.0-B 7.3.4: the generator of the (8176, 7154) subcode is [I | B], B of 14 x 2 circulants
+ * whose first rows z_i = (b_i1, b_i2) solve M_i u + D z_i = 0 (M_i: block column i of H, u the
+ * unit vector, D the last two block columns, of rank 1020) with z_i's 511th and 1022nd bits 0.
+ * Solved here by elimination of [M_1 u .. M_14 u | D without those two columns]: the 1020
+ * pivots fall in D's columns, and each parity bit's sum names the blocks whose z_i hold it. */
+std::vector<std::vector<uint8_t>> c2_generator_first_rows(const ldpc_code& basic)
+{
+    const int z = 511, kb = 14, np = 2 * z;
+    std::vector<int> sub_col(size_t(basic.n()), -1); // H's column -> the system's, or -1
+    for (int i = 0; i < kb; ++i)
+        sub_col[size_t(i * z)] = i;
+    std::vector<int> parity_of; // the system's column - kb -> parity position 0 .. 1021
+    for (int t = 0; t < np; ++t)
+        if (t != z - 1 && t != np - 1) {
+            sub_col[size_t(kb * z + t)] = kb + int(parity_of.size());
+            parity_of.push_back(t);
+        }
+    std::vector<int> start(1, 0), cols;
+    for (int r = 0; r < basic.m(); ++r) {
+        for (int e = basic.row_start()[size_t(r)]; e < basic.row_start()[size_t(r) + 1]; ++e)
+            if (sub_col[size_t(basic.row_cols()[size_t(e)])] >= 0)
+                cols.push_back(sub_col[size_t(basic.row_cols()[size_t(e)])]);
+        start.push_back(int(cols.size()));
+    }
+    const gf2_systematic s = gf2_make_systematic(kb + int(parity_of.size()), start, cols);
+    if (s.rank != int(parity_of.size()) || s.info_cols.size() != size_t(kb) || s.info_cols.back() != kb - 1)
+        throw std::logic_error("CCSDS C2: the generator's system does not solve (rank " + std::to_string(s.rank) + ")");
+    std::vector<std::vector<uint8_t>> rows(size_t(kb), std::vector<uint8_t>(size_t(np), 0));
+    for (size_t p = 0; p < s.parity_cols.size(); ++p)
+        for (int i : s.parity_sums[p])
+            rows[size_t(i)][size_t(parity_of[size_t(s.parity_cols[p] - kb)])] = 1;
+    return rows;
+}
+
+ldpc_code ccsds_c2_transmitted_code(const std::string& id)
+{
+    // 131.0-B 7.3.4-7.3.6: the expurgated (8176, 7154) code, shortened by 18 leading zero
+    // information bits (not sent) and extended by two zero bits: 8160 bits, 7136 of information
+    ldpc_code code = ccsds_c2_code(id);
+    code.set_generator(qc_encoder::from_first_rows(511, 2, c2_generator_first_rows(code)));
+    code.set_default_shorten("0:18");
+    code.set_fill_bits(2);
+    return code;
+}
+
+/* The telecommand codes of 231.0-B (4.2; 231.1-O-1 2.2): H of 4 x 8 blocks of M = k / 4, each
+ * empty, a circulant of shift s (Phi^s, row r's 1 at (r + s) mod M) or, on the diagonal of the
+ * first four block columns, I + Phi^s. Shifts as in two open implementations that agree (the
+ * labrador-ldpc-c constants, commit e019601, and a transcription of 231.1-O-1's tables); the
+ * standard's generator (its Table 4-1 / 2-x) checks them in qa_ldpc_code. -1 empty, -2 - s:
+ * I + Phi^s. */
+const int tc64_blocks[4][8] = { { -9, 2, 14, 6, -1, 0, 13, 0 },
+                                { 6, -17, 0, 1, 0, -1, 0, 7 },
+                                { 4, 1, -17, 14, 11, 0, -1, 3 },
+                                { 0, 1, 9, -15, 14, 1, 0, -1 } };
+const int tc256_blocks[4][8] = { { -65, 30, 50, 25, -1, 43, 62, 0 },
+                                 { 56, -63, 50, 23, 0, -1, 37, 26 },
+                                 { 16, 0, -57, 27, 56, 0, -1, 43 },
+                                 { 35, 56, 62, -13, 58, 3, 0, -1 } };
+
+ldpc_code ccsds_tc_code(int n, int k, const std::string& id)
+{
+    if (!((n == 128 && k == 64) || (n == 512 && k == 256)))
+        throw std::invalid_argument("LDPC code '" + id + "': the CCSDS telecommand codes are (128, 64) and (512, 256)");
+    const auto& blocks = k == 64 ? tc64_blocks : tc256_blocks;
+    std::vector<qc_circulant> circ;
+    for (int rb = 0; rb < 4; ++rb)
+        for (int cb = 0; cb < 8; ++cb) {
+            const int v = blocks[rb][cb];
+            if (v >= 0)
+                circ.push_back({ rb, cb, v, -1 });
+            else if (v <= -2) {
+                circ.push_back({ rb, cb, 0, -1 });
+                circ.push_back({ rb, cb, -2 - v, -1 });
+            }
+        }
+    return ldpc_code::from_circulants(k / 4, 4, 8, std::move(circ), id);
 }
 
 } // namespace gpufec

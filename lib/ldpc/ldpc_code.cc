@@ -160,6 +160,27 @@ void ldpc_code::set_send_order(std::vector<int> order)
     d_send_order = std::move(order);
 }
 
+void ldpc_code::set_fill_bits(int bits)
+{
+    if (bits < 0)
+        throw code_error(d_id, "fill bits: " + std::to_string(bits) + " is negative");
+    d_fill_bits = bits;
+}
+
+void ldpc_code::set_generator(std::shared_ptr<const qc_encoder> generator)
+{
+    const int k = generator ? generator->information_bits() : 0;
+    if (k < 1 || k > d_k || !is_qc())
+        throw code_error(d_id, "generator: " + std::to_string(k) + " information bits for a code of " +
+                                   std::to_string(d_k));
+    d_qc = std::move(generator);
+    d_form.reset();
+    d_k = k;
+    d_info_cols.resize(size_t(k));
+    for (int c = 0; c < k; ++c)
+        d_info_cols[size_t(c)] = c;
+}
+
 ldpc_code ldpc_code::from_rows(int n, const std::vector<std::vector<int>>& rows,
                                const std::string& id)
 {

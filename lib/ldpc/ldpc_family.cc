@@ -59,14 +59,14 @@ public:
                 d_given.push_back(j);
     }
     size_t info_bits() const override { return d_outer ? size_t(d_outer->k()) : d_given.size(); }
-    size_t coded_bits() const override { return d_sent.size(); }
+    size_t coded_bits() const override { return d_sent.size() + size_t(d_tx.appended); }
     void encode(const uint8_t* bits, size_t frames, uint8_t* coded) override
     {
         if (d_outer) { // BCH first: its codeword is the LDPC code's information
             const size_t kb = size_t(d_outer->k());
             for (size_t f = 0; f < frames; ++f) {
                 d_outer->encode(bits + f * kb, d_info.data());
-                encode_one(d_info.data(), coded + f * d_sent.size());
+                encode_one(d_info.data(), coded + f * coded_bits());
             }
             return;
         }
@@ -78,7 +78,7 @@ public:
             std::fill(d_info.begin(), d_info.end(), uint8_t(0)); // (shortened bits: 0)
             for (size_t j = 0; j < d_given.size(); ++j)
                 d_info[d_given[j]] = bits[f * d_given.size() + j];
-            encode_one(d_info.data(), coded + f * d_sent.size());
+            encode_one(d_info.data(), coded + f * coded_bits());
         }
     }
 
@@ -89,6 +89,7 @@ private:
         d_enc.encode_columns(info, 1, d_cw.data());
         for (size_t i = 0; i < d_sent.size(); ++i)
             out[i] = d_cw[size_t(d_sent[i])];
+        std::fill(out + d_sent.size(), out + coded_bits(), uint8_t(0)); // (the appended zeros)
     }
 
     ldpc_encoder d_enc;
@@ -163,7 +164,7 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
         shape.output_order = out_cols;
     if (!tx.as_columns(code)) { // frames are the sent bits: the engine gets erasures and known zeros in between
         const std::vector<int> sent = tx.sent(code);
-        shape.input_per_frame = sent.size();
+        shape.input_per_frame = sent.size() + size_t(tx.appended); // (the appended zeros: read by no bit)
         shape.input_order.assign(n, input_erased);
         for (int s : tx.shortened)
             shape.input_order[size_t(s)] = input_known_zero;
@@ -171,7 +172,8 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
             shape.input_order[size_t(sent[i])] = int32_t(i);
         if (!tx.empty())
             shape.description += ", " + std::to_string(tx.punctured.size()) + " punctured, " +
-                                 std::to_string(tx.shortened.size()) + " shortened";
+                                 std::to_string(tx.shortened.size()) + " shortened" +
+                                 (tx.appended ? ", " + std::to_string(tx.appended) + " zeros appended" : "");
     }
     shape.has_check = true;
     shape.check_name = "syndrome_ok";
@@ -225,7 +227,7 @@ GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                              "",
                              { opt_text("code", "802.11n:1944:1/2",
                                         "a standard code (802.11n:<n>:<rate>, 802.16e:<n>:<rate>, nr:<bg1|bg2>:<Z>, dvbs2:<n>:<rate>, "
-                                        "ccsds:8176:7156), an alist or base-matrix file"),
+                                        "ccsds:<n>:<k>), an alist or base-matrix file"),
                                opt_choice("algorithm", "layered", { "layered", "flooding", "sum-product" },
                                           "layered min-sum (GPU and CPU), flooding min-sum or sum-product (CPU)",
                                           { "layered-min-sum", "flooding-min-sum", "spa" }),
@@ -241,7 +243,8 @@ GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                                         "positions, separated by spaces; default the code's own (nr: the first 2Z), none"),
                                opt_text("shorten", "",
                                         "information bits known to be 0, not sent and not output (filler bits): "
-                                        "first:end ranges or positions; default none"),
+                                        "first:end ranges or positions; default the code's own (ccsds:8160:7136: "
+                                        "the first 18), none"),
                                opt_choice("outer", "none", { "none", "bch" },
                                           "an outer code after LDPC: bch (DVB-S2's BCH; dvbs2 codes only): "
                                           "frames out are its K_bch message bits, the check its verdict") },
@@ -252,7 +255,8 @@ GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                                "code=nr:bg2:20, precision=int8, max_iterations=8",
                                "code=nr:bg1:56, max_iterations=6",
                                "code=nr:bg1:24, shorten=500:528, precision=int8",
-                               "code=ccsds:8176:7156, max_iterations=8",
+                               "code=ccsds:8160:7136, max_iterations=8",
+                               "code=ccsds:128:64, max_iterations=20",
                                "code=802.11n:648:3/4, algorithm=flooding, precision=float, max_iterations=20" });
 
 } // namespace gpufec

@@ -161,7 +161,8 @@ std::invalid_argument unknown_code(const std::string& id)
         "' is not a known LDPC code (allowed: 802.11n:<648|1296|1944>:<1/2|2/3|3/4|5/6>, "
         "802.16e:<576+96i up to 2304>:<1/2|2/3A|2/3B|3/4A|3/4B|5/6>, nr:<bg1|bg2>:<Z> (5G NR, "
         "the 51 lifting sizes Z of TS 38.212), dvbs2:<64800|16200>:<rate> (DVB-S2, the standard's nominal "
-        "rates 1/4 .. 9/10), ccsds:8176:7156 (CCSDS C2), ccsds:<n>:<k> (CCSDS AR4JA, k = 1024, 4096, 16384, "
+        "rates 1/4 .. 9/10), ccsds:8160:7136 (CCSDS C2 as sent; ccsds:8176:7156 its basic code), "
+        "ccsds:128:64 and ccsds:512:256 (CCSDS telecommand), ccsds:<n>:<k> (CCSDS AR4JA, k = 1024, 4096, 16384, "
         "n = 2k, 3k/2, 5k/4), or the path of an alist or "
         "base-matrix file)");
 }
@@ -206,6 +207,9 @@ std::vector<std::string> ldpc_code::standard_ids()
     for (const auto& id : dvbs2_code_ids())
         ids.push_back(id);
     ids.push_back("ccsds:8176:7156");
+    ids.push_back("ccsds:8160:7136");
+    ids.push_back("ccsds:128:64");
+    ids.push_back("ccsds:512:256");
     for (const auto& id : ccsds_ar4ja_ids())
         ids.push_back(id);
     return ids;
@@ -232,6 +236,10 @@ ldpc_code ldpc_code::standard(const std::string& id)
         int n = 0, k = 0;
         if (!parse_int(len, n) || !parse_int(id.substr(c2 + 1), k))
             throw unknown_code(id);
+        if (n == 8160 && k == 7136)
+            return ccsds_c2_transmitted_code("ccsds:8160:7136");
+        if (n == 128 || n == 512)
+            return ccsds_tc_code(n, k, "ccsds:" + std::to_string(n) + ":" + std::to_string(k));
         return ccsds_ar4ja_code(n, k, "ccsds:" + std::to_string(n) + ":" + std::to_string(k));
     }
     std::string rate = id.substr(c2 + 1);

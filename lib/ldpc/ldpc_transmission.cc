@@ -58,7 +58,8 @@ ldpc_transmission ldpc_transmission::parse(const ldpc_code& code, const std::str
     // "": the code's own (38.212 5.4.2.1: 5G NR never sends its first 2Z bits; AR4JA its last M)
     const std::string p = puncture.empty() ? code.default_puncture() : puncture;
     t.punctured = parse_positions("puncture", p, code.n());
-    t.shortened = parse_positions("shorten", shorten, code.n());
+    t.shortened = parse_positions("shorten", shorten.empty() ? code.default_shorten() : shorten, code.n());
+    t.appended = code.fill_bits();
     if (!code.send_order().empty()) { // positions as sent -> the code's columns
         for (auto* v : { &t.punctured, &t.shortened }) {
             for (int& x : *v)

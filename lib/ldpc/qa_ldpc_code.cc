@@ -32,7 +32,7 @@ double rate_of(const std::string& id)
 TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
 {
     const auto ids = ldpc_code::standard_ids();
-    ASSERT_EQ(ids.size(), 12u + 114u + 2u * 51u + 21u + 1u + 9u);
+    ASSERT_EQ(ids.size(), 12u + 114u + 2u * 51u + 21u + 2u + 2u + 9u);
     int nr = 0, dvbs2 = 0, ar4ja = 0;
     // EN 302 307-1 Tables 5a, 5b: the LDPC information bits (N_bch) of each rate
     const std::map<std::string, int> dvbs2_k = {
@@ -61,6 +61,26 @@ TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
             EXPECT_EQ(cd[size_t(c.n() - 1)], 1) << id; // the last parity bit: one check
             EXPECT_EQ(*std::min_element(cd.begin(), cd.begin() + c.n() - 1), 2) << id;
             ++dvbs2;
+            continue;
+        }
+        if (id == "ccsds:128:64" || id == "ccsds:512:256") { // 231.0-B 4.2: 4 x 8 blocks of k / 4, rank k
+            const int k = std::stoi(id.substr(id.rfind(':') + 1));
+            EXPECT_EQ(c.n(), 2 * k) << id;
+            EXPECT_EQ(c.k(), k) << id;
+            EXPECT_EQ(c.z(), k / 4) << id;
+            const auto rd = c.row_degrees(), cd = c.column_degrees();
+            EXPECT_EQ(distinct(rd), std::set<int>{ 8 }) << id; // checks of 8, bits of 5 (I + Phi blocks) and 3
+            EXPECT_EQ(std::count(cd.begin(), cd.begin() + k, 5), k) << id;
+            EXPECT_EQ(std::count(cd.begin() + k, cd.end(), 3), k) << id;
+            continue;
+        }
+        if (id == "ccsds:8160:7136") { // C2 as sent: the basic H, the expurgated generator
+            EXPECT_EQ(c.n(), 8176);
+            EXPECT_EQ(c.m(), 1022);
+            EXPECT_EQ(c.k(), 7154);
+            EXPECT_NE(c.qc_form(), nullptr);
+            EXPECT_EQ(c.default_shorten(), "0:18");
+            EXPECT_EQ(c.fill_bits(), 2);
             continue;
         }
         if (id.rfind("ccsds:", 0) == 0 && id != "ccsds:8176:7156") {
@@ -409,5 +429,100 @@ TEST(ldpc_code, small_files_that_mean_huge_work_are_refused_quickly)
         ADD_FAILURE() << "accepted";
     } catch (const std::invalid_argument& e) {
         EXPECT_NE(std::string(e.what()).find("edges"), std::string::npos) << e.what();
+    }
+}
+
+namespace {
+
+//! a hexadecimal string as bits, most significant first, the first `skip` bits dropped
+std::vector<uint8_t> hex_bits(const std::string& hex, int skip = 0)
+{
+    std::vector<uint8_t> out;
+    for (char ch : hex) {
+        const int v = std::stoi(std::string(1, ch), nullptr, 16);
+        for (int b = 3; b >= 0; --b)
+            out.push_back(uint8_t((v >> b) & 1));
+    }
+    return std::vector<uint8_t>(out.begin() + skip, out.end());
+}
+
+} // namespace
+
+TEST(ldpc_code, ccsds_c2_generator_equals_the_standards_annex_c)
+{
+    // 131.0-B-2 Annex C tabulates the first rows of the generator's circulants B_i,j, 511 bits
+    // as 128 hexadecimal digits whose first is octal. Four of them, taken from the standard's
+    // text (b14,1, b14,2) and from an independent MATLAB check of the annex (b1,1, b1,2;
+    // gomspace_s-band_earth_station, calculate_Bvalues_from_131.m)
+    const std::map<int, std::pair<std::string, std::string>> annex = {
+        { 1,
+          { "55BF56CC55283DFEEFEA8C8CFF04E1EBD9067710988E25048D67525426939E2068D2DC6FCD2F822BEB6BD96C8A76F4932AAE9BC53AD20A"
+            "2A9C86BB461E43759C",
+            "6855AE08698A50AA3051768793DC238544AF3FE987391021AAF6383A6503409C3CE971A80B3ECE12363EE809A01D91204F1811123EAB"
+            "867D3E40E8C652585D28" } },
+        { 14,
+          { "7273E8342918E097B1C1F5FEF32A150AEF5E11184782B5BD5A1D8071E94578B0AC722D7BF49E8C78D391294371FFBA7B88FABF8CC03A"
+            "62B940CE60D669DFB7B6",
+            "087EA12042793307045B283D7305E93D8F74725034E77D25D3FF043ADC5F8B5B186DB70A968A816835EFB575952EAE7EA4E76DF0D5F0"
+            "97590E1A2A978025573E" } }
+    };
+    const ldpc_code c = ldpc_code::standard("ccsds:8160:7136");
+    ASSERT_EQ(c.k(), 7154);
+    const ldpc_encoder enc(c);
+    std::vector<uint8_t> info(7154), cw(8176);
+    for (const auto& [i, b] : annex) {
+        for (int r : { 0, 1, 300 }) { // row r of block i: the first row shifted right by r
+            std::fill(info.begin(), info.end(), uint8_t(0));
+            info[size_t((i - 1) * 511 + r)] = 1;
+            enc.encode_columns(info.data(), 1, cw.data());
+            EXPECT_TRUE(c.satisfied(cw.data()));
+            for (int half = 0; half < 2; ++half) {
+                const auto want = hex_bits(half ? b.second : b.first, 1);
+                ASSERT_EQ(want.size(), 511u);
+                for (int t = 0; t < 511; ++t)
+                    ASSERT_EQ(cw[size_t(7154 + half * 511 + t)], want[size_t((t - r + 511) % 511)])
+                        << "b" << i << "," << half + 1 << " row " << r << " bit " << t;
+            }
+        }
+    }
+    // a random message: a codeword of H too, systematic
+    const auto msg = test::random_bits(7154, 3);
+    enc.encode_columns(msg.data(), 1, cw.data());
+    EXPECT_TRUE(c.satisfied(cw.data()));
+    EXPECT_TRUE(std::equal(msg.begin(), msg.end(), cw.begin()));
+}
+
+TEST(ldpc_code, ccsds_telecommand_codes_encode_as_the_standards_generator)
+{
+    // 231.0-B (and 231.1-O-1): the generator's parity part W, its rows 1, M + 1, 2M + 1, 3M + 1
+    // in hexadecimal (four circulants of M each); row a M + j is row a M shifted right by j
+    // within each circulant. The published generator, not H: it checks the shifts of H.
+    const std::map<std::string, std::vector<std::string>> w = {
+        { "ccsds:128:64", { "0E69166BEF4C0BC2", "7766137EBB248418", "C480FEB9CD53A713", "4EAA22FA465EEA11" } },
+        { "ccsds:512:256",
+          { "1D21794A22761FAE59945014257E130D74D60540037940142DADEB9CA25EF12E",
+            "60E0B6623C5CE5124D2C81ECC7F469AB20678DBFB7523ECE2B54B906A9DBE98C",
+            "F6739BCF54273E77167BDA120C6C47744C071EFF5E32A7593138670C095C39B5",
+            "28706BD0453002582DAB85F05B9201D08DFDEE2D9D84CA88B371FAE63A4EB07E" } }
+    };
+    for (const auto& [id, rows] : w) {
+        const ldpc_code c = ldpc_code::standard(id);
+        const int k = c.k(), m = k / 4;
+        const ldpc_encoder enc(c);
+        for (uint32_t seed = 1; seed <= 4; ++seed) {
+            const auto info = test::random_bits(size_t(k), seed);
+            std::vector<uint8_t> cw(size_t(c.n())), parity(size_t(k), 0);
+            enc.encode_columns(info.data(), 1, cw.data());
+            for (int i = 0; i < k; ++i) {
+                if (!info[size_t(i)])
+                    continue;
+                const auto row = hex_bits(rows[size_t(i / m)]);
+                const int j = i % m;
+                for (int t = 0; t < k; ++t) // block t / m, rotated right by j
+                    parity[size_t(t)] ^= row[size_t((t / m) * m + (t % m - j + m) % m)];
+            }
+            EXPECT_TRUE(std::equal(info.begin(), info.end(), cw.begin())) << id;
+            EXPECT_TRUE(std::equal(parity.begin(), parity.end(), cw.begin() + k)) << id << " seed " << seed;
+        }
     }
 }

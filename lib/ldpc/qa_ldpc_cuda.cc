@@ -97,6 +97,9 @@ TEST(ldpc_cuda, codes_beyond_shared_memory_and_of_several_circulants_a_block_mat
                           { "nr:bg1:384", ldpc_precision::int16, 3, nullptr },
                           { "nr:bg1:384", ldpc_precision::int8, 3, "global" },
                           { "ccsds:8176:7156", ldpc_precision::int8, 5, nullptr },
+                          { "ccsds:8160:7136", ldpc_precision::int16, 3, nullptr },
+                          { "ccsds:128:64", ldpc_precision::int8, 301, nullptr }, // telecommand, Z = 16
+                          { "ccsds:512:256", ldpc_precision::int16, 77, nullptr },
                           { "ccsds:2048:1024", ldpc_precision::int8, 9, nullptr },   // AR4JA, Z = 128
                           { "ccsds:1280:1024", ldpc_precision::int16, 5, nullptr },  // Z = 32
                           { "ccsds:32768:16384", ldpc_precision::int8, 2, nullptr }, // Z = 2048: sub-layers

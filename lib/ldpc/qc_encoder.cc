@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace gpufec {
 
@@ -166,6 +167,32 @@ std::shared_ptr<const qc_encoder> qc_encoder::make(const ldpc_code& code)
     for (int i = 0; i < mb; ++i)
         for (int j = 0; j < kb; ++j)
             std::copy(at(i, j).begin(), at(i, j).end(), e->d_w.begin() + (size_t(i) * kb + j) * words);
+    return e;
+}
+
+std::shared_ptr<const qc_encoder> qc_encoder::from_first_rows(int z, int mb,
+                                                              const std::vector<std::vector<uint8_t>>& first_rows)
+{
+    const size_t words = size_t((z + 63) / 64);
+    if (z < 1 || mb < 1 || first_rows.empty())
+        throw std::invalid_argument("qc_encoder: a generator needs z, mb and rows");
+    auto e = std::make_shared<qc_encoder>();
+    e->d_z = z;
+    e->d_mb = mb;
+    e->d_kb = int(first_rows.size());
+    e->d_words = int(words);
+    e->d_w.assign(size_t(mb) * first_rows.size() * words, 0);
+    // row r of block j is the first row shifted right by r: x^r b(x), so W_ij = b_ij(x)
+    for (size_t j = 0; j < first_rows.size(); ++j) {
+        if (first_rows[j].size() != size_t(mb) * size_t(z))
+            throw std::invalid_argument("qc_encoder: generator row " + std::to_string(j) + " has " +
+                                        std::to_string(first_rows[j].size()) + " parity bits, not " +
+                                        std::to_string(mb * z));
+        for (int i = 0; i < mb; ++i)
+            for (int b = 0; b < z; ++b)
+                if (first_rows[j][size_t(i) * z + b] & 1)
+                    e->d_w[(size_t(i) * first_rows.size() + j) * words + size_t(b / 64)] ^= uint64_t(1) << (b % 64);
+    }
     return e;
 }
 

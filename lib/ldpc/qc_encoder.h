@@ -26,6 +26,15 @@ public:
      *  block columns form a matrix invertible over the ring; null when it is not (no unit pivot
      *  found), and the caller falls back to elimination of the bit matrix. */
     static std::shared_ptr<const qc_encoder> make(const ldpc_code& code);
+    /*! The encoder of a generator given as the standards tabulate it (CCSDS C2's annex C, the
+     *  telecommand codes): first_rows[j] holds the mb z parity bits (one per byte) of the
+     *  codeword whose only information 1 is the first bit of information block j; the other
+     *  rows of block j are those shifted right cyclically within each parity block. kb =
+     *  first_rows.size(). std::invalid_argument when a row's length is not mb z. */
+    static std::shared_ptr<const qc_encoder> from_first_rows(int z, int mb,
+                                                             const std::vector<std::vector<uint8_t>>& first_rows);
+
+    int information_bits() const { return d_kb * d_z; }
 
     //! k = (nb - mb) z information bits (one per byte) to the n codeword bits, column order
     void encode(const uint8_t* info, uint8_t* codeword) const;

@@ -54,7 +54,7 @@ class qa_ldpc(gr_unittest.TestCase):
     def test_001_codes_are_listed(self):
         codes = gpufec.ldpc_codes()
         # 802.11n, 802.16e, 5G NR (51 lifting sizes, 2 graphs), DVB-S2 (11 + 10 rates), C2, AR4JA
-        self.assertEqual(len(codes), 126 + 2 * 51 + 21 + 1 + 9)
+        self.assertEqual(len(codes), 126 + 2 * 51 + 21 + 2 + 2 + 9)
         self.assertIn("802.11n:1944:1/2", codes)
         self.assertIn("802.16e:2304:2/3A", codes)
         self.assertIn("nr:bg1:384", codes)

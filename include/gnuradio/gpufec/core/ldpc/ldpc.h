@@ -120,17 +120,21 @@ private:
  *  sent in the code's send order (ldpc_code::send_order(): DVB-S2), else in codeword order. */
 struct ldpc_transmission {
     std::vector<int> punctured, shortened; //!< the code's columns, ascending
+    int appended = 0; //!< zero bits sent after the codeword (the code's fill_bits(): C2 as sent, 2)
 
-    bool empty() const { return punctured.empty() && shortened.empty(); }
+    bool empty() const { return punctured.empty() && shortened.empty() && appended == 0; }
     //! every bit sent, in column order: the frames are the codewords as the engines hold them
     bool as_columns(const ldpc_code& code) const { return empty() && code.send_order().empty(); }
     /*! From option texts: "first:end" ranges (end excluded) or single positions, separated by
-     *  spaces; "" and "none": none; positions as sent (the code's send order). Positions must lie in the code, shortened ones among its
+     *  spaces; "none": none; positions as sent (the code's send order). Positions must lie in the code, shortened ones among its
      *  information bits, and no position in both; else std::invalid_argument naming the
-     *  option. `puncture` = "" takes the code's own (nr: the first 2Z bits). */
+     *  option. "" takes the code's own: `puncture` nr's first 2Z bits, AR4JA's last M;
+     *  `shorten` C2's (8160, 7136) first 18 bits; else none. */
     static ldpc_transmission parse(const ldpc_code& code, const std::string& puncture, const std::string& shorten);
-    //! the codeword positions sent, in the order they are sent
+    //! the codeword positions sent, in the order they are sent (the appended zeros follow them)
     std::vector<int> sent(const ldpc_code& code) const;
+    //! the values of a frame as sent: sent() and the appended zeros
+    size_t frame_size(const ldpc_code& code) const { return sent(code).size() + size_t(appended); }
 };
 
 /*! LDPC behind the batch_decoder interface (what the blocks and apps use); `batch` is the

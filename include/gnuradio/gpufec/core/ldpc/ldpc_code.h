@@ -38,7 +38,9 @@ struct qc_circulant {
  *  lifting sizes Z of Table 5.3.2-1: n = 68 Z or 52 Z, k = 22 Z or 10 Z, every block column,
  *  the 2 Z punctured ones included), the DVB-S2 codes "dvbs2:<n>:<rate>" (EN 302 307-1: n = 64800
  *  at rates 1/4 .. 9/10, n = 16200 at 1/4 .. 8/9, the standard's nominal rates, bits in the
- *  standard's order) and the CCSDS C2 code "ccsds:8176:7156"; standard_ids() lists them all. */
+ *  standard's order), the CCSDS codes "ccsds:<n>:<k>": C2 as sent (8160, 7136) and its basic code
+ *  (8176, 7156), the telecommand codes (128, 64) and (512, 256), AR4JA (k = 1024, 4096, 16384,
+ *  n = 2k, 3k/2, 5k/4); standard_ids() lists them all. */
 class ldpc_code
 {
 public:
@@ -139,8 +141,20 @@ public:
      *  5G NR's first 2Z, AR4JA's last M; "" for none. Standard codes' builders set it. */
     const std::string& default_puncture() const { return d_default_puncture; }
     void set_default_puncture(const std::string& p) { d_default_puncture = p; }
-    //! QC codes whose parity part inverts over the circulants (AR4JA): their linear-time encoder
+    /*! The information bits the standard never sends because they are known zeros, as an
+     *  ldpc_transmission shorten text: C2's (8160, 7136) form its first 18; "" for none. */
+    const std::string& default_shorten() const { return d_default_shorten; }
+    void set_default_shorten(const std::string& s) { d_default_shorten = s; }
+    //! zero bits the standard appends after each codeword as sent (C2's (8160, 7136) form: 2)
+    int fill_bits() const { return d_fill_bits; }
+    void set_fill_bits(int bits);
+    /*! QC codes whose parity part inverts over the circulants (AR4JA), or whose standard
+     *  tabulates a block-circulant generator (C2's (8160, 7136) form): their linear-time encoder */
     const qc_encoder* qc_form() const { return d_qc.get(); }
+    /*! Encode with a block-circulant generator instead (its codewords must satisfy H): the code
+     *  becomes the generator's subcode, k its information bits, the first k columns (C2: the
+     *  expurgated code of 7154 bits, where H alone leaves 7156). Builders use it. */
+    void set_generator(std::shared_ptr<const qc_encoder> generator);
 
     std::string to_alist() const;
     std::string describe() const; //!< "802.11n:1944:1/2 (n=1944, k=972, QC z=81)"
@@ -161,7 +175,8 @@ private:
     bool d_dual_diagonal = false;
     int d_core_rows = 0;
     float d_normalization = 0.75f;
-    std::string d_default_puncture;
+    std::string d_default_puncture, d_default_shorten;
+    int d_fill_bits = 0;
     std::shared_ptr<const qc_encoder> d_qc; // shared by copies; computed once
     std::vector<int> d_row_start, d_row_cols;
     std::vector<int> d_info_cols;
