@@ -54,7 +54,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                       float scale,
                                       const std::string& status_tags,
                                       const std::string& length_tag_key,
-                                      const std::string& outer)
+                                      const std::string& outer,
+                                      const std::string& interleaver)
 {
     install_gr_log_handler();
     ::gpufec::ldpc_options o;
@@ -87,7 +88,8 @@ ldpc_decoder::sptr ldpc_decoder::make(const std::string& code,
                                            { "normalization", real(normalization) },
                                            { "offset", real(offset) },
                                            { "output", output },
-                                           { "outer", outer } };
+                                           { "outer", outer },
+                                           { "interleaver", interleaver } };
     s.recipe = std::make_shared<const decoder_recipe>("ldpc", opts, max_batch, ::gpufec::device_spec::parse(device));
     s.fallback = s.recipe->fallback();
     auto dec = s.recipe->make();

@@ -18,12 +18,13 @@ namespace gpufec {
 class ldpc_encoder_impl : public ldpc_encoder
 {
 public:
-    ldpc_encoder_impl(const std::string& code, const std::string& outer)
+    ldpc_encoder_impl(const std::string& code, const std::string& outer, const std::string& interleaver)
         : gr::block("ldpc_encoder",
                     gr::io_signature::make(1, 1, sizeof(uint8_t)),
                     gr::io_signature::make(1, 1, sizeof(uint8_t))),
           d_description(::gpufec::ldpc_code::named(code).describe()),
-          d_enc(::gpufec::make_frame_encoder("ldpc", { { "code", code }, { "outer", outer } })),
+          d_enc(::gpufec::make_frame_encoder("ldpc",
+                                                { { "code", code }, { "outer", outer }, { "interleaver", interleaver } })),
           d_n(int(d_enc->coded_bits())),
           d_k(int(d_enc->info_bits()))
     {
@@ -58,10 +59,10 @@ private:
     int d_n, d_k;
 };
 
-ldpc_encoder::sptr ldpc_encoder::make(const std::string& code, const std::string& outer)
+ldpc_encoder::sptr ldpc_encoder::make(const std::string& code, const std::string& outer, const std::string& interleaver)
 {
     install_gr_log_handler();
-    return gnuradio::make_block_sptr<ldpc_encoder_impl>(code, outer);
+    return gnuradio::make_block_sptr<ldpc_encoder_impl>(code, outer, interleaver);
 }
 
 } // namespace gpufec

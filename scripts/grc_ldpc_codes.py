@@ -20,14 +20,15 @@ FILES = ("gpufec_ldpc_decoder.block.yml", "gpufec_ldpc_encoder.block.yml")
 
 def label(code):
     """'802.11n:648:1/2' -> '802.11n n=648 rate 1/2'; 'nr:bg1:384' -> '5G NR BG1 Z=384';
-    'ccsds:8176:7156' -> 'CCSDS C2 (8176, 7156)'; 'dvbs2:64800:1/2' -> 'DVB-S2 normal (64800) rate 1/2'"""
+    'ccsds:8160:7136' -> 'CCSDS C2 (8160, 7136)'; 'dvbs2:64800:1/2' -> 'DVB-S2 normal (64800) rate 1/2'"""
     family, a, b = code.split(":")
     if family == "nr":
         return "5G NR %s Z=%s" % (a.upper(), b)
     if family == "dvbs2":
         return "DVB-S2 %s (%s) rate %s" % ("normal" if a == "64800" else "short", a, b)
     if family == "ccsds":
-        return "CCSDS %s (%s, %s)" % ("C2" if a == "8176" else "AR4JA", a, b)
+        kind = {"8176": "C2 basic", "8160": "C2", "128": "telecommand", "512": "telecommand"}.get(a, "AR4JA")
+        return "CCSDS %s (%s, %s)" % (kind, a, b)
     return "%s n=%s rate %s" % (family, a, b)
 
 

@@ -36,7 +36,7 @@ std::unique_ptr<batch_decoder> make_from_options(option_reader& r, const frame_c
     if (out != "info" && out != "codeword")
         throw std::invalid_argument("output: '" + out + "' is not valid (allowed: info, codeword)");
     const ldpc_code c = ldpc_code::named(code);
-    const ldpc_transmission tx = ldpc_transmission::parse(c, r.get("puncture"), r.get("shorten"));
+    const ldpc_transmission tx = ldpc_transmission::parse(c, r.get("puncture"), r.get("shorten"), r.get("interleaver"));
     return make_ldpc_frame_decoder(c, o, device, out == "info" ? ldpc_output::info : ldpc_output::codeword,
                                    common.max_batch, tx, ldpc_outer_code(c, r.get("outer")));
 }
@@ -103,7 +103,7 @@ private:
 std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
 {
     const ldpc_code c = ldpc_code::named(r.get("code"));
-    return std::make_unique<ldpc_frame_encoder>(c, ldpc_transmission::parse(c, r.get("puncture"), r.get("shorten")),
+    return std::make_unique<ldpc_frame_encoder>(c, ldpc_transmission::parse(c, r.get("puncture"), r.get("shorten"), r.get("interleaver")),
                                                 ldpc_outer_code(c, r.get("outer")));
 }
 
@@ -245,6 +245,9 @@ GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                                         "information bits known to be 0, not sent and not output (filler bits): "
                                         "first:end ranges or positions; default the code's own (ccsds:8160:7136: "
                                         "the first 18), none"),
+                               opt_choice("interleaver", "none", { "none", "bpsk", "qpsk", "8psk", "16apsk", "32apsk" },
+                                          "DVB-S2's bit interleaver (dvbs2 codes) for the modulation the frames are sent "
+                                          "with: frames in the interleaved order; bpsk and qpsk interleave nothing"),
                                opt_choice("outer", "none", { "none", "bch" },
                                           "an outer code after LDPC: bch (DVB-S2's BCH; dvbs2 codes only): "
                                           "frames out are its K_bch message bits, the check its verdict") },

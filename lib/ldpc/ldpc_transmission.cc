@@ -4,6 +4,7 @@
  */
 /* Which codeword bits are sent (ldpc.h, ldpc_transmission): punctured and shortened positions
  * from the options' range lists, checked against the code. */
+#include <gnuradio/gpufec/core/codes/dvbs2_interleaver.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc.h>
 
 #include <algorithm>
@@ -52,7 +53,7 @@ std::vector<int> parse_positions(const std::string& key, const std::string& text
 } // namespace
 
 ldpc_transmission ldpc_transmission::parse(const ldpc_code& code, const std::string& puncture,
-                                           const std::string& shorten)
+                                           const std::string& shorten, const std::string& interleaver)
 {
     ldpc_transmission t;
     // "": the code's own (38.212 5.4.2.1: 5G NR never sends its first 2Z bits; AR4JA its last M)
@@ -81,6 +82,19 @@ ldpc_transmission ldpc_transmission::parse(const ldpc_code& code, const std::str
         throw std::invalid_argument("puncture, shorten: no codeword bit would be sent");
     if (t.shortened.size() >= info.size())
         throw std::invalid_argument("shorten: every information bit would be known");
+    if (!interleaver.empty() && interleaver != "none") {
+        const std::string& id = code.id();
+        if (id.rfind("dvbs2:", 0) != 0)
+            throw std::invalid_argument("interleaver: " + interleaver + " is DVB-S2's bit interleaver; the code " + id +
+                                        " has none");
+        if (!t.punctured.empty() || !t.shortened.empty() || t.appended)
+            throw std::invalid_argument("interleaver: DVB-S2's bit interleaver takes whole FECFRAMEs (no puncture, no shorten)");
+        try {
+            t.interleaver = dvbs2_bit_interleaver(code.n(), id.substr(id.rfind(':') + 1), interleaver);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(std::string("interleaver: ") + e.what());
+        }
+    }
     return t;
 }
 
@@ -94,6 +108,12 @@ std::vector<int> ldpc_transmission::sent(const ldpc_code& code) const
         if (!std::binary_search(punctured.begin(), punctured.end(), col) &&
             !std::binary_search(shortened.begin(), shortened.end(), col))
             out.push_back(col);
+    }
+    if (!interleaver.empty()) {
+        std::vector<int> through(interleaver.size());
+        for (size_t p = 0; p < interleaver.size(); ++p)
+            through[p] = out[size_t(interleaver[p])];
+        return through;
     }
     return out;
 }

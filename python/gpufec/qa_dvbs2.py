@@ -6,7 +6,8 @@
 """DVB-S2 forward error correction against GNU Radio's own DVB-S2 transmitter (gr-dtv): the
 outer BCH code of every rate and frame size bit for bit beside dvb_bch_bb, its decoder on
 random errors, and LDPC with the BCH after it (the ldpc family's outer=bch) on the stream and
-PDU faces, each frame saying which of the two codes failed."""
+PDU faces, each frame saying which of the two codes failed; the bit interleaver for 8PSK, 16APSK
+and 32APSK beside gr-dtv's."""
 
 import numpy as np
 import pmt
@@ -153,6 +154,68 @@ class qa_dvbs2(gr_unittest.TestCase):
         post = np.array(pmt.f32vector_elements(pmt.dict_ref(pmt.car(out[0]), pmt.intern("soft_out"), pmt.PMT_NIL)))
         self.assertEqual(len(post), 2 * 16200)
         np.testing.assert_array_equal((post > 0).astype(np.uint8), cw)
+
+    def test_004d_bit_interleaver_equals_gr_dtv(self):
+        # the encoder block's interleaved FECFRAMEs against gr-dtv's dvb_ldpc_bb followed by its
+        # dvbs2_interleaver_bb (symbols of 3, 4, 5 bits, most significant first), the twisted
+        # column orders (8PSK 3/5; 16APSK 3/5 normal and short) included
+        try:
+            from gnuradio import dtv
+        except ImportError:
+            self.skipTest("gr-dtv is not installed")
+        mods = {"8psk": (dtv.MOD_8PSK, 3), "16apsk": (dtv.MOD_16APSK, 4), "32apsk": (dtv.MOD_32APSK, 5)}
+        rng = np.random.default_rng(71)
+        for n, rate, mod in ((64800, "3/5", "8psk"), (16200, "3/5", "8psk"), (64800, "5/6", "8psk"),
+                             (64800, "3/5", "16apsk"), (16200, "3/5", "16apsk"), (16200, "2/3", "16apsk"),
+                             (64800, "9/10", "32apsk"), (16200, "3/4", "32apsk")):
+            code = "dvbs2:%d:%s" % (n, rate)
+            enc = gpufec.ldpc_encoder(code, interleaver=mod)
+            k = enc.info_bits()
+            bits = rng.integers(0, 2, 2 * k, dtype=np.uint8)
+            frame = dtv.FECFRAME_NORMAL if n == 64800 else dtv.FECFRAME_SHORT
+            tb = gr.top_block()
+            src, ours, theirs = blocks.vector_source_b(list(bits)), blocks.vector_sink_b(), blocks.vector_sink_b()
+            tb.connect(src, enc, ours)
+            tb.connect(src, dtv.dvb_ldpc_bb(dtv.STANDARD_DVBS2, frame, dtv_rates(dtv)[rate], dtv.MOD_OTHER),
+                       dtv.dvbs2_interleaver_bb(frame, dtv_rates(dtv)[rate], mods[mod][0]), theirs)
+            tb.run()
+            c = mods[mod][1]
+            sym = np.array(theirs.data(), dtype=np.uint8)
+            self.assertEqual(len(sym), 2 * n // c, code)
+            their_bits = ((sym[:, None] >> np.arange(c - 1, -1, -1)) & 1).astype(np.uint8).ravel()
+            np.testing.assert_array_equal(np.array(ours.data(), dtype=np.uint8), their_bits, code + " " + mod)
+            perm = gpufec.dvbs2_bit_interleaver(n, rate, mod)
+            self.assertEqual(sorted(perm), list(range(n)))
+
+    def test_004e_decoder_takes_interleaved_frames(self):
+        # 8PSK 3/5 frames as they leave the interleaver decode with interleaver=8psk (and with
+        # the BCH), and not without it
+        code = "dvbs2:16200:3/5"
+        bits, cw, k = self.encode_frames("code=%s, interleaver=8psk, outer=bch" % code, 2, 73)
+        soft = np.where(cw == 1, 1.0, -1.0).astype(np.float32)
+        soft[::10] *= -0.3  # a tenth of the bits weakly wrong
+        dec = gpufec.ldpc_decoder(code, interleaver="8psk", outer="bch", max_iterations=30)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_f(soft.tolist()), dec, snk)
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8), bits)
+        self.assertEqual(dec.failed_codewords(), 0)
+        plain = gpufec.ldpc_decoder(code, outer="bch", max_iterations=30)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_f(soft.tolist()), plain, snk)
+        tb.run()
+        self.assertEqual(plain.failed_codewords(), 2)
+
+    def test_004f_interleaver_refused_where_it_does_not_fit(self):
+        with self.assertRaisesRegex(ValueError, "DVB-S2's bit interleaver"):
+            gpufec.frame_decoder("ldpc", "code=802.11n:648:1/2, interleaver=8psk")
+        with self.assertRaisesRegex(ValueError, "not sent at rate 1/2"):
+            gpufec.frame_decoder("ldpc", "code=dvbs2:64800:1/2, interleaver=32apsk")
+        with self.assertRaisesRegex(ValueError, "no puncture"):
+            gpufec.frame_encoder("ldpc", "code=dvbs2:64800:2/3, interleaver=8psk, puncture=0:10")
+        self.assertEqual(gpufec.dvbs2_bit_interleaver(64800, "1/2", "qpsk"), [])
 
     def test_005_outer_code_refused_where_it_does_not_fit(self):
         with self.assertRaisesRegex(ValueError, "DVB-S2's outer code"):

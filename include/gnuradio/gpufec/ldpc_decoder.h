@@ -38,7 +38,9 @@ namespace gpufec {
  * (0 = 1024 on a GPU, 64 on the CPU). Complete codewords only are decoded; nothing is
  * dropped or reordered. `outer`: "none", or "bch" for the dvbs2 codes (DVB-S2's BCH after the
  * LDPC code: K_bch bits out per FECFRAME; tag "ldpc_bch_ok" is then the frame's verdict and
- * "ldpc_inner_ok" the LDPC syndrome's).
+ * "ldpc_inner_ok" the LDPC syndrome's). `interleaver`: "none", or for the dvbs2 codes the
+ * modulation ("8psk", "16apsk", "32apsk"; "qpsk", "bpsk": nothing to undo) whose DVB-S2 bit
+ * interleaver the frames come through: they are taken in that order.
  */
 class GPUFEC_API ldpc_decoder : virtual public frame_decoder
 {
@@ -60,7 +62,8 @@ public:
                      float scale = 32.0f,
                      const std::string& status_tags = "failures",
                      const std::string& length_tag_key = "",
-                     const std::string& outer = "none");
+                     const std::string& outer = "none",
+                     const std::string& interleaver = "none");
 
     virtual int codeword_bits() const = 0; //!< soft values a codeword as sent (n; 5G NR: n - 2Z)
     virtual int info_bits() const = 0;     //!< k

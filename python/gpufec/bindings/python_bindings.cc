@@ -15,6 +15,7 @@
 #include <gnuradio/gpufec/core/codes/conv_code.h>
 #include <gnuradio/gpufec/core/runtime/device.h>
 #include <gnuradio/gpufec/core/codes/distance_spectrum.h>
+#include <gnuradio/gpufec/core/codes/dvbs2_interleaver.h>
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include <gnuradio/gpufec/frame_decoder.h>
@@ -216,18 +217,19 @@ ldpc_codes(), or an alist / base-matrix file), max_iterations, early_termination
 scale (float -> int8 factor), status_tags ("failures", "all", "none"). Tags "ldpc_iterations"
 and "ldpc_syndrome_ok" mark the codewords status_tags names ("ldpc_erased" those whose input was
 all zero or NaN); by default only codewords whose syndrome is not zero. outer ("none", "bch": DVB-S2's
-BCH after a dvbs2 code; K_bch bits out, tags "ldpc_bch_ok" and "ldpc_inner_ok"). See docs/ldpc.md.)doc")
+BCH after a dvbs2 code; K_bch bits out, tags "ldpc_bch_ok" and "ldpc_inner_ok"), interleaver ("none";
+dvbs2 codes: "8psk", "16apsk", "32apsk", frames through DVB-S2's bit interleaver). See docs/ldpc.md.)doc")
         .def(py::init([](const std::string& code, long long max_iterations, bool early_termination,
                          const std::string& algorithm, const std::string& device, long long max_batch,
                          const std::string& input_type, const std::string& output, bool packed_output,
                          const std::string& precision, float normalization, float offset, float scale,
                          const std::string& status_tags, const std::string& length_tag_key,
-                         const std::string& outer) {
+                         const std::string& outer, const std::string& interleaver) {
                  return ldpc_decoder::make(code, int_param(max_iterations, "max_iterations"),
                                            early_termination, algorithm, device,
                                            int_param(max_batch, "max_batch"), input_type, output,
                                            packed_output, precision, normalization, offset, scale,
-                                           status_tags, length_tag_key, outer);
+                                           status_tags, length_tag_key, outer, interleaver);
              }),
              py::arg("code") = "802.11n:1944:1/2",
              py::arg("max_iterations") = 10,
@@ -244,7 +246,8 @@ BCH after a dvbs2 code; K_bch bits out, tags "ldpc_bch_ok" and "ldpc_inner_ok").
              py::arg("scale") = 32.0f,
              py::arg("status_tags") = "failures",
              py::arg("length_tag_key") = "",
-             py::arg("outer") = "none")
+             py::arg("outer") = "none",
+             py::arg("interleaver") = "none")
         .def("codeword_bits", [](const ldpc_decoder& d) { return d.codeword_bits(); })
         .def("info_bits", [](const ldpc_decoder& d) { return d.info_bits(); })
         .def("codewords", [](const ldpc_decoder& d) { return d.codewords(); })
@@ -347,12 +350,17 @@ blocks; gr-gpufec's own blocks batch and use the GPU). Float soft input (positiv
     using gr::gpufec::ldpc_encoder;
     py::class_<ldpc_encoder, gr::block, gr::basic_block, std::shared_ptr<ldpc_encoder>>(
         m, "ldpc_encoder", "Systematic LDPC encoder for the codes ldpc_decoder decodes.")
-        .def(py::init(&ldpc_encoder::make), py::arg("code") = "802.11n:1944:1/2", py::arg("outer") = "none")
+        .def(py::init(&ldpc_encoder::make), py::arg("code") = "802.11n:1944:1/2", py::arg("outer") = "none",
+             py::arg("interleaver") = "none")
         .def("code_description", &ldpc_encoder::code_description)
         .def("codeword_bits", &ldpc_encoder::codeword_bits)
         .def("info_bits", &ldpc_encoder::info_bits);
 
     m.def("ldpc_codes", &gpufec::ldpc_code::standard_ids, "Ids of the standard LDPC codes.");
+    m.def("dvbs2_bit_interleaver", &gpufec::dvbs2_bit_interleaver, py::arg("n"), py::arg("rate"), py::arg("modulation"),
+          "DVB-S2's bit interleaver (EN 302 307-1 5.3.3) for a FECFRAME of n bits (64800, 16200), the nominal rate "
+          "and the modulation (8psk, 16apsk, 32apsk; qpsk, bpsk, none: an empty list): position p of the "
+          "interleaved frame carries bit perm[p] of the frame as the LDPC encoder sends it.");
     m.def(
         "ldpc_code_alist",
         [](const std::string& id) { return gpufec::ldpc_code::standard(id).to_alist(); },

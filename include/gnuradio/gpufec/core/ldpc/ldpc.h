@@ -121,16 +121,22 @@ private:
 struct ldpc_transmission {
     std::vector<int> punctured, shortened; //!< the code's columns, ascending
     int appended = 0; //!< zero bits sent after the codeword (the code's fill_bits(): C2 as sent, 2)
+    /*! where not empty: the frame as sent goes through a bit interleaver, position p carrying
+     *  the codeword's bit interleaver[p] in the send order (DVB-S2's for 8PSK and APSK) */
+    std::vector<int> interleaver;
 
-    bool empty() const { return punctured.empty() && shortened.empty() && appended == 0; }
+    bool empty() const { return punctured.empty() && shortened.empty() && appended == 0 && interleaver.empty(); }
     //! every bit sent, in column order: the frames are the codewords as the engines hold them
     bool as_columns(const ldpc_code& code) const { return empty() && code.send_order().empty(); }
     /*! From option texts: "first:end" ranges (end excluded) or single positions, separated by
      *  spaces; "none": none; positions as sent (the code's send order). Positions must lie in the code, shortened ones among its
      *  information bits, and no position in both; else std::invalid_argument naming the
      *  option. "" takes the code's own: `puncture` nr's first 2Z bits, AR4JA's last M;
-     *  `shorten` C2's (8160, 7136) first 18 bits; else none. */
-    static ldpc_transmission parse(const ldpc_code& code, const std::string& puncture, const std::string& shorten);
+     *  `shorten` C2's (8160, 7136) first 18 bits; else none. `interleaver`: "" or "none", or
+     *  a DVB-S2 modulation for the dvbs2 codes (dvbs2_bit_interleaver; with neither puncturing
+     *  nor shortening). */
+    static ldpc_transmission parse(const ldpc_code& code, const std::string& puncture, const std::string& shorten,
+                                   const std::string& interleaver = "");
     //! the codeword positions sent, in the order they are sent (the appended zeros follow them)
     std::vector<int> sent(const ldpc_code& code) const;
     //! the values of a frame as sent: sent() and the appended zeros
