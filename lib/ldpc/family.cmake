@@ -21,6 +21,7 @@ gpufec_add_family(ldpc
   TESTS
     qa_ldpc_code.cc
     qa_ldpc_decoder.cc
+    qa_ldpc_error_rates.cc
     qa_ldpc_cuda.cc
     qa_ldpc_fuzz.cc
     qa_ldpc_transmission.cc
