@@ -32,8 +32,9 @@ const int c2_circulants[2][16][2] = {
 /* AR4JA permutations (131.0-B-5 7.4.2.4, Tables 7-3 and 7-4), as in ldpc-toolbox
  * (src/codes/ccsds.rs, commit 2083722). Checked: the whole H of the three k = 1024 codes (the
  * M = 128, 256, 512 columns, every rate's layout) equals, check for check, that of an
- * independent construction from 131.0-B-2's tables (labrador-ldpc-c, commit e019601); the
- * M = 1024 .. 8192 columns were spot-checked against two other transcriptions. */
+ * independent construction from 131.0-B-2's tables (labrador-ldpc-c, commit e019601); every
+ * theta and all 728 phi values (every M, 128 .. 8192) equal, number for number, the tables of
+ * labrador-ldpc-c's scripts/ccsds131.py (an independent transcription of 131.0-B-2). */
 // theta_k, k = 1..26 (Table 7-3)
 const int ar4ja_theta[26] = { 3, 0, 1, 2, 2, 3, 0, 1, 0, 1, 2, 0, 2, 3, 0, 1, 2, 0, 1, 2, 0, 1, 2, 1, 2, 3 };
 // phi_k(j, M): [j][k - 1][M = 128, 256, ..., 8192] (Tables 7-3 and 7-4)
