@@ -8,7 +8,17 @@ written only when every number agrees:
   ldpc-toolbox   src/codes/dvbs2.rs                   (Rust, from EN 302 307-1 V1.4.1)
   GNU Radio      gr-dtv/lib/dvb/dvb_ldpc_bb_impl.cc    (C++, the gr-dtv DVB-S2 transmitter)
 
-usage: dvbs2_ldpc_tables.py <dvbs2.rs> <dvb_ldpc_bb_impl.cc> <commit notes> > table.txt
+With a fourth argument, the DVB-S2X codes of EN 302 307-2 (Annexes B and C: the normal frames'
+23 rates from 13/45 to 154/180, the short frames' 7 from 11/45 to 32/45; not the VL-SNR and
+medium frames) follow, written where gr-dtv and a second transcription agree:
+
+  xdsopl/LDPC    dvb_s2x_tables.hh                    (C++, Tables B.2 .. B.24, C.1 .. C.7)
+
+Both S2X transcriptions carry one author's name (R. Economos), so they are two copies that
+agree, not two independent readings of the standard; the codes are checked further by
+encoding against gr-dtv and by decoding (qa_ldpc.py, qa_dvbs2.py).
+
+usage: dvbs2_ldpc_tables.py <dvbs2.rs> <dvb_ldpc_bb_impl.cc> <commit notes> [<dvb_s2x_tables.hh>] > table.txt
 """
 import re
 import sys
@@ -31,7 +41,7 @@ def toolbox_tables(text):
 
 def grdtv_tables(text):
     out = {}
-    for m in re.finditer(r"ldpc_tab_(\w+)\[(\d+)\]\[(\d+)\] = \{(.*?)\};", text, re.S):
+    for m in re.finditer(r"ldpc_tab_(\w+)\s*\[(\d+)\]\[(\d+)\] = \{(.*?)\};", text, re.S):
         rows = []
         for r in re.findall(r"\{([^{}]*)\}", m.group(4)):
             v = [int(x) for x in re.findall(r"\d+", r)]
@@ -41,6 +51,33 @@ def grdtv_tables(text):
         if len(rows) != int(m.group(2)):
             raise SystemExit(f"gr-dtv {m.group(1)}: {len(rows)} rows, declared {m.group(2)}")
         out[m.group(1)] = rows
+    return out
+
+
+# EN 302 307-2 Annex B (normal, from Table B.2) and Annex C (short) in the standard's order
+RATES_S2X_NORMAL = ["13/45", "9/20", "11/20", "26/45", "28/45", "23/36", "25/36", "13/18", "7/9", "90/180",
+                    "96/180", "100/180", "104/180", "116/180", "124/180", "128/180", "132/180", "135/180",
+                    "140/180", "154/180", "18/30", "20/30", "22/30"]
+RATES_S2X_SHORT = ["11/45", "4/15", "14/45", "7/15", "8/15", "26/45", "32/45"]
+
+
+def xdsopl_tables(text):
+    """{table name: (n, k, rows)}: rows of DEG[i] addresses, LEN[i] of them, from POS"""
+    out = {}
+    for m in re.finditer(r"struct (DVB_S2X_TABLE_\w+)\s*\{(.*?)\n\};", text, re.S):
+        body = m.group(2)
+        n = int(re.search(r"int N = (\d+)", body).group(1))
+        k = int(re.search(r"int K = (\d+)", body).group(1))
+        arr = {name: [int(x) for x in re.findall(r"-?\d+", re.search(name + r"\[\] = \{(.*?)\}", body, re.S).group(1))]
+               for name in ("DEG", "LEN", "POS")}
+        rows, at = [], 0
+        for deg, count in zip(arr["DEG"], arr["LEN"]):
+            for _ in range(count):
+                rows.append(arr["POS"][at:at + deg])
+                at += deg
+        if at != len(arr["POS"]):
+            raise SystemExit(f"xdsopl {m.group(1)}: {len(arr['POS'])} addresses, rows take {at}")
+        out[m.group(1)] = (n, k, rows)
     return out
 
 
@@ -65,6 +102,28 @@ def main():
             raise SystemExit(f"{n} {rate}: an address outside 0 .. n-k-1")
         lines.append(f"[n={n} rate={rate} q={q}]")
         lines += [" ".join(str(x) for x in row) for row in a]
+    if len(sys.argv) > 4:
+        xd = xdsopl_tables(open(sys.argv[4]).read())
+        lines.append("# DVB-S2X (EN 302 307-2 Annexes B, C): gr-dtv and xdsopl/LDPC (dvb_s2x_tables.hh), "
+                     "every number agreeing; two copies of one author's transcription")
+        s2x = [(64800, r, "DVB_S2X_TABLE_B%d" % (i + 2)) for i, r in enumerate(RATES_S2X_NORMAL)] + \
+              [(16200, r, "DVB_S2X_TABLE_C%d" % (i + 1)) for i, r in enumerate(RATES_S2X_SHORT)]
+        for n, rate, name in s2x:
+            num, den = (int(x) for x in rate.split("/"))
+            k = n * num // den
+            xn, xk, a = xd[name]
+            if (xn, xk) != (n, k) or k * den != n * num:
+                raise SystemExit(f"{n} {rate}: {name} is ({xn}, {xk}), not ({n}, {k})")
+            b = gd[rate.replace("/", "_") + ("N" if n == 64800 else "S")]
+            if a != b:
+                raise SystemExit(f"{n} {rate}: the two sources differ")
+            q = (n - k) // 360
+            if len(a) * 360 != k or (n - k) % 360:
+                raise SystemExit(f"{n} {rate}: {len(a)} rows for k = {k}")
+            if any(x < 0 or x >= n - k for row in a for x in row):
+                raise SystemExit(f"{n} {rate}: an address outside 0 .. n-k-1")
+            lines.append(f"[n={n} rate={rate} q={q}]")
+            lines += [" ".join(str(x) for x in row) for row in a]
     print(f"""# DVB-S2 LDPC codes (ETSI EN 302 307-1, 5.3.2 and Annexes B, C): for each FECFRAME length n
 # and code rate, the parity-bit addresses of the information bits. Row t lists the addresses x
 # of the first bit of the t-th group of 360 information bits; bit 360 t + w of the group takes

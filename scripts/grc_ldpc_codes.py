@@ -25,7 +25,8 @@ def label(code):
     if family == "nr":
         return "5G NR %s Z=%s" % (a.upper(), b)
     if family == "dvbs2":
-        return "DVB-S2 %s (%s) rate %s" % ("normal" if a == "64800" else "short", a, b)
+        s2x = b not in ("1/4", "1/3", "2/5", "1/2", "3/5", "2/3", "3/4", "4/5", "5/6", "8/9", "9/10")
+        return "DVB-S2%s %s (%s) rate %s" % ("X" if s2x else "", "normal" if a == "64800" else "short", a, b)
     if family == "ccsds":
         kind = {"8176": "C2 basic", "8160": "C2", "128": "telecommand", "512": "telecommand"}.get(a, "AR4JA")
         return "CCSDS %s (%s, %s)" % (kind, a, b)

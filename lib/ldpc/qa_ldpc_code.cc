@@ -32,7 +32,7 @@ double rate_of(const std::string& id)
 TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
 {
     const auto ids = ldpc_code::standard_ids();
-    ASSERT_EQ(ids.size(), 12u + 114u + 2u * 51u + 21u + 2u + 2u + 9u);
+    ASSERT_EQ(ids.size(), 12u + 114u + 2u * 51u + 21u + 30u + 2u + 2u + 9u);
     int nr = 0, dvbs2 = 0, ar4ja = 0;
     // EN 302 307-1 Tables 5a, 5b: the LDPC information bits (N_bch) of each rate
     const std::map<std::string, int> dvbs2_k = {
@@ -46,10 +46,13 @@ TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
     for (const auto& id : ids) {
         const ldpc_code c = ldpc_code::standard(id);
         if (id.rfind("dvbs2:", 0) == 0) { // information bits first, then the accumulator
+            // DVB-S2X (EN 302 307-2): k = n times the rate, exactly
+            const std::string rate = id.substr(id.rfind(':') + 1);
+            const int n = std::stoi(id.substr(6)), den = std::stoi(rate.substr(rate.find('/') + 1));
             const auto want = dvbs2_k.find(id.substr(6));
-            ASSERT_NE(want, dvbs2_k.end()) << id;
-            EXPECT_EQ(c.n(), std::stoi(id.substr(6))) << id;
-            EXPECT_EQ(c.k(), want->second) << id;
+            const int k = want != dvbs2_k.end() ? want->second : n / den * std::stoi(rate);
+            EXPECT_EQ(c.n(), n) << id;
+            EXPECT_EQ(c.k(), k) << id;
             EXPECT_EQ(c.m(), c.n() - c.k()) << id;
             EXPECT_TRUE(c.is_qc()) << id; // (after the standard's permutation, Z = 360)
             EXPECT_EQ(c.z(), 360) << id;
@@ -138,7 +141,7 @@ TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
         EXPECT_GE(*std::min_element(cd.begin(), cd.end()), 2) << id;
     }
     EXPECT_EQ(nr, 102);
-    EXPECT_EQ(dvbs2, 21);
+    EXPECT_EQ(dvbs2, 21 + 30);
     EXPECT_EQ(ar4ja, 9);
 }
 

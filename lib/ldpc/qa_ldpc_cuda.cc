@@ -94,6 +94,8 @@ TEST(ldpc_cuda, codes_beyond_shared_memory_and_of_several_circulants_a_block_mat
                           { "dvbs2:16200:8/9", ldpc_precision::int16, 3, nullptr },
                           { "dvbs2:64800:3/5", ldpc_precision::int8, 3, nullptr },
                           { "dvbs2:64800:9/10", ldpc_precision::int8, 2, nullptr },
+                          { "dvbs2:64800:13/45", ldpc_precision::int8, 2, nullptr }, // DVB-S2X: 128 layers
+                          { "dvbs2:16200:7/15", ldpc_precision::int16, 3, nullptr },
                           { "nr:bg1:384", ldpc_precision::int16, 3, nullptr },
                           { "nr:bg1:384", ldpc_precision::int8, 3, "global" },
                           { "ccsds:8176:7156", ldpc_precision::int8, 5, nullptr },

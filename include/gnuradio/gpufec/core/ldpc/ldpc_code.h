@@ -37,8 +37,8 @@ struct qc_circulant {
  *  3/4B, 5/6), and the 5G NR mother codes "nr:bg1:<Z>" and "nr:bg2:<Z>" (3GPP TS 38.212, the 51
  *  lifting sizes Z of Table 5.3.2-1: n = 68 Z or 52 Z, k = 22 Z or 10 Z, every block column,
  *  the 2 Z punctured ones included), the DVB-S2 codes "dvbs2:<n>:<rate>" (EN 302 307-1: n = 64800
- *  at rates 1/4 .. 9/10, n = 16200 at 1/4 .. 8/9, the standard's nominal rates, bits in the
- *  standard's order), the CCSDS codes "ccsds:<n>:<k>": C2 as sent (8160, 7136) and its basic code
+ *  at rates 1/4 .. 9/10, n = 16200 at 1/4 .. 8/9, the standard's nominal rates, and DVB-S2X's
+ *  (EN 302 307-2) 23 + 7 rates, bits in the standard's order), the CCSDS codes "ccsds:<n>:<k>": C2 as sent (8160, 7136) and its basic code
  *  (8176, 7156), the telecommand codes (128, 64) and (512, 256), AR4JA (k = 1024, 4096, 16384,
  *  n = 2k, 3k/2, 5k/4); standard_ids() lists them all. */
 class ldpc_code
