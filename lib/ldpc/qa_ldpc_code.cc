@@ -59,7 +59,8 @@ TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
             EXPECT_EQ(c.send_order().size(), size_t(c.n())) << id;
             ASSERT_NE(c.systematic_form(), nullptr) << id; // solved check by check, not eliminated
             EXPECT_EQ(c.info_columns().back(), c.k() - 1) << id;
-            EXPECT_EQ(c.default_normalization(), 0.875f) << id;
+            const float nf = c.default_normalization(); // measured per code (dvbs2_codes.cc)
+            EXPECT_TRUE(nf == 0.75f || nf == 0.8125f || nf == 0.875f) << id << " " << nf;
             const auto cd = c.column_degrees();
             EXPECT_EQ(cd[size_t(c.n() - 1)], 1) << id; // the last parity bit: one check
             EXPECT_EQ(*std::min_element(cd.begin(), cd.begin() + c.n() - 1), 2) << id;

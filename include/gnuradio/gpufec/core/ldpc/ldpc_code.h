@@ -133,8 +133,9 @@ public:
     const gf2_systematic* systematic_form() const { return d_form.get(); }
 
     /*! The min-sum normalisation that decodes this code best where the options leave it to the
-     *  code (ldpc_options::normalization 0): 0.875 for DVB-S2 (0.75 leaves error floors there,
-     *  docs/ldpc.md), 0.75 for the others. Standard codes' builders set it. */
+     *  code (ldpc_options::normalization 0): for the DVB-S2 and S2X codes 0.75, 0.8125 or 0.875,
+     *  each code's best in a measured sweep (docs/ldpc.md), 0.75 for the others. Standard codes'
+     *  builders set it. */
     float default_normalization() const { return d_normalization; }
     void set_default_normalization(float n) { d_normalization = n; }
     /*! The bits the standard never sends, as an ldpc_transmission puncture text ("first:end"):
