@@ -32,7 +32,8 @@ namespace gpufec {
  * `algorithm`: "layered" (TDMP min-sum, the GPU's), "flooding" (min-sum) or "sum-product"
  * (needs precision "float"; CPU only). `precision`: "int8" or "int16" messages, or "float".
  * Min-sum magnitudes are multiplied by `normalization` (0: the code's own, 0.75 .. 0.875 for
- * DVB-S2 and S2X as measured per code, 0.75 for the others) and reduced by `offset`.
+ * DVB-S2 and S2X as measured per code, 0.625 for 5G NR, 0.75 for the others) and reduced by
+ * `offset`.
  * `max_iterations`; `early_termination` stops each codeword once its syndrome is zero.
  * `device`: "auto", "cpu", "cuda" or "cuda:N"; `max_batch`: codewords per work() call
  * (0 = 1024 on a GPU, 64 on the CPU). Complete codewords only are decoded; nothing is

@@ -42,7 +42,7 @@ struct ldpc_options {
     //! stop a codeword as soon as all its checks are satisfied (tested after each iteration)
     bool early_termination = true;
     /*! min-sum magnitudes are multiplied by this (fixed point: in sixteenths, rounded) ...;
-     *  0: the code's own (ldpc_code::default_normalization(): 0.75 .. 0.875 for DVB-S2/S2X, measured per code; else 0.75) */
+     *  0: the code's own (ldpc_code::default_normalization(): 0.75 .. 0.875 for DVB-S2/S2X, measured per code; 5G NR 0.625; else 0.75) */
     float normalization = 0.f;
     //! ... and then reduced by this, not below zero (input units)
     float offset = 0.f;

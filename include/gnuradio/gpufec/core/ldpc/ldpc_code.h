@@ -134,8 +134,8 @@ public:
 
     /*! The min-sum normalisation that decodes this code best where the options leave it to the
      *  code (ldpc_options::normalization 0): for the DVB-S2 and S2X codes 0.75, 0.8125 or 0.875,
-     *  each code's best in a measured sweep (docs/ldpc.md), 0.75 for the others. Standard codes'
-     *  builders set it. */
+     *  each code's best in a measured sweep (docs/ldpc.md), 0.625 for 5G NR (measured too), 0.75
+     *  for the others. Standard codes' builders set it. */
     float default_normalization() const { return d_normalization; }
     void set_default_normalization(float n) { d_normalization = n; }
     /*! The bits the standard never sends, as an ldpc_transmission puncture text ("first:end"):
