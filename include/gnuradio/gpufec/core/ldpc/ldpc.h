@@ -139,8 +139,6 @@ struct ldpc_transmission {
                                    const std::string& interleaver = "");
     //! the codeword positions sent, in the order they are sent (the appended zeros follow them)
     std::vector<int> sent(const ldpc_code& code) const;
-    //! the values of a frame as sent: sent() and the appended zeros
-    size_t frame_size(const ldpc_code& code) const { return sent(code).size() + size_t(appended); }
 };
 
 /*! LDPC behind the batch_decoder interface (what the blocks and apps use); `batch` is the
