@@ -6,7 +6,6 @@
 
 #include <gnuradio/gpufec/core/runtime/bits.h>
 #include <algorithm>
-#include <iterator>
 #include <string>
 #include <vector>
 #include <stdexcept>
@@ -290,20 +289,18 @@ bch_code bch_code::dvbs2(int ldpc_n, const std::string& rate)
                                         { "3/4", 11712, 11880, 12 }, { "4/5", 12432, 12600, 12 },
                                         { "5/6", 13152, 13320, 12 }, { "8/9", 14232, 14400, 12 } };
     // EN 302 307-2 Tables 17a, 17b: every DVB-S2X rate takes t = 12 and N_bch = the LDPC's k
-    static const char* const s2x_normal[] = { "13/45",   "9/20",    "11/20",   "26/45",   "28/45",   "23/36",
-                                              "25/36",   "13/18",   "7/9",     "90/180",  "96/180",  "100/180",
-                                              "104/180", "116/180", "124/180", "128/180", "132/180", "135/180",
-                                              "140/180", "154/180", "18/30",   "20/30",   "22/30" };
-    static const char* const s2x_short[] = { "11/45", "4/15", "14/45", "7/15", "8/15", "26/45", "32/45" };
+    static const std::vector<std::string> s2x_normal = { "13/45",   "9/20",    "11/20",   "26/45",   "28/45",
+                                                         "23/36",   "25/36",   "13/18",   "7/9",     "90/180",
+                                                         "96/180",  "100/180", "104/180", "116/180", "124/180",
+                                                         "128/180", "132/180", "135/180", "140/180", "154/180",
+                                                         "18/30",   "20/30",   "22/30" };
+    static const std::vector<std::string> s2x_short = { "11/45", "4/15", "14/45", "7/15", "8/15", "26/45", "32/45" };
     const bool normal_frame = ldpc_n == 64800;
-    if (ldpc_n == 64800 || ldpc_n == 16200) {
-        for (const char* r : normal_frame ? std::vector<const char*>(std::begin(s2x_normal), std::end(s2x_normal))
-                                          : std::vector<const char*>(std::begin(s2x_short), std::end(s2x_short)))
-            if (rate == r) {
-                const auto slash = rate.find('/');
-                const int nbch = ldpc_n / std::stoi(rate.substr(slash + 1)) * std::stoi(rate.substr(0, slash));
-                return normal_frame ? bch_code(16, 0x1002d, 12, nbch) : bch_code(14, 0x402b, 12, nbch);
-            }
+    const auto& s2x = normal_frame ? s2x_normal : s2x_short;
+    if ((ldpc_n == 64800 || ldpc_n == 16200) && std::find(s2x.begin(), s2x.end(), rate) != s2x.end()) {
+        const auto slash = rate.find('/');
+        const int nbch = ldpc_n / std::stoi(rate.substr(slash + 1)) * std::stoi(rate.substr(0, slash));
+        return normal_frame ? bch_code(16, 0x1002d, 12, nbch) : bch_code(14, 0x402b, 12, nbch);
     }
     if (ldpc_n == 64800 || ldpc_n == 16200) {
         const row* begin = normal_frame ? normal : short_frames;

@@ -159,10 +159,7 @@ __global__ void __launch_bounds__(512, MAXD == 0 || MAXD <= 8 ? 3 : 1)
             s_gamma[threadIdx.x * gp.gstride + n] = T(hole_sink<T>());
         for (int i = 0; i < S; ++i)
             mrow[size_t(i) * ms] = M(0);
-        if (threadIdx.x < C) {
-            s_done[threadIdx.x] = group * C + threadIdx.x >= p.frames;
-            s_iters[threadIdx.x] = 0;
-        }
+        start_group_flags(p, group, s_done, s_iters);
         __syncthreads();
 
         int it = 0;

@@ -174,6 +174,16 @@ __device__ __forceinline__ void store_negated(int32_t* g, char4 s)
     *reinterpret_cast<int4*>(g) = make_int4(-s.x, -s.y, -s.z, -s.w);
 }
 
+//! a new group's flags: codewords past the last frame count as done, no iterations yet
+__device__ __forceinline__ void start_group_flags(const gpu_params& p, int group, int* s_done, int* s_iters)
+{
+    const int C = p.cw_per_block;
+    if (threadIdx.x < C) {
+        s_done[threadIdx.x] = group * C + threadIdx.x >= p.frames;
+        s_iters[threadIdx.x] = 0;
+    }
+}
+
 /*! The C codewords of a group into shared memory (gamma = -soft, the internal sign
  *  convention; the codeword of c at s_gamma + c * stride): four bits at a time where the
  *  codewords keep 4-byte alignment, or (runs) the sent values in place with erasures and known
@@ -314,10 +324,7 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
         load_group(p, tab, soft, s_gamma, n, group);
         for (int i = threadIdx.x; i < int(align16(size_t(C) * z * S * sizeof(M)) / 16); i += blockDim.x)
             reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
-        if (threadIdx.x < C) {
-            s_done[threadIdx.x] = group * C + threadIdx.x >= p.frames;
-            s_iters[threadIdx.x] = 0;
-        }
+        start_group_flags(p, group, s_done, s_iters);
         __syncthreads();
 
         int it = 0;

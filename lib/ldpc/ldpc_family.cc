@@ -8,6 +8,7 @@
 #include <gnuradio/gpufec/core/ldpc/ldpc.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
 #include <gnuradio/gpufec/core/codes/bch.h>
+#include <gnuradio/gpufec/core/codes/dvbs2_interleaver.h>
 #include <gnuradio/gpufec/core/runtime/bits.h>
 
 #include "ldpc_engine.h"
@@ -245,7 +246,7 @@ GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                                         "information bits known to be 0, not sent and not output (filler bits): "
                                         "first:end ranges or positions; default the code's own (ccsds:8160:7136: "
                                         "the first 18), none"),
-                               opt_choice("interleaver", "none", { "none", "bpsk", "qpsk", "8psk", "16apsk", "32apsk" },
+                               opt_choice("interleaver", "none", dvbs2_modulations(),
                                           "DVB-S2's bit interleaver (dvbs2 codes) for the modulation the frames are sent "
                                           "with: frames in the interleaved order; bpsk and qpsk interleave nothing"),
                                opt_choice("outer", "none", { "none", "bch" },

@@ -163,10 +163,10 @@ std::shared_ptr<const qc_encoder> qc_encoder::make(const ldpc_code& code)
     e->d_mb = mb;
     e->d_kb = kb;
     e->d_words = int(words);
-    e->d_w.resize(size_t(mb) * kb * words);
+    e->d_w.reserve(size_t(mb) * kb);
     for (int i = 0; i < mb; ++i)
         for (int j = 0; j < kb; ++j)
-            std::copy(at(i, j).begin(), at(i, j).end(), e->d_w.begin() + (size_t(i) * kb + j) * words);
+            e->d_w.push_back(at(i, j));
     return e;
 }
 
@@ -181,7 +181,7 @@ std::shared_ptr<const qc_encoder> qc_encoder::from_first_rows(int z, int mb,
     e->d_mb = mb;
     e->d_kb = int(first_rows.size());
     e->d_words = int(words);
-    e->d_w.assign(size_t(mb) * first_rows.size() * words, 0);
+    e->d_w.assign(size_t(mb) * first_rows.size(), bits(words, 0));
     // row r of block j is the first row shifted right by r: x^r b(x), so W_ij = b_ij(x)
     for (size_t j = 0; j < first_rows.size(); ++j) {
         if (first_rows[j].size() != size_t(mb) * size_t(z))
@@ -191,7 +191,7 @@ std::shared_ptr<const qc_encoder> qc_encoder::from_first_rows(int z, int mb,
         for (int i = 0; i < mb; ++i)
             for (int b = 0; b < z; ++b)
                 if (first_rows[j][size_t(i) * z + b] & 1)
-                    e->d_w[(size_t(i) * first_rows.size() + j) * words + size_t(b / 64)] ^= uint64_t(1) << (b % 64);
+                    flip(e->d_w[size_t(i) * first_rows.size() + j], b);
     }
     return e;
 }
@@ -211,8 +211,7 @@ void qc_encoder::encode(const uint8_t* info, uint8_t* cw) const
     for (int i = 0; i < d_mb; ++i) {
         bits acc(words, 0);
         for (int j = 0; j < d_kb; ++j) {
-            const bits w(d_w.begin() + (size_t(i) * d_kb + j) * words,
-                         d_w.begin() + (size_t(i) * d_kb + j + 1) * words);
+            const bits& w = d_w[size_t(i) * d_kb + j];
             if (is_zero(w) || is_zero(u[size_t(j)]))
                 continue;
             const bits t = ring_mul(w, u[size_t(j)], z);

@@ -39,12 +39,10 @@ public:
     //! k = (nb - mb) z information bits (one per byte) to the n codeword bits, column order
     void encode(const uint8_t* info, uint8_t* codeword) const;
 
-    struct poly; // z coefficients as 64-bit words
-
 private:
     int d_z = 0, d_mb = 0, d_kb = 0, d_words = 0;
-    // W = P^-1 Q, mb x kb ring elements, row-major, each d_words words
-    std::vector<uint64_t> d_w;
+    // W = P^-1 Q, mb x kb ring elements (z coefficients in d_words 64-bit words each), row-major
+    std::vector<std::vector<uint64_t>> d_w;
 };
 
 } // namespace gpufec
