@@ -143,11 +143,7 @@ __global__ void __launch_bounds__(512, MAXD == 0 || MAXD <= 8 ? 3 : 1)
     const int ms = int(blockDim.x);
 
     for (;;) {
-        __syncthreads();
-        if (threadIdx.x == 0)
-            *s_group = atomicAdd(queue, 1);
-        __syncthreads();
-        const int group = *s_group;
+        const int group = take_group(queue, s_group);
         if (group >= p.groups)
             return;
         const int cw = group * C + local;

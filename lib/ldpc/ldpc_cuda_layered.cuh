@@ -174,6 +174,16 @@ __device__ __forceinline__ void store_negated(int32_t* g, char4 s)
     *reinterpret_cast<int4*>(g) = make_int4(-s.x, -s.y, -s.z, -s.w);
 }
 
+//! the next group of C codewords from the queue, the same for every thread of the block
+__device__ __forceinline__ int take_group(int* queue, int* s_group)
+{
+    __syncthreads(); // (the previous group is finished with s_group)
+    if (threadIdx.x == 0)
+        *s_group = atomicAdd(queue, 1);
+    __syncthreads();
+    return *s_group;
+}
+
 //! a new group's flags: codewords past the last frame count as done, no iterations yet
 __device__ __forceinline__ void start_group_flags(const gpu_params& p, int group, int* s_done, int* s_iters)
 {
@@ -310,11 +320,7 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
     M* mrow = s_msg + (lane_used ? size_t(threadIdx.x) * S : 0);
 
     for (;;) {
-        __syncthreads();
-        if (threadIdx.x == 0)
-            *s_group = atomicAdd(queue, 1);
-        __syncthreads();
-        const int group = *s_group;
+        const int group = take_group(queue, s_group);
         if (group >= p.groups)
             return;
         const int cw = group * C + local;
