@@ -49,28 +49,59 @@ namespace {
 typedef void (*general_fn)(general_params, const general_table, const int8_t*, uint8_t*, frame_status*, float*,
                            void*, int*);
 
+/*! The general kernel for rows spread over TR lanes whose longest row gives a lane up to
+ *  max_degree entries (0: one lane a row, the rows as loops): unrolled to 8, 16 or 32 entries
+ *  (TR 1), 8 or 16 (TR 2), 8 (TR 4 and 8); null where none applies. */
 template <typename T, typename M, bool HOLES>
-general_fn general_by_degree(int max_degree) // 0: the rows as loops
+general_fn general_by_degree(int tr, int max_degree, bool wide)
 {
+    if (tr == 1)
+        return max_degree == 0    ? ldpc_general_kernel<T, M, 0, HOLES, 1>
+               : max_degree <= 8  ? (wide ? ldpc_general_kernel<T, M, 8, HOLES, 1, true>
+                                          : ldpc_general_kernel<T, M, 8, HOLES, 1>)
+               : max_degree <= 16 ? ldpc_general_kernel<T, M, 16, HOLES, 1>
+                                  : ldpc_general_kernel<T, M, 32, HOLES, 1>;
     if (max_degree == 0)
-        return ldpc_general_kernel<T, M, 0, HOLES>;
-    if (max_degree <= 8)
-        return ldpc_general_kernel<T, M, 8, HOLES>;
-    if (max_degree <= 16)
-        return ldpc_general_kernel<T, M, 16, HOLES>;
-    return ldpc_general_kernel<T, M, 32, HOLES>;
+        return nullptr;
+    if (tr == 2)
+        return max_degree <= 8 ? ldpc_general_kernel<T, M, 8, HOLES, 2> : ldpc_general_kernel<T, M, 16, HOLES, 2>;
+    if (tr == 4 && max_degree <= 8)
+        return ldpc_general_kernel<T, M, 8, HOLES, 4>;
+    if (tr == 8 && max_degree <= 8)
+        return ldpc_general_kernel<T, M, 8, HOLES, 8>;
+    return nullptr;
 }
 
 //! int8 messages with int16 posteriors, or int16 with int32; with or without missing entries;
-//! rows unrolled up to max_degree bits, or (0) as loops
-general_fn pick_general(bool int8_messages, bool holes, int max_degree)
+//! wide: the registers of a block alone on its SM (general_bounds)
+general_fn pick_general(bool int8_messages, bool holes, int tr, int max_degree, bool wide = false)
 {
     if (holes)
-        return int8_messages ? general_by_degree<int16_t, int8_t, true>(max_degree)
-                             : general_by_degree<int32_t, int16_t, true>(max_degree);
-    return int8_messages ? general_by_degree<int16_t, int8_t, false>(max_degree)
-                         : general_by_degree<int32_t, int16_t, false>(max_degree);
+        return int8_messages ? general_by_degree<int16_t, int8_t, true>(tr, max_degree, wide)
+                             : general_by_degree<int32_t, int16_t, true>(tr, max_degree, wide);
+    return int8_messages ? general_by_degree<int16_t, int8_t, false>(tr, max_degree, wide)
+                         : general_by_degree<int32_t, int16_t, false>(tr, max_degree, wide);
 }
+
+/*! How one engine runs: the kernel, its lanes a row (TR) and codewords a block (C), and what
+ *  follows from them. */
+struct launch_shape {
+    int tr = 1;                     // lanes a row
+    bool global = false;            // messages in global memory (the general kernel)
+    bool loops = false;             // the general kernel's rows as loops
+    kernel_fn layered = nullptr;    // the kernel, one of the two
+    general_fn general = nullptr;
+    int c = 1;                      // codewords a block
+    int threads = 32;               // a block's, whole warps
+    int per_sm = 0;                 // resident blocks an SM
+    int slots = 0;                  // S: a thread's message slots
+    size_t smem = 0;                // a block's dynamic shared memory
+    const void* kernel() const
+    {
+        return global ? reinterpret_cast<const void*>(general) : reinterpret_cast<const void*>(layered);
+    }
+    int resident_threads() const { return per_sm * threads; }
+};
 
 class cuda_engine : public ldpc_engine
 {
@@ -92,13 +123,11 @@ public:
                                         std::to_string(max_table_layers) + " rows");
         d_int8 = o.precision == ldpc_precision::int8; // int16 posteriors, else int32
         // the circulants, layer by layer, in column order (general_table; gpu_table holds the
-        // same for the layered kernel); a thread's message slots (stride x degree a layer) and
-        // the most rows of a sub-layer (its codeword's threads)
+        // same for the layered kernel) and the most rows of a sub-layer
         const int tsize = d_int8 ? 2 : 4, z = code.z();
         d_gtab = std::make_unique<general_table>();
         general_table* const t = d_gtab.get();
         d_entries = 0;
-        d_slots = 0;
         d_rows = 0;
         d_holes = 0;
         const auto& circ = code.circulants();
@@ -109,7 +138,6 @@ public:
             const int stride = code.row_stride(l);
             t->stride[l] = uint16_t(stride);
             d_rows = std::max(d_rows, z / stride);
-            const int first = d_entries;
             for (; ci < circ.size() && circ[ci].row == l; ++ci) {
                 if (d_entries == max_table_entries)
                     throw std::invalid_argument("the CUDA LDPC decoder handles base matrices of up to " +
@@ -125,7 +153,6 @@ public:
                 }
                 t->entry[d_entries++] = make_int2(circ[ci].shift * tsize, circ[ci].col * z * tsize);
             }
-            d_slots += stride * (d_entries - first);
         }
         t->layer_start[code.mb()] = uint16_t(d_entries);
         // rows that lack an entry read the sink (index n of their codeword's posteriors) there
@@ -136,94 +163,67 @@ public:
         // the layered kernel where it applies (one sub-layer a layer, every entry, messages in
         // shared memory: the fastest), else the general one; GPUFEC_LDPC_MESSAGES=global takes
         // the general kernel anyway (a tuning aid)
-        const size_t optin = size_t(prop.sharedMemPerBlockOptin);
-        bool strided = d_holes > 0;
+        d_optin = size_t(prop.sharedMemPerBlockOptin);
+        bool global = d_holes > 0;
         for (int l = 0; l < code.mb(); ++l)
-            strided |= code.row_stride(l) != 1;
-        d_global = false;
-        d_global = strided || smem(1) > optin;
+            global |= code.row_stride(l) != 1;
         if (const char* where = std::getenv("GPUFEC_LDPC_MESSAGES")) {
             const std::string w = where;
             if (w != "shared" && w != "global")
                 throw std::invalid_argument("GPUFEC_LDPC_MESSAGES: '" + w + "' is not valid (shared, global)");
-            d_global = w == "global" || strided;
+            global |= w == "global";
         }
-        const void* kernel;
-        if (d_global) {
-            // rows unrolled (held in registers) unless registers then cut the codewords an SM
-            // holds to a quarter of what the loop form keeps (measured on the H200, 10
-            // iterations: DVB-S2 9/10 held 3.9 Gb/s, loops 1.1, both one codeword an SM; C2
-            // held 1.9, loops 0.8; 5G NR Z = 384 int8 held 2.4 at one codeword an SM, loops
-            // 2.7 at four)
-            const general_fn held = pick_general(d_int8, d_holes > 0, code.max_row_degree());
-            const general_fn loops = pick_general(d_int8, d_holes > 0, 0);
-            auto resident = [&](general_fn f) {
-                const size_t bytes = smem(1);
-                allow_dynamic_shared(reinterpret_cast<const void*>(f), bytes, "LDPC GPU decoder");
-                int per_sm = 0;
-                const int threads = (d_rows + 31) / 32 * 32;
-                GPUFEC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                    &per_sm, reinterpret_cast<const void*>(f), threads, bytes));
-                return per_sm;
-            };
-            d_general = resident(loops) >= 4 * std::max(1, resident(held)) ? loops : held;
-            d_loops = d_general == loops;
-            kernel = reinterpret_cast<const void*>(d_general);
-        } else {
+        // lanes a row: one, unless that leaves fewer than 256 threads an SM (a sub-layer of few
+        // rows: C2's 7, DVB-S2 9/10's 60 to 180, one codeword an SM); then the lanes that keep
+        // the most threads resident. Measured on the H200, int8, 10 iterations, host to host
+        // (Gb/s by lanes a row 1 / 2 / 4 / 8): C2 as sent 1.60 / 1.42 / 2.51 / 2.60; DVB-S2
+        // 64800 9/10 4.18 / 3.68 / 5.04; but where one lane a row keeps 384 threads or more,
+        // more lanes lose (their shuffles and duplicated row work cost more than the latency
+        // they hide): 802.16e 2304 14.1 / 5.7 / 3.4, 5G NR Z = 384 4.14 / 1.94, DVB-S2 64800
+        // 1/2 1.82 / 1.55, AR4JA k = 16384 7.36 / 3.16. GPUFEC_LDPC_ROW_THREADS=1|2|4|8 forces
+        // it (a tuning aid).
+        int forced = 0;
+        if (const char* force = std::getenv("GPUFEC_LDPC_ROW_THREADS")) {
+            forced = std::atoi(force);
+            if (forced != 1 && forced != 2 && forced != 4 && forced != 8)
+                throw std::invalid_argument("GPUFEC_LDPC_ROW_THREADS: '" + std::string(force) +
+                                            "' is not valid (1, 2, 4 or 8)");
+        }
+        bool have = false;
+        int one_lane = 0; // threads an SM with one lane a row
+        for (int tr : { 1, 2, 4, 8 }) {
+            launch_shape sh;
+            if ((forced && tr != forced) || !shape_for(tr, global, sh))
+                continue;
+            if (tr == 1)
+                one_lane = sh.resident_threads();
+            if (!have || (one_lane < 256 && sh.resident_threads() > d_shape.resident_threads()))
+                d_shape = sh;
+            have = true;
+        }
+        if (!have) {
+            if (forced)
+                throw std::invalid_argument("GPUFEC_LDPC_ROW_THREADS=" + std::to_string(forced) +
+                                            ": no kernel spreads this code's rows over that many lanes");
+            throw std::invalid_argument("the code is too long for the GPU's shared memory (" +
+                                        std::to_string(general_smem(1)) + " bytes a codeword, " +
+                                        std::to_string(d_optin) + " a block)");
+        }
+        if (!d_shape.global) {
             d_table = std::make_unique<gpu_table>();
             std::copy(t->entry, t->entry + d_entries, d_table->entry);
             std::copy(t->layer_start, t->layer_start + code.mb() + 1, d_table->layer_start);
-            d_kernel = pick_kernel(d_int8, code.max_row_degree());
-            kernel = reinterpret_cast<const void*>(d_kernel);
         }
-        if (smem(1) > optin)
-            throw std::invalid_argument("the code is too long for the GPU's shared memory (" +
-                                        std::to_string(smem(1)) + " bytes a codeword, " + std::to_string(optin) +
-                                        " a block)");
-
-        // codewords per block C: the most codewords resident per SM, weighted by the share of
-        // each block's threads that do work (C * R of a whole number of warps); ties go to the
-        // smaller block (its per-layer synchronisation is cheaper). Measured on the H100 for
-        // Z = 81 (802.11n 1944): C = 3 8.9 Gb/s, C = 5 (fewest idle threads) 7.8, C = 1 8.2.
-        const size_t smem_limit = std::min<size_t>(optin, 100 << 10);
-        allow_dynamic_shared(kernel, smem(1), "LDPC GPU decoder");
-        // all of the unified L1 / shared memory as shared memory: the kernel reads global
-        // memory once per codeword and needs no L1
-        if (!d_global)
+        const void* kernel = d_shape.kernel();
+        allow_dynamic_shared(kernel, d_shape.smem, "LDPC GPU decoder");
+        // all of the unified L1 / shared memory as shared memory: the layered kernel reads
+        // global memory once per codeword and needs no L1
+        if (!d_shape.global)
             GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                                    int(cudaSharedmemCarveoutMaxShared)));
-        int best = 1;
-        double best_score = -1.0;
-        for (int c = 1; c * d_rows <= 512; ++c) {
-            if (smem(c) > smem_limit && c > 1)
-                break;
-            const int t = c * d_rows, padded = (t + 31) / 32 * 32;
-            int per_sm = 0;
-            GPUFEC_CUDA_CHECK(
-                cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, padded, smem(c)));
-            const double score = double(per_sm) * c * t / padded;
-            if (score > best_score + 1e-9) {
-                best_score = score;
-                best = c;
-            }
-        }
-        d_c = best;
-        // tuning aid: GPUFEC_LDPC_CW_PER_BLOCK=C forces the codewords per block
-        if (const char* force = std::getenv("GPUFEC_LDPC_CW_PER_BLOCK")) {
-            const int c = std::atoi(force);
-            if (c < 1 || c * d_rows > 512)
-                throw std::invalid_argument("GPUFEC_LDPC_CW_PER_BLOCK: " + std::string(force) +
-                                            " is not valid (1 .. 512 / rows of a sub-layer)");
-            d_c = c;
-        }
-        if (smem(d_c) > optin)
-            throw std::invalid_argument("the code is too long for the GPU's shared memory");
-        allow_dynamic_shared(kernel, smem(d_c), "LDPC GPU decoder");
-        d_threads = (d_c * d_rows + 31) / 32 * 32;
-        const int bytes = int(smem(d_c));
-        int per_sm = 0;
-        GPUFEC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, d_threads, bytes));
-        d_per_sm = std::max(1, per_sm);
+        d_c = d_shape.c;
+        d_threads = d_shape.threads;
+        d_per_sm = std::max(1, d_shape.per_sm);
         d_resident = d_per_sm * d_sms;
         // half a wave of resident blocks per chunk: the next chunk's copy overlaps this one's
         // kernel, and the kernels of neighbouring chunks fill each other's tails. Measured on
@@ -241,7 +241,7 @@ public:
         l.in = { cw * n };
         l.out = { cw * ((n + 7) / 8), cw * sizeof(frame_status) };
         // scratch 1: the messages of every resident block, where they are in global memory
-        l.scratch = { sizeof(int), d_global ? size_t(d_resident) * d_threads * size_t(msg_slots()) * (d_int8 ? 1 : 2) : 0 };
+        l.scratch = { sizeof(int), global_message_bytes() };
         d_pipe = std::make_unique<batch_pipeline>(3, l);
     }
 
@@ -269,9 +269,11 @@ public:
 
     std::string name() const override
     {
-        return d_name + " layered " + (d_int8 ? "int8" : "int16") + ", " + std::to_string(d_c) +
-               " cw/block, " + std::to_string(d_per_sm) + " blocks/SM" +
-               (d_global ? std::string(", messages in global memory") + (d_loops ? ", rows as loops" : "") : "");
+        return d_name + " layered " + (d_int8 ? "int8" : "int16") + ", " + std::to_string(d_c) + " cw/block, " +
+               std::to_string(d_per_sm) + " blocks/SM" +
+               (d_shape.tr > 1 ? ", " + std::to_string(d_shape.tr) + " lanes a row" : std::string()) +
+               (d_shape.global ? std::string(", messages in global memory") + (d_shape.loops ? ", rows as loops" : "")
+                               : "");
     }
 
     void decode(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* res,
@@ -321,7 +323,7 @@ public:
         device_buffer<uint8_t> out(frames * size_t(g.nbytes));
         device_buffer<frame_status> results(frames);
         device_buffer<int> queue(1);
-        device_buffer<int8_t> msgs(d_global ? size_t(d_resident) * d_threads * size_t(msg_slots()) * (d_int8 ? 1 : 2) : 1);
+        device_buffer<int8_t> msgs(std::max<size_t>(global_message_bytes(), 1));
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(in.get(), soft, frames * d_in_stride, cudaMemcpyHostToDevice, st.get()));
         return time_on_stream(st.get(), reps,
@@ -329,20 +331,133 @@ public:
     }
 
 private:
-    size_t smem(int c) const
+    //! the layered kernel's message slots a thread for TR lanes a row: ceil(d / TR) a layer
+    int layered_slots(int tr) const
     {
-        if (d_global)
-            return d_int8 ? general_smem_bytes<int16_t>(d_gstride, c) : general_smem_bytes<int32_t>(d_gstride, c);
-        return d_int8 ? smem_bytes<int16_t, int8_t>(d_code.n(), d_code.z(), d_entries, c)
-                      : smem_bytes<int32_t, int16_t>(d_code.n(), d_code.z(), d_entries, c);
+        int slots = 0;
+        for (int l = 0; l < d_code.mb(); ++l)
+            slots += (d_gtab->layer_start[l + 1] - d_gtab->layer_start[l] + tr - 1) / tr;
+        return d_int8 ? msg_stride<int8_t>(slots) : msg_stride<int16_t>(slots); // (conflict-free rows)
     }
 
-    //! S: a thread's message slots (shared memory: padded so that S * sizeof(M) / 4 is odd)
-    int msg_slots() const
+    //! the general kernel's: ceil(d / TR) a sub-layer
+    int general_slots(int tr) const
     {
-        if (d_global)
-            return d_slots;
-        return d_int8 ? msg_stride<int8_t>(d_entries) : msg_stride<int16_t>(d_entries);
+        int slots = 0;
+        for (int l = 0; l < d_code.mb(); ++l)
+            slots += d_gtab->stride[l] * ((d_gtab->layer_start[l + 1] - d_gtab->layer_start[l] + tr - 1) / tr);
+        return slots;
+    }
+
+    size_t general_smem(int c) const
+    {
+        return d_int8 ? general_smem_bytes<int16_t>(d_gstride, c) : general_smem_bytes<int32_t>(d_gstride, c);
+    }
+
+    size_t smem(const launch_shape& sh, int c) const
+    {
+        if (sh.global)
+            return general_smem(c);
+        const int threads = sh.tr * d_code.z();
+        return d_int8 ? smem_bytes<int16_t, int8_t>(d_code.n(), threads, sh.slots, c)
+                      : smem_bytes<int32_t, int16_t>(d_code.n(), threads, sh.slots, c);
+    }
+
+    int resident_blocks(const void* kernel, int threads, size_t bytes) const
+    {
+        allow_dynamic_shared(kernel, bytes, "LDPC GPU decoder");
+        int per_sm = 0;
+        GPUFEC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, bytes));
+        return per_sm;
+    }
+
+    /*! The launch for TR lanes a row, messages in global memory or (where they fit) shared;
+     *  false where no kernel applies. */
+    bool shape_for(int tr, bool global, launch_shape& sh) const
+    {
+        const int bound = tr == 1 ? 512 : 1024; // threads a block (the kernels' launch bounds)
+        const int lane_degree = (d_code.max_row_degree() + tr - 1) / tr, cwt = tr * d_rows;
+        if (cwt > bound || (tr > 1 && lane_degree < 2))
+            return false;
+        sh.tr = tr;
+        sh.global = global;
+        if (!sh.global) {
+            sh.slots = layered_slots(tr);
+            sh.global = smem(sh, 1) > d_optin; // (the messages do not fit)
+        }
+        if (sh.global) {
+            sh.slots = general_slots(tr);
+            // rows unrolled (held in registers) unless registers then cut the codewords an SM
+            // holds to a quarter of what the loop form keeps (measured on the H200, 10
+            // iterations: DVB-S2 9/10 held 3.9 Gb/s, loops 1.1, both one codeword an SM; C2
+            // held 1.9, loops 0.8; 5G NR Z = 384 int8 held 2.4 at one codeword an SM, loops
+            // 2.7 at four)
+            sh.general = pick_general(d_int8, d_holes > 0, tr, lane_degree);
+            if (!sh.general)
+                return false;
+            if (tr == 1) {
+                const int threads = (d_rows + 31) / 32 * 32;
+                auto resident = [&](general_fn f) {
+                    return resident_blocks(reinterpret_cast<const void*>(f), threads, smem(sh, 1));
+                };
+                const general_fn loops = pick_general(d_int8, d_holes > 0, 1, 0);
+                if (resident(loops) >= 4 * std::max(1, resident(sh.general))) {
+                    sh.general = loops;
+                    sh.loops = true;
+                } else if (const general_fn wide = pick_general(d_int8, d_holes > 0, 1, lane_degree, true);
+                           resident(wide) >= resident(sh.general)) {
+                    // as many blocks an SM (shared memory holds one) without spilled registers
+                    // (H200, int8, 10 iterations: DVB-S2 64800 1/2 2.74 Gb/s instead of 1.82)
+                    sh.general = wide;
+                }
+            }
+        } else {
+            sh.layered = pick_kernel(d_int8, tr, lane_degree);
+            if (!sh.layered)
+                return false;
+        }
+        if (smem(sh, 1) > d_optin)
+            return false;
+        // codewords per block C: the most codewords resident per SM, weighted by the share of
+        // each block's threads that do work (C * TR * R of a whole number of warps); ties go to
+        // the smaller block (its per-layer synchronisation is cheaper). Measured on the H100
+        // for Z = 81 (802.11n 1944): C = 3 8.9 Gb/s, C = 5 (fewest idle threads) 7.8, C = 1 8.2.
+        const size_t smem_limit = std::min<size_t>(d_optin, 100 << 10);
+        const void* kernel = sh.kernel();
+        int best = 1;
+        double best_score = -1.0;
+        for (int c = 1; c * cwt <= bound; ++c) {
+            if (smem(sh, c) > smem_limit && c > 1)
+                break;
+            const int t = c * cwt, padded = (t + 31) / 32 * 32;
+            const double score = double(resident_blocks(kernel, padded, smem(sh, c))) * c * t / padded;
+            if (score > best_score + 1e-9) {
+                best_score = score;
+                best = c;
+            }
+        }
+        sh.c = best;
+        // tuning aid: GPUFEC_LDPC_CW_PER_BLOCK=C forces the codewords per block
+        if (const char* force = std::getenv("GPUFEC_LDPC_CW_PER_BLOCK")) {
+            const int c = std::atoi(force);
+            if (c < 1 || c * cwt > bound)
+                throw std::invalid_argument("GPUFEC_LDPC_CW_PER_BLOCK: " + std::string(force) +
+                                            " is not valid (1 .. " + std::to_string(bound) +
+                                            " / threads of a codeword)");
+            sh.c = c;
+        }
+        sh.smem = smem(sh, sh.c);
+        if (sh.smem > d_optin)
+            return false;
+        sh.threads = (sh.c * cwt + 31) / 32 * 32;
+        sh.per_sm = resident_blocks(kernel, sh.threads, sh.smem);
+        return sh.per_sm > 0;
+    }
+
+    //! the messages of every resident block, where they are in global memory
+    size_t global_message_bytes() const
+    {
+        return d_shape.global ? size_t(d_resident) * d_threads * size_t(d_shape.slots) * (d_int8 ? 1 : 2) : 0;
     }
 
     gpu_params base_params(int frames, int out_bits, bool want_post) const
@@ -354,7 +469,7 @@ private:
         g.z = d_code.z();
         g.mb = d_code.mb();
         g.cw_per_block = d_c;
-        g.msg_stride = msg_slots();
+        g.msg_stride = d_shape.slots;
         g.frames = frames;
         g.groups = (frames + d_c - 1) / d_c;
         g.max_iter = d_opts.max_iterations;
@@ -373,12 +488,12 @@ private:
     {
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(queue, 0, sizeof(int), st));
         const unsigned grid = unsigned(std::min(g.groups, d_resident));
-        const size_t bytes = smem(d_c);
-        if (d_global) {
+        const size_t bytes = d_shape.smem;
+        if (d_shape.global) {
             const general_params gp{ g, d_rows, d_holes, d_gstride };
-            d_general<<<grid, d_threads, bytes, st>>>(gp, *d_gtab, in, out, results, post, msgs, queue);
+            d_shape.general<<<grid, d_threads, bytes, st>>>(gp, *d_gtab, in, out, results, post, msgs, queue);
         } else {
-            d_kernel<<<grid, d_threads, bytes, st>>>(g, *d_table, in, out, results, post, queue);
+            d_shape.layered<<<grid, d_threads, bytes, st>>>(g, *d_table, in, out, results, post, queue);
         }
         GPUFEC_CUDA_CHECK_LAUNCH("ldpc_layered_kernel");
     }
@@ -388,15 +503,12 @@ private:
     int d_device;
     std::string d_name;
     int d_sms = 1, d_entries = 0, d_c = 1, d_threads = 32, d_resident = 1, d_per_sm = 1;
-    int d_slots = 0; // message slots a thread (stride x degree, summed over the layers)
-    int d_rows = 0;  // R: threads a codeword, the most rows of a sub-layer
+    int d_rows = 0;  // R: the most rows of a sub-layer (TR * R threads a codeword)
     int d_holes = 0; // missing entries in the table
     int d_gstride = 0; // posteriors a codeword in shared memory (n, + the sink where holes)
-    bool d_global = false; // messages in global memory
     bool d_int8 = false;
-    kernel_fn d_kernel = nullptr;
-    general_fn d_general = nullptr;
-    bool d_loops = false; // the general kernel's rows as loops
+    size_t d_optin = 0;   // shared memory a block may have
+    launch_shape d_shape; // the kernel and how it is launched
     std::unique_ptr<gpu_table> d_table;      // the layered kernel's, passed by value at each launch
     std::unique_ptr<general_table> d_gtab;   // the general kernel's (the engine's description)
     size_t d_per_chunk = 1;

@@ -7,10 +7,12 @@
  * entry (DVB-S2's corner), and codewords whose messages do not fit shared memory (DVB-S2, 5G
  * NR at Z = 384 in int16). Same arithmetic and bits as every LDPC engine (ldpc_common.h).
  *
- * Parallel mapping: a codeword has R threads, R = the most rows of a sub-layer; thread u of a
- * codeword owns row c + p u of sub-layer c of every layer of p sub-layers (the rows of a
- * sub-layer touch distinct bits), so a sub-layer is one parallel step between two barriers. A
- * block decodes C codewords (C * R threads) and takes groups of C from the queue.
+ * Parallel mapping: a codeword has TR * R threads, R = the most rows of a sub-layer; row u of
+ * a codeword is row c + p u of sub-layer c of every layer of p sub-layers (the rows of a
+ * sub-layer touch distinct bits), so a sub-layer is one parallel step between two barriers,
+ * and TR adjacent lanes share a row, lane q holding its entries q, q + TR, ... (layered_row:
+ * more threads where a sub-layer has few rows, as C2's seven). A block decodes C codewords
+ * (C * TR * R threads) and takes groups of C from the queue.
  *
  * Memory: posteriors in shared memory, each codeword's followed by a sink (hole_of); messages
  * in global memory, slot i of every thread of a block side by side (a warp's 32 messages of
@@ -41,7 +43,7 @@ struct general_table {
 
 struct general_params {
     gpu_params base;  // (msg_stride: a thread's message slots, in global memory)
-    int rows;         // R: threads a codeword, the most rows of a sub-layer
+    int rows;         // R: the most rows of a sub-layer (a codeword has TR * R threads)
     int holes;        // entries of the table's hole lists in use
     int gstride;      // posteriors a codeword in shared memory: n, and the sink where holes
 };
@@ -74,8 +76,9 @@ __host__ __device__ inline size_t general_smem_bytes(int gstride, int C)
     return align16(size_t(C) * gstride * sizeof(T)) + align16(size_t(C) * 4 * 4);
 }
 
-/*! The layered min-sum update of one row of d entries (ldpc_common.h): lrow[j * ms] is its
- *  message j, ent[j] the table entry of its bit j; HOLES: entry `skip` reads `sink`. */
+/*! The layered min-sum update of one row of d entries (ldpc_common.h), one lane a row:
+ *  lrow[j * ms] is its message j, ent[j] the table entry of its bit j; HOLES: entry `skip`
+ *  reads `sink`. */
 template <typename T, typename M, bool HOLES>
 __device__ __forceinline__ void layered_row_loop(unsigned char* gcw, M* lrow, int ms, const int2* ent, int d,
                                                  unsigned rb, unsigned rbz, const ldpc_fixed& fx, int skip, T* sink)
@@ -107,12 +110,20 @@ __device__ __forceinline__ void layered_row_loop(unsigned char* gcw, M* lrow, in
     }
 }
 
-/* MAXD = 0: rows as loops (layered_row_loop, 3 blocks of 512 threads an SM); else rows
- * unrolled up to MAXD bits and held in registers (layered_row of ldpc_cuda_layered.cuh: faster
- * where registers do not limit the codewords an SM holds; DVB-S2's 64800 bits fill shared
- * memory with one codeword anyway). */
-template <typename T, typename M, int MAXD, bool HOLES>
-__global__ void __launch_bounds__(512, MAXD == 0 || MAXD <= 8 ? 3 : 1)
+/* MAXD = 0: rows as loops (layered_row_loop, TR 1 only: 3 blocks of 512 threads an SM); else
+ * a lane's entries unrolled up to MAXD and held in registers (layered_row of
+ * ldpc_cuda_layered.cuh: faster where registers do not limit the codewords an SM holds;
+ * DVB-S2's 64800 bits fill shared memory with one codeword anyway). */
+template <int TR, int MAXD, bool WIDE>
+struct general_bounds {
+    static constexpr int threads = TR == 1 ? 512 : 1024;
+    static constexpr int blocks = TR == 1 && !WIDE && (MAXD == 0 || MAXD <= 8) ? 3 : 1;
+};
+
+/* WIDE: registers as a block of 512 threads alone on an SM may have (where shared memory holds
+ * one block an SM anyway: DVB-S2's 64800 bits), else few enough for three such blocks */
+template <typename T, typename M, int MAXD, bool HOLES, int TR, bool WIDE = false>
+__global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, general_bounds<TR, MAXD, WIDE>::blocks)
     ldpc_general_kernel(general_params gp, const __grid_constant__ general_table tab,
                         const int8_t* __restrict__ soft,
                         uint8_t* __restrict__ out,          // packed hard bits
@@ -121,10 +132,11 @@ __global__ void __launch_bounds__(512, MAXD == 0 || MAXD <= 8 ? 3 : 1)
                         void* __restrict__ gmsg_v,          // the messages (M) of every resident block
                         int* __restrict__ queue)
 {
+    static_assert(MAXD > 0 || TR == 1, "rows as loops take one lane a row");
     M* const gmsg = static_cast<M*>(gmsg_v);
     extern __shared__ __align__(16) unsigned char smem[];
     const gpu_params& p = gp.base;
-    const int C = p.cw_per_block, z = p.z, n = p.n, S = p.msg_stride, R = gp.rows;
+    const int C = p.cw_per_block, z = p.z, n = p.n, S = p.msg_stride, R = gp.rows, cwt = TR * R;
     const int zbytes = z * int(sizeof(T));
     T* s_gamma = reinterpret_cast<T*>(smem);
     int* s_bad = reinterpret_cast<int*>(smem + align16(size_t(C) * gp.gstride * sizeof(T)));
@@ -132,8 +144,9 @@ __global__ void __launch_bounds__(512, MAXD == 0 || MAXD <= 8 ? 3 : 1)
     int* s_iters = s_done + C;
     int* s_group = s_iters + C;
 
-    const int local = threadIdx.x / R;     // codeword within the block
-    const int u = threadIdx.x - local * R; // the thread's place in every sub-layer
+    const int local = threadIdx.x / cwt;     // codeword within the block
+    const int w = threadIdx.x - local * cwt; // the thread within its codeword
+    const int u = w / TR, q = w - u * TR;    // its row in every sub-layer, its lane in the row
     const bool lane_used = local < C;
     T* gamma = s_gamma + (lane_used ? local * gp.gstride : 0);
     unsigned char* gcw = reinterpret_cast<unsigned char*>(gamma);
@@ -166,30 +179,40 @@ __global__ void __launch_bounds__(512, MAXD == 0 || MAXD <= 8 ? 3 : 1)
             int slot = 0; // the thread's message slots of the layers before
             for (int l = 0; l < p.mb; ++l) {
                 const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0, stride = tab.stride[l];
-                const int rows = z / stride;
+                const int rows = z / stride, dq = (d + TR - 1) / TR;
+                // only the layers with a missing entry (DVB-S2: one) take the rows that look
+                // for it, two instructions an entry
+                bool holed = false;
+                for (int h = 0; HOLES && h < gp.holes; ++h)
+                    holed |= tab.hole_layer[h] == l;
                 for (int c = 0; c < stride; ++c) {
                     if (work && u < rows) {
                         const int r = c + stride * u;
                         const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes); // bit_of
-                        const int skip = HOLES ? hole_of(tab, gp.holes, l, r) : -1;
-                        M* const lrow = mrow + size_t(slot + c * d) * ms;
+                        M* const lrow = mrow + size_t(slot + c * dq) * ms;
                         if constexpr (MAXD == 0)
-                            layered_row_loop<T, M, HOLES>(gcw, lrow, ms, tab.entry + e0, d, rb, rbz, p.fx, skip, sink);
+                            layered_row_loop<T, M, HOLES>(gcw, lrow, ms, tab.entry + e0, d, rb, rbz, p.fx,
+                                                          HOLES ? hole_of(tab, gp.holes, l, r) : -1, sink);
+                        else if (holed)
+                            with_degree<MAXD>(dq, [&](auto deg) { // (held in registers)
+                                layered_row<T, M, decltype(deg)::value, TR, true>(
+                                    gcw, lrow, tab.entry + e0, d, q, rb, rbz, p.fx, ms, hole_of(tab, gp.holes, l, r), sink);
+                            });
                         else
-                            with_degree<MAXD>(d, [&](auto deg) { // (held in registers)
-                                layered_row<T, M, decltype(deg)::value, HOLES>(gcw, lrow, tab.entry + e0, rb, rbz,
-                                                                               p.fx, ms, skip, sink);
+                            with_degree<MAXD>(dq, [&](auto deg) {
+                                layered_row<T, M, decltype(deg)::value, TR>(gcw, lrow, tab.entry + e0, d, q, rb, rbz,
+                                                                            p.fx, ms);
                             });
                     }
                     __syncthreads();
                 }
-                slot += stride * d;
+                slot += stride * dq;
             }
-            all_done = end_iteration(p, it, work, active, lane_used, u == 0, local, s_bad, s_done, s_iters, [&] {
+            all_done = end_iteration(p, it, work, active, lane_used, w == 0, local, s_bad, s_done, s_iters, [&] {
                 bool bad = false;
                 for (int l = 0; l < p.mb && !bad; ++l) {
                     const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
-                    for (int r = u; r < z && !bad; r += R) { // every row of the layer, R at a time
+                    for (int r = w; r < z && !bad; r += cwt) { // every row of the layer, a lane a row
                         const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes);
                         const int skip = HOLES ? hole_of(tab, gp.holes, l, r) : -1;
                         int x = 0;
@@ -204,7 +227,7 @@ __global__ void __launch_bounds__(512, MAXD == 0 || MAXD <= 8 ? 3 : 1)
         __syncthreads();
 
         if (active)
-            write_results(p, gamma, cw, u, R, s_iters[local], s_bad[local] != 0, out, results, posteriors);
+            write_results(p, gamma, cw, w, cwt, s_iters[local], s_bad[local] != 0, out, results, posteriors);
     }
 }
 

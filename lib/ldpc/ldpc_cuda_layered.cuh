@@ -61,11 +61,12 @@ __host__ __device__ inline int msg_stride(int entries)
     return int(size_t(words) * 4 / sizeof(M));
 }
 
-//! dynamic shared memory of one block: gamma (T), messages (M, one row of S per thread), flags
+//! dynamic shared memory of one block of C codewords of `threads` threads each: gamma (T),
+//! messages (M, one row of S slots per thread), flags
 template <typename T, typename M>
-__host__ __device__ inline size_t smem_bytes(int n, int z, int entries, int C)
+__host__ __device__ inline size_t smem_bytes(int n, int threads, int S, int C)
 {
-    return align16(size_t(C) * n * sizeof(T)) + align16(size_t(C) * z * msg_stride<M>(entries) * sizeof(M)) +
+    return align16(size_t(C) * n * sizeof(T)) + align16(size_t(C) * threads * S * sizeof(M)) +
            align16(size_t(C) * 4 * 4);
 }
 
@@ -75,38 +76,86 @@ __host__ __device__ inline size_t smem_bytes(int n, int z, int entries, int C)
  *  value when it is negative: one add and one add-and-minimum (a single instruction on Hopper)
  *  instead of a comparison, a select and an add on the integer ALU, the kernel's busiest pipe. */
 template <typename T>
-__device__ __forceinline__ T* bit_of(unsigned char* gcw, int2 e, unsigned rb, unsigned rbz)
+__device__ __forceinline__ unsigned bit_offset(int2 e, unsigned rb, unsigned rbz)
 {
-    const unsigned off = __viaddmin_u32(rb, unsigned(e.x), rbz + unsigned(e.x));
-    return reinterpret_cast<T*>(gcw + e.y + off);
+    return unsigned(e.y) + __viaddmin_u32(rb, unsigned(e.x), rbz + unsigned(e.x));
 }
 
-/*! One check row of degree D for one codeword (the thread's row of a layer): the layered
- *  min-sum update of ldpc_common.h. lrow[j * MS] is the row's message j (MS 1: a thread's row
- *  in shared memory; the general kernel's global messages pass their stride as ms), ent[j] the
- *  table entry of its bit j; HOLES: entry `skip` reads `sink` instead (ldpc_cuda_general.cuh).
- *  rho, magnitudes and bit addresses stay in registers between the two passes. */
-template <typename T, typename M, int D, bool HOLES = false>
-__device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const int2* ent, unsigned rb,
-                                            unsigned rbz, const ldpc_fixed& fx, int ms = 1, int skip = -1,
-                                            T* sink = nullptr)
+template <typename T>
+__device__ __forceinline__ T* bit_of(unsigned char* gcw, int2 e, unsigned rb, unsigned rbz)
 {
-    T* at[D];
-    int rho[D], mag[D];
+    return reinterpret_cast<T*>(gcw + bit_offset<T>(e, rb, rbz));
+}
+
+//! lanes whose row is that of this thread, TR adjacent lanes of a warp (TR a power of two <= 8)
+template <int TR>
+__device__ __forceinline__ unsigned row_lanes()
+{
+    const unsigned lane = threadIdx.x & 31u;
+    return ((1u << TR) - 1u) << (lane & ~unsigned(TR - 1));
+}
+
+/*! A row's two smallest magnitudes and sign (the sign bit of sx) from the partial ones of its
+ *  TR lanes (each holds some of its entries): a butterfly over the lanes, two shuffles a step
+ *  (min1 < 2^31 carries sx's sign bit). The result is the whole row's, in every lane: min2 is
+ *  the second smallest of all magnitudes, equal to min1 where two entries share the minimum. */
+template <int TR>
+__device__ __forceinline__ void combine_row(int& min1, int& min2, int& sx)
+{
+    if constexpr (TR > 1) {
+        const unsigned lanes = row_lanes<TR>();
+#pragma unroll
+        for (int o = 1; o < TR; o <<= 1) {
+            const int a1 = __shfl_xor_sync(lanes, min1 | (sx & int(0x80000000u)), o, TR);
+            const int a2 = __shfl_xor_sync(lanes, min2, o, TR);
+            const int m1 = a1 & 0x7fffffff;
+            min2 = min(min(min2, a2), max(min1, m1));
+            min1 = min(min1, m1);
+            sx ^= a1; // (only the sign bit counts)
+        }
+    }
+}
+
+//! |rho| of an entry a thread lacks (its row's degree is not a multiple of TR): beyond any real
+//! magnitude, positive, so neither a minimum nor a sign
+constexpr int absent_entry = 1 << 29;
+
+/*! One check row for one codeword: the layered min-sum update of ldpc_common.h, the row's d
+ *  entries spread over TR adjacent lanes, lane q holding entries q, q + TR, ... (D = ceil(d /
+ *  TR) of them; where TR does not divide d the last is absent for some lanes). lrow[i * ms] is
+ *  the lane's message i (ms 1: a thread's row in shared memory; the general kernel's global
+ *  messages pass their stride), ent[j] the table entry of the row's bit j; HOLES: entry `skip`
+ *  reads `sink` instead (ldpc_cuda_general.cuh). rho, magnitudes and bit addresses stay in
+ *  registers between the two passes. */
+template <typename T, typename M, int D, int TR, bool HOLES = false>
+__device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const int2* ent, int d, int q,
+                                            unsigned rb, unsigned rbz, const ldpc_fixed& fx, int ms = 1,
+                                            int skip = -1, T* sink = nullptr)
+{
+    // a bit's place as a 32-bit byte offset from gcw, and |rho| taken again in pass 2: two
+    // registers an entry rather than four (a 64-bit address and the magnitude), so that rows of
+    // 16 or 32 entries stay in registers
+    unsigned off[D];
+    int rho[D];
+    bool valid[D];
+    const unsigned sink_off = HOLES ? unsigned(reinterpret_cast<unsigned char*>(sink) - gcw) : 0u;
     int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
     // pass 1: rho = gamma - old message, the two smallest magnitudes and the sign product
     // (sign bit of the XOR of all rho)
 #pragma unroll
-    for (int j = 0; j < D; ++j) {
-        at[j] = bit_of<T>(gcw, ent[j], rb, rbz);
+    for (int i = 0; i < D; ++i) {
+        const int j = q + TR * i;
+        valid[i] = TR == 1 || i < D - 1 || j < d; // (only the last entry may be absent)
+        off[i] = bit_offset<T>(ent[valid[i] ? j : 0], rb, rbz);
         if constexpr (HOLES)
-            at[j] = j == skip ? sink : at[j];
-        rho[j] = int(*at[j]) - int(lrow[j * ms]);
-        mag[j] = abs(rho[j]);
-        sx ^= rho[j];
-        min2 = min(min2, max(min1, mag[j]));
-        min1 = min(min1, mag[j]);
+            off[i] = j == skip ? sink_off : off[i];
+        rho[i] = valid[i] ? int(*reinterpret_cast<const T*>(gcw + off[i])) - int(lrow[i * ms]) : absent_entry;
+        const int mag = abs(rho[i]);
+        sx ^= rho[i];
+        min2 = min(min2, max(min1, mag));
+        min1 = min(min1, mag);
     }
+    combine_row<TR>(min1, min2, sx);
     // the sign of all rho folded into the two magnitudes once per row
     int n1 = ldpc_norm(min1, fx), n2 = ldpc_norm(min2, fx);
     n1 = sx < 0 ? -n1 : n1;
@@ -118,29 +167,42 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
     // multiply-add rather than a comparison and a select. Message j carries the product of the
     // other signs: that of all rho (in n1, n2) times rho_j's own.
 #pragma unroll
-    for (int j = 0; j < D; ++j) {
-        const int m = n2 + __viaddmin_s32(mag[j], -min1, 1) * step;
-        const int msg = rho[j] < 0 ? -m : m;
-        lrow[j * ms] = M(msg);
-        *at[j] = T(rho[j] + msg);
+    for (int i = 0; i < D; ++i) {
+        const int m = n2 + __viaddmin_s32(abs(rho[i]), -min1, 1) * step;
+        const int msg = rho[i] < 0 ? -m : m;
+        if (valid[i]) {
+            lrow[i * ms] = M(msg);
+            *reinterpret_cast<T*>(gcw + off[i]) = T(rho[i] + msg);
+        }
     }
 }
 
-/*! Parity of one check row of degree D (the thread's row of a layer): negative when an odd
- *  number of its bits decide 1 (the sign bit of the XOR of their posteriors). */
-template <typename T, int D>
-__device__ __forceinline__ int row_parity(unsigned char* gcw, const int2* ent, unsigned rb, unsigned rbz)
+/*! Parity of one check row (its entries spread over TR lanes as in layered_row): negative in
+ *  every lane of the row when an odd number of its bits decide 1 (the sign bit of the XOR of
+ *  their posteriors). */
+template <typename T, int D, int TR>
+__device__ __forceinline__ int row_parity(unsigned char* gcw, const int2* ent, int d, int q, unsigned rb,
+                                          unsigned rbz)
 {
     int x = 0;
 #pragma unroll
-    for (int j = 0; j < D; ++j)
-        x ^= int(*bit_of<T>(gcw, ent[j], rb, rbz));
+    for (int i = 0; i < D; ++i) {
+        const int j = q + TR * i;
+        if (TR == 1 || i < D - 1 || j < d)
+            x ^= int(*bit_of<T>(gcw, ent[j], rb, rbz));
+    }
+    if constexpr (TR > 1) {
+#pragma unroll
+        for (int o = 1; o < TR; o <<= 1)
+            x ^= __shfl_xor_sync(row_lanes<TR>(), x, o, TR);
+    }
     return x;
 }
 
-/*! f(std::integral_constant<int, d>) for a row degree d of 2..MAXD (ldpc_code refuses checks
- *  of fewer than 2 bits): one fully unrolled instantiation per degree, so loops have no
- *  predicated-off steps (802.16e rate 1/2 has rows of 6 and 7 bits). */
+/*! f(std::integral_constant<int, d>) for the entries d = 1..MAXD a lane holds of a row (a row
+ *  of one lane has at least 2: ldpc_code refuses checks of fewer bits; a row of d <= TR entries
+ *  spread over TR lanes gives each one): one fully unrolled instantiation per count, so loops
+ *  have no predicated-off steps (802.16e rate 1/2 has rows of 6 and 7 bits). */
 template <int MAXD, class F>
 __device__ __forceinline__ void with_degree(int d, F&& f)
 {
@@ -150,7 +212,7 @@ __device__ __forceinline__ void with_degree(int d, F&& f)
         if constexpr (D <= MAXD)                                                                    \
             f(std::integral_constant<int, D>());                                                    \
         break;
-        GPUFEC_LDPC_DEGREE(2) GPUFEC_LDPC_DEGREE(3) GPUFEC_LDPC_DEGREE(4) GPUFEC_LDPC_DEGREE(5)
+        GPUFEC_LDPC_DEGREE(1) GPUFEC_LDPC_DEGREE(2) GPUFEC_LDPC_DEGREE(3) GPUFEC_LDPC_DEGREE(4) GPUFEC_LDPC_DEGREE(5)
         GPUFEC_LDPC_DEGREE(6) GPUFEC_LDPC_DEGREE(7) GPUFEC_LDPC_DEGREE(8) GPUFEC_LDPC_DEGREE(9)
         GPUFEC_LDPC_DEGREE(10) GPUFEC_LDPC_DEGREE(11) GPUFEC_LDPC_DEGREE(12) GPUFEC_LDPC_DEGREE(13)
         GPUFEC_LDPC_DEGREE(14) GPUFEC_LDPC_DEGREE(15) GPUFEC_LDPC_DEGREE(16) GPUFEC_LDPC_DEGREE(17)
@@ -286,10 +348,20 @@ __device__ __forceinline__ void write_results(const gpu_params& p, const T* gamm
     }
 }
 
-/* Registers: rows of up to 8 bits (the rate-1/2 codes) fit 40 registers, which lets 1536
- * threads (3 blocks of 512, or 6 of 256) share an SM; longer rows get what they need. */
-template <typename T, typename M, int MAXD>
-__global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
+/* Launch bounds: one lane a row (TR 1), rows of up to 8 bits (the rate-1/2 codes) fit 40
+ * registers, which lets 1536 threads (3 blocks of 512, or 6 of 256) share an SM; longer rows
+ * get what they need. Rows spread over TR > 1 lanes: blocks of up to 1024 threads. */
+template <int TR, int MAXD>
+struct layered_bounds {
+    static constexpr int threads = TR == 1 ? 512 : 1024;
+    static constexpr int blocks = TR == 1 && MAXD <= 8 ? 3 : 1;
+};
+
+/* Thread mapping: codeword `local` of the block has TR * Z threads; its thread w owns row
+ * w / TR of every layer, as lane q = w mod TR of the row's TR adjacent lanes (entries q,
+ * q + TR, ...: layered_row). */
+template <typename T, typename M, int MAXD, int TR>
+__global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bounds<TR, MAXD>::blocks)
     ldpc_layered_kernel(gpu_params p, const __grid_constant__ gpu_table tab,
                         const int8_t* __restrict__ soft,
                         uint8_t* __restrict__ out,         // packed hard bits
@@ -298,21 +370,22 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
                         int* __restrict__ queue)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    const int C = p.cw_per_block, z = p.z, n = p.n, S = p.msg_stride;
+    const int C = p.cw_per_block, z = p.z, n = p.n, S = p.msg_stride, cwt = TR * z;
     const int zbytes = z * int(sizeof(T));
     unsigned char* cursor = smem;
     T* s_gamma = reinterpret_cast<T*>(cursor);
     cursor += align16(size_t(C) * n * sizeof(T));
-    // messages of thread t (codeword t / z, row t mod z): s_msg[t * S + e] for table entry e
+    // messages of thread t: s_msg[t * S + i], its slot i (its entries of each layer in turn)
     M* s_msg = reinterpret_cast<M*>(cursor);
-    cursor += align16(size_t(C) * z * S * sizeof(M));
+    cursor += align16(size_t(C) * cwt * S * sizeof(M));
     int* s_bad = reinterpret_cast<int*>(cursor); // per codeword: a check failed
     int* s_done = s_bad + C;
     int* s_iters = s_done + C;
     int* s_group = s_iters + C;
 
-    const int local = threadIdx.x / z;      // codeword within the block
-    const int row = threadIdx.x - local * z; // row within every layer
+    const int local = threadIdx.x / cwt;     // codeword within the block
+    const int w = threadIdx.x - local * cwt; // the thread within its codeword
+    const int row = w / TR, q = w - row * TR; // row within every layer, lane within the row
     const bool lane_used = local < C;
     T* gamma = s_gamma + (lane_used ? local * n : 0);
     unsigned char* gcw = reinterpret_cast<unsigned char*>(gamma);
@@ -328,7 +401,7 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
 
         // load: the codewords; messages 0, 16 bytes at a time
         load_group(p, tab, soft, s_gamma, n, group);
-        for (int i = threadIdx.x; i < int(align16(size_t(C) * z * S * sizeof(M)) / 16); i += blockDim.x)
+        for (int i = threadIdx.x; i < int(align16(size_t(C) * cwt * S * sizeof(M)) / 16); i += blockDim.x)
             reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
         start_group_flags(p, group, s_done, s_iters);
         __syncthreads();
@@ -338,21 +411,24 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
         while (it < p.max_iter && !all_done) {
             ++it;
             const bool work = active && !s_done[local];
+            int slot = 0; // the thread's message slots of the layers before
             for (int l = 0; l < p.mb; ++l) {
+                const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0, dq = (d + TR - 1) / TR;
                 if (work) {
-                    const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
-                    with_degree<MAXD>(d, [&](auto deg) {
-                        layered_row<T, M, decltype(deg)::value>(gcw, mrow + e0, tab.entry + e0, rb, rbz, p.fx);
+                    with_degree<MAXD>(dq, [&](auto deg) {
+                        layered_row<T, M, decltype(deg)::value, TR>(gcw, mrow + slot, tab.entry + e0, d, q, rb, rbz,
+                                                                    p.fx);
                     });
                 }
+                slot += dq;
                 __syncthreads();
             }
-            all_done = end_iteration(p, it, work, active, lane_used, row == 0, local, s_bad, s_done, s_iters, [&] {
+            all_done = end_iteration(p, it, work, active, lane_used, w == 0, local, s_bad, s_done, s_iters, [&] {
                 bool bad = false;
                 for (int l = 0; l < p.mb && !bad; ++l) {
                     const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
-                    with_degree<MAXD>(d, [&](auto deg) {
-                        bad = row_parity<T, decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz) < 0;
+                    with_degree<MAXD>((d + TR - 1) / TR, [&](auto deg) {
+                        bad = row_parity<T, decltype(deg)::value, TR>(gcw, tab.entry + e0, d, q, rb, rbz) < 0;
                     });
                 }
                 return bad;
@@ -361,29 +437,36 @@ __global__ void __launch_bounds__(512, MAXD <= 8 ? 3 : 1)
         __syncthreads();
 
         if (active)
-            write_results(p, gamma, cw, row, z, s_iters[local], s_bad[local] != 0, out, results, posteriors);
+            write_results(p, gamma, cw, w, cwt, s_iters[local], s_bad[local] != 0, out, results, posteriors);
     }
 }
 
 typedef void (*kernel_fn)(gpu_params, const gpu_table, const int8_t*, uint8_t*, frame_status*, float*, int*);
 
+/*! The layered kernel for rows spread over TR lanes whose longest row gives a lane up to
+ *  max_degree entries: rows unrolled to 8, 16, 24 or 32 entries (TR 1), 8 or 16 (TR 2), 8
+ *  (TR 4); null where none applies. */
 template <typename T, typename M>
-kernel_fn pick_by_degree(int max_degree)
+kernel_fn layered_by_degree(int tr, int max_degree)
 {
-    if (max_degree <= 8)
-        return ldpc_layered_kernel<T, M, 8>;
-    if (max_degree <= 16)
-        return ldpc_layered_kernel<T, M, 16>;
-    if (max_degree <= 24)
-        return ldpc_layered_kernel<T, M, 24>;
-    return ldpc_layered_kernel<T, M, 32>;
+    if (tr == 1)
+        return max_degree <= 8    ? ldpc_layered_kernel<T, M, 8, 1>
+               : max_degree <= 16 ? ldpc_layered_kernel<T, M, 16, 1>
+               : max_degree <= 24 ? ldpc_layered_kernel<T, M, 24, 1>
+                                  : ldpc_layered_kernel<T, M, 32, 1>;
+    if (tr == 2)
+        return max_degree <= 8 ? ldpc_layered_kernel<T, M, 8, 2> : ldpc_layered_kernel<T, M, 16, 2>;
+    if (tr == 4 && max_degree <= 8)
+        return ldpc_layered_kernel<T, M, 8, 4>;
+    return nullptr;
 }
 
-//! int8 messages with int16 posteriors, or int16 messages with int32 posteriors (ldpc_common.h)
-kernel_fn pick_kernel(bool int8_messages, int max_degree)
+//! int8 messages with int16 posteriors, or int16 messages with int32 posteriors (ldpc_common.h);
+//! max_degree: the most entries of a row a lane holds
+kernel_fn pick_kernel(bool int8_messages, int tr, int max_degree)
 {
-    return int8_messages ? pick_by_degree<int16_t, int8_t>(max_degree)
-                         : pick_by_degree<int32_t, int16_t>(max_degree);
+    return int8_messages ? layered_by_degree<int16_t, int8_t>(tr, max_degree)
+                         : layered_by_degree<int32_t, int16_t>(tr, max_degree);
 }
 
 } // namespace

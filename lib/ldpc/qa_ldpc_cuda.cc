@@ -135,6 +135,62 @@ TEST(ldpc_cuda, codes_beyond_shared_memory_and_of_several_circulants_a_block_mat
     }
 }
 
+TEST(ldpc_cuda, rows_spread_over_several_lanes_match_the_cpu)
+{
+    // every kernel that spreads a row's entries over 2, 4 or 8 lanes (GPUFEC_LDPC_ROW_THREADS
+    // forces what the engine would choose by occupancy): degrees that are no multiple of the
+    // lanes (absent entries), shared and global messages, missing entries (DVB-S2's corner),
+    // sub-layers of few rows (C2's seven), both precisions
+    struct one {
+        const char* id;
+        ldpc_precision p;
+        int frames;
+        const char* messages; // GPUFEC_LDPC_MESSAGES, or null
+        std::vector<int> lanes;
+    };
+    const one cases[] = { { "802.16e:576:1/2", ldpc_precision::int16, 37, nullptr, { 2, 4 } },
+                          { "802.16e:2304:3/4B", ldpc_precision::int8, 11, nullptr, { 2, 4 } },
+                          { "802.11n:1944:5/6", ldpc_precision::int8, 9, "global", { 2, 4, 8 } },
+                          { "nr:bg1:384", ldpc_precision::int8, 3, nullptr, { 2 } },
+                          { "nr:bg2:384", ldpc_precision::int16, 3, nullptr, { 2 } },
+                          { "dvbs2:16200:1/2", ldpc_precision::int8, 5, nullptr, { 2 } },
+                          { "dvbs2:64800:9/10", ldpc_precision::int8, 2, nullptr, { 2, 4 } },
+                          { "ccsds:8160:7136", ldpc_precision::int16, 3, nullptr, { 4, 8 } },
+                          { "ccsds:32768:16384", ldpc_precision::int8, 2, nullptr, { 2 } } };
+    GPUFEC_REQUIRE_GPU();
+    for (const auto& k : cases) {
+        const ldpc_code c = ldpc_code::standard(k.id);
+        const auto info = test::random_bits(size_t(c.k()) * k.frames, 5);
+        std::vector<uint8_t> cw(size_t(c.n()) * k.frames);
+        ldpc_encoder(c).encode(info.data(), size_t(k.frames), cw.data());
+        const auto soft = test::channel(cw, c.rate(), 1.0 + 2.5 * c.rate(), 6);
+        for (bool et : { true, false }) {
+            ldpc_options o;
+            o.precision = k.p;
+            o.early_termination = et;
+            o.max_iterations = 6;
+            o.max_batch = 2; // several chunks through the pipeline
+            const auto r = decode(c, o, "cpu", soft, k.frames);
+            for (int lanes : k.lanes) {
+                if (k.messages)
+                    setenv("GPUFEC_LDPC_MESSAGES", k.messages, 1);
+                setenv("GPUFEC_LDPC_ROW_THREADS", std::to_string(lanes).c_str(), 1);
+                const auto g = decode(c, o, "cuda", soft, k.frames);
+                unsetenv("GPUFEC_LDPC_ROW_THREADS");
+                unsetenv("GPUFEC_LDPC_MESSAGES");
+                const std::string what =
+                    std::string(k.id) + " " + to_string(k.p) + (et ? " ET" : "") + " lanes=" + std::to_string(lanes);
+                EXPECT_EQ(g.cw, r.cw) << what;
+                EXPECT_EQ(g.post, r.post) << what;
+                for (int f = 0; f < k.frames; ++f) {
+                    EXPECT_EQ(g.res[f].iterations, r.res[f].iterations) << what << " frame " << f;
+                    EXPECT_EQ(g.res[f].syndrome_ok, r.res[f].syndrome_ok) << what << " frame " << f;
+                }
+            }
+        }
+    }
+}
+
 TEST(ldpc_cuda, packed_outputs_written_in_place_match_the_cpu)
 {
     GPUFEC_REQUIRE_GPU();
