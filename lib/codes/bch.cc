@@ -5,43 +5,15 @@
 #include <gnuradio/gpufec/core/codes/bch.h>
 
 #include <gnuradio/gpufec/core/runtime/bits.h>
+
+#include "bch_gpu.h"
+#include "gf2m_field.h"
 #include <algorithm>
 #include <string>
 #include <vector>
 #include <stdexcept>
 
 namespace gpufec {
-
-//! GF(2^m) by log and antilog tables; exp is doubled so that exp[a + b] needs no reduction
-struct gf2m_field {
-    int m = 0, size = 0; // size = 2^m - 1, the multiplicative group's order
-    std::vector<uint16_t> exp, log;
-
-    gf2m_field(int bits, uint32_t primitive) : m(bits), size((1 << bits) - 1)
-    {
-        exp.assign(size_t(2 * size), 0);
-        log.assign(size_t(size + 1), 0);
-        uint32_t x = 1;
-        for (int i = 0; i < size; ++i) {
-            if (x == 1 && i > 0)
-                throw std::invalid_argument("BCH: the polynomial is not primitive (alpha has order " +
-                                            std::to_string(i) + ", not " + std::to_string(size) + ")");
-            exp[size_t(i)] = exp[size_t(i + size)] = uint16_t(x);
-            log[x] = uint16_t(i);
-            x <<= 1;
-            if (x >> bits)
-                x ^= primitive;
-        }
-        if (x != 1)
-            throw std::invalid_argument("BCH: the polynomial is not primitive");
-    }
-    uint16_t mul(uint16_t a, uint16_t b) const
-    {
-        return a && b ? exp[size_t(log[a]) + log[b]] : 0;
-    }
-    uint16_t div(uint16_t a, uint16_t b) const { return a ? exp[size_t(log[a]) + size - log[b]] : 0; }
-    uint16_t pow_alpha(long long e) const { return exp[size_t(((e % size) + size) % size)]; }
-};
 
 namespace {
 
@@ -56,7 +28,7 @@ void shift_left(uint64_t* s, int by) // 1 <= by < 64
 
 } // namespace
 
-bch_code::bch_code(int m, uint32_t primitive, int t, int n) : d_m(m), d_t(t), d_n(n), d_r(0)
+bch_code::bch_code(int m, uint32_t primitive, int t, int n) : d_m(m), d_t(t), d_n(n), d_r(0), d_primitive(primitive)
 {
     if (m < 3 || m > 16)
         throw std::invalid_argument("BCH: m = " + std::to_string(m) + " is not in 3..16");
@@ -319,5 +291,12 @@ bch_code bch_code::dvbs2(int ldpc_n, const std::string& rate)
                                 " (n = 64800: 1/4 .. 9/10 and DVB-S2X's 13/45 .. 154/180; 16200: 1/4 .. 8/9 and "
                                 "DVB-S2X's 11/45 .. 32/45)");
 }
+
+#ifndef GPUFEC_HAVE_CUDA
+std::unique_ptr<bch_gpu> make_bch_gpu(const bch_code&, int)
+{
+    throw std::runtime_error("the GPU BCH decoder needs a build with CUDA");
+}
+#endif
 
 } // namespace gpufec

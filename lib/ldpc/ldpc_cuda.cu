@@ -27,6 +27,7 @@
  * the packed leading hard bits (codeword, or information bits of a systematic-first code), the
  * per-codeword results and the optional posteriors (float) each into their own buffer, copied
  * back to the caller by the batch pipeline. */
+#include "codes/bch_gpu.h"
 #include "ldpc_cuda_general.cuh"
 #include "ldpc_cuda_layered.cuh"
 #include "ldpc_common.h"
@@ -267,6 +268,14 @@ public:
         return true;
     }
 
+    //! the outer BCH code, decoded on the GPU after each chunk's LDPC kernel (codes/bch_gpu.h)
+    bool take_outer(std::shared_ptr<const bch_code> outer) override
+    {
+        d_bch = make_bch_gpu(*outer, d_device);
+        d_bch_n = outer->n();
+        return true;
+    }
+
     std::string name() const override
     {
         return d_name + " layered " + (d_int8 ? "int8" : "int16") + ", " + std::to_string(d_c) + " cw/block, " +
@@ -286,6 +295,9 @@ public:
         const size_t per_chunk = d_per_chunk;
         const int64_t nchunks = int64_t((frames + per_chunk - 1) / per_chunk);
         const bool want_post = post != nullptr;
+        if (d_bch && out_bits != d_bch_n)
+            throw std::logic_error("LDPC GPU decoder: the outer code's " + std::to_string(d_bch_n) +
+                                   " bits are not the " + std::to_string(out_bits) + " it writes");
         if (want_post && d_pipe->layout().out.size() < 3)
             d_pipe->grow({ {}, { 0, 0, per_chunk * n * sizeof(float) }, {} });
         std::vector<gpu_params>& params = d_params; // (kept: no allocation per batch)
@@ -312,6 +324,9 @@ public:
                 launch(params[size_t(c)], v.input<const int8_t>(0), v.output<uint8_t>(0),
                        v.output<frame_status>(1), v.output<float>(2), v.scratch_as<void>(1), v.scratch_as<int>(0),
                        v.stream);
+                if (d_bch)
+                    d_bch->decode(v.output<uint8_t>(0), nbytes, size_t(params[size_t(c)].frames),
+                                  v.output<frame_status>(1), nullptr, v.stream);
             });
     }
 
@@ -326,8 +341,11 @@ public:
         device_buffer<int8_t> msgs(std::max<size_t>(global_message_bytes(), 1));
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(in.get(), soft, frames * d_in_stride, cudaMemcpyHostToDevice, st.get()));
-        return time_on_stream(st.get(), reps,
-                              [&] { launch(g, in.get(), out.get(), results.get(), nullptr, msgs.get(), queue.get(), st.get()); });
+        return time_on_stream(st.get(), reps, [&] {
+            launch(g, in.get(), out.get(), results.get(), nullptr, msgs.get(), queue.get(), st.get());
+            if (d_bch && d_bch_n == d_code.k())
+                d_bch->decode(out.get(), size_t(g.nbytes), frames, results.get(), nullptr, st.get());
+        });
     }
 
 private:
@@ -516,6 +534,8 @@ private:
     int d_runs = 0;
     std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<gpu_params> d_params; // per chunk of the batch being run
+    std::unique_ptr<bch_gpu> d_bch;   // the outer code, where the engine took it
+    int d_bch_n = 0;
 };
 
 } // namespace

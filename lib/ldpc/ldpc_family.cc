@@ -183,10 +183,11 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
         shape.packed_bits = size_t(code.k());
         shape.check_name = "bch_ok";
         shape.description += ", outer " + outer->describe();
-        shape.post_frame = [outer](uint8_t* packed, float*, frame_status& st) {
-            st.inner = st.check;
-            st.check = int8_t(outer->decode_packed(packed) >= 0 ? 1 : 0);
-        };
+        if (!engine->take_outer(outer)) // (the GPU engine decodes it on the GPU)
+            shape.post_frame = [outer](uint8_t* packed, float*, frame_status& st) {
+                st.inner = st.check;
+                st.check = int8_t(outer->decode_packed(packed) >= 0 ? 1 : 0);
+            };
     }
     if (!code.send_order().empty()) {
         // posteriors as the codeword is sent (DVB-S2's parity bits in the standard's order), not

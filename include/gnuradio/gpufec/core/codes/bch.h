@@ -35,6 +35,8 @@ public:
     static bch_code dvbs2(int ldpc_n, const std::string& rate);
 
     int m() const { return d_m; }
+    //! the field's primitive polynomial (bit i = the coefficient of x^i, x^m included)
+    uint32_t primitive() const { return d_primitive; }
     int n() const { return d_n; }
     int k() const { return d_n - d_r; }
     int t() const { return d_t; }
@@ -57,6 +59,7 @@ private:
     void remainder(const uint8_t* packed, size_t nbits, uint64_t* rem) const;
 
     int d_m, d_t, d_n, d_r;
+    uint32_t d_primitive;
     std::shared_ptr<const gf2m_field> d_gf;
     std::vector<uint8_t> d_gen;
     // remainder by g of (a byte's polynomial) x^r, left-aligned in 256 bits, for each byte value

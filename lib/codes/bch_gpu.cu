@@ -1,0 +1,297 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* BCH decoding on the GPU, the CPU decoder's algorithm (bch.cc) in the same decisions:
+ * syndromes, Berlekamp-Massey, Chien search, a failure where the locator's degree exceeds t or
+ * its roots in the shortened code are not as many as its degree.
+ *
+ * Parallel mapping: a warp a codeword, four a block, blocks striding over the codewords.
+ *  - Syndromes S_j, j odd (S_2i = S_i^2 for a binary code): lane l takes a 32nd of the
+ *    codeword's bytes and evaluates them by Horner a byte at a time, P <- P alpha^(8j) +
+ *    byte(alpha^j), both terms from tables in shared memory (the product by the constant
+ *    alpha^(8j) is linear over GF(2): one table for the low byte of P and one for the high);
+ *    each lane's part is then raised to its place (alpha^(8j x the bytes after it)) and the warp
+ *    sums them by shuffles. Most codewords end here, all syndromes zero.
+ *  - Berlekamp-Massey: lane 0 (t <= 16 steps of at most t products), by log and antilog
+ *    tables in global memory.
+ *  - Chien search: lane l evaluates the locator at a 32nd of the n positions, stepping each
+ *    term by alpha^-i; roots are gathered in shared memory, lane 0 flips them if they are as
+ *    many as the locator's degree.
+ * Shared memory: 768 words a syndrome (byte table, low and high product tables), per block. */
+#include "codes/bch_gpu.h"
+#include "codes/gf2m_field.h"
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_resources.h"
+
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpufec {
+
+namespace {
+
+constexpr int bch_max_t = 16;
+constexpr int bch_warps = 4;        // codewords a block at a time, a warp each
+constexpr int bch_table_words = 768; // a syndrome's tables: byte[256], product low[256], high[256]
+
+struct bch_params {
+    int size;             // 2^m - 1
+    int t, n, nbytes, pad; // pad: 8 nbytes - n, the zero bits after the codeword's last
+    const uint16_t* exp;  // alpha^i for i < 2 size (doubled: exp[log a + log b] needs no reduction)
+    const uint16_t* log;  // log of 1 .. size (log[0] unused)
+    const uint16_t* tables; // t syndromes' tables, bch_table_words each
+};
+
+//! a * alpha^e (0 <= e < size)
+__device__ __forceinline__ uint16_t gf_scale(const bch_params& p, uint16_t a, int e)
+{
+    return a ? p.exp[p.log[a] + e] : uint16_t(0);
+}
+__device__ __forceinline__ uint16_t gf_mul(const bch_params& p, uint16_t a, uint16_t b)
+{
+    return a && b ? p.exp[p.log[a] + p.log[b]] : uint16_t(0);
+}
+__device__ __forceinline__ uint16_t gf_div(const bch_params& p, uint16_t a, uint16_t b)
+{
+    return a ? p.exp[p.log[a] + p.size - p.log[b]] : uint16_t(0);
+}
+__device__ __forceinline__ int mod_size(const bch_params& p, long long e)
+{
+    return int(((e % p.size) + p.size) % p.size);
+}
+
+/*! Berlekamp-Massey over S[1 .. 2t] as bch.cc runs it: the locator in C (C[0] = 1), its
+ *  linear complexity as the result, or -1 where the decoder fails (L > t, or degree != L). */
+__device__ int berlekamp_massey(const bch_params& p, const uint16_t* S, uint16_t* C)
+{
+    uint16_t B[2 * bch_max_t + 2], T[2 * bch_max_t + 2];
+    const int len = 2 * p.t + 2;
+    for (int i = 0; i < len; ++i)
+        C[i] = B[i] = 0;
+    C[0] = B[0] = 1;
+    int L = 0, shift = 1;
+    uint16_t b = 1;
+    for (int r = 0; r < 2 * p.t; ++r) {
+        uint16_t d = S[r + 1];
+        for (int i = 1; i <= L; ++i)
+            d ^= gf_mul(p, C[i], S[r + 1 - i]);
+        if (d == 0) {
+            ++shift;
+            continue;
+        }
+        const uint16_t coef = gf_div(p, d, b);
+        for (int i = 0; i < len; ++i)
+            T[i] = C[i];
+        for (int i = 0; i + shift < len; ++i)
+            C[i + shift] ^= gf_mul(p, coef, B[i]);
+        if (2 * L <= r) {
+            L = r + 1 - L;
+            for (int i = 0; i < len; ++i)
+                B[i] = T[i];
+            b = d;
+            shift = 1;
+        } else {
+            ++shift;
+        }
+    }
+    int degree = 0;
+    for (int i = 0; i < len; ++i)
+        if (C[i])
+            degree = i;
+    return L > p.t || degree != L ? -1 : L;
+}
+
+__global__ void __launch_bounds__(32 * bch_warps)
+    bch_kernel(bch_params p, uint8_t* __restrict__ packed, size_t stride, size_t frames,
+               frame_status* __restrict__ status, int* __restrict__ corrected)
+{
+    extern __shared__ uint16_t s_tab[]; // t * bch_table_words
+    __shared__ uint16_t s_locator[bch_warps][2 * bch_max_t + 2];
+    __shared__ int s_result[bch_warps], s_roots[bch_warps], s_root_at[bch_warps][bch_max_t + 1];
+    for (int i = threadIdx.x; i < p.t * bch_table_words; i += blockDim.x)
+        s_tab[i] = p.tables[i];
+    __syncthreads();
+
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    for (size_t f = size_t(blockIdx.x) * bch_warps + warp; f < frames; f += size_t(gridDim.x) * bch_warps) {
+        uint8_t* cw = packed + f * stride;
+        // the odd syndromes of this lane's bytes [a, b)
+        const int chunk = (p.nbytes + 31) / 32, a = min(lane * chunk, p.nbytes), b = min(a + chunk, p.nbytes);
+        uint16_t s[bch_max_t];
+#pragma unroll
+        for (int i = 0; i < bch_max_t; ++i)
+            s[i] = 0;
+        for (int k = a; k < b; ++k) {
+            const unsigned v = cw[k];
+#pragma unroll
+            for (int i = 0; i < bch_max_t; ++i)
+                if (i < p.t) {
+                    const uint16_t* tab = s_tab + i * bch_table_words;
+                    s[i] = uint16_t(tab[v] ^ tab[256 + (s[i] & 0xff)] ^ tab[512 + (s[i] >> 8)]);
+                }
+        }
+        // each part to its place, summed over the warp, the padding bits taken off
+        bool any = false;
+#pragma unroll
+        for (int i = 0; i < bch_max_t; ++i)
+            if (i < p.t) {
+                const long long j = 2 * i + 1;
+                uint16_t v = gf_scale(p, s[i], mod_size(p, j * 8 * (p.nbytes - b)));
+                for (int o = 16; o > 0; o >>= 1)
+                    v ^= uint16_t(__shfl_xor_sync(0xffffffffu, v, o));
+                s[i] = gf_scale(p, v, mod_size(p, -j * p.pad));
+                any |= s[i] != 0;
+            }
+        int L = 0;
+        if (any) {
+            if (lane == 0) {
+                uint16_t S[2 * bch_max_t + 1];
+#pragma unroll
+                for (int i = 0; i < bch_max_t; ++i)
+                    if (i < p.t)
+                        S[2 * i + 1] = s[i];
+                for (int j = 2; j <= 2 * p.t; j += 2) // S_j = S_(j/2)^2, j/2 < j already known
+                    S[j] = gf_mul(p, S[j / 2], S[j / 2]);
+                s_result[warp] = berlekamp_massey(p, S, s_locator[warp]);
+                s_roots[warp] = 0;
+            }
+            __syncwarp();
+            L = s_result[warp];
+            if (L > 0) {
+                // Chien search: position e (bit n-1-e) is wrong where C(alpha^-e) = 0
+                const int per = (p.n + 31) / 32, e0 = min(lane * per, p.n), e1 = min(e0 + per, p.n);
+                int lt[bch_max_t + 1];
+                for (int i = 0; i <= L; ++i) {
+                    const uint16_t c = s_locator[warp][i];
+                    lt[i] = c ? mod_size(p, (long long)p.log[c] - (long long)i * e0) : -1;
+                }
+                for (int e = e0; e < e1; ++e) {
+                    uint16_t sum = 0;
+                    for (int i = 0; i <= L; ++i)
+                        if (lt[i] >= 0) {
+                            sum ^= p.exp[lt[i]];
+                            lt[i] -= i;
+                            if (lt[i] < 0)
+                                lt[i] += p.size;
+                        }
+                    if (sum == 0) {
+                        const int at = atomicAdd(&s_roots[warp], 1);
+                        if (at <= bch_max_t)
+                            s_root_at[warp][at] = p.n - 1 - e;
+                    }
+                }
+                __syncwarp();
+                if (s_roots[warp] != L)
+                    L = -1; // roots outside the shortened code: more errors than t
+                else if (lane == 0)
+                    for (int r = 0; r < L; ++r) {
+                        const int bit = s_root_at[warp][r];
+                        cw[bit / 8] ^= uint8_t(0x80u >> (bit % 8));
+                    }
+            }
+        }
+        if (lane == 0) {
+            if (status) {
+                status[f].inner = status[f].check;
+                status[f].check = int8_t(L >= 0);
+            }
+            if (corrected)
+                corrected[f] = L;
+        }
+        __syncwarp(); // (s_result and s_roots are this warp's again next codeword)
+    }
+}
+
+class bch_gpu_impl : public bch_gpu
+{
+public:
+    bch_gpu_impl(const bch_code& code, int device) : d_device(device)
+    {
+        if (code.t() > bch_max_t)
+            throw std::invalid_argument("the GPU BCH decoder corrects up to " + std::to_string(bch_max_t) +
+                                        " errors; " + code.describe() + " asks for " + std::to_string(code.t()));
+        device_guard guard(device);
+        const gf2m_field gf(code.m(), code.primitive());
+        // each odd syndrome's tables: byte(alpha^j) for every byte, and v alpha^(8j) for v in
+        // the low and in the high byte of a field element
+        std::vector<uint16_t> tables(size_t(code.t()) * bch_table_words, 0);
+        for (int i = 0; i < code.t(); ++i) {
+            const long long j = 2 * i + 1;
+            uint16_t* tab = tables.data() + size_t(i) * bch_table_words;
+            for (int v = 0; v < 256; ++v) {
+                uint16_t x = 0;
+                for (int bit = 0; bit < 8; ++bit)
+                    if ((v >> bit) & 1)
+                        x ^= gf.pow_alpha(j * bit);
+                tab[v] = x;
+                const uint16_t step = gf.pow_alpha(8 * j);
+                tab[256 + v] = v <= gf.size ? gf.mul(uint16_t(v), step) : 0;
+                tab[512 + v] = (v << 8) <= gf.size ? gf.mul(uint16_t(v << 8), step) : 0;
+            }
+        }
+        d_exp.assign(gf.exp);
+        d_log.assign(gf.log);
+        d_tables.assign(tables);
+        d_p.size = gf.size;
+        d_p.t = code.t();
+        d_p.n = code.n();
+        d_p.nbytes = (code.n() + 7) / 8;
+        d_p.pad = 8 * d_p.nbytes - code.n();
+        d_p.exp = d_exp.get();
+        d_p.log = d_log.get();
+        d_p.tables = d_tables.get();
+        d_smem = size_t(code.t()) * bch_table_words * sizeof(uint16_t);
+        cudaDeviceProp prop;
+        GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+        d_grid_limit = prop.multiProcessorCount * 8;
+    }
+
+    void decode(uint8_t* packed, size_t stride, size_t frames, frame_status* status, int* corrected,
+                void* stream) const override
+    {
+        if (frames == 0)
+            return;
+        device_guard guard(d_device);
+        const size_t blocks = std::min((frames + bch_warps - 1) / bch_warps, size_t(d_grid_limit));
+        bch_kernel<<<unsigned(blocks), 32 * bch_warps, d_smem, static_cast<cudaStream_t>(stream)>>>(
+            d_p, packed, stride, frames, status, corrected);
+        GPUFEC_CUDA_CHECK_LAUNCH("bch_kernel");
+    }
+
+    void decode_host(uint8_t* packed, size_t stride, size_t frames, int* corrected) const override
+    {
+        if (frames == 0)
+            return;
+        device_guard guard(d_device);
+        device_buffer<uint8_t> words(frames * stride);
+        device_buffer<int> count(frames);
+        cuda_stream st;
+        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(words.get(), packed, frames * stride, cudaMemcpyHostToDevice, st.get()));
+        decode(words.get(), stride, frames, nullptr, count.get(), st.get());
+        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(packed, words.get(), frames * stride, cudaMemcpyDeviceToHost, st.get()));
+        GPUFEC_CUDA_CHECK(
+            cudaMemcpyAsync(corrected, count.get(), frames * sizeof(int), cudaMemcpyDeviceToHost, st.get()));
+        st.sync();
+    }
+
+private:
+    int d_device;
+    bch_params d_p{};
+    size_t d_smem = 0;
+    int d_grid_limit = 1;
+    device_buffer<uint16_t> d_exp, d_log, d_tables;
+};
+
+} // namespace
+
+std::unique_ptr<bch_gpu> make_bch_gpu(const bch_code& code, int device)
+{
+    return std::make_unique<bch_gpu_impl>(code, device);
+}
+
+} // namespace gpufec

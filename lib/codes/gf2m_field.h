@@ -1,0 +1,51 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* GF(2^m) arithmetic by log and antilog tables, for the BCH decoders (bch.cc on the CPU, the
+ * tables bch_gpu.cu copies to the GPU). */
+#ifndef INCLUDED_GPUFEC_CODES_GF2M_FIELD_H
+#define INCLUDED_GPUFEC_CODES_GF2M_FIELD_H
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpufec {
+
+//! GF(2^m) by log and antilog tables; exp is doubled so that exp[a + b] needs no reduction
+struct gf2m_field {
+    int m = 0, size = 0; // size = 2^m - 1, the multiplicative group's order
+    std::vector<uint16_t> exp, log;
+
+    gf2m_field(int bits, uint32_t primitive) : m(bits), size((1 << bits) - 1)
+    {
+        exp.assign(size_t(2 * size), 0);
+        log.assign(size_t(size + 1), 0);
+        uint32_t x = 1;
+        for (int i = 0; i < size; ++i) {
+            if (x == 1 && i > 0)
+                throw std::invalid_argument("BCH: the polynomial is not primitive (alpha has order " +
+                                            std::to_string(i) + ", not " + std::to_string(size) + ")");
+            exp[size_t(i)] = exp[size_t(i + size)] = uint16_t(x);
+            log[x] = uint16_t(i);
+            x <<= 1;
+            if (x >> bits)
+                x ^= primitive;
+        }
+        if (x != 1)
+            throw std::invalid_argument("BCH: the polynomial is not primitive");
+    }
+    uint16_t mul(uint16_t a, uint16_t b) const
+    {
+        return a && b ? exp[size_t(log[a]) + log[b]] : 0;
+    }
+    uint16_t div(uint16_t a, uint16_t b) const { return a ? exp[size_t(log[a]) + size - log[b]] : 0; }
+    uint16_t pow_alpha(long long e) const { return exp[size_t(((e % size) + size) % size)]; }
+};
+
+} // namespace gpufec
+
+#endif
