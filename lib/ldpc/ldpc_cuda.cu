@@ -251,8 +251,25 @@ public:
     //! the sent values are put in place as the kernel loads them: runs of copies and fills
     bool take_input_order(const std::vector<input_run>& runs, size_t engine_values, size_t frame_values) override
     {
-        if (engine_values != size_t(d_code.n()) || runs.size() > size_t(max_input_runs))
-            return false; // (a scattered pattern: the decoder's CPU pass places it)
+        if (engine_values != size_t(d_code.n()))
+            return false;
+        if (runs.size() > size_t(max_input_runs)) {
+            // a scattered order (DVB-S2's parity bits, its bit interleaver): a table of where
+            // each bit comes from, read as the kernel loads the codeword (measured on the H200,
+            // 10 iterations, host to host: DVB-S2 64800 1/2 4.44 Gb/s instead of 2.5 to 2.8
+            // with the decoder's CPU pass over every frame; 16200 1/2 5.85 instead of 2.77)
+            std::vector<int32_t> from(engine_values);
+            for (const input_run& r : runs)
+                for (size_t v = 0; v < r.length; ++v)
+                    from[r.at + v] = r.from >= 0 ? r.from + int32_t(v) : r.from;
+            device_guard guard(d_device);
+            d_gather.assign(from);
+            d_use_gather = true;
+            d_runs = 0;
+            d_in_stride = frame_values;
+            return true;
+        }
+        d_use_gather = false;
         for (size_t r = 0; r < runs.size(); ++r) {
             d_gtab->run_at[r] = int(runs[r].at);
             d_gtab->run_len[r] = int(runs[r].length);
@@ -484,6 +501,7 @@ private:
         g.n = d_code.n();
         g.in_stride = int(d_in_stride);
         g.runs = d_runs;
+        g.gather = d_use_gather ? d_gather.get() : nullptr;
         g.z = d_code.z();
         g.mb = d_code.mb();
         g.cw_per_block = d_c;
@@ -532,6 +550,8 @@ private:
     size_t d_per_chunk = 1;
     size_t d_in_stride = 0; // soft values a codeword in the input (n unless take_input_order)
     int d_runs = 0;
+    device_buffer<int32_t> d_gather; // where used: bit v is sent value d_gather[v] (or a fill)
+    bool d_use_gather = false;
     std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<gpu_params> d_params; // per chunk of the batch being run
     std::unique_ptr<bch_gpu> d_bch;   // the outer code, where the engine took it

@@ -38,6 +38,7 @@ struct gpu_params {
     int n, z, mb;
     int in_stride;      // soft values a codeword in the input (n, or the sent ones)
     int runs;           // 0: the input is the codeword; else the table's runs place it
+    const int* gather;  // or (not null) bit v is sent value gather[v], or the fill gather[v] < 0
     int cw_per_block;   // C
     int msg_stride;     // S: messages per thread (>= entries), S * sizeof(M) / 4 odd
     int frames;         // codewords in this launch
@@ -256,10 +257,17 @@ __device__ __forceinline__ void start_group_flags(const gpu_params& p, int group
     }
 }
 
+//! gamma of a bit that is not sent: erased 0, a known 0 (soft -127) +127, a known 1 -127
+template <typename T>
+__device__ __forceinline__ T fill_value(int from)
+{
+    return from == input_known_zero ? T(127) : from == input_known_one ? T(-127) : T(0);
+}
+
 /*! The C codewords of a group into shared memory (gamma = -soft, the internal sign
  *  convention; the codeword of c at s_gamma + c * stride): four bits at a time where the
- *  codewords keep 4-byte alignment, or (runs) the sent values in place with erasures and known
- *  bits between them, zeros past the last frame. Table: any with run_at / run_len / run_from. */
+ *  codewords keep 4-byte alignment, or (runs, or a gather table for a permutation) the sent
+ *  values in place with erasures and known bits between them, zeros past the last frame. Table: any with run_at / run_len / run_from. */
 template <typename T, typename Table>
 __device__ __forceinline__ void load_group(const gpu_params& p, const Table& tab, const int8_t* soft, T* s_gamma,
                                            int stride, int group)
@@ -272,11 +280,15 @@ __device__ __forceinline__ void load_group(const gpu_params& p, const Table& tab
         if (id >= p.frames) {
             for (int v = threadIdx.x; v < n; v += blockDim.x)
                 g[v] = T(0);
+        } else if (p.gather) { // (a permutation: DVB-S2's parity order, its bit interleaver)
+            for (int v = threadIdx.x; v < n; v += blockDim.x) {
+                const int from = p.gather[v];
+                g[v] = from >= 0 ? T(-int(src[from])) : fill_value<T>(from);
+            }
         } else if (p.runs) {
             for (int r = 0; r < p.runs; ++r) {
                 const int at = tab.run_at[r], len = tab.run_len[r], from = tab.run_from[r];
-                // gamma = -soft: a known 0 (soft -127) is +127
-                const T fill = from == input_known_zero ? T(127) : from == input_known_one ? T(-127) : T(0);
+                const T fill = fill_value<T>(from);
                 for (int v = threadIdx.x; v < len; v += blockDim.x)
                     g[at + v] = from >= 0 ? T(-int(src[from + v])) : fill;
             }
