@@ -54,7 +54,12 @@ def make_soft(kind, n_values, int8, rng):
         bits = rng.integers(0, 2, frames * k, dtype=np.uint8)
         tb = gr.top_block()
         snk = blocks.vector_sink_b()
-        enc = gpufec.turbo_encoder(K=k) if code == "turbo" else gpufec.ldpc_encoder(code)
+        if code == "turbo":
+            enc = gpufec.turbo_encoder(K=k)
+        elif code.startswith("dvbs2"):  # DVB-S2 FECFRAMEs: BCH, then LDPC
+            enc = gpufec.ldpc_encoder(code, outer="bch")
+        else:
+            enc = gpufec.ldpc_encoder(code)
         tb.connect(blocks.vector_source_b(bits.tolist()), enc, snk)
         tb.run()
         coded = np.array(snk.data(), dtype=np.float32)
@@ -85,12 +90,13 @@ def main():
     ap.add_argument("--device", default="auto")
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--cases", default="all", help="comma list: vit-int8,vit-int8-packed,vit-float,"
-                    "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags,turbo-int8,turbo-int8-packed,"
+                    "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags,ldpc-dvbs2-bch,turbo-int8,turbo-int8-packed,"
                     "scppm-int8,scppm-float")
     ap.add_argument("--csv")
     args = ap.parse_args()
     rng = np.random.default_rng(1)
     ldpc = ("802.16e:2304:1/2", 2304, 1152)
+    dvbs2 = ("dvbs2:64800:1/2", 64800, 32208)  # LDPC and its BCH: K_bch bits out
     turbo = ("turbo", 18444, 6144)  # LTE K = 6144, 6 iterations, max-log int8
     scppm = ("scppm", 60480, 10046)  # M = 16, rate 2/3: photon counts, max-log, 32 iterations at most
     cases = {
@@ -101,6 +107,7 @@ def main():
         "ldpc-int8-packed": (ldpc, True, True, {}),
         "ldpc-int8-alltags": (ldpc, True, False, {"status_tags": "all"}),
         "ldpc-float": (ldpc, False, False, {}),
+        "ldpc-dvbs2-bch": (dvbs2, True, False, {"outer": "bch"}),
         "turbo-int8": (turbo, True, False, {}),
         "turbo-int8-packed": (turbo, True, True, {}),
         "scppm-int8": (scppm, True, False, {}),
