@@ -422,6 +422,8 @@ private:
         }
         if (sh.global) {
             sh.slots = general_slots(tr);
+            if (smem(sh, 1) > d_optin)
+                return false; // (the posteriors alone do not fit: DVB-S2 64800 in int16)
             // rows unrolled (held in registers) unless registers then cut the codewords an SM
             // holds to a quarter of what the loop form keeps (measured on the H200, 10
             // iterations: DVB-S2 9/10 held 3.9 Gb/s, loops 1.1, both one codeword an SM; C2
