@@ -38,6 +38,37 @@ run_out decode(const ldpc_code& c, const ldpc_options& o, const char* dev, const
     return r;
 }
 
+//! random codewords of c through BPSK and noise a little above the code's threshold
+std::vector<int8_t> noisy_codewords(const ldpc_code& c, int frames, uint32_t seed)
+{
+    const auto info = test::random_bits(size_t(c.k()) * frames, seed);
+    std::vector<uint8_t> cw(size_t(c.n()) * frames);
+    ldpc_encoder(c).encode(info.data(), size_t(frames), cw.data());
+    return test::channel(cw, c.rate(), 1.0 + 2.5 * c.rate(), seed + 1);
+}
+
+/*! The GPU against the CPU on the same input: bits, posteriors, iterations, syndromes; the
+ *  GPU's messages where `messages` says (GPUFEC_LDPC_MESSAGES) and rows over `lanes` lanes
+ *  (GPUFEC_LDPC_ROW_THREADS; 0: the engine's choice) */
+void expect_gpu_as_cpu(const ldpc_code& c, const ldpc_options& o, const std::vector<int8_t>& soft, int frames,
+                       const std::string& what, const char* messages = nullptr, int lanes = 0)
+{
+    if (messages)
+        setenv("GPUFEC_LDPC_MESSAGES", messages, 1);
+    if (lanes)
+        setenv("GPUFEC_LDPC_ROW_THREADS", std::to_string(lanes).c_str(), 1);
+    const auto g = decode(c, o, "cuda", soft, frames);
+    unsetenv("GPUFEC_LDPC_ROW_THREADS");
+    unsetenv("GPUFEC_LDPC_MESSAGES");
+    const auto r = decode(c, o, "cpu", soft, frames);
+    EXPECT_EQ(g.cw, r.cw) << what;
+    EXPECT_EQ(g.post, r.post) << what;
+    for (int f = 0; f < frames; ++f) {
+        EXPECT_EQ(g.res[f].iterations, r.res[f].iterations) << what << " frame " << f;
+        EXPECT_EQ(g.res[f].syndrome_ok, r.res[f].syndrome_ok) << what << " frame " << f;
+    }
+}
+
 } // namespace
 
 TEST(ldpc_cuda, bit_exact_against_cpu_reference)
@@ -111,28 +142,15 @@ TEST(ldpc_cuda, codes_beyond_shared_memory_and_of_several_circulants_a_block_mat
     GPUFEC_REQUIRE_GPU();
     for (const auto& k : cases) {
         const ldpc_code c = ldpc_code::standard(k.id);
-        const auto info = test::random_bits(size_t(c.k()) * k.frames, 3);
-        std::vector<uint8_t> cw(size_t(c.n()) * k.frames);
-        ldpc_encoder(c).encode(info.data(), size_t(k.frames), cw.data());
-        const auto soft = test::channel(cw, c.rate(), 1.0 + 2.5 * c.rate(), 4);
+        const auto soft = noisy_codewords(c, k.frames, 3);
         for (bool et : { true, false }) {
             ldpc_options o;
             o.precision = k.p;
             o.early_termination = et;
             o.max_iterations = 6;
             o.max_batch = 2; // several chunks through the pipeline
-            if (k.messages)
-                setenv("GPUFEC_LDPC_MESSAGES", k.messages, 1);
-            const auto g = decode(c, o, "cuda", soft, k.frames);
-            unsetenv("GPUFEC_LDPC_MESSAGES");
-            const auto r = decode(c, o, "cpu", soft, k.frames);
-            const std::string what = std::string(k.id) + " " + to_string(k.p) + (et ? " ET" : "");
-            EXPECT_EQ(g.cw, r.cw) << what;
-            EXPECT_EQ(g.post, r.post) << what;
-            for (int f = 0; f < k.frames; ++f) {
-                EXPECT_EQ(g.res[f].iterations, r.res[f].iterations) << what << " frame " << f;
-                EXPECT_EQ(g.res[f].syndrome_ok, r.res[f].syndrome_ok) << what << " frame " << f;
-            }
+            expect_gpu_as_cpu(c, o, soft, k.frames, std::string(k.id) + " " + to_string(k.p) + (et ? " ET" : ""),
+                              k.messages);
         }
     }
 }
@@ -162,33 +180,18 @@ TEST(ldpc_cuda, rows_spread_over_several_lanes_match_the_cpu)
     GPUFEC_REQUIRE_GPU();
     for (const auto& k : cases) {
         const ldpc_code c = ldpc_code::standard(k.id);
-        const auto info = test::random_bits(size_t(c.k()) * k.frames, 5);
-        std::vector<uint8_t> cw(size_t(c.n()) * k.frames);
-        ldpc_encoder(c).encode(info.data(), size_t(k.frames), cw.data());
-        const auto soft = test::channel(cw, c.rate(), 1.0 + 2.5 * c.rate(), 6);
+        const auto soft = noisy_codewords(c, k.frames, 5);
         for (bool et : { true, false }) {
             ldpc_options o;
             o.precision = k.p;
             o.early_termination = et;
             o.max_iterations = 6;
             o.max_batch = 2; // several chunks through the pipeline
-            const auto r = decode(c, o, "cpu", soft, k.frames);
-            for (int lanes : k.lanes) {
-                if (k.messages)
-                    setenv("GPUFEC_LDPC_MESSAGES", k.messages, 1);
-                setenv("GPUFEC_LDPC_ROW_THREADS", std::to_string(lanes).c_str(), 1);
-                const auto g = decode(c, o, "cuda", soft, k.frames);
-                unsetenv("GPUFEC_LDPC_ROW_THREADS");
-                unsetenv("GPUFEC_LDPC_MESSAGES");
-                const std::string what =
-                    std::string(k.id) + " " + to_string(k.p) + (et ? " ET" : "") + " lanes=" + std::to_string(lanes);
-                EXPECT_EQ(g.cw, r.cw) << what;
-                EXPECT_EQ(g.post, r.post) << what;
-                for (int f = 0; f < k.frames; ++f) {
-                    EXPECT_EQ(g.res[f].iterations, r.res[f].iterations) << what << " frame " << f;
-                    EXPECT_EQ(g.res[f].syndrome_ok, r.res[f].syndrome_ok) << what << " frame " << f;
-                }
-            }
+            for (int lanes : k.lanes)
+                expect_gpu_as_cpu(c, o, soft, k.frames,
+                                  std::string(k.id) + " " + to_string(k.p) + (et ? " ET" : "") +
+                                      " lanes=" + std::to_string(lanes),
+                                  k.messages, lanes);
         }
     }
 }
