@@ -9,10 +9,11 @@ written only when every number agrees:
   GNU Radio      gr-dtv/lib/dvb/dvb_ldpc_bb_impl.cc    (C++, the gr-dtv DVB-S2 transmitter)
 
 With a fourth argument, the DVB-S2X codes of EN 302 307-2 (Annexes B and C: the normal frames'
-23 rates from 13/45 to 154/180, the short frames' 7 from 11/45 to 32/45; not the VL-SNR and
-medium frames) follow, written where gr-dtv and a second transcription agree:
+23 rates from 13/45 to 154/180, the short frames' 7 from 11/45 to 32/45, and the VL-SNR codes'
+own tables: normal 2/9, medium 1/5, 11/45, 1/3) follow, written where gr-dtv and a second
+transcription agree:
 
-  xdsopl/LDPC    dvb_s2x_tables.hh                    (C++, Tables B.2 .. B.24, C.1 .. C.7)
+  xdsopl/LDPC    dvb_s2x_tables.hh                    (C++, Tables B.1 .. B.24, C.1 .. C.10)
 
 Both S2X transcriptions carry one author's name (R. Economos), so they are two copies that
 agree, not two independent readings of the standard; the codes are checked further by
@@ -116,6 +117,26 @@ def main():
                 raise SystemExit(f"{n} {rate}: {name} is ({xn}, {xk}), not ({n}, {k})")
             b = gd[rate.replace("/", "_") + ("N" if n == 64800 else "S")]
             if a != b:
+                raise SystemExit(f"{n} {rate}: the two sources differ")
+            q = (n - k) // 360
+            if len(a) * 360 != k or (n - k) % 360:
+                raise SystemExit(f"{n} {rate}: {len(a)} rows for k = {k}")
+            if any(x < 0 or x >= n - k for row in a for x in row):
+                raise SystemExit(f"{n} {rate}: an address outside 0 .. n-k-1")
+            lines.append(f"[n={n} rate={rate} q={q}]")
+            lines += [" ".join(str(x) for x in row) for row in a]
+        # the VL-SNR codes' own tables: normal 2/9 (Table B.1) and the medium frames of 32400
+        # bits (Tables C.8 .. C.10); the other VL-SNR codes puncture and shorten short codes above
+        lines.append("# DVB-S2X VL-SNR (EN 302 307-2 Tables B.1, C.8 .. C.10): gr-dtv and xdsopl/LDPC, the same way")
+        for n, rate, name, dtv in [(64800, "2/9", "DVB_S2X_TABLE_B1", "2_9N"), (32400, "1/5", "DVB_S2X_TABLE_C8", "1_5M"),
+                                   (32400, "11/45", "DVB_S2X_TABLE_C9", "11_45M"),
+                                   (32400, "1/3", "DVB_S2X_TABLE_C10", "1_3M")]:
+            num, den = (int(x) for x in rate.split("/"))
+            k = n * num // den
+            xn, xk, a = xd[name]
+            if (xn, xk) != (n, k):
+                raise SystemExit(f"{n} {rate}: {name} is ({xn}, {xk}), not ({n}, {k})")
+            if a != gd[dtv]:
                 raise SystemExit(f"{n} {rate}: the two sources differ")
             q = (n - k) // 360
             if len(a) * 360 != k or (n - k) % 360:

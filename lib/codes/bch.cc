@@ -267,6 +267,29 @@ bch_code bch_code::dvbs2(int ldpc_n, const std::string& rate)
                                                          "128/180", "132/180", "135/180", "140/180", "154/180",
                                                          "18/30",   "20/30",   "22/30" };
     static const std::vector<std::string> s2x_short = { "11/45", "4/15", "14/45", "7/15", "8/15", "26/45", "32/45" };
+    // EN 302 307-2's VL-SNR codes (t = 12; the medium frames' over GF(2^15) from x^15 + x^5 +
+    // x^3 + x^2 + 1), K_bch and N_bch as gr-dtv's dvb_bch_bb has them (qa_dvbs2.py compares every
+    // codeword): N_bch is the LDPC's information bits less the shortened ones
+    struct vl_row {
+        int n;
+        const char* rate;
+        int kbch, nbch;
+    };
+    static const vl_row vlsnr[] = { { 64800, "2/9", 14208, 14400 },          { 32400, "1/5", 5660, 5840 },
+                                    { 32400, "11/45", 7740, 7920 },          { 32400, "1/3", 10620, 10800 },
+                                    { 16200, "1/5-vlsnr", 3072, 3240 },      { 16200, "1/5-vlsnr-sf2", 2512, 2680 },
+                                    { 16200, "11/45-vlsnr-sf2", 3792, 3960 }, { 16200, "4/15-vlsnr", 4152, 4320 },
+                                    { 16200, "1/3-vlsnr", 5232, 5400 } };
+    for (const vl_row& v : vlsnr)
+        if (v.n == ldpc_n && rate == v.rate) {
+            bch_code c = ldpc_n == 64800   ? bch_code(16, 0x1002d, 12, v.nbch)
+                         : ldpc_n == 32400 ? bch_code(15, 0x802d, 12, v.nbch)
+                                           : bch_code(14, 0x402b, 12, v.nbch);
+            if (c.k() != v.kbch)
+                throw std::logic_error("BCH: DVB-S2X VL-SNR " + std::string(v.rate) + " gives k = " +
+                                       std::to_string(c.k()) + ", the standard " + std::to_string(v.kbch));
+            return c;
+        }
     const bool normal_frame = ldpc_n == 64800;
     const auto& s2x = normal_frame ? s2x_normal : s2x_short;
     if ((ldpc_n == 64800 || ldpc_n == 16200) && std::find(s2x.begin(), s2x.end(), rate) != s2x.end()) {
@@ -288,8 +311,8 @@ bch_code bch_code::dvbs2(int ldpc_n, const std::string& rate)
             }
     }
     throw std::invalid_argument("BCH: DVB-S2 has no outer code for n = " + std::to_string(ldpc_n) + " rate " + rate +
-                                " (n = 64800: 1/4 .. 9/10 and DVB-S2X's 13/45 .. 154/180; 16200: 1/4 .. 8/9 and "
-                                "DVB-S2X's 11/45 .. 32/45)");
+                                " (n = 64800: 1/4 .. 9/10 and DVB-S2X's 13/45 .. 154/180 and 2/9; 16200: 1/4 .. 8/9, "
+                                "DVB-S2X's 11/45 .. 32/45 and the VL-SNR codes; 32400: 1/5, 11/45, 1/3)");
 }
 
 #ifndef GPUFEC_HAVE_CUDA

@@ -99,6 +99,37 @@ const std::map<std::string, float>& measured_normalization()
     return m;
 }
 
+/* The VL-SNR codes (EN 302 307-2 5.5.2.4, Table 18; the puncturing of 5.3.2.2): sent without
+ * Xp of their parity bits, every P-th from p_0, and (1/5 spread, medium 1/5) their first Xs
+ * information bits known zeros. The normal 2/9 and the medium (32400) codes have tables of their
+ * own; the short ones are short codes of the tables (`table` rate) sent so. Names as
+ * gr-dtv's rate constants, which the QA compares every codeword with. */
+struct vlsnr_code {
+    int n;
+    const char* rate;       // the id's rate
+    const char* table;      // the table's rate
+    int xs, p, xp;          // shortened, puncturing period, punctured
+};
+const vlsnr_code vlsnr_codes[] = {
+    { 64800, "2/9", "2/9", 0, 15, 3240 },           // C2_9_VLSNR
+    { 32400, "1/5", "1/5", 640, 25, 980 },          // C1_5_MEDIUM
+    { 32400, "11/45", "11/45", 0, 15, 1620 },       // C11_45_MEDIUM
+    { 32400, "1/3", "1/3", 0, 13, 1620 },           // C1_3_MEDIUM
+    { 16200, "1/5-vlsnr", "1/4", 0, 10, 1224 },     // C1_5_VLSNR (the short "1/4" code, k = 3240)
+    { 16200, "1/5-vlsnr-sf2", "1/4", 560, 30, 250 }, // C1_5_VLSNR_SF2
+    { 16200, "11/45-vlsnr-sf2", "11/45", 0, 15, 810 }, // C11_45_VLSNR_SF2
+    { 16200, "4/15-vlsnr", "4/15", 0, 8, 1224 },    // C4_15_VLSNR
+    { 16200, "1/3-vlsnr", "1/3", 0, 8, 1224 },      // C1_3_VLSNR
+};
+
+const vlsnr_code* find_vlsnr(int n, const std::string& rate)
+{
+    for (const auto& v : vlsnr_codes)
+        if (v.n == n && rate == v.rate)
+            return &v;
+    return nullptr;
+}
+
 } // namespace
 
 std::vector<std::string> dvbs2_code_ids()
@@ -106,11 +137,16 @@ std::vector<std::string> dvbs2_code_ids()
     std::vector<std::string> ids;
     for (const auto& t : tables())
         ids.push_back("dvbs2:" + std::to_string(t.n) + ":" + t.rate);
+    for (const auto& v : vlsnr_codes)
+        if (v.n == 16200) // (the others have tables of their own)
+            ids.push_back("dvbs2:" + std::to_string(v.n) + ":" + v.rate);
     return ids;
 }
 
-ldpc_code dvbs2_code(int n, const std::string& rate, const std::string& id)
+ldpc_code dvbs2_code(int n, const std::string& id_rate, const std::string& id)
 {
+    const vlsnr_code* vl = find_vlsnr(n, id_rate);
+    const std::string rate = vl ? vl->table : id_rate;
     for (const auto& t : tables()) {
         if (t.n != n || t.rate != rate)
             continue;
@@ -140,15 +176,22 @@ ldpc_code dvbs2_code(int n, const std::string& rate, const std::string& id)
         for (int j = 0; j < m; ++j)
             order[size_t(k + j)] = k + (j % q) * 360 + j / q;
         code.set_send_order(std::move(order));
-        const auto own = measured_normalization().find(std::to_string(n) + ":" + rate);
+        const auto own = measured_normalization().find(std::to_string(n) + ":" + id_rate);
         code.set_default_normalization(own != measured_normalization().end() ? own->second : 0.875f);
+        if (vl) { // as sent: positions in the send order, parity p_j at k + j
+            code.set_default_puncture(std::to_string(k) + ":" + std::to_string(k + (vl->xp - 1) * vl->p + 1) + ":" +
+                                      std::to_string(vl->p));
+            if (vl->xs)
+                code.set_default_shorten("0:" + std::to_string(vl->xs));
+        }
         return code;
     }
     std::string valid;
-    for (const auto& t : tables())
-        if (t.n == n)
-            valid += (valid.empty() ? "" : ", ") + t.rate;
-    throw std::invalid_argument("LDPC code '" + id + "': DVB-S2 defines FECFRAMEs of n = 64800 and 16200" +
+    for (const auto& t : dvbs2_code_ids())
+        if (t.rfind("dvbs2:" + std::to_string(n) + ":", 0) == 0)
+            valid += (valid.empty() ? "" : ", ") + t.substr(t.rfind(':') + 1);
+    throw std::invalid_argument("LDPC code '" + id + "': DVB-S2 defines FECFRAMEs of n = 64800 and 16200 (and " +
+                                "DVB-S2X's VL-SNR 32400)" +
                                 (valid.empty() ? std::string() : "; the rates for n = " + std::to_string(n) +
                                                                      " are " + valid));
 }

@@ -286,10 +286,11 @@ public:
     }
 
     //! the outer BCH code, decoded on the GPU after each chunk's LDPC kernel (codes/bch_gpu.h)
-    bool take_outer(std::shared_ptr<const bch_code> outer) override
+    bool take_outer(std::shared_ptr<const bch_code> outer, size_t at) override
     {
         d_bch = make_bch_gpu(*outer, d_device);
         d_bch_n = outer->n();
+        d_bch_at = at;
         return true;
     }
 
@@ -312,7 +313,7 @@ public:
         const size_t per_chunk = d_per_chunk;
         const int64_t nchunks = int64_t((frames + per_chunk - 1) / per_chunk);
         const bool want_post = post != nullptr;
-        if (d_bch && out_bits != d_bch_n)
+        if (d_bch && size_t(out_bits) != size_t(d_bch_n) + 8 * d_bch_at)
             throw std::logic_error("LDPC GPU decoder: the outer code's " + std::to_string(d_bch_n) +
                                    " bits are not the " + std::to_string(out_bits) + " it writes");
         if (want_post && d_pipe->layout().out.size() < 3)
@@ -342,7 +343,7 @@ public:
                        v.output<frame_status>(1), v.output<float>(2), v.scratch_as<void>(1), v.scratch_as<int>(0),
                        v.stream);
                 if (d_bch)
-                    d_bch->decode(v.output<uint8_t>(0), nbytes, size_t(params[size_t(c)].frames),
+                    d_bch->decode(v.output<uint8_t>(0) + d_bch_at, nbytes, size_t(params[size_t(c)].frames),
                                   v.output<frame_status>(1), nullptr, v.stream);
             });
     }
@@ -360,8 +361,8 @@ public:
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(in.get(), soft, frames * d_in_stride, cudaMemcpyHostToDevice, st.get()));
         return time_on_stream(st.get(), reps, [&] {
             launch(g, in.get(), out.get(), results.get(), nullptr, msgs.get(), queue.get(), st.get());
-            if (d_bch && d_bch_n == d_code.k())
-                d_bch->decode(out.get(), size_t(g.nbytes), frames, results.get(), nullptr, st.get());
+            if (d_bch && size_t(d_bch_n) + 8 * d_bch_at == size_t(d_code.k()))
+                d_bch->decode(out.get() + d_bch_at, size_t(g.nbytes), frames, results.get(), nullptr, st.get());
         });
     }
 
@@ -558,6 +559,7 @@ private:
     std::vector<gpu_params> d_params; // per chunk of the batch being run
     std::unique_ptr<bch_gpu> d_bch;   // the outer code, where the engine took it
     int d_bch_n = 0;
+    size_t d_bch_at = 0; // its codeword's first byte in each codeword's decisions
 };
 
 } // namespace

@@ -41,11 +41,11 @@ public:
                               float* post);
     //! GPU only: seconds per batch for the kernels alone (data already on the device)
     double time_kernels(const int8_t* soft, size_t frames, int reps) override;
-    /*! Takes an outer BCH code to decode where the engine decodes, after each codeword (the
-     *  leading n bits it writes of each are the BCH codeword, corrected in place): the status's
+    /*! Takes an outer BCH code to decode where the engine decodes, after each codeword (its
+     *  codeword: the n bits from byte `at` of those it writes, corrected in place): the status's
      *  check becomes the BCH verdict, inner the syndrome's. False (the default): the caller
      *  decodes it. */
-    virtual bool take_outer(std::shared_ptr<const bch_code>) { return false; }
+    virtual bool take_outer(std::shared_ptr<const bch_code>, size_t /*at*/) { return false; }
 
 protected:
     explicit ldpc_engine(int n) : d_out_bits(n) {}

@@ -51,34 +51,34 @@ public:
         : d_enc(code), d_tx(tx), d_outer(std::move(outer)), d_sent(tx.sent(code)), d_info(size_t(code.k())),
           d_cw(size_t(code.n()))
     {
-        if (d_outer && !d_tx.shortened.empty())
-            throw std::invalid_argument("outer: bch cannot be combined with shorten");
         // which of the k information bits (in info_columns order) the user gives
         const auto& cols = code.info_columns();
         for (size_t j = 0; j < cols.size(); ++j)
             if (!std::binary_search(tx.shortened.begin(), tx.shortened.end(), cols[j]))
                 d_given.push_back(j);
+        if (d_outer && size_t(d_outer->n()) != d_given.size())
+            throw std::invalid_argument("outer: the BCH codeword's " + std::to_string(d_outer->n()) +
+                                        " bits are not the " + std::to_string(d_given.size()) +
+                                        " information bits the LDPC code takes (shorten changes them)");
+        d_bch.resize(d_outer ? size_t(d_outer->n()) : 0);
     }
     size_t info_bits() const override { return d_outer ? size_t(d_outer->k()) : d_given.size(); }
     size_t coded_bits() const override { return d_sent.size() + size_t(d_tx.appended); }
     void encode(const uint8_t* bits, size_t frames, uint8_t* coded) override
     {
-        if (d_outer) { // BCH first: its codeword is the LDPC code's information
-            const size_t kb = size_t(d_outer->k());
-            for (size_t f = 0; f < frames; ++f) {
-                d_outer->encode(bits + f * kb, d_info.data());
-                encode_one(d_info.data(), coded + f * coded_bits());
-            }
-            return;
-        }
-        if (d_tx.as_columns(d_enc.code())) {
+        if (!d_outer && d_tx.as_columns(d_enc.code())) {
             d_enc.encode_columns(bits, frames, coded);
             return;
         }
         for (size_t f = 0; f < frames; ++f) {
+            const uint8_t* given = bits + f * info_bits();
+            if (d_outer) { // BCH first: its codeword is the LDPC code's information (that is sent)
+                d_outer->encode(given, d_bch.data());
+                given = d_bch.data();
+            }
             std::fill(d_info.begin(), d_info.end(), uint8_t(0)); // (shortened bits: 0)
             for (size_t j = 0; j < d_given.size(); ++j)
-                d_info[d_given[j]] = bits[f * d_given.size() + j];
+                d_info[d_given[j]] = given[j];
             encode_one(d_info.data(), coded + f * coded_bits());
         }
     }
@@ -98,7 +98,7 @@ private:
     std::shared_ptr<const bch_code> d_outer;
     std::vector<int> d_sent;
     std::vector<size_t> d_given;
-    std::vector<uint8_t> d_info, d_cw;
+    std::vector<uint8_t> d_info, d_cw, d_bch;
 };
 
 std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
@@ -131,11 +131,20 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
                                                        const ldpc_transmission& tx,
                                                        std::shared_ptr<const bch_code> outer)
 {
-    if (outer && (what != ldpc_output::info || !tx.shortened.empty() || outer->n() != code.k() ||
-                  code.info_columns().back() != code.k() - 1))
-        throw std::invalid_argument("outer: the outer code needs output info, no shortening, and the code's k (" +
-                                    std::to_string(code.k()) + ") information bits first as its codeword (" +
-                                    std::to_string(outer->n()) + ")");
+    // the outer code's codeword: the information bits after the shortened ones, which must be
+    // the leading ones, a whole number of bytes (DVB-S2X VL-SNR: 560 or 640), so that it starts
+    // on a byte of the decisions
+    const size_t xs = tx.shortened.size();
+    if (outer) {
+        bool leading = code.info_columns().back() == code.k() - 1 && xs % 8 == 0;
+        for (size_t i = 0; i < xs && leading; ++i)
+            leading = tx.shortened[i] == int(i);
+        if (what != ldpc_output::info || !leading || size_t(outer->n()) + xs != size_t(code.k()))
+            throw std::invalid_argument("outer: the outer code needs output info, the code's information bits first "
+                                        "and none shortened but leading ones, and the " +
+                                        std::to_string(code.k() - int(xs)) + " sent information bits as its codeword (" +
+                                        std::to_string(outer->n()) + ")");
+    }
     std::unique_ptr<ldpc_engine> engine = make_ldpc_engine(code, options, device);
     const size_t n = size_t(code.n());
     frame_shape shape;
@@ -181,12 +190,16 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
     if (outer) { // the engine decides the k LDPC information bits, the BCH decodes them in place
         shape.output_bits = size_t(outer->k());
         shape.packed_bits = size_t(code.k());
+        shape.output_order.clear(); // (its message: the bits after the shortened ones)
+        for (size_t i = 0; xs && i < shape.output_bits; ++i)
+            shape.output_order.push_back(int32_t(xs + i));
         shape.check_name = "bch_ok";
         shape.description += ", outer " + outer->describe();
-        if (!engine->take_outer(outer)) // (the GPU engine decodes it on the GPU)
-            shape.post_frame = [outer](uint8_t* packed, float*, frame_status& st) {
+        const size_t at = xs / 8; // its first byte in the decisions
+        if (!engine->take_outer(outer, at)) // (the GPU engine decodes it on the GPU)
+            shape.post_frame = [outer, at](uint8_t* packed, float*, frame_status& st) {
                 st.inner = st.check;
-                st.check = int8_t(outer->decode_packed(packed) >= 0 ? 1 : 0);
+                st.check = int8_t(outer->decode_packed(packed + at) >= 0 ? 1 : 0);
             };
     }
     if (!code.send_order().empty()) {

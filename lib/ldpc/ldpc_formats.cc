@@ -161,7 +161,8 @@ std::invalid_argument unknown_code(const std::string& id)
         "' is not a known LDPC code (allowed: 802.11n:<648|1296|1944>:<1/2|2/3|3/4|5/6>, "
         "802.16e:<576+96i up to 2304>:<1/2|2/3A|2/3B|3/4A|3/4B|5/6>, nr:<bg1|bg2>:<Z> (5G NR, "
         "the 51 lifting sizes Z of TS 38.212), dvbs2:<64800|16200>:<rate> (DVB-S2, the standard's nominal "
-        "rates 1/4 .. 9/10), ccsds:8160:7136 (CCSDS C2 as sent; ccsds:8176:7156 its basic code), "
+        "rates 1/4 .. 9/10, DVB-S2X 13/45 .. 154/180 and its VL-SNR codes: dvbs2:64800:2/9, dvbs2:32400:<1/5|11/45|1/3>, "
+        "dvbs2:16200:<1/5-vlsnr|1/5-vlsnr-sf2|11/45-vlsnr-sf2|4/15-vlsnr|1/3-vlsnr>), ccsds:8160:7136 (CCSDS C2 as sent; ccsds:8176:7156 its basic code), "
         "ccsds:128:64 and ccsds:512:256 (CCSDS telecommand), ccsds:<n>:<k> (CCSDS AR4JA, k = 1024, 4096, 16384, "
         "n = 2k, 3k/2, 5k/4), or the path of an alist or "
         "base-matrix file)");
@@ -229,7 +230,7 @@ ldpc_code ldpc_code::standard(const std::string& id)
         return nr_code(id, len, id.substr(c2 + 1));
     if (family == "dvbs2") {
         int n = 0;
-        if (!parse_int(len, n) || (n != 64800 && n != 16200))
+        if (!parse_int(len, n) || (n != 64800 && n != 16200 && n != 32400))
             throw unknown_code(id);
         const std::string rate = id.substr(c2 + 1);
         return dvbs2_code(n, rate, "dvbs2:" + std::to_string(n) + ":" + rate);

@@ -15,7 +15,8 @@ namespace gpufec {
 
 namespace {
 
-//! "a:b c d:e" -> the positions, ascending, each once; every one in 0..n-1
+//! "a:b c d:e:s" -> the positions, ascending, each once; every one in 0..n-1 (first:end takes
+//! every position from first up to end, end excluded; first:end:step every step-th of them)
 std::vector<int> parse_positions(const std::string& key, const std::string& text, int n)
 {
     std::vector<int> out;
@@ -36,13 +37,14 @@ std::vector<int> parse_positions(const std::string& key, const std::string& text
         return v;
     };
     while (in >> tok) {
-        const auto colon = tok.find(':');
+        const auto colon = tok.find(':'), colon2 = colon == std::string::npos ? colon : tok.find(':', colon + 1);
         const long first = number(tok.substr(0, colon));
-        const long end = colon == std::string::npos ? first + 1 : number(tok.substr(colon + 1));
-        if (first < 0 || end > n || first >= end)
+        const long end = colon == std::string::npos ? first + 1 : number(tok.substr(colon + 1, colon2 - colon - 1));
+        const long step = colon2 == std::string::npos ? 1 : number(tok.substr(colon2 + 1));
+        if (first < 0 || end > n || first >= end || step < 1)
             throw std::invalid_argument(key + ": '" + tok + "' is not a range of positions in 0.." +
-                                        std::to_string(n) + " (first:end, end excluded)");
-        for (long i = first; i < end; ++i)
+                                        std::to_string(n) + " (first:end or first:end:step, end excluded)");
+        for (long i = first; i < end; i += step)
             out.push_back(int(i));
     }
     std::sort(out.begin(), out.end());

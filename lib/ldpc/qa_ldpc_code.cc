@@ -2,6 +2,7 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <gnuradio/gpufec/core/ldpc/ldpc.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
 #include <gtest/gtest.h>
@@ -32,7 +33,7 @@ double rate_of(const std::string& id)
 TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
 {
     const auto ids = ldpc_code::standard_ids();
-    ASSERT_EQ(ids.size(), 12u + 114u + 2u * 51u + 21u + 30u + 2u + 2u + 9u);
+    ASSERT_EQ(ids.size(), 12u + 114u + 2u * 51u + 21u + 30u + 9u + 2u + 2u + 9u);
     int nr = 0, dvbs2 = 0, ar4ja = 0;
     // EN 302 307-1 Tables 5a, 5b: the LDPC information bits (N_bch) of each rate
     const std::map<std::string, int> dvbs2_k = {
@@ -41,7 +42,20 @@ TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
         { "64800:5/6", 54000 }, { "64800:8/9", 57600 }, { "64800:9/10", 58320 }, { "16200:1/4", 3240 },
         { "16200:1/3", 5400 },  { "16200:2/5", 6480 },  { "16200:1/2", 7200 },  { "16200:3/5", 9720 },
         { "16200:2/3", 10800 }, { "16200:3/4", 11880 }, { "16200:4/5", 12600 }, { "16200:5/6", 13320 },
-        { "16200:8/9", 14400 }
+        { "16200:8/9", 14400 },
+        // DVB-S2X VL-SNR (gr-dtv's dvb_ldpc_bb: N_bch, plus the shortened bits): the short codes
+        // are short codes of the tables, punctured (and 1/5 spread, shortened by 560)
+        { "16200:1/5-vlsnr", 3240 }, { "16200:1/5-vlsnr-sf2", 3240 }, { "16200:11/45-vlsnr-sf2", 3960 },
+        { "16200:4/15-vlsnr", 4320 }, { "16200:1/3-vlsnr", 5400 }
+    };
+    // what each VL-SNR code sends: n less its punctured parity bits and shortened information
+    // bits (gr-dtv: the frame sizes 64800 - 3240, 32400 - 1620, 16200 - 810 or 1224)
+    const std::map<std::string, std::pair<int, int>> vlsnr_sent = {
+        { "64800:2/9", { 3240, 0 } },        { "32400:1/5", { 980, 640 } },
+        { "32400:11/45", { 1620, 0 } },      { "32400:1/3", { 1620, 0 } },
+        { "16200:1/5-vlsnr", { 1224, 0 } },  { "16200:1/5-vlsnr-sf2", { 250, 560 } },
+        { "16200:11/45-vlsnr-sf2", { 810, 0 } }, { "16200:4/15-vlsnr", { 1224, 0 } },
+        { "16200:1/3-vlsnr", { 1224, 0 } }
     };
     for (const auto& id : ids) {
         const ldpc_code c = ldpc_code::standard(id);
@@ -61,6 +75,10 @@ TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
             EXPECT_EQ(c.info_columns().back(), c.k() - 1) << id;
             const float nf = c.default_normalization(); // measured per code (dvbs2_codes.cc)
             EXPECT_TRUE(nf == 0.75f || nf == 0.8125f || nf == 0.875f) << id << " " << nf;
+            const auto sent = vlsnr_sent.find(id.substr(6));
+            const auto tx = ldpc_transmission::parse(c, "", "");
+            EXPECT_EQ(tx.punctured.size(), size_t(sent == vlsnr_sent.end() ? 0 : sent->second.first)) << id;
+            EXPECT_EQ(tx.shortened.size(), size_t(sent == vlsnr_sent.end() ? 0 : sent->second.second)) << id;
             const auto cd = c.column_degrees();
             EXPECT_EQ(cd[size_t(c.n() - 1)], 1) << id; // the last parity bit: one check
             EXPECT_EQ(*std::min_element(cd.begin(), cd.begin() + c.n() - 1), 2) << id;
@@ -142,7 +160,7 @@ TEST(ldpc_code, every_standard_code_has_the_expected_size_and_structure)
         EXPECT_GE(*std::min_element(cd.begin(), cd.end()), 2) << id;
     }
     EXPECT_EQ(nr, 102);
-    EXPECT_EQ(dvbs2, 21 + 30);
+    EXPECT_EQ(dvbs2, 21 + 30 + 9);
     EXPECT_EQ(ar4ja, 9);
 }
 

@@ -235,4 +235,16 @@ TEST(ldpc_transmission, bad_ranges_are_refused_with_the_reason)
     fails("code=802.16e:576:1/2, puncture=a:b", "'a:b'");
     fails("code=802.16e:576:1/2, shorten=0:288", "every information bit");
     fails("code=802.16e:576:1/2, puncture=0:576", "no codeword bit");
+    fails("code=802.16e:576:1/2, puncture=300:400:0", "first:end:step");
+    fails("code=802.16e:576:1/2, puncture=300:400:x", "'300:400:x'");
+}
+
+TEST(ldpc_transmission, strided_ranges_take_every_step_th_position)
+{
+    const ldpc_code c = ldpc_code::standard("802.16e:576:1/2");
+    EXPECT_EQ(ldpc_transmission::parse(c, "300:310:3 400", "0:2").punctured, (std::vector<int>{ 300, 303, 306, 309, 400 }));
+    // DVB-S2X VL-SNR 2/9: 3240 of its parity bits punctured, every 15th from p_0 (as sent)
+    const ldpc_code v = ldpc_code::standard("dvbs2:64800:2/9");
+    EXPECT_EQ(v.default_puncture(), "14400:62986:15");
+    EXPECT_EQ(ldpc_transmission::parse(v, "", "").sent(v).size(), size_t(64800 - 3240));
 }

@@ -14,7 +14,7 @@ import pmt
 from gnuradio import gr, gr_unittest, blocks, fec
 from gnuradio import gpufec
 
-from qa_util import decode_pdus
+from qa_util import decode_pdus, dtv_code
 
 
 def dtv_rate(dtv, rate):
@@ -31,16 +31,17 @@ class qa_dvbs2(gr_unittest.TestCase):
         except ImportError:
             self.skipTest("gr-dtv is not installed")
         rng = np.random.default_rng(21)
-        codes = [c.split(":") for c in gpufec.ldpc_codes() if c.startswith("dvbs2:")]
-        self.assertEqual(len(codes), 51)
-        for _, n, rate in codes:
+        codes = [c for c in gpufec.ldpc_codes() if c.startswith("dvbs2:")]
+        self.assertEqual(len(codes), 60)  # S2, S2X, S2X VL-SNR (medium frames: GF(2^15))
+        for code in codes:
+            _, n, rate = code.split(":")
             bch = gpufec.bch_code.dvbs2(int(n), rate)
             msgs = rng.integers(0, 2, (2, bch.k()), dtype=np.uint8)
             tb = gr.top_block()
             snk = blocks.vector_sink_b()
-            frame = dtv.FECFRAME_NORMAL if n == "64800" else dtv.FECFRAME_SHORT
+            frame, dtv_rate_c = dtv_code(dtv, code)
             tb.connect(blocks.vector_source_b(list(msgs.ravel())),
-                       dtv.dvb_bch_bb(dtv.STANDARD_DVBS2, frame, dtv_rate(dtv, rate)), snk)
+                       dtv.dvb_bch_bb(dtv.STANDARD_DVBS2, frame, dtv_rate_c), snk)
             tb.run()
             theirs = np.array(snk.data(), dtype=np.uint8).reshape(2, bch.n())
             for i in range(2):
@@ -105,6 +106,32 @@ class qa_dvbs2(gr_unittest.TestCase):
         np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8), bits)
         self.assertTrue(all(pmt.to_python(t.value) for t in snk.tags()
                             if pmt.symbol_to_string(t.key) in ("ldpc_bch_ok", "ldpc_inner_ok")))
+
+    def test_003b_vlsnr_frames_with_bch_where_information_bits_are_shortened(self):
+        # DVB-S2X VL-SNR codes whose first information bits are known zeros (560 / 640) and some
+        # parity bits never sent: their BCH codeword starts after the shortened bits. One
+        # iteration at 10 dB leaves every LDPC syndrome failing with a few errors, which the BCH
+        # mends (ldpc_inner_ok false, ldpc_bch_ok true, the bits right); 50 at 3 dB decode both
+        for code, n_sent, k in (("dvbs2:16200:1/5-vlsnr-sf2", 15390, 2512), ("dvbs2:32400:1/5", 30780, 5660)):
+            opts = "code=%s, outer=bch" % code
+            frames = 4
+            bits, cw, kk = self.encode_frames(opts, frames, 5)
+            self.assertEqual((kk, len(cw)), (k, frames * n_sent))
+            for ebn0, its, inner in ((10.0, 1, False), (3.0, 50, True)):
+                sigma = np.sqrt(1 / (2 * (k / n_sent) * 10 ** (ebn0 / 10)))
+                soft = (2.0 * cw - 1 + np.random.default_rng(6).normal(0, sigma, len(cw))).astype(np.float32)
+                dec = gpufec.frame_decoder("ldpc", opts + ", max_iterations=%d, early_termination=false" % its,
+                                           status_tags="all")
+                tb = gr.top_block()
+                snk = blocks.vector_sink_b()
+                tb.connect(blocks.vector_source_f(soft.tolist()), dec, snk)
+                tb.run()
+                np.testing.assert_array_equal(np.array(snk.data(), dtype=np.uint8), bits, code)
+                tags = {}
+                for t in snk.tags():
+                    tags.setdefault(pmt.symbol_to_string(t.key), []).append(pmt.to_python(t.value))
+                self.assertEqual(tags["ldpc_bch_ok"], [True] * frames, code)
+                self.assertEqual(tags["ldpc_inner_ok"], [inner] * frames, code)
 
     def test_004_ldpc_with_bch_pdus_say_which_failed(self):
         opts = "code=dvbs2:16200:8/9, outer=bch"

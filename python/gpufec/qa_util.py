@@ -106,3 +106,17 @@ class bpsk_awgn_pdu(gr.basic_block):
         x = 2.0 * bits - 1.0 + self.rng.normal(0, self.sigma, len(bits)).astype(np.float32)
         self.message_port_pub(pmt.intern("pdus"), pmt.cons(pmt.car(msg), pmt.init_f32vector(len(x), x.tolist())))
 
+
+def dtv_code(dtv, code):
+    """gr-dtv's FECFRAME size and code rate constants for a dvbs2 code id ("dvbs2:16200:3/5" ->
+    (dtv.FECFRAME_SHORT, dtv.C3_5); the VL-SNR codes: "dvbs2:64800:2/9" -> C2_9_VLSNR,
+    "dvbs2:32400:1/5" -> (FECFRAME_MEDIUM, C1_5_MEDIUM), "dvbs2:16200:1/5-vlsnr-sf2" ->
+    C1_5_VLSNR_SF2)"""
+    _, n, rate = code.split(":")
+    frame = {"64800": dtv.FECFRAME_NORMAL, "32400": dtv.FECFRAME_MEDIUM, "16200": dtv.FECFRAME_SHORT}[n]
+    name = "C" + rate.split("-")[0].replace("/", "_")
+    if n == "32400":
+        name += "_MEDIUM"
+    elif "-vlsnr" in rate or rate == "2/9":
+        name += "_VLSNR" + ("_SF2" if rate.endswith("-sf2") else "")
+    return frame, getattr(dtv, name)

@@ -29,9 +29,11 @@ public:
      *  3..16, a polynomial that is not primitive of degree m, n beyond 2^m - 1, or no message
      *  bits left; the parity (m t bits at most) is at most 256 bits. */
     bch_code(int m, uint32_t primitive, int t, int n);
-    /*! The outer code of DVB-S2 (EN 302 307-1 5.3.1, Tables 5a/5b): for the LDPC code of
-     *  FECFRAME length ldpc_n (64800 or 16200) and the nominal rate, n = N_bch (the LDPC's
-     *  k), k = K_bch, t = 12, 10 or 8 over GF(2^16) (normal) or t = 12 over GF(2^14) (short). */
+    /*! The outer code of DVB-S2 (EN 302 307-1 5.3.1, Tables 5a/5b) and DVB-S2X: for the LDPC
+     *  code of FECFRAME length ldpc_n (64800, 16200; 32400 for VL-SNR) and the rate of its id
+     *  ("1/2", "13/45", "1/5-vlsnr-sf2", ...), n = N_bch (the LDPC's information bits, less the
+     *  VL-SNR codes' shortened ones), k = K_bch, t = 12, 10 or 8 over GF(2^16) (normal), t = 12
+     *  over GF(2^14) (short) or GF(2^15) (medium). */
     static bch_code dvbs2(int ldpc_n, const std::string& rate);
 
     int m() const { return d_m; }
