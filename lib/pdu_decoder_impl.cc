@@ -28,40 +28,50 @@ namespace gpufec {
 
 namespace {
 
+/* One decoder and its PDUs: the block's own, and with options_key one more for each options
+ * text the PDUs' metadata names (5G NR code blocks of every transport block size). */
+struct decoder_channel {
+    std::shared_ptr<const decoder_recipe> recipe;
+    std::unique_ptr<::gpufec::async_decoder> async;
+    size_t in = 0, bits = 0, bytes = 0, soft_len = 0;
+    bool variable = false, has_check = false;
+    std::string key; // the metadata's options text ("" for the block's own)
+    uint64_t last_used = 0;
+};
+
 class pdu_decoder_impl : public pdu_decoder
 {
 public:
     pdu_decoder_impl(std::shared_ptr<const decoder_recipe> recipe,
+                     std::string family,
+                     ::gpufec::frame_options options,
+                     ::gpufec::device_spec device,
                      int max_batch,
                      bool packed,
                      float scale,
-                     bool soft_output)
+                     bool soft_output,
+                     std::string options_key)
         : gr::block("pdu_decoder", gr::io_signature::make(0, 0, 0), gr::io_signature::make(0, 0, 0)),
-          d_recipe(std::move(recipe)),
+          d_family(std::move(family)),
+          d_options(std::move(options)),
+          d_device(std::move(device)),
+          d_max_batch(max_batch),
           d_packed(packed),
           d_scale(scale),
+          d_soft_output(soft_output),
+          d_options_key(std::move(options_key)),
           d_port(pmt::mp("pdus"))
     {
-        auto dec = d_recipe->make();
-        d_variable = dec->variable_input();
-        d_in = dec->input_per_frame();
-        d_bits = dec->output_bits();
-        d_bytes = dec->output_bytes(true);
-        d_has_check = dec->has_check();
-        d_soft_len = soft_output ? dec->soft_output_per_frame() : 0;
-        if (soft_output && d_soft_len == 0)
-            throw std::invalid_argument("soft_output: the " + dec->family() + " family has no soft output");
-        ::gpufec::async_decoder::options ao;
-        ao.soft_output = soft_output;
-        ao.batch_frames = max_batch > 0 ? size_t(max_batch) : 0;
-        ao.packed = true;
-        ao.variable_lengths = d_variable;
-        d_async = std::make_unique<::gpufec::async_decoder>(std::move(dec), ao, d_recipe->fallback());
+        d_channels.push_back(make_channel(std::move(recipe), ""));
         message_port_register_in(d_port);
         message_port_register_out(d_port);
         set_msg_handler(d_port, [this](const pmt::pmt_t& msg) { handle(msg); });
-        d_logger->info("{}, backend {}, batches of {} frames", d_async->decoder().describe(), d_async->backend(),
-                       d_async->batch_frames());
+        const auto& c = *d_channels.front();
+        d_logger->info("{}, backend {}, batches of {} frames{}", c.async->decoder().describe(), c.async->backend(),
+                       c.async->batch_frames(),
+                       d_options_key.empty() ? std::string()
+                                             : "; PDUs whose metadata names options at \"" + d_options_key +
+                                                   "\" get a decoder of those");
     }
 
     ~pdu_decoder_impl() override { stop_collector(); }
@@ -78,12 +88,15 @@ public:
         return true;
     }
 
-    std::string backend() const override { return d_async->backend(); }
-    int input_per_frame() const override { return int(d_in); }
+    std::string backend() const override { return d_channels.front()->async->backend(); }
+    int input_per_frame() const override { return int(d_channels.front()->in); }
     void set_option(const std::string& key, const std::string& value) override
     {
-        std::lock_guard<std::mutex> lock(d_setting_mutex);
-        d_recipe = change_setting(*d_async, d_recipe, key, value);
+        std::lock_guard<std::mutex> settings(d_setting_mutex);
+        std::lock_guard<std::mutex> lock(d_mutex);
+        for (auto& c : d_channels)
+            c->recipe = change_setting(*c->async, c->recipe, key, value);
+        d_options[key] = value; // (the decoders made later take it too)
         d_logger->info("{} = {} from the next batch on", key, value);
     }
     void set_max_iterations(int n) override { set_option("max_iterations", std::to_string(n)); }
@@ -96,6 +109,7 @@ public:
 private:
     struct pending {
         pmt::pmt_t meta;
+        decoder_channel* channel = nullptr;
         size_t frames = 0, done = 0;
         size_t out_bits = 0, soft_len = 0; // per frame (variable families: of this PDU's frame)
         std::vector<uint8_t> bits;
@@ -103,6 +117,91 @@ private:
         std::vector<uint8_t> passed, erased, inner; // (inner: -1 stored as 255 where no outer code)
         std::vector<float> soft; // soft output, where asked for
     };
+
+    //! at most this many decoders: one more evicts the longest unused idle one
+    static constexpr size_t max_channels = 8;
+
+    std::unique_ptr<decoder_channel> make_channel(std::shared_ptr<const decoder_recipe> recipe, std::string key)
+    {
+        auto c = std::make_unique<decoder_channel>();
+        auto dec = recipe->make();
+        c->variable = dec->variable_input();
+        c->in = dec->input_per_frame();
+        c->bits = dec->output_bits();
+        c->bytes = dec->output_bytes(true);
+        c->has_check = dec->has_check();
+        c->soft_len = d_soft_output ? dec->soft_output_per_frame() : 0;
+        if (d_soft_output && c->soft_len == 0)
+            throw std::invalid_argument("soft_output: the " + dec->family() + " family has no soft output");
+        ::gpufec::async_decoder::options ao;
+        ao.soft_output = d_soft_output;
+        ao.batch_frames = d_max_batch > 0 ? size_t(d_max_batch) : 0;
+        ao.packed = true;
+        ao.variable_lengths = c->variable;
+        c->async = std::make_unique<::gpufec::async_decoder>(std::move(dec), ao, recipe->fallback());
+        c->recipe = std::move(recipe);
+        c->key = std::move(key);
+        return c;
+    }
+
+    bool idle(const decoder_channel& c) const // with d_mutex held
+    {
+        const auto* s = c.async->filling();
+        if (c.async->unreleased() > 0 || c.async->in_flight() > 0 || (s && s->frames > 0))
+            return false;
+        for (const auto& p : d_order)
+            if (p->channel == &c)
+                return false;
+        return true;
+    }
+
+    /*! The decoder of a PDU: the block's own, or (options_key) the one of the options its
+     *  metadata names, made on first use over the block's options; null (and why) where they
+     *  make no decoder. With d_mutex held. */
+    decoder_channel* channel_for(const pmt::pmt_t& meta, std::string& why)
+    {
+        decoder_channel* c = d_channels.front().get();
+        if (!d_options_key.empty() && pmt::is_dict(meta)) {
+            const pmt::pmt_t v = pmt::dict_ref(meta, pmt::mp(d_options_key), pmt::PMT_NIL);
+            if (!pmt::is_null(v)) {
+                if (!pmt::is_symbol(v)) {
+                    why = "its metadata \"" + d_options_key + "\" is not a string";
+                    return nullptr;
+                }
+                const std::string text = pmt::symbol_to_string(v);
+                c = nullptr;
+                for (auto& ch : d_channels)
+                    if (ch->key == text)
+                        c = ch.get();
+                if (!c) {
+                    try {
+                        ::gpufec::frame_options o = d_options;
+                        for (const auto& kv : ::gpufec::parse_frame_options(text))
+                            o[kv.first] = kv.second;
+                        auto recipe = std::make_shared<const decoder_recipe>(d_family, o, d_max_batch, d_device);
+                        if (d_channels.size() >= max_channels) { // the longest unused idle one goes
+                            size_t victim = 0;
+                            for (size_t i = 1; i < d_channels.size(); ++i)
+                                if (idle(*d_channels[i]) &&
+                                    (!victim || d_channels[i]->last_used < d_channels[victim]->last_used))
+                                    victim = i;
+                            if (victim)
+                                d_channels.erase(d_channels.begin() + long(victim));
+                        }
+                        d_channels.push_back(make_channel(std::move(recipe), text));
+                        c = d_channels.back().get();
+                        d_logger->info("{}: {}, backend {}", text, c->async->decoder().describe(),
+                                       c->async->backend());
+                    } catch (const std::exception& e) {
+                        why = "its options \"" + text + "\": " + e.what();
+                        return nullptr;
+                    }
+                }
+            }
+        }
+        c->last_used = ++d_uses;
+        return c;
+    }
 
     void drop(const std::string& why)
     {
@@ -127,26 +226,39 @@ private:
             return;
         }
         const size_t len = pmt::length(vec);
-        d_async->collect_retired(); // (decoders replaced by set_option: no reference to them is held here)
+        std::unique_lock<std::mutex> lock(d_mutex);
+        std::string why;
+        decoder_channel* ch = channel_for(meta, why);
+        if (!ch) {
+            lock.unlock();
+            drop(why);
+            return;
+        }
+        auto& async = *ch->async;
+        async.collect_retired(); // (decoders replaced by set_option: no reference to them is held here)
         auto p = std::make_shared<pending>();
-        if (d_variable) { // one PDU, one frame, of any length the decoder takes
-            const auto& dec = d_async->decoder();
+        p->channel = ch;
+        if (ch->variable) { // one PDU, one frame, of any length the decoder takes
+            const auto& dec = async.decoder();
             if (!dec.accepts_length(len)) {
+                lock.unlock();
                 drop("a frame of " + std::to_string(len) + " soft values; the " + dec.family() +
                      " decoder takes " + dec.accepted_lengths());
                 return;
             }
             p->frames = 1;
             p->out_bits = dec.output_bits_for(len);
-            p->soft_len = d_soft_len ? dec.soft_output_for(len) : 0;
+            p->soft_len = ch->soft_len ? dec.soft_output_for(len) : 0;
         } else {
-            if (len == 0 || len % d_in != 0) {
-                drop("length " + std::to_string(len) + " is not a whole number of frames of " + std::to_string(d_in));
+            if (len == 0 || len % ch->in != 0) {
+                lock.unlock();
+                drop("length " + std::to_string(len) + " is not a whole number of frames of " + std::to_string(ch->in) +
+                     (ch->key.empty() ? std::string() : " (" + ch->key + ")"));
                 return;
             }
-            p->frames = len / d_in;
-            p->out_bits = d_bits;
-            p->soft_len = d_soft_len;
+            p->frames = len / ch->in;
+            p->out_bits = ch->bits;
+            p->soft_len = ch->soft_len;
         }
         size_t off = 0;
         const void* base = f32 ? static_cast<const void*>(pmt::f32vector_elements(vec, off))
@@ -158,42 +270,41 @@ private:
         p->inner.resize(p->frames);
         p->erased.resize(p->frames);
         p->soft.resize(p->frames * p->soft_len);
-        std::unique_lock<std::mutex> lock(d_mutex);
-        d_pending.push_back(p);
-        if (d_variable) {
+        d_order.push_back(p);
+        if (ch->variable) {
             for (;;) {
-                auto* s = d_async->filling();
+                auto* s = async.filling();
                 while (!s) {
                     d_freed.wait(lock);
-                    s = d_async->filling();
+                    s = async.filling();
                 }
                 size_t nans = 0;
-                const bool fits = f32 ? d_async->append_frame(static_cast<const float*>(base), len, d_scale, nans)
-                                      : d_async->append_frame(static_cast<const int8_t*>(base), len);
+                const bool fits = f32 ? async.append_frame(static_cast<const float*>(base), len, d_scale, nans)
+                                      : async.append_frame(static_cast<const int8_t*>(base), len);
                 d_nans += nans;
                 if (fits) {
-                    if (s->frames == d_async->batch_frames())
-                        submit();
+                    if (s->frames == async.batch_frames())
+                        submit(async);
                     break;
                 }
-                submit(); // full: the frame goes into the next slot
+                submit(async); // full: the frame goes into the next slot
             }
         }
-        size_t frame = d_variable ? p->frames : 0;
+        size_t frame = ch->variable ? p->frames : 0;
         while (frame < p->frames) {
-            auto* s = d_async->filling();
+            auto* s = async.filling();
             while (!s) { // every slot busy: wait for the collector to free one
                 d_freed.wait(lock);
-                s = d_async->filling();
+                s = async.filling();
             }
-            const size_t n = std::min(p->frames - frame, d_async->batch_frames() - s->frames);
+            const size_t n = std::min(p->frames - frame, async.batch_frames() - s->frames);
             if (f32)
-                d_nans += d_async->append(static_cast<const float*>(base) + frame * d_in, n, d_scale);
+                d_nans += async.append(static_cast<const float*>(base) + frame * ch->in, n, d_scale);
             else
-                d_async->append(static_cast<const int8_t*>(base) + frame * d_in, n);
+                async.append(static_cast<const int8_t*>(base) + frame * ch->in, n);
             frame += n;
-            if (s->frames == d_async->batch_frames())
-                submit();
+            if (s->frames == async.batch_frames())
+                submit(async);
         }
         // a batch goes out now when the decoder idles; otherwise the collector sends it
         flush_if_idle();
@@ -205,30 +316,41 @@ private:
     // collector must hear of every batch at once: a PDU of more frames than the slots hold
     // waits in handle() for the collector to free a slot, and a collector left asleep until
     // handle() returns would never free one.
-    void submit()
+    void submit(::gpufec::async_decoder& async)
     {
-        d_async->submit();
+        async.submit();
         d_work.notify_one();
     }
 
-    void flush_if_idle() // with d_mutex held
+    void flush_if_idle() // with d_mutex held: every decoder's
     {
-        auto* s = d_async->filling();
-        if (s && s->frames > 0 && d_async->in_flight() == 0)
-            submit();
+        for (auto& c : d_channels) {
+            auto* s = c->async->filling();
+            if (s && s->frames > 0 && c->async->in_flight() == 0)
+                submit(*c->async);
+        }
+    }
+
+    decoder_channel* with_results() // with d_mutex held: a decoder with a batch to collect
+    {
+        for (auto& c : d_channels)
+            if (c->async->unreleased() > 0)
+                return c.get();
+        return nullptr;
     }
 
     void collect()
     {
         std::unique_lock<std::mutex> lock(d_mutex);
         for (;;) {
-            d_work.wait(lock, [&] { return d_stop || d_async->unreleased() > 0; });
-            if (d_async->unreleased() == 0 && d_stop)
+            d_work.wait(lock, [&] { return d_stop || with_results(); });
+            decoder_channel* ch = with_results();
+            if (!ch && d_stop)
                 return;
             lock.unlock();
             ::gpufec::async_decoder::slot* s = nullptr;
             try {
-                s = d_async->front(true);
+                s = ch->async->front(true);
             } catch (const std::exception& e) {
                 d_logger->error("decoding failed: {}", e.what());
             }
@@ -237,15 +359,16 @@ private:
                 // the batch was lost: its PDUs cannot be completed
                 continue;
             }
-            std::vector<std::shared_ptr<pending>> ready;
             size_t f = 0;
-            while (f < s->frames && !d_pending.empty()) {
-                auto& p = *d_pending.front();
+            for (auto it = d_order.begin(); it != d_order.end() && f < s->frames; ++it) {
+                auto& p = **it;
+                if (p.channel != ch || p.done == p.frames)
+                    continue; // (another decoder's, or complete: this decoder's PDUs in order)
                 const size_t n = std::min(s->frames - f, p.frames - p.done);
                 const size_t ob = p.out_bits, obytes = (ob + 7) / 8;
                 for (size_t i = 0; i < n; ++i) {
                     const auto& st = s->status[f + i];
-                    const uint8_t* src = s->bits + (f + i) * d_bytes; // (the longest frame's stride)
+                    const uint8_t* src = s->bits + (f + i) * ch->bytes; // (the longest frame's stride)
                     if (d_packed)
                         std::memcpy(p.bits.data() + (p.done + i) * obytes, src, obytes);
                     else
@@ -257,17 +380,19 @@ private:
                     d_failed += st.check == 0;
                 }
                 for (size_t i = 0; i < n && p.soft_len; ++i)
-                    std::memcpy(p.soft.data() + (p.done + i) * p.soft_len, s->soft_out + (f + i) * d_soft_len,
+                    std::memcpy(p.soft.data() + (p.done + i) * p.soft_len, s->soft_out + (f + i) * ch->soft_len,
                                 p.soft_len * sizeof(float));
                 p.done += n;
                 f += n;
-                if (p.done == p.frames) {
-                    ready.push_back(d_pending.front());
-                    d_pending.pop_front();
-                }
             }
-            d_async->release_front();
+            ch->async->release_front();
             flush_if_idle();
+            // every PDU leaves in the order it came: those complete at the front go out
+            std::vector<std::shared_ptr<pending>> ready;
+            while (!d_order.empty() && d_order.front()->done == d_order.front()->frames) {
+                ready.push_back(d_order.front());
+                d_order.pop_front();
+            }
             lock.unlock();
             d_freed.notify_all();
             for (const auto& p : ready)
@@ -281,12 +406,12 @@ private:
         pmt::pmt_t meta = p.meta;
         meta = pmt::dict_add(meta, pmt::mp("frames"), pmt::from_long(long(p.frames)));
         meta = pmt::dict_add(meta, pmt::mp("iterations"), pmt::init_s32vector(p.iterations.size(), p.iterations));
-        if (d_has_check)
+        if (p.channel->has_check)
             meta = pmt::dict_add(meta, pmt::mp("passed"), pmt::init_u8vector(p.passed.size(), p.passed));
         if (!p.inner.empty() && p.inner.front() != uint8_t(0xff)) // an outer code: the inner check's verdicts
             meta = pmt::dict_add(meta, pmt::mp("inner_passed"), pmt::init_u8vector(p.inner.size(), p.inner));
         meta = pmt::dict_add(meta, pmt::mp("erased"), pmt::init_u8vector(p.erased.size(), p.erased));
-        if (d_soft_len)
+        if (p.soft_len)
             meta = pmt::dict_add(meta, pmt::mp("soft_out"), pmt::init_f32vector(p.soft.size(), p.soft));
         message_port_pub(d_port, pmt::cons(meta, pmt::init_u8vector(p.bits.size(), p.bits)));
         d_sent++;
@@ -297,9 +422,11 @@ private:
         {
             std::lock_guard<std::mutex> lock(d_mutex);
             // what is still filling goes out before the collector stops
-            auto* s = d_async->filling();
-            if (s && s->frames > 0)
-                d_async->submit();
+            for (auto& c : d_channels) {
+                auto* s = c->async->filling();
+                if (s && s->frames > 0)
+                    c->async->submit();
+            }
             d_stop = true;
         }
         d_work.notify_all();
@@ -307,18 +434,21 @@ private:
             d_collector.join();
     }
 
-    std::unique_ptr<::gpufec::async_decoder> d_async;
-    std::shared_ptr<const decoder_recipe> d_recipe;
+    std::string d_family;
+    ::gpufec::frame_options d_options; // the block's (with set_option's changes)
+    ::gpufec::device_spec d_device;
+    int d_max_batch;
     std::mutex d_setting_mutex;
     bool d_packed;
     float d_scale;
+    bool d_soft_output;
+    std::string d_options_key;
     pmt::pmt_t d_port;
-    size_t d_in = 0, d_bits = 0, d_bytes = 0, d_soft_len = 0;
-    bool d_has_check = false;
-    bool d_variable = false; // frames of varying length: one per PDU
-    std::mutex d_mutex; // the slot being filled, the pending PDUs
+    std::mutex d_mutex; // the decoders, their slots being filled, the pending PDUs
+    std::vector<std::unique_ptr<decoder_channel>> d_channels; // [0]: the block's own options
+    uint64_t d_uses = 0;
     std::condition_variable d_work, d_freed;
-    std::deque<std::shared_ptr<pending>> d_pending;
+    std::deque<std::shared_ptr<pending>> d_order; // every pending PDU, in the order they came
     bool d_stop = false;
     std::thread d_collector;
     std::atomic<uint64_t> d_sent{ 0 }, d_dropped{ 0 }, d_failed{ 0 }, d_nans{ 0 };
@@ -332,14 +462,16 @@ pdu_decoder::sptr pdu_decoder::make(const std::string& family,
                                     int max_batch,
                                     bool packed_output,
                                     float scale,
-                                    bool soft_output)
+                                    bool soft_output,
+                                    const std::string& options_key)
 {
     install_gr_log_handler();
     check_decoder_params(max_batch, scale);
-    auto recipe = std::make_shared<const decoder_recipe>(family, ::gpufec::parse_frame_options(options), max_batch,
-                                                         ::gpufec::device_spec::parse(device));
-    return gnuradio::make_block_sptr<pdu_decoder_impl>(std::move(recipe), max_batch, packed_output, scale,
-                                                       soft_output);
+    const auto opts = ::gpufec::parse_frame_options(options);
+    const auto dev = ::gpufec::device_spec::parse(device);
+    auto recipe = std::make_shared<const decoder_recipe>(family, opts, max_batch, dev);
+    return gnuradio::make_block_sptr<pdu_decoder_impl>(std::move(recipe), family, opts, dev, max_batch, packed_output,
+                                                       scale, soft_output, options_key);
 }
 
 } // namespace gpufec

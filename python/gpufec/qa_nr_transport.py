@@ -50,7 +50,9 @@ class every_nth(gr.basic_block):
             self.message_port_pub(pmt.intern("pdus"), msg)
 
 
-def run_chain(tbs, A, R, G, sigma, rvs=(0,), combine=False):
+def run_chain(tbs, A, R, G, sigma, rvs=(0,), combine=False, any_size=False):
+    """the chain for transport blocks of A bits; any_size: of any size, each with its "G" in the
+    metadata, through one decoder that takes each code block's options from its metadata"""
     seg_info = gpufec.nr_segmentation.compute(A + gpufec.nr_tb_crc_bits(A), gpufec.nr_base_graph(A, R))
     tb = gr.top_block()
     seg = gpufec.nr_segmenter(R=R, G=G, Qm=2)
@@ -60,7 +62,10 @@ def run_chain(tbs, A, R, G, sigma, rvs=(0,), combine=False):
     ch = bpsk_awgn_pdu(sigma)
     drm = gpufec.nr_derate_match(Qm=2, combine=combine)
     gate = every_nth(len(rvs))  # the decoder sees each block once: its last (combined) version
-    dec = gpufec.pdu_decoder("ldpc", seg_info.ldpc_options() + ", max_iterations=30", device="auto")
+    if any_size:
+        dec = gpufec.pdu_decoder("ldpc", "max_iterations=30", device="auto", options_key="ldpc_options")
+    else:
+        dec = gpufec.pdu_decoder("ldpc", seg_info.ldpc_options() + ", max_iterations=30", device="auto")
     deseg = gpufec.nr_desegmenter()
     dbg = blocks.message_debug()
     chain = [seg, enc, versions, rm, ch, drm, gate, dec]
@@ -70,7 +75,10 @@ def run_chain(tbs, A, R, G, sigma, rvs=(0,), combine=False):
     tb.msg_connect((deseg, "pdus"), (dbg, "store"))
     tb.start()
     for bits in tbs:
-        seg.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(pmt.make_dict(), pmt.init_u8vector(len(bits), bits.tolist())))
+        meta = pmt.make_dict()
+        if any_size:  # about rate 1/3 on QPSK, an even number of bits
+            meta = pmt.dict_add(meta, pmt.intern("G"), pmt.from_long(2 * ((3 * len(bits) + 200) // 2)))
+        seg.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(meta, pmt.init_u8vector(len(bits), bits.tolist())))
     t0 = time.time()
     while dbg.num_messages() < len(tbs) and time.time() - t0 < 60:
         time.sleep(0.02)
@@ -94,6 +102,33 @@ class qa_nr_transport(gr_unittest.TestCase):
             np.testing.assert_array_equal(np.array(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.uint8), bits)
             self.assertTrue(pmt.to_bool(pmt.dict_ref(meta, pmt.intern("crc_ok"), pmt.PMT_F)))
             self.assertEqual(list(pmt.u8vector_elements(pmt.dict_ref(meta, pmt.intern("blocks_ok"), pmt.PMT_NIL))), [1, 1])
+
+    def test_001b_transport_blocks_of_every_size_through_one_decoder(self):
+        # the transport block size changes from block to block (base graph, lifting size, filler
+        # bits, number of code blocks): one pdu_decoder with options_key="ldpc_options" decodes
+        # each code block with its own code, and the blocks leave in the order they came
+        rng = np.random.default_rng(5)
+        sizes = [10000, 3000, 20000, 500, 10000, 3000]
+        tbs = [rng.integers(0, 2, A, dtype=np.uint8) for A in sizes]
+        out, _, _ = run_chain(tbs, 10000, 1 / 3, 0, sigma=0.75, any_size=True)
+        self.assertEqual(len(out), len(tbs))
+        for msg, bits in zip(out, tbs):
+            np.testing.assert_array_equal(np.array(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.uint8), bits)
+            self.assertTrue(pmt.to_bool(pmt.dict_ref(pmt.car(msg), pmt.intern("crc_ok"), pmt.PMT_F)))
+        # options that make no decoder: the PDU is dropped with the reason
+        dec = gpufec.pdu_decoder("ldpc", "", device="cpu", options_key="ldpc_options")
+        tb = gr.top_block()
+        dbg = blocks.message_debug()
+        tb.msg_connect((dec, "pdus"), (dbg, "store"))
+        tb.start()
+        meta = pmt.dict_add(pmt.make_dict(), pmt.intern("ldpc_options"), pmt.intern("code=nr:bg1:999"))
+        dec.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(meta, pmt.init_f32vector(10, [0.0] * 10)))
+        t0 = time.time()
+        while dec.dropped_pdus() < 1 and time.time() - t0 < 10:
+            time.sleep(0.02)
+        tb.stop()
+        tb.wait()
+        self.assertEqual((dec.dropped_pdus(), dbg.num_messages()), (1, 0))
 
     def test_002_harq_combining_of_two_versions(self):
         # one version alone (E = 3800 for K' = 3016: rate 0.79) fails at this noise; rv 0 and

@@ -32,6 +32,12 @@ namespace gpufec {
  * asynchronously; output PDUs leave in the order their inputs came. An empty PDU, a length that
  * is not a whole number of frames, or a PDU that is not (dict, vector of those types) is dropped,
  * logged and counted (dropped_pdus()).
+ * With options_key (e.g. "ldpc_options", which nr_segmenter writes), a PDU whose metadata holds
+ * a string there is decoded by a decoder of the block's options with those on top (a 5G NR
+ * code block of any transport block size: "code=nr:bg1:240, shorten=5024:5280"), made on first
+ * use and kept (up to 8; the longest unused idle one gives way); PDUs without it take the
+ * block's own. Output PDUs still leave in the order they came; options that make no decoder
+ * drop the PDU with the reason.
  */
 class GPUFEC_API pdu_decoder : virtual public gr::block
 {
@@ -44,7 +50,8 @@ public:
                      int max_batch = 0,
                      bool packed_output = false,
                      float scale = 32.0f,
-                     bool soft_output = false);
+                     bool soft_output = false,
+                     const std::string& options_key = "");
 
     virtual std::string backend() const = 0;
     virtual int input_per_frame() const = 0;

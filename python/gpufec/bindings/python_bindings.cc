@@ -258,12 +258,14 @@ dvbs2 codes: "8psk", "16apsk", "32apsk", frames through DVB-S2's bit interleaver
         m, "pdu_decoder", R"doc(The PDU face of every frame family: message port "pdus" in (metadata,
 f32vector / s8vector / u8vector of whole frames of soft values), "pdus" out (metadata plus
 "frames", "iterations", "passed", "erased", and "soft_out" with soft_output; u8vector of decoded
-bits). Parameters: family, options, device, max_batch, packed_output, scale, soft_output. See
-docs/platform.md.)doc")
+bits). Parameters: family, options, device, max_batch, packed_output, scale, soft_output,
+options_key (a metadata key whose string names options for that PDU's decoder: 5G NR code
+blocks of every size through one block). See docs/platform.md.)doc")
         .def(py::init([](const std::string& family, const std::string& options, const std::string& device,
-                         long long max_batch, bool packed_output, float scale, bool soft_output) {
+                         long long max_batch, bool packed_output, float scale, bool soft_output,
+                         const std::string& options_key) {
                  return pdu_decoder::make(family, options, device, int_param(max_batch, "max_batch"),
-                                          packed_output, scale, soft_output);
+                                          packed_output, scale, soft_output, options_key);
              }),
              py::arg("family"),
              py::arg("options") = "",
@@ -271,7 +273,8 @@ docs/platform.md.)doc")
              py::arg("max_batch") = 0,
              py::arg("packed_output") = false,
              py::arg("scale") = 32.0f,
-             py::arg("soft_output") = false)
+             py::arg("soft_output") = false,
+             py::arg("options_key") = "")
         .def("backend", &pdu_decoder::backend)
         .def("input_per_frame", &pdu_decoder::input_per_frame)
         .def("pdus", &pdu_decoder::pdus)
