@@ -3,9 +3,10 @@
 # Copyright 2026 gr-gpufec authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""Writes the code lists of the LDPC GRC blocks (grc/gpufec_ldpc_decoder.block.yml and
-grc/gpufec_ldpc_encoder.block.yml) from the library's registry of standard codes, so that GRC
-offers every code the library knows (qa_ldpc checks that they agree). Run after adding codes:
+"""Writes the code lists and the DVB-S2 bit interleaver's modulations of the LDPC GRC blocks
+(grc/gpufec_ldpc_decoder.block.yml and grc/gpufec_ldpc_encoder.block.yml) from the library's
+registries, so that GRC offers every code and modulation the library knows (qa_ldpc checks
+that they agree). Run after adding codes or modulations:
     PYTHONPATH=<build>/test_modules /usr/bin/python3 scripts/grc_ldpc_codes.py"""
 
 import os
@@ -26,7 +27,10 @@ def label(code):
         return "5G NR %s Z=%s" % (a.upper(), b)
     if family == "dvbs2":
         s2x = b not in ("1/4", "1/3", "2/5", "1/2", "3/5", "2/3", "3/4", "4/5", "5/6", "8/9", "9/10")
-        return "DVB-S2%s %s (%s) rate %s" % ("X" if s2x else "", "normal" if a == "64800" else "short", a, b)
+        vlsnr = a == "32400" or b == "2/9" or "vlsnr" in b
+        frame = {"64800": "normal", "32400": "medium", "16200": "short"}[a]
+        rate = b.split("-")[0] + (" spread" if b.endswith("-sf2") else "")
+        return "DVB-S2%s %s (%s) rate %s" % ("X VL-SNR" if vlsnr else "X" if s2x else "", frame, a, rate)
     if family == "ccsds":
         kind = {"8176": "C2 basic", "8160": "C2", "128": "telecommand", "512": "telecommand"}.get(a, "AR4JA")
         return "CCSDS %s (%s, %s)" % (kind, a, b)
@@ -39,14 +43,31 @@ def lists(codes):
     return options, labels
 
 
+def modulation_label(m):
+    """'none' -> 'None (BPSK, QPSK)', '4+12+16apsk' -> '4+12+16APSK', '8apsk' -> '8APSK-L'"""
+    if m == "none":
+        return "None (BPSK, QPSK)"
+    return m.upper() + ("-L" if m == "8apsk" else "")
+
+
+def modulation_lists():
+    mods = [m for m in gpufec.dvbs2_modulations() if m not in ("bpsk", "qpsk")]
+    return ("[" + ", ".join("\"'%s'\"" % m for m in mods) + "]",
+            "[" + ", ".join("'%s'" % modulation_label(m) for m in mods) + "]")
+
+
 def main():
     options, labels = lists(gpufec.ldpc_codes())
+    mod_options, mod_labels = modulation_lists()
     for name in FILES:
         path = os.path.join(GRC, name)
         text = open(path).read()
         # the first options / option_labels pair is the code parameter's
         text = re.sub(r"(?m)^(    options: ).*$", lambda m: m.group(1) + options, text, count=1)
         text = re.sub(r"(?m)^(    option_labels: ).*$", lambda m: m.group(1) + labels, text, count=1)
+        # the interleaver parameter's pair
+        text = re.sub(r"(?ms)^(-   id: interleaver\n.*?^    options: ).*?$\n(    option_labels: ).*?$",
+                      lambda m: m.group(1) + mod_options + "\n" + m.group(2) + mod_labels, text, count=1)
         open(path, "w").write(text)
         print("wrote", path, file=sys.stderr)
 

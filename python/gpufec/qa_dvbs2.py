@@ -213,6 +213,46 @@ class qa_dvbs2(gr_unittest.TestCase):
             perm = gpufec.dvbs2_bit_interleaver(n, rate, mod)
             self.assertEqual(sorted(perm), list(range(n)))
 
+    def test_004d2_every_modulation_and_rate_interleaves_as_gr_dtv(self):
+        # every pairing of a modulation (DVB-S2's and DVB-S2X's) with a rate and frame size the
+        # standards send: our permutation against gr-dtv's dvbs2_interleaver_bb on random frames;
+        # the pairings refused are exactly those gr-dtv's physical layer has no MODCOD for
+        try:
+            from gnuradio import dtv
+        except ImportError:
+            self.skipTest("gr-dtv is not installed")
+        mods = {"8psk": ("MOD_8PSK", 3), "8apsk": ("MOD_8APSK", 3), "16apsk": ("MOD_16APSK", 4),
+                "8+8apsk": ("MOD_8_8APSK", 4), "32apsk": ("MOD_32APSK", 5), "4+12+16apsk": ("MOD_4_12_16APSK", 5),
+                "4+8+4+16apsk": ("MOD_4_8_4_16APSK", 5), "64apsk": ("MOD_64APSK", 6),
+                "8+16+20+20apsk": ("MOD_8_16_20_20APSK", 6), "4+12+20+28apsk": ("MOD_4_12_20_28APSK", 6),
+                "256apsk": ("MOD_256APSK", 8)}
+        self.assertEqual(sorted(mods), sorted(m for m in gpufec.dvbs2_modulations() if m not in ("none", "bpsk", "qpsk")))
+        rng = np.random.default_rng(72)
+        pairs = 0
+        for code in gpufec.ldpc_codes():
+            if not code.startswith("dvbs2:") or code.split(":")[1] == "32400" or "vlsnr" in code or code.endswith(":2/9"):
+                continue
+            _, n, rate = code.split(":")
+            n = int(n)
+            for mod, (const, c) in mods.items():
+                try:
+                    perm = np.array(gpufec.dvbs2_bit_interleaver(n, rate, mod))
+                except ValueError:
+                    continue
+                pairs += 1
+                bits = rng.integers(0, 2, n, dtype=np.uint8)
+                frame, dtv_rate_c = dtv_code(dtv, code)
+                tb = gr.top_block()
+                theirs = blocks.vector_sink_b()
+                tb.connect(blocks.vector_source_b(bits.tolist()),
+                           dtv.dvbs2_interleaver_bb(frame, dtv_rate_c, getattr(dtv, const)), theirs)
+                tb.run()
+                sym = np.array(theirs.data(), dtype=np.uint8)
+                self.assertEqual(len(sym), n // c, code + " " + mod)
+                their_bits = ((sym[:, None] >> np.arange(c - 1, -1, -1)) & 1).astype(np.uint8).ravel()
+                np.testing.assert_array_equal(bits[perm], their_bits, code + " " + mod)
+        self.assertEqual(pairs, 75)  # (the MODCODs of these modulations, normal and short frames)
+
     def test_004e_decoder_takes_interleaved_frames(self):
         # 8PSK 3/5 frames as they leave the interleaver decode with interleaver=8psk (and with
         # the BCH), and not without it

@@ -74,6 +74,11 @@ class qa_ldpc(gr_unittest.TestCase):
             self.assertEqual([o.strip("'") for o in param["options"]], list(gpufec.ldpc_codes()),
                              name + ": run scripts/grc_ldpc_codes.py")
             self.assertEqual(len(param["option_labels"]), len(param["options"]))
+            with open(os.path.join(grc, name)) as f:
+                mods = [p for p in yaml.safe_load(f)["parameters"] if p["id"] == "interleaver"][0]
+            self.assertEqual([o.strip("'") for o in mods["options"]],
+                             [m for m in gpufec.dvbs2_modulations() if m not in ("bpsk", "qpsk")],
+                             name + ": run scripts/grc_ldpc_codes.py")
 
     def test_002_noiseless_loopback_with_tags(self):
         for code in ("802.11n:648:3/4", "802.16e:576:1/2", "802.16e:2304:5/6"):

@@ -361,9 +361,12 @@ blocks; gr-gpufec's own blocks batch and use the GPU). Float soft input (positiv
 
     m.def("ldpc_codes", &gpufec::ldpc_code::standard_ids, "Ids of the standard LDPC codes.");
     m.def("dvbs2_bit_interleaver", &gpufec::dvbs2_bit_interleaver, py::arg("n"), py::arg("rate"), py::arg("modulation"),
-          "DVB-S2's bit interleaver (EN 302 307-1 5.3.3) for a FECFRAME of n bits (64800, 16200), the nominal rate "
-          "and the modulation (8psk, 16apsk, 32apsk; qpsk, bpsk, none: an empty list): position p of the "
-          "interleaved frame carries bit perm[p] of the frame as the LDPC encoder sends it.");
+          "DVB-S2's bit interleaver (EN 302 307-1 5.3.3, EN 302 307-2) for a FECFRAME of n bits (64800, 16200), "
+          "the nominal rate and the modulation (dvbs2_modulations(): 8psk, 16apsk, 32apsk and DVB-S2X's; qpsk, "
+          "bpsk, none: an empty list): position p of the interleaved frame carries bit perm[p] of the frame as "
+          "the LDPC encoder sends it.");
+    m.def("dvbs2_modulations", &gpufec::dvbs2_modulations,
+          "The modulations dvbs2_bit_interleaver and the ldpc family's interleaver option take, none first.");
     m.def(
         "ldpc_code_alist",
         [](const std::string& id) { return gpufec::ldpc_code::standard(id).to_alist(); },
