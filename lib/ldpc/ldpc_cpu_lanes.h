@@ -7,8 +7,12 @@
  * arithmetic of ldpc_common.h. int16 lanes for int8 messages (posteriors stay below 32767),
  * int32 lanes for int16 messages.
  *
- * Layout: gamma[bit][lane]; one message per edge, lambda[edge][lane]. A lane whose codeword has
- * stopped (early termination) keeps its values: every update is masked by the lane's activity.
+ * Layout: gamma[bit][lane]; one message per edge, lambda[edge][lane], in lanes of VM: V
+ * itself, or half its width (int8 for int8 messages, int16 for int16 ones, which they never
+ * exceed) widened as they are read, where the messages, most of the memory a group touches,
+ * overflow the caches (DVB-S2 64800: 227 thousand edges; ldpc_cpu.cc chooses). A lane whose
+ * codeword has stopped (early termination) keeps its values: every update is masked by the
+ * lane's activity.
  *
  * Min-sum without the position of the minimum: the first edge at min1 gets min2, and any other
  * edge at min1 means min2 == min1, so "|rho_j| == min1 ? min2 : min1" is the same rule. */
@@ -47,9 +51,9 @@ struct ldpc_group_code {
     ldpc_fixed fx;
 };
 
-template <class V, int LANES, class S>
+template <class V, int LANES, class S, class VM>
 __attribute__((always_inline)) inline void
-ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V* lambda)
+ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, VM* lambda)
 {
     const int n = c.n;
     for (int v = 0; v < n; ++v)
@@ -57,7 +61,7 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
             gamma[v][l] = S(-int(io.soft[size_t(l < io.used ? l : io.used - 1) * n + v]));
     const int edges = c.row_start[c.m];
     for (int e = 0; e < edges; ++e)
-        lambda[e] = V{};
+        lambda[e] = VM{};
     const V zero{}, ones = zero == zero;
     const V mmax = simd_splat<V, LANES, S>(S(c.fx.mmax)), off = simd_splat<V, LANES, S>(S(c.fx.offset)),
             norm = simd_splat<V, LANES, S>(S(c.fx.norm16)), fifteen = simd_splat<V, LANES, S>(S(15));
@@ -70,7 +74,7 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
             const int* cols = c.row_cols + e0;
             V min1 = big, min2 = big, parity = zero;
             for (int j = 0; j < d; ++j) {
-                const V rho = gamma[cols[j]] - lambda[e0 + j];
+                const V rho = gamma[cols[j]] - __builtin_convertvector(lambda[e0 + j], V);
                 const V neg = rho < zero;
                 const V mag = neg ? -rho : rho;
                 parity ^= neg;
@@ -85,14 +89,14 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
             n2 = n2 < zero ? zero : (n2 > mmax ? mmax : n2);
             for (int j = 0; j < d; ++j) {
                 V& g = gamma[cols[j]];
-                V& lam = lambda[e0 + j];
+                const V lam = __builtin_convertvector(lambda[e0 + j], V);
                 const V rho = g - lam;
                 const V neg = rho < zero;
                 const V mag = neg ? -rho : rho;
                 const V m = mag == min1 ? n2 : n1;
                 const V msg = (parity ^ neg) ? -m : m;
                 g = active ? rho + msg : g;
-                lam = active ? msg : lam;
+                lambda[e0 + j] = __builtin_convertvector(active ? msg : lam, VM); // (|msg| <= mmax)
             }
         }
         if (c.early_termination || it == c.max_iter) {
