@@ -109,7 +109,8 @@ public:
 private:
     struct pending {
         pmt::pmt_t meta;
-        decoder_channel* channel = nullptr;
+        decoder_channel* channel = nullptr; // (while pending: a channel with PDUs is never evicted)
+        bool has_check = false;             // (kept here: published after it left d_order)
         size_t frames = 0, done = 0;
         size_t out_bits = 0, soft_len = 0; // per frame (variable families: of this PDU's frame)
         std::vector<uint8_t> bits;
@@ -238,6 +239,7 @@ private:
         async.collect_retired(); // (decoders replaced by set_option: no reference to them is held here)
         auto p = std::make_shared<pending>();
         p->channel = ch;
+        p->has_check = ch->has_check;
         if (ch->variable) { // one PDU, one frame, of any length the decoder takes
             const auto& dec = async.decoder();
             if (!dec.accepts_length(len)) {
@@ -406,7 +408,7 @@ private:
         pmt::pmt_t meta = p.meta;
         meta = pmt::dict_add(meta, pmt::mp("frames"), pmt::from_long(long(p.frames)));
         meta = pmt::dict_add(meta, pmt::mp("iterations"), pmt::init_s32vector(p.iterations.size(), p.iterations));
-        if (p.channel->has_check)
+        if (p.has_check)
             meta = pmt::dict_add(meta, pmt::mp("passed"), pmt::init_u8vector(p.passed.size(), p.passed));
         if (!p.inner.empty() && p.inner.front() != uint8_t(0xff)) // an outer code: the inner check's verdicts
             meta = pmt::dict_add(meta, pmt::mp("inner_passed"), pmt::init_u8vector(p.inner.size(), p.inner));
