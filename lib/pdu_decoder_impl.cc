@@ -92,7 +92,6 @@ public:
     int input_per_frame() const override { return int(d_channels.front()->in); }
     void set_option(const std::string& key, const std::string& value) override
     {
-        std::lock_guard<std::mutex> settings(d_setting_mutex);
         std::lock_guard<std::mutex> lock(d_mutex);
         for (auto& c : d_channels)
             c->recipe = change_setting(*c->async, c->recipe, key, value);
@@ -440,7 +439,6 @@ private:
     ::gpufec::frame_options d_options; // the block's (with set_option's changes)
     ::gpufec::device_spec d_device;
     int d_max_batch;
-    std::mutex d_setting_mutex;
     bool d_packed;
     float d_scale;
     bool d_soft_output;

@@ -280,35 +280,35 @@ bch_code bch_code::dvbs2(int ldpc_n, const std::string& rate)
                                     { 16200, "1/5-vlsnr", 3072, 3240 },      { 16200, "1/5-vlsnr-sf2", 2512, 2680 },
                                     { 16200, "11/45-vlsnr-sf2", 3792, 3960 }, { 16200, "4/15-vlsnr", 4152, 4320 },
                                     { 16200, "1/3-vlsnr", 5232, 5400 } };
+    // the field of each frame size: normal x^16 + x^5 + x^3 + x^2 + 1, medium x^15 + x^5 + x^3 +
+    // x^2 + 1, short x^14 + x^5 + x^3 + x + 1
+    // (kbch: the standard's K_bch, which the generator's degree must give; 0 where it is not
+    // tabulated here)
+    auto code = [ldpc_n, &rate](int t, int nbch, int kbch) {
+        bch_code c = ldpc_n == 64800   ? bch_code(16, 0x1002d, t, nbch)
+                     : ldpc_n == 32400 ? bch_code(15, 0x802d, t, nbch)
+                                       : bch_code(14, 0x402b, t, nbch);
+        if (kbch && c.k() != kbch)
+            throw std::logic_error("BCH: DVB-S2 " + rate + " gives k = " + std::to_string(c.k()) + ", the standard " +
+                                   std::to_string(kbch));
+        return c;
+    };
     for (const vl_row& v : vlsnr)
-        if (v.n == ldpc_n && rate == v.rate) {
-            bch_code c = ldpc_n == 64800   ? bch_code(16, 0x1002d, 12, v.nbch)
-                         : ldpc_n == 32400 ? bch_code(15, 0x802d, 12, v.nbch)
-                                           : bch_code(14, 0x402b, 12, v.nbch);
-            if (c.k() != v.kbch)
-                throw std::logic_error("BCH: DVB-S2X VL-SNR " + std::string(v.rate) + " gives k = " +
-                                       std::to_string(c.k()) + ", the standard " + std::to_string(v.kbch));
-            return c;
-        }
+        if (v.n == ldpc_n && rate == v.rate)
+            return code(12, v.nbch, v.kbch);
     const bool normal_frame = ldpc_n == 64800;
     const auto& s2x = normal_frame ? s2x_normal : s2x_short;
     if ((ldpc_n == 64800 || ldpc_n == 16200) && std::find(s2x.begin(), s2x.end(), rate) != s2x.end()) {
         const auto slash = rate.find('/');
         const int nbch = ldpc_n / std::stoi(rate.substr(slash + 1)) * std::stoi(rate.substr(0, slash));
-        return normal_frame ? bch_code(16, 0x1002d, 12, nbch) : bch_code(14, 0x402b, 12, nbch);
+        return code(12, nbch, 0);
     }
     if (ldpc_n == 64800 || ldpc_n == 16200) {
         const row* begin = normal_frame ? normal : short_frames;
         const row* end = normal_frame ? normal + 11 : short_frames + 10;
         for (const row* r = begin; r != end; ++r)
-            if (rate == r->rate) {
-                // normal: x^16 + x^5 + x^3 + x^2 + 1; short: x^14 + x^5 + x^3 + x + 1
-                bch_code c = normal_frame ? bch_code(16, 0x1002d, r->t, r->nbch) : bch_code(14, 0x402b, r->t, r->nbch);
-                if (c.k() != r->kbch)
-                    throw std::logic_error("BCH: DVB-S2 " + std::string(r->rate) + " gives k = " +
-                                           std::to_string(c.k()) + ", the standard " + std::to_string(r->kbch));
-                return c;
-            }
+            if (rate == r->rate)
+                return code(r->t, r->nbch, r->kbch);
     }
     throw std::invalid_argument("BCH: DVB-S2 has no outer code for n = " + std::to_string(ldpc_n) + " rate " + rate +
                                 " (n = 64800: 1/4 .. 9/10 and DVB-S2X's 13/45 .. 154/180 and 2/9; 16200: 1/4 .. 8/9, "

@@ -55,11 +55,12 @@ struct kernel_choice {
  * messages, int16 for int16 ones. Narrow pays where a group's working set leaves the core's
  * caches (measured on the 2-core AVX-512 machine, int8, 10 iterations, both cores: DVB-S2
  * 64800 1/2 0.068 -> 0.086 Gb/s, NR BG1 Z = 384 and DVB-S2 16200 8/9 +3-5 %) and costs up to
- * 10 % where it fits (802.16e 2304: its conversions), so it is taken above 1 MiB. */
-template <class V, int LANES, class S, class VN>
-kernel_choice choice(group_fn wide, group_fn narrow, size_t wide_bytes)
+ * 10 % where it fits (802.16e 2304: its conversions), so it is taken where the wide vectors of
+ * a group's values (n posteriors and a message per edge) pass 1 MiB. */
+template <class V, int LANES, class VN>
+kernel_choice choice(group_fn wide, group_fn narrow, size_t values)
 {
-    const bool n = wide_bytes > (size_t(1) << 20);
+    const bool n = values * sizeof(V) > (size_t(1) << 20);
     return { n ? narrow : wide, LANES, int(sizeof(V)), int(n ? sizeof(VN) : sizeof(V)) };
 }
 
@@ -67,22 +68,22 @@ kernel_choice pick(simd_isa isa, bool int8_messages, size_t values)
 {
 #if defined(__x86_64__) || defined(__i386__)
     if (isa == simd_isa::avx512)
-        return int8_messages ? choice<i16x32, 32, int16_t, i8x32>(group_avx512<i16x32, 32, int16_t, i16x32>,
-                                                                    group_avx512<i16x32, 32, int16_t, i8x32>, values * 64)
-                             : choice<i32x16, 16, int32_t, i16x16>(group_avx512<i32x16, 16, int32_t, i32x16>,
-                                                                     group_avx512<i32x16, 16, int32_t, i16x16>, values * 64);
+        return int8_messages ? choice<i16x32, 32, i8x32>(group_avx512<i16x32, 32, int16_t, i16x32>,
+                                                         group_avx512<i16x32, 32, int16_t, i8x32>, values)
+                             : choice<i32x16, 16, i16x16>(group_avx512<i32x16, 16, int32_t, i32x16>,
+                                                          group_avx512<i32x16, 16, int32_t, i16x16>, values);
     if (isa == simd_isa::avx2)
-        return int8_messages ? choice<i16x16, 16, int16_t, i8x16>(group_avx2<i16x16, 16, int16_t, i16x16>,
-                                                                    group_avx2<i16x16, 16, int16_t, i8x16>, values * 32)
-                             : choice<i32x8, 8, int32_t, i16x8>(group_avx2<i32x8, 8, int32_t, i32x8>,
-                                                                  group_avx2<i32x8, 8, int32_t, i16x8>, values * 32);
+        return int8_messages ? choice<i16x16, 16, i8x16>(group_avx2<i16x16, 16, int16_t, i16x16>,
+                                                         group_avx2<i16x16, 16, int16_t, i8x16>, values)
+                             : choice<i32x8, 8, i16x8>(group_avx2<i32x8, 8, int32_t, i32x8>,
+                                                       group_avx2<i32x8, 8, int32_t, i16x8>, values);
 #else
     (void)isa;
 #endif
-    return int8_messages ? choice<i16x8, 8, int16_t, i8x8>(group_generic<i16x8, 8, int16_t, i16x8>,
-                                                             group_generic<i16x8, 8, int16_t, i8x8>, values * 16)
-                         : choice<i32x4, 4, int32_t, i16x4>(group_generic<i32x4, 4, int32_t, i32x4>,
-                                                              group_generic<i32x4, 4, int32_t, i16x4>, values * 16);
+    return int8_messages ? choice<i16x8, 8, i8x8>(group_generic<i16x8, 8, int16_t, i16x8>,
+                                                  group_generic<i16x8, 8, int16_t, i8x8>, values)
+                         : choice<i32x4, 4, i16x4>(group_generic<i32x4, 4, int32_t, i32x4>,
+                                                   group_generic<i32x4, 4, int32_t, i16x4>, values);
 }
 
 class cpu_engine : public ldpc_engine
