@@ -8,6 +8,7 @@ gpufec_add_family(ldpc
     ldpc_formats.cc
     ldpc_encoder.cc
     ldpc_reference.cc
+    ldpc_schedule.cc
     ldpc_cpu.cc
     ldpc_decoder.cc
     ldpc_family.cc

@@ -32,6 +32,7 @@
 #include "ldpc_cuda_layered.cuh"
 #include "ldpc_common.h"
 #include "ldpc_engine.h"
+#include "ldpc_schedule.h"
 #include "runtime/batch_pipeline.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
@@ -156,6 +157,23 @@ public:
             }
         }
         t->layer_start[code.mb()] = uint16_t(d_entries);
+        // steps that touch none of the bits of the steps since the last barrier follow without
+        // one (ldpc_schedule.h; the same bits). GPUFEC_LDPC_BARRIERS=all keeps every barrier (a
+        // tuning aid).
+        const std::vector<bool> free = ldpc_steps_free_of_previous(code);
+        d_steps = int(free.size());
+        bool keep_all = false;
+        if (const char* b = std::getenv("GPUFEC_LDPC_BARRIERS")) {
+            if (std::string(b) != "all" && std::string(b) != "needed")
+                throw std::invalid_argument("GPUFEC_LDPC_BARRIERS: '" + std::string(b) +
+                                            "' is not valid (all, needed)");
+            keep_all = std::string(b) == "all";
+        }
+        for (int s = 0; s < std::min(d_steps, max_free_steps) && !keep_all; ++s)
+            if (free[size_t(s)])
+                t->free_step[s / 32] |= 1u << (s % 32);
+        if (const char* pf = std::getenv("GPUFEC_LDPC_PREFETCH"))
+            d_prefetch = std::atoi(pf) != 0;
         // rows that lack an entry read the sink (index n of their codeword's posteriors) there
         d_gstride = code.n() + (d_holes ? 8 : 0);
         for (int h = 0; h < d_holes; ++h)
@@ -214,6 +232,8 @@ public:
             d_table = std::make_unique<gpu_table>();
             std::copy(t->entry, t->entry + d_entries, d_table->entry);
             std::copy(t->layer_start, t->layer_start + code.mb() + 1, d_table->layer_start);
+            // (one step a layer here: every stride is 1)
+            std::copy(t->free_step, t->free_step + max_table_layers / 32, d_table->free_step);
         }
         const void* kernel = d_shape.kernel();
         allow_dynamic_shared(kernel, d_shape.smem, "LDPC GPU decoder");
@@ -529,7 +549,7 @@ private:
         const unsigned grid = unsigned(std::min(g.groups, d_resident));
         const size_t bytes = d_shape.smem;
         if (d_shape.global) {
-            const general_params gp{ g, d_rows, d_holes, d_gstride };
+            const general_params gp{ g, d_rows, d_holes, d_gstride, d_steps, d_prefetch ? 1 : 0 };
             d_shape.general<<<grid, d_threads, bytes, st>>>(gp, *d_gtab, in, out, results, post, msgs, queue);
         } else {
             d_shape.layered<<<grid, d_threads, bytes, st>>>(g, *d_table, in, out, results, post, queue);
@@ -545,6 +565,8 @@ private:
     int d_rows = 0;  // R: the most rows of a sub-layer (TR * R threads a codeword)
     int d_holes = 0; // missing entries in the table
     int d_gstride = 0; // posteriors a codeword in shared memory (n, + the sink where holes)
+    int d_steps = 0;   // the schedule's steps (sub-layers) an iteration
+    bool d_prefetch = true; // the general kernel asks L1 for the next step's messages
     bool d_int8 = false;
     size_t d_optin = 0;   // shared memory a block may have
     launch_shape d_shape; // the kernel and how it is launched

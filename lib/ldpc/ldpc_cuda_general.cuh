@@ -29,6 +29,7 @@ namespace gpufec {
 namespace {
 
 constexpr int max_table_holes = 4; // rows of a layer without one of their layer's entries
+constexpr int max_free_steps = 8192; // steps (sub-layers) whose barrier the table may drop
 
 //! gpu_table (ldpc_cuda_layered.cuh) and the sub-layers and missing entries
 struct general_table {
@@ -39,6 +40,7 @@ struct general_table {
     // first): it reads the codeword's sink there (hole_of)
     int hole_layer[max_table_holes], hole_row[max_table_holes], hole_entry[max_table_holes];
     int run_at[max_input_runs], run_len[max_input_runs], run_from[max_input_runs]; // as gpu_table's
+    uint32_t free_step[max_free_steps / 32]; // bit s: step s follows without a barrier (step_free)
 };
 
 struct general_params {
@@ -46,7 +48,24 @@ struct general_params {
     int rows;         // R: the most rows of a sub-layer (a codeword has TR * R threads)
     int holes;        // entries of the table's hole lists in use
     int gstride;      // posteriors a codeword in shared memory: n, and the sink where holes
+    int steps;        // sub-layers an iteration (the schedule's steps)
+    int prefetch;     // ask L1 for the next step's messages before each barrier
 };
+
+/*! Ask L1 for the messages of the step whose slots start at `slot`, dq a thread, before they are
+ *  read: a warp's slot i is 32 * sizeof(M) bytes side by side, and lane L fetches the L-th
+ *  32-byte sector of them, so one instruction a lane covers steps of up to 32 sectors. */
+template <typename M>
+__device__ __forceinline__ void prefetch_messages(const M* mrow, int ms, int slot, int dq)
+{
+    constexpr int sectors = int(sizeof(M)); // a slot's 32 lanes: 32 * sizeof(M) bytes
+    const int lane = int(threadIdx.x & 31u);
+    const unsigned char* warp0 = reinterpret_cast<const unsigned char*>(mrow - lane);
+    for (int L = lane; L < dq * sectors; L += 32) {
+        const unsigned char* at = warp0 + (size_t(slot + L / sectors) * ms) * sizeof(M) + 32 * (L % sectors);
+        asm volatile("prefetch.global.L1 [%0];" ::"l"(at));
+    }
+}
 
 /*! The entry (from the layer's first) that row r of layer l lacks, or -1. The row reads the
  *  codeword's sink there instead of a bit: a value beyond any posterior (hole_sink), whose
@@ -177,6 +196,7 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
             ++it;
             const bool work = active && !s_done[local];
             int slot = 0; // the thread's message slots of the layers before
+            int step = 0; // the schedule's step (sub-layer) being taken
             for (int l = 0; l < p.mb; ++l) {
                 const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0, stride = tab.stride[l];
                 const int rows = z / stride, dq = (d + TR - 1) / TR;
@@ -204,7 +224,17 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
                                                                             p.fx, ms);
                             });
                     }
-                    __syncthreads();
+                    ++step;
+                    if (!step_free(tab.free_step, step, min(gp.steps, max_free_steps))) {
+                        if (gp.prefetch) { // the next step's messages (the next iteration's first)
+                            const bool next_layer = c + 1 == stride;
+                            const int ln = next_layer ? (l + 1 < p.mb ? l + 1 : 0) : l;
+                            const int next = next_layer ? (l + 1 < p.mb ? slot + stride * dq : 0) : slot + (c + 1) * dq;
+                            const int dn = (tab.layer_start[ln + 1] - tab.layer_start[ln] + TR - 1) / TR;
+                            prefetch_messages(mrow, ms, next, dn);
+                        }
+                        __syncthreads();
+                    }
                 }
                 slot += stride * dq;
             }

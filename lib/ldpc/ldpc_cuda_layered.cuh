@@ -32,7 +32,16 @@ struct gpu_table {
     // copied from sent value run_from[r] on, or (run_from < 0) the fill input_erased,
     // input_known_zero or input_known_one (frame/frame_engine.h)
     int run_at[max_input_runs], run_len[max_input_runs], run_from[max_input_runs];
+    uint32_t free_step[max_table_layers / 32]; // bit l: layer l follows without a barrier (step_free)
 };
+
+/*! Whether step s of `steps` may start without the barrier after step s - 1: its bits are none
+ *  of those of the steps since the last barrier (ldpc_schedule.h); bit s of `bits`. The step
+ *  after the last (the next iteration's first) always waits. */
+__device__ __forceinline__ bool step_free(const uint32_t* bits, int s, int steps)
+{
+    return s < steps && ((bits[s >> 5] >> (s & 31)) & 1u);
+}
 
 struct gpu_params {
     int n, z, mb;
@@ -433,7 +442,8 @@ __global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bou
                     });
                 }
                 slot += dq;
-                __syncthreads();
+                if (!step_free(tab.free_step, l + 1, p.mb))
+                    __syncthreads();
             }
             all_done = end_iteration(p, it, work, active, lane_used, w == 0, local, s_bad, s_done, s_iters, [&] {
                 bool bad = false;

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "ldpc_schedule.h"
 #include "testing/test_util.h"
 #include <cstdio>
 #include <fstream>
@@ -205,6 +206,59 @@ TEST(ldpc_code, shift_scaling_of_802_16e)
     const ldpc_code b = ldpc_code::standard("802.16e:576:2/3A");
     EXPECT_EQ(b.shifts()[24 + 4], 36 % 24); // row 1, column 4 holds 36
     EXPECT_EQ(ldpc_code::standard("802.16e:2304:2/3A").shifts()[24 + 4], 36);
+}
+
+TEST(ldpc_schedule, steps_that_touch_none_of_the_bits_since_the_last_wait_are_free)
+{
+    // a layer of one circulant a block: steps are layers; layer 1 touches other columns than
+    // layer 0 (free), layer 2 shares column 1 with layer 0 (waits), layer 3 none of layer 2's
+    const ldpc_code layers = ldpc_code::from_base_matrix(4, 4, 6,
+                                                         { 0, 1, -1, -1, -1, -1, //
+                                                           -1, -1, 2, 3, -1, -1, //
+                                                           -1, 0, -1, -1, 1, -1, //
+                                                           2, -1, -1, -1, -1, 0 });
+    EXPECT_EQ(ldpc_steps_free_of_previous(layers), (std::vector<bool>{ false, true, false, true }));
+    // a block of two circulants two apart (rows r and r + 2 share bits): four sub-layers of one
+    // row; row 1 shares nothing with row 0, row 2 shares bits with row 0, row 3 none with row 2
+    const ldpc_code sub = ldpc_code::from_circulants(4, 1, 2, { { 0, 0, 0, -1 }, { 0, 0, 2, -1 }, { 0, 1, 0, -1 } });
+    ASSERT_EQ(sub.row_stride(0), 4);
+    EXPECT_EQ(ldpc_steps_free_of_previous(sub), (std::vector<bool>{ false, true, false, true }));
+    EXPECT_TRUE(ldpc_steps_free_of_previous(ldpc_code::from_rows(4, { { 0, 1 }, { 2, 3 } })).empty());
+
+    // the standard codes: every free step's bits are disjoint from those of the steps since the
+    // last wait (sets of bits, step by step); 5G NR's extension rows and AR4JA's sub-layers
+    // leave some free, the IEEE codes' layers share columns all the way
+    for (const char* id : { "nr:bg1:384", "nr:bg2:52", "ccsds:32768:16384", "ccsds:8160:7136", "dvbs2:16200:1/2",
+                            "802.16e:2304:1/2" }) {
+        const ldpc_code c = ldpc_code::standard(id);
+        const auto free = ldpc_steps_free_of_previous(c);
+        std::set<int> since;
+        size_t step = 0, waits = 0;
+        int row = 0;
+        for (int l = 0; l < c.mb(); ++l)
+            for (int k = 0; k < c.row_stride(l); ++k, ++step) {
+                std::set<int> bits;
+                for (int r = row; r < row + c.z() / c.row_stride(l); ++r)
+                    for (int e = c.row_start()[size_t(r)]; e < c.row_start()[size_t(r) + 1]; ++e)
+                        bits.insert(c.row_cols()[size_t(e)]);
+                row += c.z() / c.row_stride(l);
+                ASSERT_LT(step, free.size()) << id;
+                bool disjoint = step > 0;
+                for (int b : bits)
+                    disjoint = disjoint && !since.count(b);
+                EXPECT_EQ(bool(free[step]), disjoint) << id << " step " << step;
+                if (!disjoint) {
+                    since.clear();
+                    ++waits;
+                }
+                since.insert(bits.begin(), bits.end());
+            }
+        EXPECT_EQ(step, free.size()) << id;
+        if (std::string(id).rfind("802", 0) == 0)
+            EXPECT_EQ(waits, free.size()) << id;
+        else
+            EXPECT_LT(waits, free.size()) << id;
+    }
 }
 
 TEST(ldpc_code, ids_are_forgiving_about_case_and_strict_about_the_rest)

@@ -129,6 +129,8 @@ TEST(ldpc_cuda, codes_beyond_shared_memory_and_of_several_circulants_a_block_mat
                           { "dvbs2:64800:9/10", ldpc_precision::int8, 2, nullptr },
                           { "dvbs2:64800:13/45", ldpc_precision::int8, 2, nullptr }, // DVB-S2X: 128 layers
                           { "dvbs2:16200:7/15", ldpc_precision::int16, 3, nullptr },
+                          { "dvbs2:32400:11/45", ldpc_precision::int8, 3, nullptr }, // DVB-S2X medium frame
+                          { "dvbs2:64800:2/9", ldpc_precision::int8, 2, nullptr },   // DVB-S2X VL-SNR
                           { "nr:bg1:384", ldpc_precision::int16, 3, nullptr },
                           { "nr:bg1:384", ldpc_precision::int8, 3, "global" },
                           { "ccsds:8176:7156", ldpc_precision::int8, 5, nullptr },
@@ -212,7 +214,13 @@ TEST(ldpc_cuda, dvbs2_frames_with_bch_and_interleaver_on_the_gpu_match_the_cpu)
     };
     for (const one& k : { one{ "code=dvbs2:16200:1/2, outer=bch, max_iterations=15", 1.2, true },
                           one{ "code=dvbs2:16200:3/5, interleaver=8psk, outer=bch, max_iterations=15", 2.0, false },
-                          one{ "code=dvbs2:64800:2/3, interleaver=8psk, precision=int8, max_iterations=8", 2.6, false } }) {
+                          one{ "code=dvbs2:64800:2/3, interleaver=8psk, precision=int8, max_iterations=8", 2.6, false },
+                          // DVB-S2X VL-SNR: the medium frame's BCH over GF(2^15); a short frame
+                          // punctured and shortened as the code's own, its BCH after the
+                          // leading shortened bits
+                          one{ "code=dvbs2:32400:1/3, outer=bch, precision=int8, max_iterations=8", 0.4, false },
+                          one{ "code=dvbs2:16200:11/45-vlsnr-sf2, outer=bch, precision=int8, max_iterations=8", 1.0,
+                               false } }) {
         const auto opts = parse_frame_options(k.options);
         const auto enc = make_frame_encoder("ldpc", opts);
         const size_t frames = 64;
