@@ -29,18 +29,16 @@ namespace gpufec {
 namespace {
 
 constexpr int max_table_holes = 4; // rows of a layer without one of their layer's entries
-constexpr int max_free_steps = 8192; // steps (sub-layers) whose barrier the table may drop
 
 //! gpu_table (ldpc_cuda_layered.cuh) and the sub-layers and missing entries
 struct general_table {
     int2 entry[max_table_entries];              // as gpu_table's: several may share a column
     uint16_t layer_start[max_table_layers + 1]; // layer l: entries layer_start[l] .. [l + 1]
-    uint16_t stride[max_table_layers];          // layer l: p sub-layers (rows c, c + p, ...)
     // row hole_row[h] of layer hole_layer[h] lacks its entry hole_entry[h] (from the layer's
     // first): it reads the codeword's sink there (hole_of)
     int hole_layer[max_table_holes], hole_row[max_table_holes], hole_entry[max_table_holes];
     int run_at[max_input_runs], run_len[max_input_runs], run_from[max_input_runs]; // as gpu_table's
-    uint32_t free_step[max_free_steps / 32]; // bit s: step s follows without a barrier (step_free)
+    uint32_t layer[max_table_layers + 1]; // as gpu_table's, with each layer's sub-layers
 };
 
 struct general_params {
@@ -48,24 +46,7 @@ struct general_params {
     int rows;         // R: the most rows of a sub-layer (a codeword has TR * R threads)
     int holes;        // entries of the table's hole lists in use
     int gstride;      // posteriors a codeword in shared memory: n, and the sink where holes
-    int steps;        // sub-layers an iteration (the schedule's steps)
-    int prefetch;     // ask L1 for the next step's messages before each barrier
 };
-
-/*! Ask L1 for the messages of the step whose slots start at `slot`, dq a thread, before they are
- *  read: a warp's slot i is 32 * sizeof(M) bytes side by side, and lane L fetches the L-th
- *  32-byte sector of them, so one instruction a lane covers steps of up to 32 sectors. */
-template <typename M>
-__device__ __forceinline__ void prefetch_messages(const M* mrow, int ms, int slot, int dq)
-{
-    constexpr int sectors = int(sizeof(M)); // a slot's 32 lanes: 32 * sizeof(M) bytes
-    const int lane = int(threadIdx.x & 31u);
-    const unsigned char* warp0 = reinterpret_cast<const unsigned char*>(mrow - lane);
-    for (int L = lane; L < dq * sectors; L += 32) {
-        const unsigned char* at = warp0 + (size_t(slot + L / sectors) * ms) * sizeof(M) + 32 * (L % sectors);
-        asm volatile("prefetch.global.L1 [%0];" ::"l"(at));
-    }
-}
 
 /*! The entry (from the layer's first) that row r of layer l lacks, or -1. The row reads the
  *  codeword's sink there instead of a bit: a value beyond any posterior (hole_sink), whose
@@ -182,7 +163,7 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
         const bool active = lane_used && cw < p.frames;
 
         // load: the codewords, their sinks, messages 0 (each thread its own slots)
-        load_group(p, tab, soft, s_gamma, gp.gstride, group);
+        load_group<general_bounds<TR, MAXD, WIDE>::blocks == 1 ? 4 : 1>(p, tab, soft, s_gamma, gp.gstride, group);
         if (HOLES && threadIdx.x < C)
             s_gamma[threadIdx.x * gp.gstride + n] = T(hole_sink<T>());
         for (int i = 0; i < S; ++i)
@@ -196,15 +177,15 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
             ++it;
             const bool work = active && !s_done[local];
             int slot = 0; // the thread's message slots of the layers before
-            int step = 0; // the schedule's step (sub-layer) being taken
+            uint32_t next = tab.layer[0];
             for (int l = 0; l < p.mb; ++l) {
-                const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0, stride = tab.stride[l];
+                const layer_word lw{ next };
+                next = tab.layer[l + 1]; // (read ahead: see layer_word)
+                const int e0 = lw.first(), d = lw.entries(), stride = lw.stride();
                 const int rows = z / stride, dq = (d + TR - 1) / TR;
                 // only the layers with a missing entry (DVB-S2: one) take the rows that look
                 // for it, two instructions an entry
-                bool holed = false;
-                for (int h = 0; HOLES && h < gp.holes; ++h)
-                    holed |= tab.hole_layer[h] == l;
+                const bool holed = HOLES && lw.holed();
                 for (int c = 0; c < stride; ++c) {
                     if (work && u < rows) {
                         const int r = c + stride * u;
@@ -224,17 +205,8 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
                                                                             p.fx, ms);
                             });
                     }
-                    ++step;
-                    if (!step_free(tab.free_step, step, min(gp.steps, max_free_steps))) {
-                        if (gp.prefetch) { // the next step's messages (the next iteration's first)
-                            const bool next_layer = c + 1 == stride;
-                            const int ln = next_layer ? (l + 1 < p.mb ? l + 1 : 0) : l;
-                            const int next = next_layer ? (l + 1 < p.mb ? slot + stride * dq : 0) : slot + (c + 1) * dq;
-                            const int dn = (tab.layer_start[ln + 1] - tab.layer_start[ln] + TR - 1) / TR;
-                            prefetch_messages(mrow, ms, next, dn);
-                        }
+                    if (c + 1 < stride ? !lw.free_inner() : !lw.free_next())
                         __syncthreads();
-                    }
                 }
                 slot += stride * dq;
             }

@@ -32,15 +32,32 @@ struct gpu_table {
     // copied from sent value run_from[r] on, or (run_from < 0) the fill input_erased,
     // input_known_zero or input_known_one (frame/frame_engine.h)
     int run_at[max_input_runs], run_len[max_input_runs], run_from[max_input_runs];
-    uint32_t free_step[max_table_layers / 32]; // bit l: layer l follows without a barrier (step_free)
+    uint32_t layer[max_table_layers + 1]; // layer l as layer_word (the one past the last: 0)
 };
 
-/*! Whether step s of `steps` may start without the barrier after step s - 1: its bits are none
- *  of those of the steps since the last barrier (ldpc_schedule.h); bit s of `bits`. The step
- *  after the last (the next iteration's first) always waits. */
-__device__ __forceinline__ bool step_free(const uint32_t* bits, int s, int steps)
+/*! One layer as the kernels' layer loops read it: a 32-bit word fetched a layer ahead, so that
+ *  its constant-bank load overlaps the row work instead of stalling the layer's start (5G NR's
+ *  rows are short: these loads and the barrier test were a fifth of its kernel's stalls).
+ *  Bits 0-11 the layer's first table entry, 12-17 its entries d, 18: the barrier after the layer
+ *  may be dropped (the next layer touches none of the bits of the layers since the last one:
+ *  ldpc_schedule.h; the same bits), 19: its sub-layers after the first follow one another without
+ *  barriers, 20: a row of the layer lacks an entry, 21-31 its sub-layers (ldpc_code::row_stride). */
+struct layer_word {
+    uint32_t w;
+    __host__ __device__ int first() const { return int(w & 0xfffu); }
+    __host__ __device__ int entries() const { return int((w >> 12) & 0x3fu); }
+    __host__ __device__ bool free_next() const { return (w >> 18) & 1u; }
+    __host__ __device__ bool free_inner() const { return (w >> 19) & 1u; }
+    __host__ __device__ bool holed() const { return (w >> 20) & 1u; }
+    __host__ __device__ int stride() const { return int(w >> 21); }
+};
+constexpr int max_layer_entries = 63;  // what layer_word holds
+constexpr int max_layer_stride = 2047;
+
+inline uint32_t make_layer_word(int first, int entries, bool free_next, bool free_inner, bool holed, int stride)
 {
-    return s < steps && ((bits[s >> 5] >> (s & 31)) & 1u);
+    return uint32_t(first) | uint32_t(entries) << 12 | uint32_t(free_next) << 18 | uint32_t(free_inner) << 19 |
+           uint32_t(holed) << 20 | uint32_t(stride) << 21;
 }
 
 struct gpu_params {
@@ -273,11 +290,36 @@ __device__ __forceinline__ T fill_value(int from)
     return from == input_known_zero ? T(127) : from == input_known_one ? T(-127) : T(0);
 }
 
+/*! store(v, load(v)) for v in [0, len), the block's threads taking v = threadIdx.x + i *
+ *  blockDim.x, AHEAD loads of a thread issued before their stores: the loads of a frame's
+ *  scattered or unaligned values then overlap (one at a time, 5G NR's load stalled its kernel
+ *  a thirteenth of the time, one codeword on an SM and nothing else to run meanwhile). Kernels
+ *  held to few registers (several blocks an SM) take AHEAD 1: more would spill. */
+template <int AHEAD, class Load, class Store>
+__device__ __forceinline__ void copy_ahead(int len, Load&& load, Store&& store)
+{
+    constexpr int ahead = AHEAD;
+    for (int v0 = threadIdx.x; v0 < len; v0 += ahead * blockDim.x) {
+        int x[ahead];
+#pragma unroll
+        for (int u = 0; u < ahead; ++u) {
+            const int v = v0 + u * int(blockDim.x);
+            x[u] = v < len ? load(v) : 0;
+        }
+#pragma unroll
+        for (int u = 0; u < ahead; ++u) {
+            const int v = v0 + u * int(blockDim.x);
+            if (v < len)
+                store(v, x[u]);
+        }
+    }
+}
+
 /*! The C codewords of a group into shared memory (gamma = -soft, the internal sign
  *  convention; the codeword of c at s_gamma + c * stride): four bits at a time where the
  *  codewords keep 4-byte alignment, or (runs, or a gather table for a permutation) the sent
  *  values in place with erasures and known bits between them, zeros past the last frame. Table: any with run_at / run_len / run_from. */
-template <typename T, typename Table>
+template <int AHEAD, typename T, typename Table>
 __device__ __forceinline__ void load_group(const gpu_params& p, const Table& tab, const int8_t* soft, T* s_gamma,
                                            int stride, int group)
 {
@@ -290,16 +332,18 @@ __device__ __forceinline__ void load_group(const gpu_params& p, const Table& tab
             for (int v = threadIdx.x; v < n; v += blockDim.x)
                 g[v] = T(0);
         } else if (p.gather) { // (a permutation: DVB-S2's parity order, its bit interleaver)
-            for (int v = threadIdx.x; v < n; v += blockDim.x) {
+            copy_ahead<AHEAD>(n, [&](int v) {
                 const int from = p.gather[v];
-                g[v] = from >= 0 ? T(-int(src[from])) : fill_value<T>(from);
-            }
+                return from >= 0 ? -int(src[from]) : int(fill_value<T>(from));
+            }, [&](int v, int x) { g[v] = T(x); });
         } else if (p.runs) {
             for (int r = 0; r < p.runs; ++r) {
                 const int at = tab.run_at[r], len = tab.run_len[r], from = tab.run_from[r];
-                const T fill = fill_value<T>(from);
-                for (int v = threadIdx.x; v < len; v += blockDim.x)
-                    g[at + v] = from >= 0 ? T(-int(src[from + v])) : fill;
+                if (from >= 0)
+                    copy_ahead<AHEAD>(len, [&](int v) { return -int(src[from + v]); }, [&](int v, int x) { g[at + v] = T(x); });
+                else
+                    for (int v = threadIdx.x; v < len; v += blockDim.x)
+                        g[at + v] = fill_value<T>(from);
             }
         } else if (n % 4 == 0) {
             for (int v = threadIdx.x; v < n / 4; v += blockDim.x)
@@ -421,7 +465,7 @@ __global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bou
         const bool active = lane_used && cw < p.frames;
 
         // load: the codewords; messages 0, 16 bytes at a time
-        load_group(p, tab, soft, s_gamma, n, group);
+        load_group<layered_bounds<TR, MAXD>::blocks == 1 ? 4 : 1>(p, tab, soft, s_gamma, n, group);
         for (int i = threadIdx.x; i < int(align16(size_t(C) * cwt * S * sizeof(M)) / 16); i += blockDim.x)
             reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
         start_group_flags(p, group, s_done, s_iters);
@@ -433,8 +477,11 @@ __global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bou
             ++it;
             const bool work = active && !s_done[local];
             int slot = 0; // the thread's message slots of the layers before
+            uint32_t next = tab.layer[0];
             for (int l = 0; l < p.mb; ++l) {
-                const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0, dq = (d + TR - 1) / TR;
+                const layer_word lw{ next };
+                next = tab.layer[l + 1]; // (read ahead: see layer_word)
+                const int e0 = lw.first(), d = lw.entries(), dq = (d + TR - 1) / TR;
                 if (work) {
                     with_degree<MAXD>(dq, [&](auto deg) {
                         layered_row<T, M, decltype(deg)::value, TR>(gcw, mrow + slot, tab.entry + e0, d, q, rb, rbz,
@@ -442,7 +489,7 @@ __global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bou
                     });
                 }
                 slot += dq;
-                if (!step_free(tab.free_step, l + 1, p.mb))
+                if (!lw.free_next())
                     __syncthreads();
             }
             all_done = end_iteration(p, it, work, active, lane_used, w == 0, local, s_bad, s_done, s_iters, [&] {
