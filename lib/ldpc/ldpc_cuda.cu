@@ -417,7 +417,8 @@ private:
 
     size_t general_smem(int c) const
     {
-        return d_int8 ? general_smem_bytes<int16_t>(d_gstride, c) : general_smem_bytes<int32_t>(d_gstride, c);
+        return d_int8 ? general_smem_bytes<int16_t>(d_gstride, c, d_code.mb())
+                      : general_smem_bytes<int32_t>(d_gstride, c, d_code.mb());
     }
 
     size_t smem(const launch_shape& sh, int c) const
@@ -425,8 +426,8 @@ private:
         if (sh.global)
             return general_smem(c);
         const int threads = sh.tr * d_code.z();
-        return d_int8 ? smem_bytes<int16_t, int8_t>(d_code.n(), threads, sh.slots, c)
-                      : smem_bytes<int32_t, int16_t>(d_code.n(), threads, sh.slots, c);
+        return d_int8 ? smem_bytes<int16_t, int8_t>(d_code.n(), threads, sh.slots, c, d_code.mb())
+                      : smem_bytes<int32_t, int16_t>(d_code.n(), threads, sh.slots, c, d_code.mb());
     }
 
     int resident_blocks(const void* kernel, int threads, size_t bytes) const

@@ -35,9 +35,10 @@ struct gpu_table {
     uint32_t layer[max_table_layers + 1]; // layer l as layer_word (the one past the last: 0)
 };
 
-/*! One layer as the kernels' layer loops read it: a 32-bit word fetched a layer ahead, so that
- *  its constant-bank load overlaps the row work instead of stalling the layer's start (5G NR's
- *  rows are short: these loads and the barrier test were a fifth of its kernel's stalls).
+/*! One layer as the kernels' layer loops read it: a 32-bit word fetched a layer ahead (from
+ *  shared memory: copy_layer_words), so that its load overlaps the row work instead of stalling
+ *  the layer's start (5G NR's rows are short: the table loads at each layer's start and the
+ *  barrier test were a fifth of its kernel's stalls).
  *  Bits 0-11 the layer's first table entry, 12-17 its entries d, 18: the barrier after the layer
  *  may be dropped (the next layer touches none of the bits of the layers since the last one:
  *  ldpc_schedule.h; the same bits), 19: its sub-layers after the first follow one another without
@@ -88,13 +89,25 @@ __host__ __device__ inline int msg_stride(int entries)
     return int(size_t(words) * 4 / sizeof(M));
 }
 
+//! the layer words (layer_word) of mb layers and the one past them, in shared memory
+__host__ __device__ inline size_t layer_words_bytes(int mb) { return align16(size_t(mb + 1) * 4); }
+
+/*! The layer words into shared memory, once a kernel: read from there a layer ahead, the load
+ *  stays ahead (the compiler moves no shared load past the row's shared stores; a constant
+ *  load it moved back next to its use). Before the first barrier. */
+__device__ __forceinline__ void copy_layer_words(const uint32_t* layer, uint32_t* s_layer, int mb)
+{
+    for (int i = threadIdx.x; i <= mb; i += blockDim.x)
+        s_layer[i] = layer[i];
+}
+
 //! dynamic shared memory of one block of C codewords of `threads` threads each: gamma (T),
-//! messages (M, one row of S slots per thread), flags
+//! messages (M, one row of S slots per thread), flags, the layer words of mb layers
 template <typename T, typename M>
-__host__ __device__ inline size_t smem_bytes(int n, int threads, int S, int C)
+__host__ __device__ inline size_t smem_bytes(int n, int threads, int S, int C, int mb)
 {
     return align16(size_t(C) * n * sizeof(T)) + align16(size_t(C) * threads * S * sizeof(M)) +
-           align16(size_t(C) * 4 * 4);
+           align16(size_t(C) * 4 * 4) + layer_words_bytes(mb);
 }
 
 /*! Address of the bit of table entry `e` for the thread whose row starts rb bytes into a
@@ -447,6 +460,14 @@ __global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bou
     int* s_done = s_bad + C;
     int* s_iters = s_done + C;
     int* s_group = s_iters + C;
+    // kernels held to 40 registers (rows of up to 8 bits: the IEEE codes, whose layers all
+    // share bits) read the layer's entries as they reach it and keep every barrier: the layer
+    // words read ahead and the barrier test cost them 4 to 6 % (802.16e 2304, H200)
+    constexpr bool lean = layered_bounds<TR, MAXD>::blocks > 1;
+    cursor += align16(size_t(C) * 4 * 4);
+    uint32_t* s_layer = reinterpret_cast<uint32_t*>(cursor); // the layer words
+    if constexpr (!lean)
+        copy_layer_words(tab.layer, s_layer, p.mb);
 
     const int local = threadIdx.x / cwt;     // codeword within the block
     const int w = threadIdx.x - local * cwt; // the thread within its codeword
@@ -477,16 +498,13 @@ __global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bou
             ++it;
             const bool work = active && !s_done[local];
             int slot = 0; // the thread's message slots of the layers before
-            // kernels held to 40 registers (rows of up to 8 bits: the IEEE codes, whose layers
-            // all share bits) neither read ahead nor test for barriers to drop: the register
-            // and the test cost them 6 % (802.16e 2304, H200)
-            constexpr bool lean = layered_bounds<TR, MAXD>::blocks > 1;
-            uint32_t next = tab.layer[0];
+            uint32_t next = lean ? 0u : s_layer[0];
             for (int l = 0; l < p.mb; ++l) {
-                const layer_word lw{ lean ? tab.layer[l] : next };
+                const layer_word lw{ next };
                 if constexpr (!lean)
-                    next = tab.layer[l + 1]; // (read ahead: see layer_word)
-                const int e0 = lw.first(), d = lw.entries(), dq = (d + TR - 1) / TR;
+                    next = s_layer[l + 1]; // (read ahead: see layer_word)
+                const int e0 = lean ? tab.layer_start[l] : lw.first();
+                const int d = lean ? tab.layer_start[l + 1] - e0 : lw.entries(), dq = (d + TR - 1) / TR;
                 if (work) {
                     with_degree<MAXD>(dq, [&](auto deg) {
                         layered_row<T, M, decltype(deg)::value, TR>(gcw, mrow + slot, tab.entry + e0, d, q, rb, rbz,
