@@ -417,8 +417,7 @@ private:
 
     size_t general_smem(int c) const
     {
-        return d_int8 ? general_smem_bytes<int16_t>(d_gstride, c, d_code.mb())
-                      : general_smem_bytes<int32_t>(d_gstride, c, d_code.mb());
+        return d_int8 ? general_smem_bytes<int16_t>(d_gstride, c) : general_smem_bytes<int32_t>(d_gstride, c);
     }
 
     size_t smem(const launch_shape& sh, int c) const
