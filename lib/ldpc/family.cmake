@@ -9,6 +9,7 @@ gpufec_add_family(ldpc
     ldpc_encoder.cc
     ldpc_reference.cc
     ldpc_schedule.cc
+    ldpc_trim.cc
     ldpc_cpu.cc
     ldpc_decoder.cc
     ldpc_family.cc

@@ -12,6 +12,7 @@
 #include <gnuradio/gpufec/core/runtime/bits.h>
 
 #include "ldpc_engine.h"
+#include "ldpc_trim.h"
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
@@ -145,18 +146,28 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
                                         std::to_string(code.k() - int(xs)) + " sent information bits as its codeword (" +
                                         std::to_string(outer->n()) + ")");
     }
-    std::unique_ptr<ldpc_engine> engine = make_ldpc_engine(code, options, device);
-    const size_t n = size_t(code.n());
+    // where the output is the information bits, the graph decoded leaves out the block rows that
+    // only unsent bits tie to (ldpc_trim.h: 5G NR at high rates); `col` maps a column of the
+    // code to the graph's
+    const std::optional<ldpc_trimmed_graph> trim =
+        what == ldpc_output::info && !outer ? ldpc_trim_unsent(code, tx.punctured) : std::nullopt;
+    const ldpc_code& graph = trim ? trim->code : code;
+    auto col = [&](int c) { return trim ? trim->column[size_t(c)] : c; };
+    std::unique_ptr<ldpc_engine> engine = make_ldpc_engine(graph, options, device);
+    const size_t n = size_t(graph.n());
     frame_shape shape;
     shape.family = "ldpc";
     shape.description = code.describe();
+    if (trim)
+        shape.description += ", " + std::to_string(graph.mb()) + " of its " + std::to_string(code.mb()) +
+                             " block rows decoded (the others tie only to unsent bits)";
     shape.input_per_frame = n;
     // the bits out: the codeword, or its information bits but the shortened ones
     std::vector<int32_t> out_cols;
     if (what == ldpc_output::info) {
         for (int c : code.info_columns())
             if (!std::binary_search(tx.shortened.begin(), tx.shortened.end(), c))
-                out_cols.push_back(c);
+                out_cols.push_back(col(c));
     } else { // the codeword as sent
         for (size_t c = 0; c < n; ++c)
             out_cols.push_back(code.send_order().empty() ? int32_t(c) : int32_t(code.send_order()[c]));
@@ -177,9 +188,9 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
         shape.input_per_frame = sent.size() + size_t(tx.appended); // (the appended zeros: read by no bit)
         shape.input_order.assign(n, input_erased);
         for (int s : tx.shortened)
-            shape.input_order[size_t(s)] = input_known_zero;
-        for (size_t i = 0; i < sent.size(); ++i)
-            shape.input_order[size_t(sent[i])] = int32_t(i);
+            shape.input_order[size_t(col(s))] = input_known_zero;
+        for (size_t i = 0; i < sent.size(); ++i) // (a bit sent is never a dropped column's)
+            shape.input_order[size_t(col(sent[i]))] = int32_t(i);
         if (!tx.empty())
             shape.description += ", " + std::to_string(tx.punctured.size()) + " punctured, " +
                                  std::to_string(tx.shortened.size()) + " shortened" +

@@ -198,7 +198,7 @@ TEST(ldpc_cuda, rows_spread_over_several_lanes_match_the_cpu)
     }
 }
 
-TEST(ldpc_cuda, dvbs2_frames_with_bch_and_interleaver_on_the_gpu_match_the_cpu)
+TEST(ldpc_cuda, frames_as_sent_dvbs2_with_bch_and_nr_at_high_rate_match_the_cpu)
 {
     // DVB-S2 frames as sent (the parity bits in the standard's order, and through the 8PSK bit
     // interleaver: both placed by the kernel from a gather table) with the BCH after the LDPC
@@ -220,6 +220,10 @@ TEST(ldpc_cuda, dvbs2_frames_with_bch_and_interleaver_on_the_gpu_match_the_cpu)
                           // leading shortened bits
                           one{ "code=dvbs2:32400:1/3, outer=bch, precision=int8, max_iterations=8", 0.4, false },
                           one{ "code=dvbs2:16200:11/45-vlsnr-sf2, outer=bch, precision=int8, max_iterations=8", 1.0,
+                               false },
+                          // 5G NR at rate 8/9: the graph without the rows of unsent parity
+                          // (5 of 46 block rows, ldpc_trim.h)
+                          one{ "code=nr:bg1:384, puncture=0:768 10272:26112, precision=int8, max_iterations=8", 4.0,
                                false } }) {
         const auto opts = parse_frame_options(k.options);
         const auto enc = make_frame_encoder("ldpc", opts);
