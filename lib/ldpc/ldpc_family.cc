@@ -38,7 +38,8 @@ std::unique_ptr<batch_decoder> make_from_options(option_reader& r, const frame_c
     if (out != "info" && out != "codeword")
         throw std::invalid_argument("output: '" + out + "' is not valid (allowed: info, codeword)");
     const ldpc_code c = ldpc_code::named(code);
-    const ldpc_transmission tx = ldpc_transmission::parse(c, r.get("puncture"), r.get("shorten"), r.get("interleaver"));
+    const ldpc_transmission tx =
+        ldpc_transmission::parse(c, r.get("puncture"), r.get("shorten"), r.get("interleaver"), r.get("erased"));
     return make_ldpc_frame_decoder(c, o, device, out == "info" ? ldpc_output::info : ldpc_output::codeword,
                                    common.max_batch, tx, ldpc_outer_code(c, r.get("outer")));
 }
@@ -149,8 +150,11 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
     // where the output is the information bits, the graph decoded leaves out the block rows that
     // only unsent bits tie to (ldpc_trim.h: 5G NR at high rates); `col` maps a column of the
     // code to the graph's
+    std::vector<int> unsent = tx.punctured; // (and the bits sent empty)
+    unsent.insert(unsent.end(), tx.erased.begin(), tx.erased.end());
+    std::sort(unsent.begin(), unsent.end());
     const std::optional<ldpc_trimmed_graph> trim =
-        what == ldpc_output::info && !outer ? ldpc_trim_unsent(code, tx.punctured) : std::nullopt;
+        what == ldpc_output::info && !outer ? ldpc_trim_unsent(code, unsent) : std::nullopt;
     const ldpc_code& graph = trim ? trim->code : code;
     auto col = [&](int c) { return trim ? trim->column[size_t(c)] : c; };
     std::unique_ptr<ldpc_engine> engine = make_ldpc_engine(graph, options, device);
@@ -183,18 +187,21 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
     shape.packed_bits = prefix ? shape.output_bits : n;
     if (!prefix)
         shape.output_order = out_cols;
-    if (!tx.as_columns(code)) { // frames are the sent bits: the engine gets erasures and known zeros in between
+    if (trim || !tx.as_columns(code)) { // frames are the sent bits: the engine gets erasures and known zeros in between
         const std::vector<int> sent = tx.sent(code);
         shape.input_per_frame = sent.size() + size_t(tx.appended); // (the appended zeros: read by no bit)
         shape.input_order.assign(n, input_erased);
         for (int s : tx.shortened)
             shape.input_order[size_t(col(s))] = input_known_zero;
-        for (size_t i = 0; i < sent.size(); ++i) // (a bit sent is never a dropped column's)
-            shape.input_order[size_t(col(sent[i]))] = int32_t(i);
+        for (size_t i = 0; i < sent.size(); ++i) // (a dropped column's value is read by no bit)
+            if (col(sent[i]) >= 0)
+                shape.input_order[size_t(col(sent[i]))] = int32_t(i);
         if (!tx.empty())
             shape.description += ", " + std::to_string(tx.punctured.size()) + " punctured, " +
                                  std::to_string(tx.shortened.size()) + " shortened" +
                                  (tx.appended ? ", " + std::to_string(tx.appended) + " zeros appended" : "");
+        if (!tx.erased.empty())
+            shape.description += ", " + std::to_string(tx.erased.size()) + " sent empty";
     }
     shape.has_check = true;
     shape.check_name = "syndrome_ok";
@@ -271,6 +278,10 @@ GPUFEC_REGISTER_FRAME_FAMILY(ldpc,
                                         "information bits known to be 0, not sent and not output (filler bits): "
                                         "first:end ranges or positions; default the code's own (ccsds:8160:7136: "
                                         "the first 18), none"),
+                               opt_text("erased", "",
+                                        "codeword bits sent but empty (0 in the frame: a rate matcher never received "
+                                        "them), decoded as erasures; rows tied only to such and punctured bits are "
+                                        "not decoded: the same form as puncture, none"),
                                opt_choice("interleaver", "none", dvbs2_modulations(),
                                           "DVB-S2's bit interleaver (dvbs2 codes) for the modulation the frames are sent "
                                           "with: frames in the interleaved order; bpsk and qpsk interleave nothing"),

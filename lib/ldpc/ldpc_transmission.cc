@@ -55,7 +55,8 @@ std::vector<int> parse_positions(const std::string& key, const std::string& text
 } // namespace
 
 ldpc_transmission ldpc_transmission::parse(const ldpc_code& code, const std::string& puncture,
-                                           const std::string& shorten, const std::string& interleaver)
+                                           const std::string& shorten, const std::string& interleaver,
+                                           const std::string& erased)
 {
     ldpc_transmission t;
     // "": the code's own (38.212 5.4.2.1: 5G NR never sends its first 2Z bits; AR4JA its last M)
@@ -63,8 +64,9 @@ ldpc_transmission ldpc_transmission::parse(const ldpc_code& code, const std::str
     t.punctured = parse_positions("puncture", p, code.n());
     t.shortened = parse_positions("shorten", shorten.empty() ? code.default_shorten() : shorten, code.n());
     t.appended = code.fill_bits();
+    t.erased = parse_positions("erased", erased.empty() ? "none" : erased, code.n());
     if (!code.send_order().empty()) { // positions as sent -> the code's columns
-        for (auto* v : { &t.punctured, &t.shortened }) {
+        for (auto* v : { &t.punctured, &t.shortened, &t.erased }) {
             for (int& x : *v)
                 x = code.send_order()[size_t(x)];
             std::sort(v->begin(), v->end());
@@ -80,6 +82,11 @@ ldpc_transmission ldpc_transmission::parse(const ldpc_code& code, const std::str
         if (std::binary_search(t.punctured.begin(), t.punctured.end(), s))
             throw std::invalid_argument("shorten: position " + std::to_string(s) + " is punctured too");
     }
+    for (int e : t.erased)
+        if (std::binary_search(t.punctured.begin(), t.punctured.end(), e) ||
+            std::binary_search(t.shortened.begin(), t.shortened.end(), e))
+            throw std::invalid_argument("erased: position " + std::to_string(e) +
+                                        " is not sent (punctured or shortened)");
     if (t.punctured.size() + t.shortened.size() >= size_t(code.n()))
         throw std::invalid_argument("puncture, shorten: no codeword bit would be sent");
     if (t.shortened.size() >= info.size())

@@ -193,4 +193,36 @@ void nr_rate_matcher::accumulate(const float* soft, int E, int rv, int Qm, float
     }
 }
 
+void nr_rate_matcher::mark_received(int E, int rv, int Qm, uint8_t* received) const
+{
+    check(E, rv, Qm);
+    const int start = k0(rv);
+    for (int k = 0, j = 0; k < E; ++j) {
+        const int i = frame_index((start + j) % d_Ncb);
+        if (i < 0)
+            continue;
+        received[i] = 1;
+        ++k;
+    }
+}
+
+std::string nr_rate_matcher::ldpc_erased(const uint8_t* received) const
+{
+    // frame value i is circular-buffer bit j (the filler bits skipped), codeword bit 2Z + j
+    auto column = [&](int i) { return 2 * d_Z + (i < d_filler_at ? i : i + d_F); };
+    std::string out;
+    for (int i = 0; i < sent();) {
+        if (received[i]) {
+            ++i;
+            continue;
+        }
+        int end = i + 1; // a run of values not received whose columns follow one another
+        while (end < sent() && !received[end] && column(end) == column(end - 1) + 1)
+            ++end;
+        out += (out.empty() ? "" : " ") + std::to_string(column(i)) + ":" + std::to_string(column(end - 1) + 1);
+        i = end;
+    }
+    return out;
+}
+
 } // namespace gpufec

@@ -20,6 +20,8 @@ circular buffer once).
 nr_derate_match: E soft values (f32vector, positive = bit 1) in, the frame of the code block out
 (the values the ldpc decoder takes, zeros where nothing came); with combine=True the
 retransmissions of a code block (same "tb" and "cb") add up until "new_data" says otherwise.
+Its "ldpc_options" metadata gains "erased=<ranges>": the codeword bits no transmission reached,
+whose rows the decoder then leaves out (docs/ldpc.md).
 nr_desegmenter: the decoded code blocks of a transport block in, in order (K' bits each), its A
 bits out with "crc_ok" (the transport block CRC) and "blocks_ok" (each block's CRC-24B).
 Bad PDUs are dropped, logged and counted (dropped()); a transport block whose blocks do not
@@ -186,16 +188,22 @@ class nr_derate_match(_nr_rm_block):
         new = pmt.to_bool(pmt.dict_ref(meta, pmt.intern("new_data"), pmt.PMT_F)) if pmt.dict_has_key(
             meta, pmt.intern("new_data")) else False
         if self.combine and key in self._buffers and not new:
-            acc = self._buffers.pop(key)
+            acc, received = self._buffers.pop(key)
         else:
-            acc = np.zeros(rm.sent(), dtype=np.float32)
+            acc, received = np.zeros(rm.sent(), dtype=np.float32), np.zeros(rm.sent(), dtype=np.uint8)
         rm.accumulate(soft, rv, acc, self.Qm)
+        rm.mark_received(len(soft), rv, received, self.Qm)
         if self.combine:
-            self._buffers[key] = acc
+            self._buffers[key] = (acc, received)
             while len(self._buffers) > MAX_HARQ_BUFFERS:
                 old, _ = self._buffers.popitem(last=False)
                 self.logger.warn("HARQ buffer of transport block %d, code block %d let go (more than %d held)"
                                  % (old[0], old[1], MAX_HARQ_BUFFERS))
+        # the values no transmission reached, for the decoder: it leaves out the rows that only
+        # they tie to (a high code rate's extension parity: 41 of 46 block rows at rate 8/9)
+        options, erased = _meta_text(meta, "ldpc_options"), rm.ldpc_erased(received)
+        if options and erased:
+            meta = pmt.dict_add(meta, pmt.intern("ldpc_options"), pmt.intern(options + ", erased=" + erased))
         self.publish(meta, pmt.init_f32vector(len(acc), acc.tolist()))
 
 

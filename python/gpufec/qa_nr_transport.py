@@ -50,9 +50,10 @@ class every_nth(gr.basic_block):
             self.message_port_pub(pmt.intern("pdus"), msg)
 
 
-def run_chain(tbs, A, R, G, sigma, rvs=(0,), combine=False, any_size=False):
+def run_chain(tbs, A, R, G, sigma, rvs=(0,), combine=False, any_size=False, G_of=None):
     """the chain for transport blocks of A bits; any_size: of any size, each with its "G" in the
-    metadata, through one decoder that takes each code block's options from its metadata"""
+    metadata (G_of(bits), default about rate 1/3 on QPSK), through one decoder that takes each
+    code block's options from its metadata"""
     seg_info = gpufec.nr_segmentation.compute(A + gpufec.nr_tb_crc_bits(A), gpufec.nr_base_graph(A, R))
     tb = gr.top_block()
     seg = gpufec.nr_segmenter(R=R, G=G, Qm=2)
@@ -77,7 +78,8 @@ def run_chain(tbs, A, R, G, sigma, rvs=(0,), combine=False, any_size=False):
     for bits in tbs:
         meta = pmt.make_dict()
         if any_size:  # about rate 1/3 on QPSK, an even number of bits
-            meta = pmt.dict_add(meta, pmt.intern("G"), pmt.from_long(2 * ((3 * len(bits) + 200) // 2)))
+            g = G_of(len(bits)) if G_of else 2 * ((3 * len(bits) + 200) // 2)
+            meta = pmt.dict_add(meta, pmt.intern("G"), pmt.from_long(g))
         seg.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(meta, pmt.init_u8vector(len(bits), bits.tolist())))
     t0 = time.time()
     while dbg.num_messages() < len(tbs) and time.time() - t0 < 60:
@@ -129,6 +131,56 @@ class qa_nr_transport(gr_unittest.TestCase):
         tb.stop()
         tb.wait()
         self.assertEqual((dec.dropped_pdus(), dbg.num_messages()), (1, 0))
+
+    def test_001c_high_rate_blocks_leave_the_rows_of_unsent_parity_out(self):
+        # rate 8/9 on BG1, Z = 384, K' = K = 8448: rv 0 sends circular-buffer bits 0 .. 9503,
+        # codeword bits 768 .. 10271; nr_derate_match names the rest erased, and the decoder
+        # (options from the metadata) decodes 5 of 46 block rows
+        rm = gpufec.nr_rate_matcher(1, 384, 8448)
+        received = np.zeros(rm.sent(), np.uint8)
+        rm.mark_received(9504, 0, received, 2)
+        self.assertEqual(rm.ldpc_erased(received), "10272:26112")
+        rm.mark_received(9504, 2, received, 2)  # rv 2 from k0 = 13 N / 33 (BG1): a gap is left
+        k0 = rm.k0(2)
+        self.assertEqual(rm.ldpc_erased(received), "10272:%d %d:26112" % (768 + k0, 768 + k0 + 9504))
+        received[:] = 1
+        self.assertEqual(rm.ldpc_erased(received), "")
+        # filler bits: columns K' .. K - 1 are no frame value, so a run of erased values steps over them
+        rf = gpufec.nr_rate_matcher(1, 384, 8000)
+        got = np.zeros(rf.sent(), np.uint8)
+        rf.mark_received(6000, 0, got, 2)
+        self.assertEqual(rf.ldpc_erased(got), "6768:8000 8448:26112")
+        dec = gpufec.frame_decoder("ldpc", "code=nr:bg1:384, erased=10272:26112")
+        self.assertIn("5 of its 46 block rows", dec.code_description())
+        with self.assertRaisesRegex(ValueError, "erased: position 0 is not sent"):
+            gpufec.frame_decoder("ldpc", "code=nr:bg1:384, erased=0:10")
+
+        # through the chain: the options in the metadata gain erased=..., and blocks decode
+        drm = gpufec.nr_derate_match(Qm=2)
+        tb = gr.top_block()
+        dbg = blocks.message_debug()
+        tb.msg_connect((drm, "pdus"), (dbg, "store"))
+        tb.start()
+        meta = pmt.make_dict()
+        for key, v in (("bg", 1), ("Z", 384), ("K_prime", 8448), ("rv", 0)):
+            meta = pmt.dict_add(meta, pmt.intern(key), pmt.from_long(v))
+        meta = pmt.dict_add(meta, pmt.intern("ldpc_options"), pmt.intern("code=nr:bg1:384, shorten=8448:8448"))
+        drm.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(meta, pmt.init_f32vector(9504, [1.0] * 9504)))
+        t0 = time.time()
+        while dbg.num_messages() < 1 and time.time() - t0 < 10:
+            time.sleep(0.02)
+        tb.stop()
+        tb.wait()
+        opts = pmt.symbol_to_string(pmt.dict_ref(pmt.car(dbg.get_message(0)), pmt.intern("ldpc_options"), pmt.PMT_NIL))
+        self.assertEqual(opts, "code=nr:bg1:384, shorten=8448:8448, erased=10272:26112")
+        A, R = 20000, 0.85
+        rng = np.random.default_rng(7)
+        tbs = [rng.integers(0, 2, A, dtype=np.uint8) for _ in range(3)]
+        out, seg, _ = run_chain(tbs, A, R, 0, sigma=0.45, any_size=True, G_of=lambda n: 2 * ((n * 100 // 85 + 200) // 2))
+        self.assertEqual(len(out), 3)
+        for msg, bits in zip(out, tbs):
+            np.testing.assert_array_equal(np.array(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.uint8), bits)
+            self.assertTrue(pmt.to_bool(pmt.dict_ref(pmt.car(msg), pmt.intern("crc_ok"), pmt.PMT_F)))
 
     def test_002_harq_combining_of_two_versions(self):
         # one version alone (E = 3800 for K' = 3016: rate 0.79) fails at this noise; rv 0 and

@@ -91,5 +91,25 @@ void bind_nr_coding(py::module& m)
                 r.accumulate(soft.data(), int(soft.size()), rv, Qm, acc.mutable_data());
             },
             py::arg("soft"), py::arg("rv"), py::arg("acc"), py::arg("Qm") = 1,
-            "adds the E = len(soft) soft values of version rv into acc (sent() values, in place)");
+            "adds the E = len(soft) soft values of version rv into acc (sent() values, in place)")
+        .def(
+            "mark_received",
+            [](const nr_rate_matcher& r, int E, int rv, py::array_t<uint8_t, py::array::c_style> received, int Qm) {
+                if (received.size() != r.sent())
+                    throw std::invalid_argument("mark_received: received must hold sent() = " +
+                                                std::to_string(r.sent()) + " flags");
+                r.mark_received(E, rv, Qm, received.mutable_data());
+            },
+            py::arg("E"), py::arg("rv"), py::arg("received"), py::arg("Qm") = 1,
+            "sets received[i] (sent() uint8 flags, in place) for each frame value E values of version rv reach")
+        .def(
+            "ldpc_erased",
+            [](const nr_rate_matcher& r, u8 received) {
+                if (received.size() != r.sent())
+                    throw std::invalid_argument("ldpc_erased: received must hold sent() = " +
+                                                std::to_string(r.sent()) + " flags");
+                return r.ldpc_erased(received.data());
+            },
+            py::arg("received"),
+            "the ldpc family's erased option for the values not received (codeword ranges; '' for none)");
 }

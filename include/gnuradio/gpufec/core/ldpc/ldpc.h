@@ -124,6 +124,10 @@ struct ldpc_transmission {
     /*! where not empty: the frame as sent goes through a bit interleaver, position p carrying
      *  the codeword's bit interleaver[p] in the send order (DVB-S2's for 8PSK and APSK) */
     std::vector<int> interleaver;
+    /*! columns sent but known to carry nothing (their frame values are 0: a rate matcher that
+     *  never received them): decoded as erasures, and where a block row ties only to such bits
+     *  and punctured ones, left out of the graph decoded (ldpc_trim) */
+    std::vector<int> erased;
 
     bool empty() const { return punctured.empty() && shortened.empty() && appended == 0 && interleaver.empty(); }
     //! every bit sent, in column order: the frames are the codewords as the engines hold them
@@ -134,9 +138,9 @@ struct ldpc_transmission {
      *  option. "" takes the code's own: `puncture` nr's first 2Z bits, AR4JA's last M;
      *  `shorten` C2's (8160, 7136) first 18 bits; else none. `interleaver`: "" or "none", or
      *  a DVB-S2 modulation for the dvbs2 codes (dvbs2_bit_interleaver; with neither puncturing
-     *  nor shortening). */
+     *  nor shortening). `erased`: positions as `puncture`, each one sent ("" or "none": none). */
     static ldpc_transmission parse(const ldpc_code& code, const std::string& puncture, const std::string& shorten,
-                                   const std::string& interleaver = "");
+                                   const std::string& interleaver = "", const std::string& erased = "");
     //! the codeword positions sent, in the order they are sent (the appended zeros follow them)
     std::vector<int> sent(const ldpc_code& code) const;
 };

@@ -78,6 +78,13 @@ public:
     /*! The receiver: adds the E soft values of version rv (Qm as sent) into `acc` (sent()
      *  values, zero where nothing was received yet): repeated bits and retransmissions add up */
     void accumulate(const float* soft, int E, int rv, int Qm, float* acc) const;
+    //! Sets received[i] (sent() flags) for each frame value that E values of version rv reach.
+    void mark_received(int E, int rv, int Qm, uint8_t* received) const;
+    /*! The ldpc family's `erased` option for a frame whose values came where `received` is set:
+     *  the codeword positions of the others, as ranges ("" where every value came), so that the
+     *  decoder leaves out the rows only those tie to (ldpc_trim: a high-rate transmission's
+     *  extension parity). */
+    std::string ldpc_erased(const uint8_t* received) const;
 
 private:
     //! the frame index of circular-buffer bit j (0 .. Ncb-1), or -1 for a filler bit
