@@ -256,13 +256,27 @@ public:
         d_threads = d_shape.threads;
         d_per_sm = std::max(1, d_shape.per_sm);
         d_resident = d_per_sm * d_sms;
-        // half a wave of resident blocks per chunk: the next chunk's copy overlaps this one's
+        // Chunks of half a wave of resident blocks where every codeword runs the same
+        // iterations and an SM holds several blocks: the next chunk's copy overlaps this one's
         // kernel, and the kernels of neighbouring chunks fill each other's tails. Measured on
         // the H100 (10 iterations, host to host, Gb/s): 802.11n 1944, 16384 codewords: half a
         // wave 12.24, a wave 11.89, a third 11.60; 4096 codewords: 9.60, 8.85, 9.60. 802.16e
-        // 2304, 16384: 14.20, 13.75, 13.58; 4096: 11.15, 10.00, 11.33
+        // 2304, 16384: 14.20, 13.75, 13.58; 4096: 11.15, 10.00, 11.33.
+        // With early termination a chunk waits for its slowest codeword, and with one block an
+        // SM (the large codes) few chunks run at once: two waves a chunk, four chunks in flight.
+        // Measured on the H200 (host to host, Gb/s, half a wave and three chunks / two waves and
+        // four): early stop at the waterfall, 50 at most: 5G NR BG1 Z = 384 at 1.2 dB 1.11 /
+        // 3.49, DVB-S2 1/2 + BCH at 1.2 dB 1.05 / 1.69, 802.16e 2304 at 2 dB 6.79 / 11.61, AR4JA
+        // k = 16384 3.03 / 3.26; 10 iterations: DVB-S2 1/2 + BCH 3.89 / 4.37, NR 4.67 / 4.78.
         const size_t half_wave = std::max<size_t>(size_t(d_resident) / 2, 1) * size_t(d_c);
-        d_per_chunk = d_opts.max_batch > 0 ? size_t(d_opts.max_batch) : half_wave;
+        const bool wide = d_opts.early_termination || d_per_sm == 1;
+        d_per_chunk = d_opts.max_batch > 0 ? size_t(d_opts.max_batch) : wide ? 4 * half_wave : half_wave;
+        int slots = wide ? 4 : 3;
+        // tuning aids: GPUFEC_LDPC_CHUNK=<codewords a chunk>, GPUFEC_LDPC_SLOTS=<chunks in flight>
+        if (const char* c = std::getenv("GPUFEC_LDPC_CHUNK"); c && std::atoi(c) > 0)
+            d_per_chunk = size_t(std::atoi(c));
+        if (const char* c = std::getenv("GPUFEC_LDPC_SLOTS"); c && std::atoi(c) >= 2)
+            slots = std::atoi(c);
         d_in_stride = size_t(code.n());
         // ports: in 0 channel values; out 0 packed hard bits, out 1 results, out 2 posteriors
         // (made on the first batch that asks for them); scratch 0 the block queue. Every
@@ -273,7 +287,7 @@ public:
         l.out = { cw * ((n + 7) / 8), cw * sizeof(frame_status) };
         // scratch 1: the messages of every resident block, where they are in global memory
         l.scratch = { sizeof(int), global_message_bytes() };
-        d_pipe = std::make_unique<batch_pipeline>(3, l);
+        d_pipe = std::make_unique<batch_pipeline>(slots, l);
     }
 
     bool on_gpu() const override { return true; }
