@@ -208,20 +208,36 @@ void nr_rate_matcher::mark_received(int E, int rv, int Qm, uint8_t* received) co
 
 std::string nr_rate_matcher::ldpc_erased(const uint8_t* received) const
 {
-    // frame value i is circular-buffer bit j (the filler bits skipped), codeword bit 2Z + j
-    auto column = [&](int i) { return 2 * d_Z + (i < d_filler_at ? i : i + d_F); };
+    // whole Z-bit block columns only: the decoder leaves out rows by block column, and naming
+    // every unreceived bit would make a decoder for each E (the options are a decoder's key)
     std::string out;
-    for (int i = 0; i < sent();) {
-        if (received[i]) {
-            ++i;
+    int run_start = -1, run_end = -1; // the block columns named, as one range while they touch
+    auto flush = [&] {
+        if (run_start >= 0)
+            out += (out.empty() ? "" : " ") + std::to_string(run_start * d_Z) + ":" + std::to_string(run_end * d_Z);
+        run_start = -1;
+    };
+    const int blocks = (d_N + 2 * d_Z) / d_Z;
+    for (int b = 2; b < blocks; ++b) { // (the first 2Z bits are never sent)
+        bool none = true;
+        for (int c = b * d_Z; c < (b + 1) * d_Z && none; ++c) {
+            const int j = c - 2 * d_Z; // circular-buffer bit
+            if (j >= d_filler_at && j < d_filler_at + d_F) {
+                none = false; // (a block with filler bits holds information: never left out)
+                break;
+            }
+            const int i = j < d_filler_at ? j : j - d_F; // its frame value
+            none = !received[i];
+        }
+        if (!none) {
+            flush();
             continue;
         }
-        int end = i + 1; // a run of values not received whose columns follow one another
-        while (end < sent() && !received[end] && column(end) == column(end - 1) + 1)
-            ++end;
-        out += (out.empty() ? "" : " ") + std::to_string(column(i)) + ":" + std::to_string(column(end - 1) + 1);
-        i = end;
+        if (run_start < 0)
+            run_start = b;
+        run_end = b + 1;
     }
+    flush();
     return out;
 }
 

@@ -20,8 +20,8 @@ circular buffer once).
 nr_derate_match: E soft values (f32vector, positive = bit 1) in, the frame of the code block out
 (the values the ldpc decoder takes, zeros where nothing came); with combine=True the
 retransmissions of a code block (same "tb" and "cb") add up until "new_data" says otherwise.
-Its "ldpc_options" metadata gains "erased=<ranges>": the codeword bits no transmission reached,
-whose rows the decoder then leaves out (docs/ldpc.md).
+Its "ldpc_options" metadata gains "erased=<ranges>": the Z-bit block columns no transmission
+reached, whose rows the decoder then leaves out (docs/ldpc.md).
 nr_desegmenter: the decoded code blocks of a transport block in, in order (K' bits each), its A
 bits out with "crc_ok" (the transport block CRC) and "blocks_ok" (each block's CRC-24B).
 Bad PDUs are dropped, logged and counted (dropped()); a transport block whose blocks do not

@@ -139,18 +139,19 @@ class qa_nr_transport(gr_unittest.TestCase):
         rm = gpufec.nr_rate_matcher(1, 384, 8448)
         received = np.zeros(rm.sent(), np.uint8)
         rm.mark_received(9504, 0, received, 2)
-        self.assertEqual(rm.ldpc_erased(received), "10272:26112")
+        self.assertEqual(rm.ldpc_erased(received), "10368:26112")  # whole blocks of Z: from column 27
         rm.mark_received(9504, 2, received, 2)  # rv 2 from k0 = 13 N / 33 (BG1): a gap is left
         k0 = rm.k0(2)
-        self.assertEqual(rm.ldpc_erased(received), "10272:%d %d:26112" % (768 + k0, 768 + k0 + 9504))
+        lo, hi = -(-10272 // 384) * 384, (768 + k0) // 384 * 384
+        self.assertEqual(rm.ldpc_erased(received), "%d:%d %d:26112" % (lo, hi, -(-(768 + k0 + 9504) // 384) * 384))
         received[:] = 1
         self.assertEqual(rm.ldpc_erased(received), "")
-        # filler bits: columns K' .. K - 1 are no frame value, so a run of erased values steps over them
+        # filler bits (codeword bits 8000 .. 8447): the blocks holding them are never named
         rf = gpufec.nr_rate_matcher(1, 384, 8000)
         got = np.zeros(rf.sent(), np.uint8)
-        rf.mark_received(6000, 0, got, 2)
-        self.assertEqual(rf.ldpc_erased(got), "6768:8000 8448:26112")
-        dec = gpufec.frame_decoder("ldpc", "code=nr:bg1:384, erased=10272:26112")
+        rf.mark_received(6000, 0, got, 2)  # codeword bits 768 .. 6767
+        self.assertEqual(rf.ldpc_erased(got), "6912:7680 8448:26112")
+        dec = gpufec.frame_decoder("ldpc", "code=nr:bg1:384, erased=10368:26112")
         self.assertIn("5 of its 46 block rows", dec.code_description())
         with self.assertRaisesRegex(ValueError, "erased: position 0 is not sent"):
             gpufec.frame_decoder("ldpc", "code=nr:bg1:384, erased=0:10")
@@ -172,7 +173,7 @@ class qa_nr_transport(gr_unittest.TestCase):
         tb.stop()
         tb.wait()
         opts = pmt.symbol_to_string(pmt.dict_ref(pmt.car(dbg.get_message(0)), pmt.intern("ldpc_options"), pmt.PMT_NIL))
-        self.assertEqual(opts, "code=nr:bg1:384, shorten=8448:8448, erased=10272:26112")
+        self.assertEqual(opts, "code=nr:bg1:384, shorten=8448:8448, erased=10368:26112")
         A, R = 20000, 0.85
         rng = np.random.default_rng(7)
         tbs = [rng.integers(0, 2, A, dtype=np.uint8) for _ in range(3)]

@@ -81,9 +81,10 @@ public:
     //! Sets received[i] (sent() flags) for each frame value that E values of version rv reach.
     void mark_received(int E, int rv, int Qm, uint8_t* received) const;
     /*! The ldpc family's `erased` option for a frame whose values came where `received` is set:
-     *  the codeword positions of the others, as ranges ("" where every value came), so that the
-     *  decoder leaves out the rows only those tie to (ldpc_trim: a high-rate transmission's
-     *  extension parity). */
+     *  the Z-bit block columns none of whose values came, as codeword ranges ("" for none), so
+     *  that the decoder leaves out the rows only those tie to (ldpc_trim: a high-rate
+     *  transmission's extension parity). Whole blocks only: the options of the code blocks of
+     *  many E are then the same few (each is a decoder). */
     std::string ldpc_erased(const uint8_t* received) const;
 
 private:
