@@ -41,12 +41,44 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 namespace gpufec {
 
 namespace {
+
+/*! A tuning aid from the environment (docs/ldpc.md): `name`'s value where set, which must be one
+ *  of `allowed` (std::invalid_argument naming it otherwise), else `fallback`. */
+std::string tuning_choice(const char* name, std::initializer_list<const char*> allowed, const char* fallback)
+{
+    const char* v = std::getenv(name);
+    if (!v)
+        return fallback;
+    std::string list;
+    for (const char* a : allowed) {
+        if (std::strcmp(v, a) == 0)
+            return v;
+        list += (list.empty() ? "" : ", ") + std::string(a);
+    }
+    throw std::invalid_argument(std::string(name) + ": '" + v + "' is not valid (" + list + ")");
+}
+
+//! the same for a whole number in lo .. hi
+int tuning_int(const char* name, int lo, int hi, int fallback)
+{
+    const char* v = std::getenv(name);
+    if (!v)
+        return fallback;
+    char* end = nullptr;
+    const long x = std::strtol(v, &end, 10);
+    if (end == v || *end != '\0' || x < lo || x > hi)
+        throw std::invalid_argument(std::string(name) + ": '" + v + "' is not valid (" + std::to_string(lo) +
+                                    " .. " + std::to_string(hi) + ")");
+    return int(x);
+}
 
 typedef void (*general_fn)(general_params, const general_table, const int8_t*, uint8_t*, frame_status*, float*,
                            void*, int*);
@@ -159,16 +191,10 @@ public:
         // the layer loops' words (layer_word): steps that touch none of the bits of the steps
         // since the last barrier follow without one (ldpc_schedule.h; the same bits).
         // GPUFEC_LDPC_BARRIERS=all keeps every barrier (a tuning aid). Measured on the H200, int8,
-        // 10 iterations, host to host, against every barrier: 5G NR BG1 Z = 384 +2 %, AR4JA
-        // k = 16384 +14 %, C2 +27 % (1.85 -> 2.36 Gb/s).
+        // 10 iterations, host to host, against every barrier in the same build: 5G NR BG1
+        // Z = 384 4.43 -> 4.55 Gb/s, AR4JA k = 16384 7.29 -> 7.75 (C2 within its run-to-run noise).
         const std::vector<bool> free = ldpc_steps_free_of_previous(code);
-        bool keep_all = false;
-        if (const char* b = std::getenv("GPUFEC_LDPC_BARRIERS")) {
-            if (std::string(b) != "all" && std::string(b) != "needed")
-                throw std::invalid_argument("GPUFEC_LDPC_BARRIERS: '" + std::string(b) +
-                                            "' is not valid (all, needed)");
-            keep_all = std::string(b) == "all";
-        }
+        const bool keep_all = tuning_choice("GPUFEC_LDPC_BARRIERS", { "needed", "all" }, "needed") == "all";
         for (int l = 0, step = 0; l < code.mb(); ++l) {
             const int stride = code.row_stride(l), first = t->layer_start[l], d = t->layer_start[l + 1] - first;
             if (stride > max_layer_stride || d > max_layer_entries)
@@ -197,12 +223,7 @@ public:
         bool global = d_holes > 0;
         for (int l = 0; l < code.mb(); ++l)
             global |= code.row_stride(l) != 1;
-        if (const char* where = std::getenv("GPUFEC_LDPC_MESSAGES")) {
-            const std::string w = where;
-            if (w != "shared" && w != "global")
-                throw std::invalid_argument("GPUFEC_LDPC_MESSAGES: '" + w + "' is not valid (shared, global)");
-            global |= w == "global";
-        }
+        global |= tuning_choice("GPUFEC_LDPC_MESSAGES", { "shared", "global" }, "shared") == "global";
         // lanes a row: one, unless that leaves fewer than 256 threads an SM (a sub-layer of few
         // rows: C2's 7, DVB-S2 9/10's 60 to 180, one codeword an SM); then the lanes that keep
         // the most threads resident. Measured on the H200, int8, 10 iterations, host to host
@@ -212,13 +233,7 @@ public:
         // they hide): 802.16e 2304 14.1 / 5.7 / 3.4, 5G NR Z = 384 4.14 / 1.94, DVB-S2 64800
         // 1/2 1.82 / 1.55, AR4JA k = 16384 7.36 / 3.16. GPUFEC_LDPC_ROW_THREADS=1|2|4|8 forces
         // it (a tuning aid).
-        int forced = 0;
-        if (const char* force = std::getenv("GPUFEC_LDPC_ROW_THREADS")) {
-            forced = std::atoi(force);
-            if (forced != 1 && forced != 2 && forced != 4 && forced != 8)
-                throw std::invalid_argument("GPUFEC_LDPC_ROW_THREADS: '" + std::string(force) +
-                                            "' is not valid (1, 2, 4 or 8)");
-        }
+        const int forced = std::stoi(tuning_choice("GPUFEC_LDPC_ROW_THREADS", { "1", "2", "4", "8" }, "0"));
         bool have = false;
         int one_lane = 0; // threads an SM with one lane a row
         for (int tr : { 1, 2, 4, 8 }) {
@@ -273,10 +288,8 @@ public:
         d_per_chunk = d_opts.max_batch > 0 ? size_t(d_opts.max_batch) : wide ? 4 * half_wave : half_wave;
         int slots = wide ? 4 : 3;
         // tuning aids: GPUFEC_LDPC_CHUNK=<codewords a chunk>, GPUFEC_LDPC_SLOTS=<chunks in flight>
-        if (const char* c = std::getenv("GPUFEC_LDPC_CHUNK"); c && std::atoi(c) > 0)
-            d_per_chunk = size_t(std::atoi(c));
-        if (const char* c = std::getenv("GPUFEC_LDPC_SLOTS"); c && std::atoi(c) >= 2)
-            slots = std::atoi(c);
+        d_per_chunk = size_t(tuning_int("GPUFEC_LDPC_CHUNK", 1, 1 << 20, int(d_per_chunk)));
+        slots = tuning_int("GPUFEC_LDPC_SLOTS", 2, 16, slots);
         d_in_stride = size_t(code.n());
         // ports: in 0 channel values; out 0 packed hard bits, out 1 results, out 2 posteriors
         // (made on the first batch that asks for them); scratch 0 the block queue. Every
@@ -520,14 +533,7 @@ private:
         }
         sh.c = best;
         // tuning aid: GPUFEC_LDPC_CW_PER_BLOCK=C forces the codewords per block
-        if (const char* force = std::getenv("GPUFEC_LDPC_CW_PER_BLOCK")) {
-            const int c = std::atoi(force);
-            if (c < 1 || c * cwt > bound)
-                throw std::invalid_argument("GPUFEC_LDPC_CW_PER_BLOCK: " + std::string(force) +
-                                            " is not valid (1 .. " + std::to_string(bound) +
-                                            " / threads of a codeword)");
-            sh.c = c;
-        }
+        sh.c = tuning_int("GPUFEC_LDPC_CW_PER_BLOCK", 1, bound / cwt, sh.c);
         sh.smem = smem(sh, sh.c);
         if (sh.smem > d_optin)
             return false;

@@ -10,8 +10,9 @@
  * Parallel mapping: a codeword has TR * R threads, R = the most rows of a sub-layer; row u of
  * a codeword is row c + p u of sub-layer c of every layer of p sub-layers (the rows of a
  * sub-layer touch distinct bits), so a sub-layer is one parallel step, followed by a barrier
- * where the next touches bits of the steps since the last (layer_word), and TR adjacent lanes share a row, lane q holding its entries q, q + TR, ... (layered_row:
- * more threads where a sub-layer has few rows, as C2's seven). A block decodes C codewords
+ * where the next touches bits of the steps since the last (layer_word); TR adjacent lanes share
+ * a row, lane q holding its entries q, q + TR, ... (layered_row: more threads where a sub-layer
+ * has few rows, as C2's seven). A block decodes C codewords
  * (C * TR * R threads) and takes groups of C from the queue.
  *
  * Memory: posteriors in shared memory, each codeword's followed by a sink (hole_of); messages

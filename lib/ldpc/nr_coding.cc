@@ -158,17 +158,23 @@ void nr_rate_matcher::check(int E, int rv, int Qm) const
     (void)k0(rv);
 }
 
-std::vector<uint8_t> nr_rate_matcher::match(const uint8_t* frame, int E, int rv, int Qm) const
+template <class F>
+void nr_rate_matcher::select(int E, int rv, F&& f) const
 {
-    check(E, rv, Qm);
-    // 5.4.2.1 bit selection: from k0 round the buffer, skipping <NULL> (filler) bits
-    std::vector<uint8_t> e(static_cast<size_t>(E), 0);
+    // 5.4.2.1 bit selection: e_k is buffer bit k0 + j for the k-th j that is not <NULL> (filler)
     const int start = k0(rv);
     for (int k = 0, j = 0; k < E; ++j) {
         const int i = frame_index((start + j) % d_Ncb);
         if (i >= 0)
-            e[size_t(k++)] = frame[i] & 1;
+            f(k++, i);
     }
+}
+
+std::vector<uint8_t> nr_rate_matcher::match(const uint8_t* frame, int E, int rv, int Qm) const
+{
+    check(E, rv, Qm);
+    std::vector<uint8_t> e(static_cast<size_t>(E), 0);
+    select(E, rv, [&](int k, int i) { e[size_t(k)] = frame[i] & 1; });
     // 5.4.2.2 bit interleaving: f_(i + j Qm) = e_(i E / Qm + j)
     std::vector<uint8_t> f(static_cast<size_t>(E));
     const int rows = E / Qm;
@@ -181,29 +187,14 @@ std::vector<uint8_t> nr_rate_matcher::match(const uint8_t* frame, int E, int rv,
 void nr_rate_matcher::accumulate(const float* soft, int E, int rv, int Qm, float* acc) const
 {
     check(E, rv, Qm);
-    const int rows = E / Qm, start = k0(rv);
-    // e_k, deinterleaved, is buffer bit k0 + j for the k-th j that is not <NULL>
-    for (int k = 0, j = 0; k < E; ++j) {
-        const int i = frame_index((start + j) % d_Ncb);
-        if (i < 0)
-            continue;
-        const int q = k / rows, r = k % rows; // e_k = f_(q + r Qm)
-        acc[i] += soft[q + r * Qm];
-        ++k;
-    }
+    const int rows = E / Qm;
+    select(E, rv, [&](int k, int i) { acc[i] += soft[k / rows + (k % rows) * Qm]; }); // e_k = f_(q + r Qm)
 }
 
 void nr_rate_matcher::mark_received(int E, int rv, int Qm, uint8_t* received) const
 {
     check(E, rv, Qm);
-    const int start = k0(rv);
-    for (int k = 0, j = 0; k < E; ++j) {
-        const int i = frame_index((start + j) % d_Ncb);
-        if (i < 0)
-            continue;
-        received[i] = 1;
-        ++k;
-    }
+    select(E, rv, [&](int, int i) { received[i] = 1; });
 }
 
 std::string nr_rate_matcher::ldpc_erased(const uint8_t* received) const

@@ -232,23 +232,14 @@ TEST(ldpc_cuda, frames_as_sent_dvbs2_with_bch_and_nr_at_high_rate_match_the_cpu)
         std::vector<uint8_t> coded(enc->coded_bits() * frames);
         enc->encode(info.data(), frames, coded.data());
         const auto soft = test::channel(coded, double(enc->info_bits()) / double(enc->coded_bits()), k.ebn0, 9);
-        auto run = [&](const char* device, std::vector<uint8_t>& bits, std::vector<frame_status>& st) {
-            const auto dec = make_frame_decoder("ldpc", opts, device_spec::parse(device));
-            bits.assign(dec->output_bits() * frames, 0);
-            st.assign(frames, frame_status{});
-            frame_batch b;
-            b.frames = frames;
-            b.soft = soft.data();
-            b.bits = bits.data();
-            b.status = st.data();
-            dec->decode(b);
-            return dec->backend();
-        };
-        std::vector<uint8_t> gbits, cbits;
-        std::vector<frame_status> gst, cst;
-        EXPECT_EQ(run("cuda", gbits, gst).rfind("cuda", 0), 0u) << k.options;
-        run("cpu", cbits, cst);
-        EXPECT_EQ(gbits, cbits) << k.options;
+        const auto gdec = make_frame_decoder("ldpc", opts, device_spec::parse("cuda"));
+        const auto cdec = make_frame_decoder("ldpc", opts, device_spec::parse("cpu"));
+        EXPECT_EQ(gdec->backend().rfind("cuda", 0), 0u) << k.options;
+        const auto g = test::decode_frames(*gdec, soft.data(), frames);
+        const auto c = test::decode_frames(*cdec, soft.data(), frames);
+        EXPECT_EQ(g.bits, c.bits) << k.options;
+        const auto& gst = g.status;
+        const auto& cst = c.status;
         int mended = 0, failed = 0;
         for (size_t f = 0; f < frames; ++f) {
             EXPECT_EQ(gst[f].check, cst[f].check) << k.options << " frame " << f;

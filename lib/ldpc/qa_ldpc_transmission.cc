@@ -135,34 +135,19 @@ TEST(ldpc_transmission, rows_tied_only_to_unsent_bits_are_not_decoded)
     const auto soft = test::channel(coded, double(k) / double(n), 4.5, 42);
     for (bool et : { false, true }) {
         const std::string o = tail + ", max_iterations=5, precision=int8, early_termination=" + (et ? "true" : "false");
-        auto run_one = [&](const std::string& options, size_t out_bits, std::vector<uint8_t>& bits,
-                           std::vector<frame_status>& st) {
-            auto dec = decoder(options);
-            ASSERT_EQ(dec->output_bits(), out_bits);
-            bits.assign(frames * out_bits, 0);
-            st.assign(frames, frame_status{});
-            frame_batch b;
-            b.frames = frames;
-            b.soft = soft.data();
-            b.bits = bits.data();
-            b.status = st.data();
-            dec->decode(b);
-        };
-        std::vector<uint8_t> trimmed, whole;
-        std::vector<frame_status> ts, ws;
-        run_one(o, k, trimmed, ts);
-        run_one(o + ", output=codeword", size_t(c.n()), whole, ws);
+        auto trimmed_dec = decoder(o), whole_dec = decoder(o + ", output=codeword");
+        ASSERT_EQ(trimmed_dec->output_bits(), k);
+        ASSERT_EQ(whole_dec->output_bits(), size_t(c.n()));
+        const auto trimmed = test::decode_frames(*trimmed_dec, soft.data(), frames);
+        const auto whole = test::decode_frames(*whole_dec, soft.data(), frames);
         size_t failed = 0;
         for (size_t f = 0; f < frames; ++f) {
-            const bool wrong = test::count_errors(trimmed.data() + f * k, info.data() + f * k, k) > 0;
-            failed += wrong;
+            const auto t = trimmed.bits.begin() + long(f * k), w = whole.bits.begin() + long(f * size_t(c.n()));
+            failed += test::count_errors(&*t, info.data() + f * k, k) > 0;
             if (!et)
-                EXPECT_EQ(std::vector<uint8_t>(trimmed.begin() + long(f * k), trimmed.begin() + long((f + 1) * k)),
-                          std::vector<uint8_t>(whole.begin() + long(f * size_t(c.n())),
-                                               whole.begin() + long(f * size_t(c.n()) + k)))
-                    << "frame " << f;
+                EXPECT_EQ(std::vector<uint8_t>(t, t + long(k)), std::vector<uint8_t>(w, w + long(k))) << "frame " << f;
             else
-                EXPECT_LE(ts[f].iterations, ws[f].iterations) << "frame " << f;
+                EXPECT_LE(trimmed.status[f].iterations, whole.status[f].iterations) << "frame " << f;
         }
         if (!et) {
             EXPECT_GT(failed, 0u);

@@ -6,6 +6,7 @@
 #define INCLUDED_GPUFEC_TESTING_TEST_UTIL_H
 
 #include <gnuradio/gpufec/core/codes/conv_code.h>
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
 #include <gnuradio/gpufec/core/runtime/device.h>
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include <cmath>
@@ -53,6 +54,27 @@ inline size_t count_errors(const uint8_t* a, const uint8_t* b, size_t n)
     for (size_t i = 0; i < n; ++i)
         e += (a[i] & 1) != (b[i] & 1);
     return e;
+}
+
+//! a batch's decisions (output_bits() a frame, a bit a byte) and statuses
+struct decoded_frames {
+    std::vector<uint8_t> bits;
+    std::vector<frame_status> status;
+};
+
+//! `frames` frames of int8 soft values through a decoder, whole
+inline decoded_frames decode_frames(batch_decoder& dec, const int8_t* soft, size_t frames)
+{
+    decoded_frames d;
+    d.bits.assign(frames * dec.output_bits(), 0);
+    d.status.assign(frames, frame_status{});
+    frame_batch b;
+    b.frames = frames;
+    b.soft = soft;
+    b.bits = d.bits.data();
+    b.status = d.status.data();
+    dec.decode(b);
+    return d;
 }
 
 inline double code_rate(const conv_code& c)

@@ -15,7 +15,7 @@ import pmt
 from gnuradio import blocks, gr, gr_unittest
 from gnuradio import gpufec
 
-from qa_util import bpsk_awgn_pdu
+from qa_util import bpsk_awgn_pdu, decode_pdus
 
 
 class each_version(gr.basic_block):
@@ -157,22 +157,13 @@ class qa_nr_transport(gr_unittest.TestCase):
             gpufec.frame_decoder("ldpc", "code=nr:bg1:384, erased=0:10")
 
         # through the chain: the options in the metadata gain erased=..., and blocks decode
-        drm = gpufec.nr_derate_match(Qm=2)
-        tb = gr.top_block()
-        dbg = blocks.message_debug()
-        tb.msg_connect((drm, "pdus"), (dbg, "store"))
-        tb.start()
         meta = pmt.make_dict()
         for key, v in (("bg", 1), ("Z", 384), ("K_prime", 8448), ("rv", 0)):
             meta = pmt.dict_add(meta, pmt.intern(key), pmt.from_long(v))
         meta = pmt.dict_add(meta, pmt.intern("ldpc_options"), pmt.intern("code=nr:bg1:384, shorten=8448:8448"))
-        drm.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(meta, pmt.init_f32vector(9504, [1.0] * 9504)))
-        t0 = time.time()
-        while dbg.num_messages() < 1 and time.time() - t0 < 10:
-            time.sleep(0.02)
-        tb.stop()
-        tb.wait()
-        opts = pmt.symbol_to_string(pmt.dict_ref(pmt.car(dbg.get_message(0)), pmt.intern("ldpc_options"), pmt.PMT_NIL))
+        out = decode_pdus(gpufec.nr_derate_match(Qm=2), [pmt.cons(meta, pmt.init_f32vector(9504, [1.0] * 9504))])
+        self.assertEqual(len(out), 1)
+        opts = pmt.symbol_to_string(pmt.dict_ref(pmt.car(out[0]), pmt.intern("ldpc_options"), pmt.PMT_NIL))
         self.assertEqual(opts, "code=nr:bg1:384, shorten=8448:8448, erased=10368:26112")
         A, R = 20000, 0.85
         rng = np.random.default_rng(7)

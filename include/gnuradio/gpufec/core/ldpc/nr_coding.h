@@ -90,6 +90,9 @@ public:
 private:
     //! the frame index of circular-buffer bit j (0 .. Ncb-1), or -1 for a filler bit
     int frame_index(int j) const;
+    //! f(k, i) for each e_k of the E bits of version rv: frame value i (5.4.2.1; after check())
+    template <class F>
+    void select(int E, int rv, F&& f) const;
     void check(int E, int rv, int Qm) const;
 
     int d_bg, d_Z, d_N, d_Ncb, d_F, d_filler_at; // fillers: buffer bits d_filler_at .. + F
