@@ -16,7 +16,8 @@
  *  - ldpc_cuda_general.cuh, for the rest: layers taken as sub-layers whose rows touch
  *    distinct bits (several circulants a block: DVB-S2, C2; Z > 512), rows that lack an entry
  *    (DVB-S2's corner), messages in global memory (DVB-S2's 64800 bits; 5G NR Z = 384 in
- *    int16); rows updated in a loop of few registers.
+ *    int16) or, where they fit, in shared memory (shared_messages); rows unrolled, or updated
+ *    in a loop of few registers.
  *
  * Both: C codewords a block, chosen per code so that the most codewords stay resident per SM
  * with few idle threads (from the occupancy); blocks take groups of C codewords from a queue
@@ -87,8 +88,17 @@ typedef void (*general_fn)(general_params, const general_table, const int8_t*, u
  *  max_degree entries (0: one lane a row, the rows as loops): unrolled to 8, 16 or 32 entries
  *  (TR 1), 8 or 16 (TR 2), 8 (TR 4 and 8); null where none applies. */
 template <typename T, typename M, bool HOLES>
-general_fn general_by_degree(int tr, int max_degree, bool wide)
+general_fn general_by_degree(int tr, int max_degree, bool wide, bool shared)
 {
+    if (shared) { // (one lane a row)
+        if (tr != 1)
+            return nullptr;
+        return max_degree == 0    ? ldpc_general_kernel<T, M, 0, HOLES, 1, false, true>
+               : max_degree <= 8  ? (wide ? ldpc_general_kernel<T, M, 8, HOLES, 1, true, true>
+                                          : ldpc_general_kernel<T, M, 8, HOLES, 1, false, true>)
+               : max_degree <= 16 ? ldpc_general_kernel<T, M, 16, HOLES, 1, false, true>
+                                  : ldpc_general_kernel<T, M, 32, HOLES, 1, false, true>;
+    }
     if (tr == 1)
         return max_degree == 0    ? ldpc_general_kernel<T, M, 0, HOLES, 1>
                : max_degree <= 8  ? (wide ? ldpc_general_kernel<T, M, 8, HOLES, 1, true>
@@ -107,14 +117,15 @@ general_fn general_by_degree(int tr, int max_degree, bool wide)
 }
 
 //! int8 messages with int16 posteriors, or int16 with int32; with or without missing entries;
-//! wide: the registers of a block alone on its SM (general_bounds)
-general_fn pick_general(bool int8_messages, bool holes, int tr, int max_degree, bool wide = false)
+//! wide: the registers of a block alone on its SM (general_bounds); shared: messages in shared
+//! memory
+general_fn pick_general(bool int8_messages, bool holes, int tr, int max_degree, bool wide = false, bool shared = false)
 {
     if (holes)
-        return int8_messages ? general_by_degree<int16_t, int8_t, true>(tr, max_degree, wide)
-                             : general_by_degree<int32_t, int16_t, true>(tr, max_degree, wide);
-    return int8_messages ? general_by_degree<int16_t, int8_t, false>(tr, max_degree, wide)
-                         : general_by_degree<int32_t, int16_t, false>(tr, max_degree, wide);
+        return int8_messages ? general_by_degree<int16_t, int8_t, true>(tr, max_degree, wide, shared)
+                             : general_by_degree<int32_t, int16_t, true>(tr, max_degree, wide, shared);
+    return int8_messages ? general_by_degree<int16_t, int8_t, false>(tr, max_degree, wide, shared)
+                         : general_by_degree<int32_t, int16_t, false>(tr, max_degree, wide, shared);
 }
 
 /*! How one engine runs: the kernel, its lanes a row (TR) and codewords a block (C), and what
@@ -129,6 +140,7 @@ struct launch_shape {
     int threads = 32;               // a block's, whole warps
     int per_sm = 0;                 // resident blocks an SM
     int slots = 0;                  // S: a thread's message slots
+    bool shared = false;            // the general kernel's messages in shared memory
     size_t smem = 0;                // a block's dynamic shared memory
     const void* kernel() const
     {
@@ -263,8 +275,9 @@ public:
         const void* kernel = d_shape.kernel();
         allow_dynamic_shared(kernel, d_shape.smem, "LDPC GPU decoder");
         // all of the unified L1 / shared memory as shared memory: the layered kernel reads
-        // global memory once per codeword and needs no L1
-        if (!d_shape.global)
+        // global memory once per codeword and needs no L1 (nor the general one whose messages
+        // are in shared memory)
+        if (!d_shape.global || d_shape.shared)
             GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                                    int(cudaSharedmemCarveoutMaxShared)));
         d_c = d_shape.c;
@@ -356,8 +369,10 @@ public:
         return d_name + " layered " + (d_int8 ? "int8" : "int16") + ", " + std::to_string(d_c) + " cw/block, " +
                std::to_string(d_per_sm) + " blocks/SM" +
                (d_shape.tr > 1 ? ", " + std::to_string(d_shape.tr) + " lanes a row" : std::string()) +
-               (d_shape.global ? std::string(", messages in global memory") + (d_shape.loops ? ", rows as loops" : "")
-                               : "");
+               (!d_shape.global  ? ""
+                                 : std::string(d_shape.shared ? ", general kernel, messages in shared memory"
+                                                              : ", messages in global memory") +
+                                       (d_shape.loops ? ", rows as loops" : ""));
     }
 
     void decode(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* res,
@@ -442,9 +457,53 @@ private:
         return slots;
     }
 
-    size_t general_smem(int c) const
+    //! the general kernel's shared memory for c codewords a block, and (SHARED kernels) the S
+    //! message slots of each of its `threads` threads
+    size_t general_smem(int c, int threads = 0, int S = 0) const
     {
-        return d_int8 ? general_smem_bytes<int16_t>(d_gstride, c) : general_smem_bytes<int32_t>(d_gstride, c);
+        return d_int8 ? general_smem_bytes<int16_t, int8_t>(d_gstride, c, threads, S)
+                      : general_smem_bytes<int32_t, int16_t>(d_gstride, c, threads, S);
+    }
+
+    /*! The general kernel's messages in shared memory (a SHARED kernel, one lane a row) where
+     *  they fit and the SM keeps at least half its blocks and 256 threads. Measured on the H200
+     *  (int8, 10 iterations, host to host, Gb/s, messages in global memory / in shared memory,
+     *  blocks an SM): AR4JA k = 16384 rate 1/2 7.7 / 9.2 (2 / 1), 2/3 9.8 / 12.1 (1 / 1), DVB-S2
+     *  16200 1/4 2.72 / 2.98, 1/3 4.70 / 5.14, 1/2 6.25-6.30 / 7.45, 7/15 3.96 / 4.40 (4 / 2),
+     *  telecommand (128, 64) 4.1-4.2 / 5.0-5.5 (24 / 24; kernels 5.07 / 8.77), (512, 256) 4.7-4.9
+     *  / 9.7-10.1 (24 / 24); but DVB-S2 16200 2/3, 3/4, 4/5 (rows as loops; 4 / 1) 5.09 / 3.48,
+     *  7.05 / 4.27, 6.98 / 4.11, and 5/6 went from 8.58 to 5.61 where its 120 threads an SM made
+     *  the engine spread rows over lanes. Tuning aid GPUFEC_LDPC_GENERAL_MESSAGES=auto|shared|
+     *  global (`shared`: wherever they fit). */
+    void shared_messages(launch_shape& sh) const
+    {
+        const std::string want = tuning_choice("GPUFEC_LDPC_GENERAL_MESSAGES", { "auto", "shared", "global" }, "auto");
+        const int lane_degree = (d_code.max_row_degree() + sh.tr - 1) / sh.tr;
+        if (want == "global" || sh.tr != 1)
+            return;
+        const int slots = d_int8 ? msg_stride<int8_t>(sh.slots) : msg_stride<int16_t>(sh.slots); // (conflict-free)
+        const size_t bytes = general_smem(sh.c, sh.threads, slots);
+        general_fn f = pick_general(d_int8, d_holes > 0, 1, sh.loops ? 0 : lane_degree, false, true);
+        if (bytes > d_optin || !f)
+            return;
+        int resident = resident_blocks(reinterpret_cast<const void*>(f), sh.threads, bytes);
+        if (!sh.loops && lane_degree <= 8) { // (a block alone on its SM may have all the registers)
+            const general_fn wide = pick_general(d_int8, d_holes > 0, 1, lane_degree, true, true);
+            const int resident_wide = resident_blocks(reinterpret_cast<const void*>(wide), sh.threads, bytes);
+            if (resident_wide >= resident) {
+                f = wide;
+                resident = resident_wide;
+            }
+        }
+        if (want == "auto" && (2 * resident < sh.per_sm || resident * sh.threads < 256))
+            return;
+        if (resident == 0)
+            return;
+        sh.general = f;
+        sh.shared = true;
+        sh.slots = slots;
+        sh.smem = bytes;
+        sh.per_sm = resident;
     }
 
     size_t smem(const launch_shape& sh, int c) const
@@ -539,13 +598,16 @@ private:
             return false;
         sh.threads = (sh.c * cwt + 31) / 32 * 32;
         sh.per_sm = resident_blocks(kernel, sh.threads, sh.smem);
+        if (sh.global && sh.per_sm > 0)
+            shared_messages(sh);
         return sh.per_sm > 0;
     }
 
     //! the messages of every resident block, where they are in global memory
     size_t global_message_bytes() const
     {
-        return d_shape.global ? size_t(d_resident) * d_threads * size_t(d_shape.slots) * (d_int8 ? 1 : 2) : 0;
+        return d_shape.global && !d_shape.shared ? size_t(d_resident) * d_threads * size_t(d_shape.slots) * (d_int8 ? 1 : 2)
+                                                 : 0;
     }
 
     gpu_params base_params(int frames, int out_bits, bool want_post) const

@@ -17,7 +17,9 @@
  *
  * Memory: posteriors in shared memory, each codeword's followed by a sink (hole_of); messages
  * in global memory, slot i of every thread of a block side by side (a warp's 32 messages of
- * one edge in one 32-byte sector), a thread's slots in layer and sub-layer order. A row is
+ * one edge in one 32-byte sector), a thread's slots in layer and sub-layer order; or (SHARED
+ * kernels, where they fit: AR4JA k = 16384, the telecommand codes) in shared memory as the
+ * layered kernel keeps them, a thread's slots in a row of S (S / 4 odd: conflict-free). A row is
  * updated in a loop that reads its bits and messages again in the second pass rather than
  * holding them: few registers whatever the degree (DVB-S2's rows reach 30 bits, C2's 32), so
  * that more codewords share an SM. Included by ldpc_cuda.cu only. */
@@ -70,11 +72,13 @@ __host__ __device__ constexpr int hole_sink()
     return sizeof(T) == 2 ? 16384 : (1 << 22);
 }
 
-//! dynamic shared memory of one general block: C codewords' posteriors (and sinks), flags
-template <typename T>
-__host__ __device__ inline size_t general_smem_bytes(int gstride, int C)
+//! dynamic shared memory of one general block: C codewords' posteriors (and sinks), flags,
+//! and (SHARED kernels) the S message slots (M) of each of its `threads` threads
+template <typename T, typename M>
+__host__ __device__ inline size_t general_smem_bytes(int gstride, int C, int threads = 0, int S = 0)
 {
-    return align16(size_t(C) * gstride * sizeof(T)) + align16(size_t(C) * 4 * 4);
+    return align16(size_t(C) * gstride * sizeof(T)) + align16(size_t(C) * 4 * 4) +
+           align16(size_t(threads) * S * sizeof(M));
 }
 
 /*! The layered min-sum update of one row of d entries (ldpc_common.h), one lane a row:
@@ -111,6 +115,30 @@ __device__ __forceinline__ void layered_row_loop(unsigned char* gcw, M* lrow, in
     }
 }
 
+/*! One row of a sub-layer (r: its row in the layer) whose messages are lrow[i * ms]: the loop
+ *  form (MAXD 0) or unrolled by the lane's entries dq (layered_row), looking for a missing
+ *  entry only in `holed` layers (two instructions an entry). */
+template <typename T, typename M, int MAXD, bool HOLES, int TR>
+__device__ __forceinline__ void general_row(const general_params& gp, const general_table& tab, unsigned char* gcw,
+                                            M* lrow, int ms, int l, int r, int e0, int d, int dq, int q, bool holed,
+                                            unsigned zbytes, T* sink)
+{
+    const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - zbytes; // bit_of
+    const ldpc_fixed& fx = gp.base.fx;
+    if constexpr (MAXD == 0)
+        layered_row_loop<T, M, HOLES>(gcw, lrow, ms, tab.entry + e0, d, rb, rbz, fx,
+                                      HOLES ? hole_of(tab, gp.holes, l, r) : -1, sink);
+    else if (holed)
+        with_degree<MAXD>(dq, [&](auto deg) { // (held in registers)
+            layered_row<T, M, decltype(deg)::value, TR, true>(gcw, lrow, tab.entry + e0, d, q, rb, rbz, fx, ms,
+                                                              hole_of(tab, gp.holes, l, r), sink);
+        });
+    else
+        with_degree<MAXD>(dq, [&](auto deg) {
+            layered_row<T, M, decltype(deg)::value, TR>(gcw, lrow, tab.entry + e0, d, q, rb, rbz, fx, ms);
+        });
+}
+
 /* MAXD = 0: rows as loops (layered_row_loop, TR 1 only: 3 blocks of 512 threads an SM); else
  * a lane's entries unrolled up to MAXD and held in registers (layered_row of
  * ldpc_cuda_layered.cuh: faster where registers do not limit the codewords an SM holds;
@@ -122,15 +150,16 @@ struct general_bounds {
 };
 
 /* WIDE: registers as a block of 512 threads alone on an SM may have (where shared memory holds
- * one block an SM anyway: DVB-S2's 64800 bits), else few enough for three such blocks */
-template <typename T, typename M, int MAXD, bool HOLES, int TR, bool WIDE = false>
+ * one block an SM anyway: DVB-S2's 64800 bits), else few enough for three such blocks. SHARED:
+ * the messages in shared memory. */
+template <typename T, typename M, int MAXD, bool HOLES, int TR, bool WIDE = false, bool SHARED = false>
 __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, general_bounds<TR, MAXD, WIDE>::blocks)
     ldpc_general_kernel(general_params gp, const __grid_constant__ general_table tab,
                         const int8_t* __restrict__ soft,
                         uint8_t* __restrict__ out,          // packed hard bits
                         frame_status* __restrict__ results, // one per codeword
                         float* __restrict__ posteriors,     // n per codeword, where wanted
-                        void* __restrict__ gmsg_v,          // the messages (M) of every resident block
+                        void* __restrict__ gmsg_v,          // the messages (M) of every resident block, unless SHARED
                         int* __restrict__ queue)
 {
     static_assert(MAXD > 0 || TR == 1, "rows as loops take one lane a row");
@@ -144,6 +173,7 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
     int* s_done = s_bad + C;
     int* s_iters = s_done + C;
     int* s_group = s_iters + C;
+    M* const s_msg = reinterpret_cast<M*>(reinterpret_cast<unsigned char*>(s_bad) + align16(size_t(C) * 4 * 4));
 
     const int local = threadIdx.x / cwt;     // codeword within the block
     const int w = threadIdx.x - local * cwt; // the thread within its codeword
@@ -153,8 +183,8 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
     unsigned char* gcw = reinterpret_cast<unsigned char*>(gamma);
     T* const sink = gamma + n;
     // slot i of this thread: mrow[i * ms]
-    M* const mrow = gmsg + size_t(blockIdx.x) * blockDim.x * S + threadIdx.x;
-    const int ms = int(blockDim.x);
+    const int ms = SHARED ? 1 : int(blockDim.x);
+    M* const mrow = SHARED ? s_msg + size_t(threadIdx.x) * S : gmsg + size_t(blockIdx.x) * blockDim.x * S + threadIdx.x;
 
     for (;;) {
         const int group = take_group(queue, s_group);
@@ -167,8 +197,13 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
         load_group<general_bounds<TR, MAXD, WIDE>::blocks == 1 ? 4 : 1>(p, tab, soft, s_gamma, gp.gstride, group);
         if (HOLES && threadIdx.x < C)
             s_gamma[threadIdx.x * gp.gstride + n] = T(hole_sink<T>());
-        for (int i = 0; i < S; ++i)
-            mrow[size_t(i) * ms] = M(0);
+        if constexpr (SHARED) { // (16 bytes at a time)
+            for (int i = threadIdx.x; i < int(align16(size_t(blockDim.x) * S * sizeof(M)) / 16); i += blockDim.x)
+                reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
+        } else {
+            for (int i = 0; i < S; ++i)
+                mrow[size_t(i) * ms] = M(0);
+        }
         start_group_flags(p, group, s_done, s_iters);
         __syncthreads();
 
@@ -190,24 +225,9 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
                 // for it, two instructions an entry
                 const bool holed = HOLES && lw.holed();
                 for (int c = 0; c < stride; ++c) {
-                    if (work && u < rows) {
-                        const int r = c + stride * u;
-                        const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes); // bit_of
-                        M* const lrow = mrow + size_t(slot + c * dq) * ms;
-                        if constexpr (MAXD == 0)
-                            layered_row_loop<T, M, HOLES>(gcw, lrow, ms, tab.entry + e0, d, rb, rbz, p.fx,
-                                                          HOLES ? hole_of(tab, gp.holes, l, r) : -1, sink);
-                        else if (holed)
-                            with_degree<MAXD>(dq, [&](auto deg) { // (held in registers)
-                                layered_row<T, M, decltype(deg)::value, TR, true>(
-                                    gcw, lrow, tab.entry + e0, d, q, rb, rbz, p.fx, ms, hole_of(tab, gp.holes, l, r), sink);
-                            });
-                        else
-                            with_degree<MAXD>(dq, [&](auto deg) {
-                                layered_row<T, M, decltype(deg)::value, TR>(gcw, lrow, tab.entry + e0, d, q, rb, rbz,
-                                                                            p.fx, ms);
-                            });
-                    }
+                    if (work && u < rows)
+                        general_row<T, M, MAXD, HOLES, TR>(gp, tab, gcw, mrow + size_t(slot + c * dq) * ms, ms, l,
+                                                           c + stride * u, e0, d, dq, q, holed, unsigned(zbytes), sink);
                     if (c + 1 < stride ? !lw.free_inner() : !lw.free_next())
                         __syncthreads();
                 }

@@ -157,6 +157,47 @@ TEST(ldpc_cuda, codes_beyond_shared_memory_and_of_several_circulants_a_block_mat
     }
 }
 
+TEST(ldpc_cuda, general_kernel_messages_in_shared_or_global_memory_match_the_cpu)
+{
+    // the general kernel's messages in shared memory where they fit, and in global memory
+    // (GPUFEC_LDPC_GENERAL_MESSAGES): rows unrolled to 8 entries with few registers (the
+    // telecommand code) and with all of them (AR4JA k = 16384), to 16 and 32 entries, rows as
+    // loops; DVB-S2's missing corner entry; both precisions
+    struct one {
+        const char* id;
+        ldpc_precision p;
+        int frames;
+    };
+    const one cases[] = { { "ccsds:128:64", ldpc_precision::int8, 67 },    { "ccsds:32768:16384", ldpc_precision::int8, 2 },
+                          { "dvbs2:16200:1/2", ldpc_precision::int16, 3 }, { "dvbs2:16200:3/4", ldpc_precision::int8, 3 },
+                          { "dvbs2:16200:8/9", ldpc_precision::int8, 3 },  { "dvbs2:16200:2/3", ldpc_precision::int16, 3 },
+                          { "dvbs2:16200:7/15", ldpc_precision::int8, 3 } };
+    GPUFEC_REQUIRE_GPU();
+    for (const auto& k : cases) {
+        const ldpc_code c = ldpc_code::standard(k.id);
+        const auto soft = noisy_codewords(c, k.frames, 7);
+        for (const char* where : { "shared", "global" }) {
+            setenv("GPUFEC_LDPC_GENERAL_MESSAGES", where, 1);
+            setenv("GPUFEC_LDPC_ROW_THREADS", "1", 1); // (the kernels with messages in shared memory)
+            ldpc_options o;
+            o.precision = k.p;
+            o.max_iterations = 6;
+            o.max_batch = 2; // several chunks through the pipeline
+            const std::string backend = ldpc_decoder(c, o, device_spec::parse("cuda")).backend();
+            unsetenv("GPUFEC_LDPC_ROW_THREADS");
+            EXPECT_EQ(backend.find("messages in shared memory") != std::string::npos, std::string(where) == "shared")
+                << k.id << ": " << backend;
+            for (bool et : { true, false }) {
+                o.early_termination = et;
+                expect_gpu_as_cpu(c, o, soft, k.frames,
+                                  std::string(k.id) + " " + to_string(k.p) + (et ? " ET" : "") + " messages " + where,
+                                  nullptr, 1);
+            }
+            unsetenv("GPUFEC_LDPC_GENERAL_MESSAGES");
+        }
+    }
+}
+
 TEST(ldpc_cuda, rows_spread_over_several_lanes_match_the_cpu)
 {
     // every kernel that spreads a row's entries over 2, 4 or 8 lanes (GPUFEC_LDPC_ROW_THREADS
