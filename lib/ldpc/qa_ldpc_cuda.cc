@@ -162,7 +162,7 @@ TEST(ldpc_cuda, general_kernel_messages_in_shared_or_global_memory_match_the_cpu
     // the general kernel's messages in shared memory where they fit, and in global memory
     // (GPUFEC_LDPC_GENERAL_MESSAGES): rows unrolled to 8 entries with few registers (the
     // telecommand code) and with all of them (AR4JA k = 16384), to 16 and 32 entries, rows as
-    // loops; DVB-S2's missing corner entry; both precisions
+    // loops; DVB-S2's missing corner entry; both precisions (16200 2/3 in int16 does not fit)
     struct one {
         const char* id;
         ldpc_precision p;
@@ -170,7 +170,7 @@ TEST(ldpc_cuda, general_kernel_messages_in_shared_or_global_memory_match_the_cpu
     };
     const one cases[] = { { "ccsds:128:64", ldpc_precision::int8, 67 },    { "ccsds:32768:16384", ldpc_precision::int8, 2 },
                           { "dvbs2:16200:1/2", ldpc_precision::int16, 3 }, { "dvbs2:16200:3/4", ldpc_precision::int8, 3 },
-                          { "dvbs2:16200:8/9", ldpc_precision::int8, 3 },  { "dvbs2:16200:2/3", ldpc_precision::int16, 3 },
+                          { "dvbs2:16200:8/9", ldpc_precision::int8, 3 },  { "dvbs2:16200:2/3", ldpc_precision::int8, 3 },
                           { "dvbs2:16200:7/15", ldpc_precision::int8, 3 } };
     GPUFEC_REQUIRE_GPU();
     for (const auto& k : cases) {
