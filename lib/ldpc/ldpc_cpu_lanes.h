@@ -51,6 +51,59 @@ struct ldpc_group_code {
     ldpc_fixed fx;
 };
 
+//! the constants of a row update, splatted once a group
+template <class V>
+struct ldpc_row_consts {
+    V zero, mmax, off, norm, fifteen, big;
+};
+
+//! |x| as the larger of x and -x: a subtraction and a maximum, where the select form compiles to
+//! a compare, a masked subtraction and a move (GCC, AVX-512); |x| < 32767 here
+template <class V>
+__attribute__((always_inline)) inline V ldpc_abs(const V& x)
+{
+    const V minus = -x;
+    return x > minus ? x : minus;
+}
+
+//! normalise a row's minimum without overflowing the lane: (m * k) >> 4 = (m >> 4) * k + ((m & 15) * k >> 4)
+template <class V>
+__attribute__((always_inline)) inline V ldpc_row_norm(const V& m, const ldpc_row_consts<V>& k)
+{
+    V x = (m >> 4) * k.norm + (((m & k.fifteen) * k.norm) >> 4) - k.off;
+    return x < k.zero ? k.zero : (x > k.mmax ? k.mmax : x);
+}
+
+/*! One check row of D entries (D known at compile time): rho stays in registers between the two
+ *  passes instead of being worked out again from the posteriors (a row of D entries holds D
+ *  vectors: up to 24 of AVX-512's 32 registers; its magnitudes are taken again, its old
+ *  messages read again from L1). The same arithmetic as the loop in ldpc_decode_lanes (a
+ *  row's columns are distinct, so reading them all before writing any changes nothing); a lane
+ *  whose codeword is done writes back rho + its old message, its value before. */
+template <int D, class V, class VM>
+__attribute__((always_inline)) inline void ldpc_row_fixed(V* gamma, VM* lam, const int* cols, const V& active,
+                                                          const ldpc_row_consts<V>& k)
+{
+    V rho[D];
+    V min1 = k.big, min2 = k.big, parity = k.zero;
+    for (int j = 0; j < D; ++j) {
+        rho[j] = gamma[cols[j]] - __builtin_convertvector(lam[j], V);
+        const V mag = ldpc_abs(rho[j]);
+        parity ^= rho[j]; // (the sign bit is the parity of the negative ones)
+        const V hi = mag > min1 ? mag : min1;
+        min2 = hi < min2 ? hi : min2;
+        min1 = mag < min1 ? mag : min1;
+    }
+    const V n1 = ldpc_row_norm(min1, k), n2 = ldpc_row_norm(min2, k);
+    for (int j = 0; j < D; ++j) {
+        const V m = ldpc_abs(rho[j]) == min1 ? n2 : n1;
+        const V msg = (parity ^ rho[j]) < k.zero ? -m : m;
+        const V keep = active ? msg : __builtin_convertvector(lam[j], V);
+        gamma[cols[j]] = rho[j] + keep;
+        lam[j] = __builtin_convertvector(keep, VM); // (|msg| <= mmax)
+    }
+}
+
 template <class V, int LANES, class S, class VM>
 __attribute__((always_inline)) inline void
 ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, VM* lambda)
@@ -66,33 +119,47 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
     const V mmax = simd_splat<V, LANES, S>(S(c.fx.mmax)), off = simd_splat<V, LANES, S>(S(c.fx.offset)),
             norm = simd_splat<V, LANES, S>(S(c.fx.norm16)), fifteen = simd_splat<V, LANES, S>(S(15));
     const V big = simd_splat<V, LANES, S>(S(sizeof(S) == 2 ? 0x7fff : 0x7fffffff));
+    const ldpc_row_consts<V> k{ zero, mmax, off, norm, fifteen, big };
     V active = ones; // -1 while the lane's codeword is decoding
     V iters = zero, ok = zero;
     for (int it = 1; it <= c.max_iter; ++it) {
         for (int r = 0; r < c.m; ++r) {
             const int e0 = c.row_start[r], d = c.row_start[r + 1] - e0;
             const int* cols = c.row_cols + e0;
+            // rows of up to 24 entries (every standard code but DVB-S2's highest rates) held
+            // in registers; longer rows as the loop below
+            switch (d) {
+#define GPUFEC_LDPC_ROW(D)                                                                          \
+    case D:                                                                                         \
+        ldpc_row_fixed<D, V, VM>(gamma, lambda + e0, cols, active, k);                              \
+        continue;
+                GPUFEC_LDPC_ROW(2) GPUFEC_LDPC_ROW(3) GPUFEC_LDPC_ROW(4) GPUFEC_LDPC_ROW(5) GPUFEC_LDPC_ROW(6)
+                GPUFEC_LDPC_ROW(7) GPUFEC_LDPC_ROW(8) GPUFEC_LDPC_ROW(9) GPUFEC_LDPC_ROW(10) GPUFEC_LDPC_ROW(11)
+                GPUFEC_LDPC_ROW(12) GPUFEC_LDPC_ROW(13) GPUFEC_LDPC_ROW(14) GPUFEC_LDPC_ROW(15)
+                GPUFEC_LDPC_ROW(16) GPUFEC_LDPC_ROW(17) GPUFEC_LDPC_ROW(18) GPUFEC_LDPC_ROW(19)
+                GPUFEC_LDPC_ROW(20) GPUFEC_LDPC_ROW(21) GPUFEC_LDPC_ROW(22) GPUFEC_LDPC_ROW(23)
+                GPUFEC_LDPC_ROW(24)
+#undef GPUFEC_LDPC_ROW
+            default:
+                break;
+            }
             V min1 = big, min2 = big, parity = zero;
             for (int j = 0; j < d; ++j) {
                 const V rho = gamma[cols[j]] - __builtin_convertvector(lambda[e0 + j], V);
                 const V neg = rho < zero;
-                const V mag = neg ? -rho : rho;
+                const V mag = ldpc_abs(rho);
                 parity ^= neg;
                 const V hi = mag > min1 ? mag : min1;
                 min2 = hi < min2 ? hi : min2;
                 min1 = mag < min1 ? mag : min1;
             }
-            // normalise without overflowing the lane: (m * k) >> 4 = (m >> 4) * k + ((m & 15) * k >> 4)
-            V n1 = (min1 >> 4) * norm + (((min1 & fifteen) * norm) >> 4) - off;
-            V n2 = (min2 >> 4) * norm + (((min2 & fifteen) * norm) >> 4) - off;
-            n1 = n1 < zero ? zero : (n1 > mmax ? mmax : n1);
-            n2 = n2 < zero ? zero : (n2 > mmax ? mmax : n2);
+            const V n1 = ldpc_row_norm(min1, k), n2 = ldpc_row_norm(min2, k);
             for (int j = 0; j < d; ++j) {
                 V& g = gamma[cols[j]];
                 const V lam = __builtin_convertvector(lambda[e0 + j], V);
                 const V rho = g - lam;
                 const V neg = rho < zero;
-                const V mag = neg ? -rho : rho;
+                const V mag = ldpc_abs(rho);
                 const V m = mag == min1 ? n2 : n1;
                 const V msg = (parity ^ neg) ? -m : m;
                 g = active ? rho + msg : g;
