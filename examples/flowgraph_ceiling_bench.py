@@ -90,13 +90,14 @@ def main():
     ap.add_argument("--device", default="auto")
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--cases", default="all", help="comma list: vit-int8,vit-int8-packed,vit-float,"
-                    "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags,ldpc-dvbs2-bch,turbo-int8,turbo-int8-packed,"
+                    "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags,ldpc-dvbs2-bch,ldpc-ar4ja,turbo-int8,turbo-int8-packed,"
                     "scppm-int8,scppm-float")
     ap.add_argument("--csv")
     args = ap.parse_args()
     rng = np.random.default_rng(1)
     ldpc = ("802.16e:2304:1/2", 2304, 1152)
     dvbs2 = ("dvbs2:64800:1/2", 64800, 32208)  # LDPC and its BCH: K_bch bits out
+    ar4ja = ("ccsds:32768:16384", 32768, 16384)  # CCSDS AR4JA k = 16384 rate 1/2, as sent
     turbo = ("turbo", 18444, 6144)  # LTE K = 6144, 6 iterations, max-log int8
     scppm = ("scppm", 60480, 10046)  # M = 16, rate 2/3: photon counts, max-log, 32 iterations at most
     cases = {
@@ -108,6 +109,7 @@ def main():
         "ldpc-int8-alltags": (ldpc, True, False, {"status_tags": "all"}),
         "ldpc-float": (ldpc, False, False, {}),
         "ldpc-dvbs2-bch": (dvbs2, True, False, {"outer": "bch"}),
+        "ldpc-ar4ja": (ar4ja, True, False, {}),
         "turbo-int8": (turbo, True, False, {}),
         "turbo-int8-packed": (turbo, True, True, {}),
         "scppm-int8": (scppm, True, False, {}),
