@@ -88,28 +88,20 @@ template <typename T, typename M, bool HOLES>
 __device__ __forceinline__ void layered_row_loop(unsigned char* gcw, M* lrow, int ms, const int2* ent, int d,
                                                  unsigned rb, unsigned rbz, const ldpc_fixed& fx, int skip, T* sink)
 {
-    int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
+    row_minima r;
     for (int j = 0; j < d; ++j) {
         T* at = bit_of<T>(gcw, ent[j], rb, rbz);
         if constexpr (HOLES)
             at = j == skip ? sink : at;
-        const int rho = int(*at) - int(lrow[j * ms]);
-        const int mag = abs(rho);
-        sx ^= rho;
-        min2 = min(min2, max(min1, mag));
-        min1 = min(min1, mag);
+        r.add(int(*at) - int(lrow[j * ms]));
     }
-    int n1 = ldpc_norm(min1, fx), n2 = ldpc_norm(min2, fx);
-    n1 = sx < 0 ? -n1 : n1;
-    n2 = sx < 0 ? -n2 : n2;
-    const int step = n1 - n2;
+    const row_messages message(r, fx);
     for (int j = 0; j < d; ++j) { // (this thread alone touches these bits in this sub-layer)
         T* at = bit_of<T>(gcw, ent[j], rb, rbz);
         if constexpr (HOLES)
             at = j == skip ? sink : at;
         const int rho = int(*at) - int(lrow[j * ms]);
-        const int m = n2 + __viaddmin_s32(abs(rho), -min1, 1) * step;
-        const int msg = rho < 0 ? -m : m;
+        const int msg = message(rho);
         lrow[j * ms] = M(msg);
         *at = T(rho + msg);
     }
@@ -141,7 +133,8 @@ __device__ __forceinline__ void general_row(const general_params& gp, const gene
 
 /*! Two rows of one lane each (k = 0, 1: rows of sub-layers that share no bits, so one after the
  *  other or interleaved gives the same bits), updated together: one thread then has twice the
- *  independent loads and arithmetic in flight. The arithmetic of layered_row. */
+ *  independent loads and arithmetic in flight. The arithmetic of layered_row (row_minima,
+ *  row_messages). */
 template <typename T, typename M, int D>
 __device__ __forceinline__ void layered_row_pair(unsigned char* gcw, M* const (&lrow)[2], const int2* ent,
                                                  const unsigned (&rb)[2], const unsigned (&rbz)[2],
@@ -149,34 +142,22 @@ __device__ __forceinline__ void layered_row_pair(unsigned char* gcw, M* const (&
 {
     unsigned off[2][D];
     int rho[2][D];
-    int min1[2] = { 1 << 30, 1 << 30 }, min2[2] = { 1 << 30, 1 << 30 }, sx[2] = { 0, 0 };
+    row_minima r[2];
 #pragma unroll
     for (int i = 0; i < D; ++i) {
 #pragma unroll
         for (int k = 0; k < 2; ++k) {
             off[k][i] = bit_offset<T>(ent[i], rb[k], rbz[k]);
             rho[k][i] = int(*reinterpret_cast<const T*>(gcw + off[k][i])) - int(lrow[k][i * ms]);
-            const int mag = abs(rho[k][i]);
-            sx[k] ^= rho[k][i];
-            min2[k] = min(min2[k], max(min1[k], mag));
-            min1[k] = min(min1[k], mag);
+            r[k].add(rho[k][i]);
         }
     }
-    int n1[2], n2[2], step[2];
-#pragma unroll
-    for (int k = 0; k < 2; ++k) {
-        n1[k] = ldpc_norm(min1[k], fx);
-        n2[k] = ldpc_norm(min2[k], fx);
-        n1[k] = sx[k] < 0 ? -n1[k] : n1[k];
-        n2[k] = sx[k] < 0 ? -n2[k] : n2[k];
-        step[k] = n1[k] - n2[k];
-    }
+    const row_messages message[2] = { row_messages(r[0], fx), row_messages(r[1], fx) };
 #pragma unroll
     for (int i = 0; i < D; ++i) {
 #pragma unroll
         for (int k = 0; k < 2; ++k) {
-            const int m = n2[k] + __viaddmin_s32(abs(rho[k][i]), -min1[k], 1) * step[k];
-            const int msg = rho[k][i] < 0 ? -m : m;
+            const int msg = message[k](rho[k][i]);
             lrow[k][i * ms] = M(msg);
             *reinterpret_cast<T*>(gcw + off[k][i]) = T(rho[k][i] + msg);
         }

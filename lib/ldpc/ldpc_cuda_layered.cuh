@@ -160,6 +160,41 @@ __device__ __forceinline__ void combine_row(int& min1, int& min2, int& sx)
 //! magnitude, positive, so neither a minimum nor a sign
 constexpr int absent_entry = 1 << 29;
 
+/*! A row's two smallest magnitudes and sign product (the sign bit of sx) as its rho come in,
+ *  pass 1 of every row update of these kernels (ldpc_common.h's arithmetic). */
+struct row_minima {
+    int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
+    __device__ __forceinline__ void add(int rho)
+    {
+        const int mag = abs(rho);
+        sx ^= rho;
+        min2 = min(min2, max(min1, mag));
+        min1 = min(min1, mag);
+    }
+};
+
+/*! The new messages of a row from its minima, pass 2. The sign of all rho is folded into the
+ *  two normalised magnitudes once per row. The first j at min1 gets min2; any other j at min1
+ *  means min2 == min1, so |rho_j| == min1 selects the same magnitude: n2 + min(|rho_j| - min1,
+ *  1) * (n1 - n2), a multiply-add rather than a comparison and a select. Message j carries the
+ *  product of the other signs: that of all rho (in n1, n2) times rho_j's own. */
+struct row_messages {
+    int n2, step, min1;
+    __device__ __forceinline__ row_messages(const row_minima& r, const ldpc_fixed& fx) : min1(r.min1)
+    {
+        int n1 = ldpc_norm(r.min1, fx);
+        n2 = ldpc_norm(r.min2, fx);
+        n1 = r.sx < 0 ? -n1 : n1;
+        n2 = r.sx < 0 ? -n2 : n2;
+        step = n1 - n2;
+    }
+    __device__ __forceinline__ int operator()(int rho) const
+    {
+        const int m = n2 + __viaddmin_s32(abs(rho), -min1, 1) * step;
+        return rho < 0 ? -m : m;
+    }
+};
+
 /*! One check row for one codeword: the layered min-sum update of ldpc_common.h, the row's d
  *  entries spread over TR adjacent lanes, lane q holding entries q, q + TR, ... (D = ceil(d /
  *  TR) of them; where TR does not divide d the last is absent for some lanes). lrow[i * ms] is
@@ -179,9 +214,8 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
     int rho[D];
     bool valid[D];
     const unsigned sink_off = HOLES ? unsigned(reinterpret_cast<unsigned char*>(sink) - gcw) : 0u;
-    int min1 = 1 << 30, min2 = 1 << 30, sx = 0;
+    row_minima r;
     // pass 1: rho = gamma - old message, the two smallest magnitudes and the sign product
-    // (sign bit of the XOR of all rho)
 #pragma unroll
     for (int i = 0; i < D; ++i) {
         const int j = q + TR * i;
@@ -190,26 +224,14 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
         if constexpr (HOLES)
             off[i] = j == skip ? sink_off : off[i];
         rho[i] = valid[i] ? int(*reinterpret_cast<const T*>(gcw + off[i])) - int(lrow[i * ms]) : absent_entry;
-        const int mag = abs(rho[i]);
-        sx ^= rho[i];
-        min2 = min(min2, max(min1, mag));
-        min1 = min(min1, mag);
+        r.add(rho[i]);
     }
-    combine_row<TR>(min1, min2, sx);
-    // the sign of all rho folded into the two magnitudes once per row
-    int n1 = ldpc_norm(min1, fx), n2 = ldpc_norm(min2, fx);
-    n1 = sx < 0 ? -n1 : n1;
-    n2 = sx < 0 ? -n2 : n2;
-    const int step = n1 - n2;
-    // pass 2: new messages and posteriors (this thread alone touches these bits in this
-    // layer). The first j at min1 gets min2; any other j at min1 means min2 == min1, so
-    // |rho_j| == min1 selects the same magnitude: n2 + min(|rho_j| - min1, 1) * (n1 - n2), a
-    // multiply-add rather than a comparison and a select. Message j carries the product of the
-    // other signs: that of all rho (in n1, n2) times rho_j's own.
+    combine_row<TR>(r.min1, r.min2, r.sx);
+    // pass 2: new messages and posteriors (this thread alone touches these bits in this layer)
+    const row_messages message(r, fx);
 #pragma unroll
     for (int i = 0; i < D; ++i) {
-        const int m = n2 + __viaddmin_s32(abs(rho[i]), -min1, 1) * step;
-        const int msg = rho[i] < 0 ? -m : m;
+        const int msg = message(rho[i]);
         if (valid[i]) {
             lrow[i * ms] = M(msg);
             *reinterpret_cast<T*>(gcw + off[i]) = T(rho[i] + msg);
