@@ -31,6 +31,7 @@
 #include "codes/bch_gpu.h"
 #include "ldpc_cuda_general.cuh"
 #include "ldpc_cuda_layered.cuh"
+#include "ldpc_cuda_pairs.cuh"
 #include "ldpc_common.h"
 #include "ldpc_engine.h"
 #include "ldpc_schedule.h"
@@ -132,11 +133,12 @@ general_fn pick_general(bool int8_messages, bool holes, int tr, int max_degree, 
  *  follows from them. */
 struct launch_shape {
     int tr = 1;                     // lanes a row
+    bool pairs = false;             // the layered kernel with two codewords a thread
     bool global = false;            // messages in global memory (the general kernel)
     bool loops = false;             // the general kernel's rows as loops
     kernel_fn layered = nullptr;    // the kernel, one of the two
     general_fn general = nullptr;
-    int c = 1;                      // codewords a block
+    int c = 1;                      // codewords a block (pairs: even)
     int threads = 32;               // a block's, whole warps
     int per_sm = 0;                 // resident blocks an SM
     int slots = 0;                  // S: a thread's message slots
@@ -146,7 +148,8 @@ struct launch_shape {
     {
         return global ? reinterpret_cast<const void*>(general) : reinterpret_cast<const void*>(layered);
     }
-    int resident_threads() const { return per_sm * threads; }
+    //! threads an SM holds, a pair kernel's counting twice (each does two codewords' rows)
+    int resident_threads() const { return per_sm * threads * (pairs ? 2 : 1); }
 };
 
 class cuda_engine : public ldpc_engine
@@ -168,6 +171,11 @@ public:
             throw std::invalid_argument("the CUDA LDPC decoder handles base matrices of up to " +
                                         std::to_string(max_table_layers) + " rows");
         d_int8 = o.precision == ldpc_precision::int8; // int16 posteriors, else int32
+        // int8: two codewords a thread in the layered kernel (ldpc_cuda_pairs.cuh) where the
+        // GPU has packed 16-bit instructions (compute capability 9.0 up; older ones emulate
+        // them); GPUFEC_LDPC_PAIRS=auto|on|off overrides it (a tuning aid)
+        const std::string pairs = tuning_choice("GPUFEC_LDPC_PAIRS", { "auto", "on", "off" }, "auto");
+        d_pairs = d_int8 && (pairs == "on" || (pairs == "auto" && prop.major >= 9));
         // the circulants, layer by layer, in column order (general_table; gpu_table holds the
         // same for the layered kernel) and the most rows of a sub-layer
         const int tsize = d_int8 ? 2 : 4, z = code.z();
@@ -269,6 +277,9 @@ public:
         if (!d_shape.global) {
             d_table = std::make_unique<gpu_table>();
             std::copy(t->entry, t->entry + d_entries, d_table->entry);
+            if (d_shape.pairs) // (bytes of int16x2 words rather than of int16)
+                for (int e = 0; e < d_entries; ++e)
+                    d_table->entry[e] = make_int2(2 * t->entry[e].x, 2 * t->entry[e].y);
             std::copy(t->layer_start, t->layer_start + code.mb() + 1, d_table->layer_start);
             std::copy(t->layer, t->layer + code.mb() + 1, d_table->layer);
         }
@@ -367,7 +378,7 @@ public:
     std::string name() const override
     {
         return d_name + " layered " + (d_int8 ? "int8" : "int16") + ", " + std::to_string(d_c) + " cw/block, " +
-               std::to_string(d_per_sm) + " blocks/SM" +
+               std::to_string(d_per_sm) + " blocks/SM" + (d_shape.pairs ? ", 2 codewords a thread" : "") +
                (d_shape.tr > 1 ? ", " + std::to_string(d_shape.tr) + " lanes a row" : std::string()) +
                (!d_shape.global  ? ""
                                  : std::string(d_shape.shared ? ", general kernel, messages in shared memory"
@@ -440,11 +451,14 @@ public:
 
 private:
     //! the layered kernel's message slots a thread for TR lanes a row: ceil(d / TR) a layer
-    int layered_slots(int tr) const
+    //! (pairs: int8x2 slots)
+    int layered_slots(int tr, bool pairs = false) const
     {
         int slots = 0;
         for (int l = 0; l < d_code.mb(); ++l)
             slots += (d_gtab->layer_start[l + 1] - d_gtab->layer_start[l] + tr - 1) / tr;
+        if (pairs)
+            return msg_stride<uint16_t>(slots);
         return d_int8 ? msg_stride<int8_t>(slots) : msg_stride<int16_t>(slots); // (conflict-free rows)
     }
 
@@ -510,6 +524,8 @@ private:
     {
         if (sh.global)
             return general_smem(c);
+        if (sh.pairs) // (c pairs)
+            return pair_smem_bytes(d_code.n(), d_code.z(), sh.slots, c, d_code.mb());
         const int threads = sh.tr * d_code.z();
         return d_int8 ? smem_bytes<int16_t, int8_t>(d_code.n(), threads, sh.slots, c, d_code.mb())
                       : smem_bytes<int32_t, int16_t>(d_code.n(), threads, sh.slots, c, d_code.mb());
@@ -566,7 +582,16 @@ private:
                 }
             }
         } else {
-            sh.layered = pick_kernel(d_int8, tr, lane_degree);
+            // two codewords a thread where a pair's values fit
+            if (tr == 1 && d_pairs) {
+                sh.pairs = true;
+                sh.slots = layered_slots(1, true);
+                if (smem(sh, 1) > d_optin) {
+                    sh.pairs = false;
+                    sh.slots = layered_slots(1);
+                }
+            }
+            sh.layered = sh.pairs ? pair_kernel_for(lane_degree) : pick_kernel(d_int8, tr, lane_degree);
             if (!sh.layered)
                 return false;
         }
@@ -576,6 +601,7 @@ private:
         // each block's threads that do work (C * TR * R of a whole number of warps); ties go to
         // the smaller block (its per-layer synchronisation is cheaper). Measured on the H100
         // for Z = 81 (802.11n 1944): C = 3 8.9 Gb/s, C = 5 (fewest idle threads) 7.8, C = 1 8.2.
+        // The pair kernel: c counts pairs (R threads each), C = 2c.
         const size_t smem_limit = std::min<size_t>(d_optin, 100 << 10);
         const void* kernel = sh.kernel();
         int best = 1;
@@ -590,13 +616,16 @@ private:
                 best = c;
             }
         }
-        sh.c = best;
-        // tuning aid: GPUFEC_LDPC_CW_PER_BLOCK=C forces the codewords per block
-        sh.c = tuning_int("GPUFEC_LDPC_CW_PER_BLOCK", 1, bound / cwt, sh.c);
-        sh.smem = smem(sh, sh.c);
+        // tuning aid: GPUFEC_LDPC_CW_PER_BLOCK=C forces the codewords per block (pairs: C / 2
+        // pairs, at least one)
+        const int per_unit = sh.pairs ? 2 : 1;
+        const int units = std::max(1, tuning_int("GPUFEC_LDPC_CW_PER_BLOCK", 1, per_unit * bound / cwt,
+                                                 per_unit * best) / per_unit);
+        sh.smem = smem(sh, units);
         if (sh.smem > d_optin)
             return false;
-        sh.threads = (sh.c * cwt + 31) / 32 * 32;
+        sh.c = per_unit * units;
+        sh.threads = (units * cwt + 31) / 32 * 32;
         sh.per_sm = resident_blocks(kernel, sh.threads, sh.smem);
         if (sh.global && sh.per_sm > 0)
             shared_messages(sh);
@@ -658,6 +687,7 @@ private:
     int d_holes = 0; // missing entries in the table
     int d_gstride = 0; // posteriors a codeword in shared memory (n, + the sink where holes)
     bool d_int8 = false;
+    bool d_pairs = false; // the pair kernel where it applies (ldpc_cuda_pairs.cuh)
     size_t d_optin = 0;   // shared memory a block may have
     launch_shape d_shape; // the kernel and how it is launched
     std::unique_ptr<gpu_table> d_table;      // the layered kernel's, passed by value at each launch

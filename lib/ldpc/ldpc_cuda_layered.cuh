@@ -351,10 +351,12 @@ __device__ __forceinline__ void copy_ahead(int len, Load&& load, Store&& store)
 }
 
 /*! The C codewords of a group into shared memory (gamma = -soft, the internal sign
- *  convention; the codeword of c at s_gamma + c * stride): four bits at a time where the
- *  codewords keep 4-byte alignment, or (runs, or a gather table for a permutation) the sent
- *  values in place with erasures and known bits between them, zeros past the last frame. Table: any with run_at / run_len / run_from. */
-template <int AHEAD, typename T, typename Table>
+ *  convention): codeword c's bit v at s_gamma[(c / STEP) * STEP * stride + c % STEP + STEP * v]
+ *  (STEP 1: one codeword after another; 2: two codewords' bits interleaved, the pair kernel's
+ *  int16x2 words). Four bits at a time where the codewords keep 4-byte alignment, or (runs, or
+ *  a gather table for a permutation) the sent values in place with erasures and known bits
+ *  between them, zeros past the last frame. Table: any with run_at / run_len / run_from. */
+template <int AHEAD, typename T, int STEP = 1, typename Table>
 __device__ __forceinline__ void load_group(const gpu_params& p, const Table& tab, const int8_t* soft, T* s_gamma,
                                            int stride, int group)
 {
@@ -362,30 +364,39 @@ __device__ __forceinline__ void load_group(const gpu_params& p, const Table& tab
     for (int c = 0; c < C; ++c) {
         const int id = group * C + c;
         const int8_t* src = soft + size_t(id) * p.in_stride;
-        T* g = s_gamma + c * stride;
+        T* g = s_gamma + (c / STEP) * STEP * stride + c % STEP;
         if (id >= p.frames) {
             for (int v = threadIdx.x; v < n; v += blockDim.x)
-                g[v] = T(0);
+                g[STEP * v] = T(0);
         } else if (p.gather) { // (a permutation: DVB-S2's parity order, its bit interleaver)
             copy_ahead<AHEAD>(n, [&](int v) {
                 const int from = p.gather[v];
                 return from >= 0 ? -int(src[from]) : int(fill_value<T>(from));
-            }, [&](int v, int x) { g[v] = T(x); });
+            }, [&](int v, int x) { g[STEP * v] = T(x); });
         } else if (p.runs) {
             for (int r = 0; r < p.runs; ++r) {
                 const int at = tab.run_at[r], len = tab.run_len[r], from = tab.run_from[r];
                 if (from >= 0)
-                    copy_ahead<AHEAD>(len, [&](int v) { return -int(src[from + v]); }, [&](int v, int x) { g[at + v] = T(x); });
+                    copy_ahead<AHEAD>(len, [&](int v) { return -int(src[from + v]); },
+                                      [&](int v, int x) { g[STEP * (at + v)] = T(x); });
                 else
                     for (int v = threadIdx.x; v < len; v += blockDim.x)
-                        g[at + v] = fill_value<T>(from);
+                        g[STEP * (at + v)] = fill_value<T>(from);
             }
-        } else if (n % 4 == 0) {
+        } else if (n % 4 == 0 && STEP == 1) {
             for (int v = threadIdx.x; v < n / 4; v += blockDim.x)
                 store_negated(g + 4 * v, reinterpret_cast<const char4*>(src)[v]);
+        } else if (n % 4 == 0) {
+            for (int v = threadIdx.x; v < n / 4; v += blockDim.x) {
+                const char4 s = reinterpret_cast<const char4*>(src)[v];
+                g[STEP * (4 * v)] = T(-s.x);
+                g[STEP * (4 * v + 1)] = T(-s.y);
+                g[STEP * (4 * v + 2)] = T(-s.z);
+                g[STEP * (4 * v + 3)] = T(-s.w);
+            }
         } else {
             for (int v = threadIdx.x; v < n; v += blockDim.x)
-                g[v] = T(-int(src[v]));
+                g[STEP * v] = T(-int(src[v]));
         }
     }
 }
@@ -424,8 +435,9 @@ __device__ __forceinline__ bool end_iteration(const gpu_params& p, int it, bool 
 }
 
 /*! A codeword's results, by its R threads (u the thread's place): the packed leading hard
- *  bits, iterations and syndrome, and the posteriors where wanted */
-template <typename T>
+ *  bits, iterations and syndrome, and the posteriors where wanted; its bit v at gamma[STEP * v]
+ *  (load_group) */
+template <typename T, int STEP = 1>
 __device__ __forceinline__ void write_results(const gpu_params& p, const T* gamma, int cw, int u, int R,
                                               int iterations, bool bad, uint8_t* out, frame_status* results,
                                               float* posteriors)
@@ -435,7 +447,7 @@ __device__ __forceinline__ void write_results(const gpu_params& p, const T* gamm
         unsigned byte = 0;
         for (int i = 0; i < 8; ++i) {
             const int v = b * 8 + i;
-            byte |= (v < p.out_bits && gamma[v] < 0) ? (0x80u >> i) : 0u;
+            byte |= (v < p.out_bits && gamma[STEP * v] < 0) ? (0x80u >> i) : 0u;
         }
         o[b] = uint8_t(byte);
     }
@@ -444,7 +456,7 @@ __device__ __forceinline__ void write_results(const gpu_params& p, const T* gamm
     if (p.want_post) {
         float* post = posteriors + size_t(cw) * p.n;
         for (int v = u; v < p.n; v += R)
-            post[v] = float(-int(gamma[v]));
+            post[v] = float(-int(gamma[STEP * v]));
     }
 }
 

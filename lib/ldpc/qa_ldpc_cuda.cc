@@ -198,6 +198,56 @@ TEST(ldpc_cuda, general_kernel_messages_in_shared_or_global_memory_match_the_cpu
     }
 }
 
+TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
+{
+    // the layered kernel with two codewords a thread (int8; GPUFEC_LDPC_PAIRS=on takes it on GPUs
+    // before compute capability 9.0 too, off never): rows of 6 to 22 bits (the IEEE codes), 5G
+    // NR at small liftings, odd batches (the last pair half empty), partners that stop at
+    // different iterations (frames of two noise levels mixed), offset min-sum
+    GPUFEC_REQUIRE_GPU();
+    const char* codes[] = { "802.16e:2304:1/2", "802.11n:648:1/2",  "802.11n:1944:2/3", "802.16e:1440:3/4B",
+                            "802.11n:1296:5/6", "802.16e:576:5/6", "nr:bg1:64",        "nr:bg2:104" };
+    for (const char* id : codes) {
+        const ldpc_code c = ldpc_code::standard(id);
+        const int frames = 37;
+        const auto info = test::random_bits(size_t(c.k()) * frames, 11);
+        std::vector<uint8_t> cw(size_t(c.n()) * frames);
+        ldpc_encoder(c).encode(info.data(), size_t(frames), cw.data());
+        const auto noisy = test::channel(cw, c.rate(), 1.0 + 1.5 * c.rate(), 12);
+        const auto clean = test::channel(cw, c.rate(), 5.0, 13);
+        std::vector<int8_t> soft(clean);
+        for (int f = 1; f < frames; f += 3) // (partners 0/1, 2/3, ... of different noise)
+            std::copy(noisy.begin() + f * c.n(), noisy.begin() + (f + 1) * c.n(), soft.begin() + f * c.n());
+        for (const char* pairs : { "on", "off" }) {
+            setenv("GPUFEC_LDPC_PAIRS", pairs, 1);
+            ldpc_options o;
+            o.precision = ldpc_precision::int8;
+            o.max_iterations = 8;
+            o.max_batch = 19; // several chunks through the pipeline
+            const std::string backend = ldpc_decoder(c, o, device_spec::parse("cuda")).backend();
+            EXPECT_EQ(backend.find("2 codewords a thread") != std::string::npos, std::string(pairs) == "on")
+                << id << ": " << backend;
+            for (bool et : { true, false })
+                for (float offset : { 0.f, 3.f }) {
+                    o.early_termination = et;
+                    o.offset = offset;
+                    o.normalization = offset > 0.f ? 1.f : 0.f;
+                    const std::string what = std::string(id) + (et ? " ET" : "") + " offset " +
+                                             std::to_string(int(offset)) + " pairs " + pairs;
+                    expect_gpu_as_cpu(c, o, soft, frames, what);
+                    if (et) { // (some partners stopped apart: the kernel kept one while the other went on)
+                        const auto r = decode(c, o, "cpu", soft, frames);
+                        int apart = 0;
+                        for (int f = 0; f + 1 < frames; f += 2)
+                            apart += r.res[f].iterations != r.res[f + 1].iterations;
+                        EXPECT_GT(apart, 0) << what;
+                    }
+                }
+            unsetenv("GPUFEC_LDPC_PAIRS");
+        }
+    }
+}
+
 TEST(ldpc_cuda, rows_spread_over_several_lanes_match_the_cpu)
 {
     // every kernel that spreads a row's entries over 2, 4 or 8 lanes (GPUFEC_LDPC_ROW_THREADS

@@ -1,0 +1,285 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The layered kernel with two codewords a thread (int8 precision, one lane a row): the same
+ * arithmetic as ldpc_cuda_layered.cuh's, bit for bit (ldpc_common.h: int16 posteriors that
+ * never saturate, int8 messages), on the two codewords' values side by side in one 32-bit
+ * register: the low 16 bits codeword 2p of the block, the high 16 bits codeword 2p + 1.
+ * Hopper's packed 16-bit instructions (DPX: add-and-minimum / add-and-maximum, minimum and
+ * maximum of two halfwords, one instruction each) then do both codewords' work at once, where
+ * the one-codeword kernel spends about as many instructions on one; the engine takes it on
+ * compute capability 9.0 and up (older GPUs emulate DPX).
+ *
+ * Mapping: pair p of the block has Z threads; its thread r owns row r of every layer of both
+ * codewords. Shared memory: the posteriors of pair p as n int16x2 words (bit v: word p * n + v),
+ * each thread's messages as one row of S int8x2 slots (S * 2 / 4 odd: conflict-free), the
+ * per-codeword flags, the layer words. Included by ldpc_cuda.cu only, after
+ * ldpc_cuda_layered.cuh. */
+#ifndef INCLUDED_GPUFEC_LDPC_CUDA_PAIRS_CUH
+#define INCLUDED_GPUFEC_LDPC_CUDA_PAIRS_CUH
+
+#include "ldpc_cuda_layered.cuh"
+
+namespace gpufec {
+namespace {
+
+// two int16 in a 32-bit word: the operations the row update needs, each on both halves
+constexpr unsigned pair_low = 0x80008000u; // INT16_MIN twice: max(x, pair_low) = x
+constexpr unsigned pair_one = 0x00010001u;
+
+/*! PTX prmt: byte i of the result is byte (sel >> 4i) & 7 of {b, a}, or where bit 3 of that
+ *  nibble is set, its sign copied over the byte (__byte_perm keeps the three low bits only) */
+__device__ __forceinline__ unsigned prmt(unsigned a, unsigned b, unsigned sel)
+{
+    unsigned r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(sel));
+    return r;
+}
+
+__device__ __forceinline__ unsigned pair_add(unsigned a, unsigned b) { return __viaddmax_s16x2(a, b, pair_low); }
+//! |a| as max(~a + 1, a): two instructions
+__device__ __forceinline__ unsigned pair_abs(unsigned a) { return __viaddmax_s16x2(~a, pair_one, a); }
+__device__ __forceinline__ unsigned pair_neg(unsigned a) { return pair_add(~a, pair_one); }
+//! 0xffff in each half that is negative (its top byte's sign copied over the half)
+__device__ __forceinline__ unsigned pair_signs(unsigned a) { return prmt(a, 0, 0xbb99); }
+//! x negated in the halves where s is 0xffff
+__device__ __forceinline__ unsigned pair_negate_where(unsigned x, unsigned s) { return pair_add(x ^ s, s & pair_one); }
+//! two int8 (a message slot) to two int16, and back (|x| <= 127)
+__device__ __forceinline__ unsigned pair_widen(unsigned m) { return prmt(m, 0, 0x9180); }
+__device__ __forceinline__ uint16_t pair_narrow(unsigned a) { return uint16_t(prmt(a, 0, 0x0020)); }
+
+//! a row's constants: -offset and the message limit in both halves, the normalisation
+struct pair_fixed {
+    unsigned minus_offset, mmax, norm16;
+    __device__ explicit pair_fixed(const ldpc_fixed& f)
+        : minus_offset(unsigned(uint16_t(-f.offset)) * pair_one), mmax(unsigned(f.mmax) * pair_one),
+          norm16(unsigned(f.norm16))
+    {
+    }
+};
+
+/*! ldpc_norm of two magnitudes (0 .. 32767) at once: (m * k) >> 4 as (m >> 4) * k + ((m & 15) *
+ *  k) >> 4 (neither product leaves its half: k <= 16), then minus the offset, within 0 .. mmax */
+__device__ __forceinline__ unsigned pair_norm(unsigned m, const pair_fixed& k)
+{
+    const unsigned high = ((m >> 4) & 0x0fff0fffu) * k.norm16;
+    const unsigned low = (((m & 0x000f000fu) * k.norm16) >> 4) & 0x000f000fu;
+    return __viaddmin_s16x2_relu(high + low, k.minus_offset, k.mmax);
+}
+
+/*! One check row of D entries for both codewords of the pair: layered_row's update (pass 1:
+ *  rho, the two smallest magnitudes and the sign product; pass 2: the messages and the
+ *  posteriors), each step on both halves. KEEP: the halves where `keep` is 0 (a codeword that
+ *  has stopped while its partner goes on) keep their messages, and so their posteriors. */
+template <int D, bool KEEP>
+__device__ __forceinline__ void pair_row(unsigned char* gcw, uint16_t* lrow, const int2* ent, unsigned rb,
+                                         unsigned rbz, const pair_fixed& k, unsigned keep)
+{
+    unsigned off[D], rho[D];
+    unsigned min1 = 0x7fff7fffu, min2 = 0x7fff7fffu, sx = 0;
+#pragma unroll
+    for (int i = 0; i < D; ++i) {
+        off[i] = bit_offset<unsigned>(ent[i], rb, rbz);
+        const unsigned g = *reinterpret_cast<const unsigned*>(gcw + off[i]);
+        rho[i] = pair_add(g, pair_neg(pair_widen(lrow[i])));
+        const unsigned mag = pair_abs(rho[i]);
+        sx ^= rho[i]; // (the sign bit of each half: the parity of its negative rho)
+        min2 = __vmins2(min2, __vmaxs2(min1, mag));
+        min1 = __vmins2(min1, mag);
+    }
+    // the row's sign folded into the two magnitudes; |rho| == min1 where |rho| + ~min1 < 0
+    const unsigned row_sign = pair_signs(sx);
+    const unsigned n1 = pair_negate_where(pair_norm(min1, k), row_sign);
+    const unsigned n2 = pair_negate_where(pair_norm(min2, k), row_sign);
+    const unsigned not_min1 = ~min1; // -min1 - 1
+#pragma unroll
+    for (int i = 0; i < D; ++i) {
+        const unsigned at_min1 = __viaddmin_s16x2(pair_abs(rho[i]), not_min1, 0u); // 0xffff or 0
+        const unsigned m = (at_min1 & n2) | (~at_min1 & n1);
+        unsigned msg = pair_negate_where(m, pair_signs(rho[i]));
+        if constexpr (KEEP)
+            msg = (keep & msg) | (~keep & pair_widen(lrow[i]));
+        lrow[i] = pair_narrow(msg);
+        *reinterpret_cast<unsigned*>(gcw + off[i]) = pair_add(rho[i], msg);
+    }
+}
+
+//! the parity of one row for both codewords: bit 0 set where the low codeword's row fails, bit 1
+//! the high one's
+template <int D>
+__device__ __forceinline__ unsigned pair_row_parity(unsigned char* gcw, const int2* ent, unsigned rb, unsigned rbz)
+{
+    unsigned x = 0;
+#pragma unroll
+    for (int i = 0; i < D; ++i)
+        x ^= *bit_of<unsigned>(gcw, ent[i], rb, rbz);
+    return (x >> 15 & 1u) | (x >> 30 & 2u);
+}
+
+/*! end_iteration for the two codewords of a thread (local0, local0 + 1 of the block):
+ *  rows_bad() gives the bits of pair_row_parity over the thread's rows */
+template <class RowsBad>
+__device__ __forceinline__ bool end_pair_iteration(const gpu_params& p, int it, const bool (&work)[2],
+                                                   const bool (&active)[2], bool lane_used, bool first, int local0,
+                                                   int* s_bad, int* s_done, int* s_iters, RowsBad&& rows_bad)
+{
+    bool mine_done[2];
+    if (p.early_termination || it == p.max_iter) {
+        if (lane_used && first) {
+            s_bad[local0] = 0;
+            s_bad[local0 + 1] = 0;
+        }
+        __syncthreads();
+        if (work[0] || work[1]) {
+            const unsigned bad = rows_bad();
+            for (int h = 0; h < 2; ++h)
+                if (work[h] && (bad >> h & 1u))
+                    atomicOr(&s_bad[local0 + h], 1);
+        }
+        __syncthreads();
+        for (int h = 0; h < 2; ++h) {
+            const bool passed = lane_used && !s_bad[local0 + h];
+            if (work[h] && first) {
+                s_iters[local0 + h] = it;
+                if (p.early_termination && passed)
+                    s_done[local0 + h] = 1;
+            }
+            mine_done[h] = !work[h] || (p.early_termination && passed);
+        }
+    } else {
+        for (int h = 0; h < 2; ++h) {
+            if (work[h] && first)
+                s_iters[local0 + h] = it;
+            mine_done[h] = !work[h];
+        }
+    }
+    return __syncthreads_and((!active[0] || mine_done[0]) && (!active[1] || mine_done[1]));
+}
+
+//! dynamic shared memory of a block of P pairs of Z threads: posteriors, messages (S int8x2
+//! slots a thread), the flags of 2P codewords, the layer words
+__host__ __device__ inline size_t pair_smem_bytes(int n, int z, int S, int P, int mb)
+{
+    return align16(size_t(P) * n * 4) + align16(size_t(P) * z * S * 2) + align16(size_t(2 * P) * 4 * 4) +
+           layer_words_bytes(mb);
+}
+
+/* Launch bounds: rows of up to 8 bits get 64 registers (two blocks of 512 threads an SM; the
+ * shared memory of a pair holds an SM to fewer threads than that: 802.16e 2304 nine pairs, 864
+ * threads), which they need without spilling (40 spilled); longer rows what they need. */
+template <int MAXD>
+struct pair_bounds {
+    static constexpr int threads = 512;
+    static constexpr int blocks = MAXD <= 8 ? 2 : 1;
+};
+
+/* p.cw_per_block = 2P. The table's entries count bytes of int16x2 words (entry.x = shift * 4). */
+template <int MAXD>
+__global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>::blocks)
+    ldpc_pair_kernel(gpu_params p, const __grid_constant__ gpu_table tab, const int8_t* __restrict__ soft,
+                     uint8_t* __restrict__ out, frame_status* __restrict__ results, float* __restrict__ posteriors,
+                     int* __restrict__ queue)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int C = p.cw_per_block, P = C / 2, z = p.z, n = p.n, S = p.msg_stride;
+    unsigned char* cursor = smem;
+    unsigned* s_gamma = reinterpret_cast<unsigned*>(cursor);
+    cursor += align16(size_t(P) * n * 4);
+    uint16_t* s_msg = reinterpret_cast<uint16_t*>(cursor); // thread t: s_msg[t * S + i]
+    cursor += align16(size_t(P) * z * S * 2);
+    int* s_bad = reinterpret_cast<int*>(cursor); // per codeword
+    int* s_done = s_bad + C;
+    int* s_iters = s_done + C;
+    int* s_group = s_iters + C;
+    cursor += align16(size_t(C) * 4 * 4);
+    constexpr bool lean = MAXD <= 8; // (as the one-codeword kernel: every barrier, no layer words)
+    uint32_t* s_layer = reinterpret_cast<uint32_t*>(cursor);
+    if constexpr (!lean)
+        copy_layer_words(tab.layer, s_layer, p.mb);
+
+    const int pair = threadIdx.x / z, row = threadIdx.x - pair * z;
+    const bool lane_used = pair < P;
+    const int local0 = 2 * pair; // the pair's first codeword within the block
+    unsigned* gamma = s_gamma + (lane_used ? size_t(pair) * n : 0);
+    unsigned char* gcw = reinterpret_cast<unsigned char*>(gamma);
+    const unsigned rb = unsigned(row) * 4u, rbz = rb - unsigned(z) * 4u; // bit_of
+    uint16_t* mrow = s_msg + (lane_used ? size_t(threadIdx.x) * S : 0);
+    const pair_fixed k(p.fx);
+
+    for (;;) {
+        const int group = take_group(queue, s_group);
+        if (group >= p.groups)
+            return;
+        const int cw0 = group * C + local0;
+        const bool active[2] = { lane_used && cw0 < p.frames, lane_used && cw0 + 1 < p.frames };
+
+        load_group<lean ? 1 : 4, int16_t, 2>(
+            p, tab, soft, reinterpret_cast<int16_t*>(s_gamma), n, group);
+        for (int i = threadIdx.x; i < int(align16(size_t(P) * z * S * 2) / 16); i += blockDim.x)
+            reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
+        start_group_flags(p, group, s_done, s_iters);
+        __syncthreads();
+
+        int it = 0;
+        bool all_done = false;
+        while (it < p.max_iter && !all_done) {
+            ++it;
+            const bool work[2] = { active[0] && !s_done[local0], active[1] && !s_done[local0 + 1] };
+            // a codeword past the last frame is updated with its partner (its results are not
+            // written); one that has stopped keeps its values
+            const unsigned keep = (!active[0] || work[0] ? 0x0000ffffu : 0u) | (!active[1] || work[1] ? 0xffff0000u : 0u);
+            int slot = 0;
+            uint32_t next = lean ? 0u : s_layer[0];
+            for (int l = 0; l < p.mb; ++l) {
+                const layer_word lw{ next };
+                if constexpr (!lean)
+                    next = s_layer[l + 1];
+                const int e0 = lean ? tab.layer_start[l] : lw.first();
+                const int d = lean ? tab.layer_start[l + 1] - e0 : lw.entries();
+                if (work[0] || work[1]) {
+                    with_degree<MAXD>(d, [&](auto deg) {
+                        constexpr int D = decltype(deg)::value;
+                        if (keep == ~0u)
+                            pair_row<D, false>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
+                        else
+                            pair_row<D, true>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
+                    });
+                }
+                slot += d;
+                if (lean || !lw.free_next())
+                    __syncthreads();
+            }
+            all_done = end_pair_iteration(p, it, work, active, lane_used, row == 0, local0, s_bad, s_done, s_iters, [&] {
+                unsigned bad = 0;
+                for (int l = 0; l < p.mb && bad != 3u; ++l) {
+                    const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
+                    with_degree<MAXD>(d, [&](auto deg) {
+                        bad |= pair_row_parity<decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz);
+                    });
+                }
+                return bad;
+            });
+        }
+        __syncthreads();
+
+        for (int h = 0; h < 2; ++h)
+            if (active[h])
+                write_results<int16_t, 2>(p, reinterpret_cast<const int16_t*>(gamma) + h, cw0 + h, row, z,
+                                          s_iters[local0 + h], s_bad[local0 + h] != 0, out, results, posteriors);
+    }
+}
+
+//! the pair kernel whose rows are unrolled to at least max_degree entries
+inline kernel_fn pair_kernel_for(int max_degree)
+{
+    return max_degree <= 8    ? ldpc_pair_kernel<8>
+           : max_degree <= 16 ? ldpc_pair_kernel<16>
+           : max_degree <= 24 ? ldpc_pair_kernel<24>
+                              : ldpc_pair_kernel<32>;
+}
+
+} // namespace
+} // namespace gpufec
+
+#endif
