@@ -173,9 +173,11 @@ public:
         d_int8 = o.precision == ldpc_precision::int8; // int16 posteriors, else int32
         // int8: two codewords a thread in the layered kernel (ldpc_cuda_pairs.cuh) where the
         // GPU has packed 16-bit instructions (compute capability 9.0 up; older ones emulate
-        // them); GPUFEC_LDPC_PAIRS=auto|on|off overrides it (a tuning aid)
+        // them) and an SM then holds at least as many codewords (below); GPUFEC_LDPC_PAIRS=
+        // auto|on|off overrides it (a tuning aid; on: wherever a pair fits)
         const std::string pairs = tuning_choice("GPUFEC_LDPC_PAIRS", { "auto", "on", "off" }, "auto");
         d_pairs = d_int8 && (pairs == "on" || (pairs == "auto" && prop.major >= 9));
+        const bool pairs_forced = pairs == "on";
         // the circulants, layer by layer, in column order (general_table; gpu_table holds the
         // same for the layered kernel) and the most rows of a sub-layer
         const int tsize = d_int8 ? 2 : 4, z = code.z();
@@ -260,6 +262,21 @@ public:
             launch_shape sh;
             if ((forced && tr != forced) || !shape_for(tr, global, sh))
                 continue;
+            // two codewords a thread where the SM then holds at least as many codewords as with
+            // one. Measured on the H200 (int8, 10 iterations, host to host, Gb/s, one codeword
+            // a thread / two; codewords an SM): 802.16e 2304 1/2 14.0 / 14.9 (16 / 18), 2/3A
+            // 14.9 / 19.2 (5 / 16), 3/4A 16.6 / 21.8, 5/6 19.0 / 22.7; 802.11n 1944 1/2 12.1 /
+            // 13.0 (18 / 18), 2/3 13.9 / 17.9, 3/4 16.5 / 21.7, 5/6 20.2 / 25.0; 802.16e 576 5/6
+            // 14.1 / 17.6; 5G NR BG2 Z = 104 3.02 / 3.71 (4 / 6), Z = 64 3.77 / 4.01 (8 / 10);
+            // where it holds fewer, pairs lose: NR BG1 Z = 64 5.61 / 4.49 (7 / 6), Z = 128 5.24 /
+            // 3.73 (3 / 2), Z = 32 5.35 / 4.45 (15 / 14). Kept despite the rule: 802.11n 648 and
+            // 1296 at rate 1/2 (56 / 60 and 28 / 30) lose 3 to 5 % with pairs.
+            if (tr == 1 && d_pairs) {
+                launch_shape two;
+                if (shape_for(1, global, two, true) && two.pairs &&
+                    (pairs_forced || two.per_sm * two.c >= sh.per_sm * sh.c))
+                    sh = two;
+            }
             if (tr == 1)
                 one_lane = sh.resident_threads();
             if (!have || (one_lane < 256 && sh.resident_threads() > d_shape.resident_threads()))
@@ -539,9 +556,9 @@ private:
         return per_sm;
     }
 
-    /*! The launch for TR lanes a row, messages in global memory or (where they fit) shared;
-     *  false where no kernel applies. */
-    bool shape_for(int tr, bool global, launch_shape& sh) const
+    /*! The launch for TR lanes a row, messages in global memory or (where they fit) shared, with
+     *  two codewords a thread where `pairs` and a pair fits; false where no kernel applies. */
+    bool shape_for(int tr, bool global, launch_shape& sh, bool pairs = false) const
     {
         const int bound = tr == 1 ? 512 : 1024; // threads a block (the kernels' launch bounds)
         const int lane_degree = (d_code.max_row_degree() + tr - 1) / tr, cwt = tr * d_rows;
@@ -583,7 +600,7 @@ private:
             }
         } else {
             // two codewords a thread where a pair's values fit
-            if (tr == 1 && d_pairs) {
+            if (tr == 1 && pairs) {
                 sh.pairs = true;
                 sh.slots = layered_slots(1, true);
                 if (smem(sh, 1) > d_optin) {
