@@ -542,7 +542,7 @@ private:
         if (sh.global)
             return general_smem(c);
         if (sh.pairs) // (c pairs)
-            return pair_smem_bytes(pair_stride_for(d_code.n(), d_code.z()), d_code.z(), sh.slots, c, d_code.mb());
+            return pair_smem_bytes(d_code.n(), d_code.z(), sh.slots, c, d_code.mb());
         const int threads = sh.tr * d_code.z();
         return d_int8 ? smem_bytes<int16_t, int8_t>(d_code.n(), threads, sh.slots, c, d_code.mb())
                       : smem_bytes<int32_t, int16_t>(d_code.n(), threads, sh.slots, c, d_code.mb());
@@ -677,7 +677,6 @@ private:
         g.fx.offset = int(std::lround(d_opts.offset));
         g.out_bits = out_bits;
         g.nbytes = (out_bits + 7) / 8;
-        g.pair_stride = pair_stride_for(d_code.n(), d_code.z());
         return g;
     }
 

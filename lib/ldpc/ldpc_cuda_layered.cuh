@@ -76,7 +76,6 @@ struct gpu_params {
     ldpc_fixed fx;
     int out_bits;        // leading hard bits written per codeword (n, or k)
     int nbytes;          // packed bytes per codeword: ceil(out_bits / 8)
-    int pair_stride;     // the pair kernel's int16x2 words a pair (pair_stride_for)
 };
 
 __host__ __device__ inline size_t align16(size_t x) { return (x + 15) & ~size_t(15); }

@@ -12,8 +12,8 @@
  * compute capability 9.0 and up (older GPUs emulate DPX).
  *
  * Mapping: pair p of the block has Z threads; its thread r owns row r of every layer of both
- * codewords. Shared memory: the posteriors of pair p as n int16x2 words (bit v: word p * stride
- * + v; pair_stride_for), each thread's messages as one row of S int8x2 slots (S * 2 / 4 odd: conflict-free), the
+ * codewords. Shared memory: the posteriors of pair p as n int16x2 words (bit v: word p * n + v),
+ * each thread's messages as one row of S int8x2 slots (S * 2 / 4 odd: conflict-free), the
  * per-codeword flags, the layer words. Included by ldpc_cuda.cu only, after
  * ldpc_cuda_layered.cuh. */
 #ifndef INCLUDED_GPUFEC_LDPC_CUDA_PAIRS_CUH
@@ -157,17 +157,11 @@ __device__ __forceinline__ bool end_pair_iteration(const gpu_params& p, int it, 
     return __syncthreads_and((!active[0] || mine_done[0]) && (!active[1] || mine_done[1]));
 }
 
-/*! Words from one pair's posteriors to the next: n, padded to Z modulo 32, so that where a warp
- *  holds the end of one pair and the start of the next (Z no multiple of 32), thread t of the
- *  block reads bank (t + shift) mod 32 of an entry in both, as within one pair, rather than
- *  two threads a bank (802.11n 648: n = 8, Z = 27 modulo 32) */
-inline int pair_stride_for(int n, int z) { return n + ((z - n) % 32 + 32) % 32; }
-
-//! dynamic shared memory of a block of P pairs of Z threads: posteriors (`stride` words a pair),
-//! messages (S int8x2 slots a thread), the flags of 2P codewords, the layer words
-__host__ __device__ inline size_t pair_smem_bytes(int stride, int z, int S, int P, int mb)
+//! dynamic shared memory of a block of P pairs of Z threads: posteriors, messages (S int8x2
+//! slots a thread), the flags of 2P codewords, the layer words
+__host__ __device__ inline size_t pair_smem_bytes(int n, int z, int S, int P, int mb)
 {
-    return align16(size_t(P) * stride * 4) + align16(size_t(P) * z * S * 2) + align16(size_t(2 * P) * 4 * 4) +
+    return align16(size_t(P) * n * 4) + align16(size_t(P) * z * S * 2) + align16(size_t(2 * P) * 4 * 4) +
            layer_words_bytes(mb);
 }
 
@@ -188,10 +182,10 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
                      int* __restrict__ queue)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    const int C = p.cw_per_block, P = C / 2, z = p.z, S = p.msg_stride, stride = p.pair_stride;
+    const int C = p.cw_per_block, P = C / 2, z = p.z, n = p.n, S = p.msg_stride;
     unsigned char* cursor = smem;
-    unsigned* s_gamma = reinterpret_cast<unsigned*>(cursor); // pair q: s_gamma + q * stride
-    cursor += align16(size_t(P) * stride * 4);
+    unsigned* s_gamma = reinterpret_cast<unsigned*>(cursor);
+    cursor += align16(size_t(P) * n * 4);
     uint16_t* s_msg = reinterpret_cast<uint16_t*>(cursor); // thread t: s_msg[t * S + i]
     cursor += align16(size_t(P) * z * S * 2);
     int* s_bad = reinterpret_cast<int*>(cursor); // per codeword
@@ -207,7 +201,7 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
     const int pair = threadIdx.x / z, row = threadIdx.x - pair * z;
     const bool lane_used = pair < P;
     const int local0 = 2 * pair; // the pair's first codeword within the block
-    unsigned* gamma = s_gamma + (lane_used ? size_t(pair) * stride : 0);
+    unsigned* gamma = s_gamma + (lane_used ? size_t(pair) * n : 0);
     unsigned char* gcw = reinterpret_cast<unsigned char*>(gamma);
     const unsigned rb = unsigned(row) * 4u, rbz = rb - unsigned(z) * 4u; // bit_of
     uint16_t* mrow = s_msg + (lane_used ? size_t(threadIdx.x) * S : 0);
@@ -221,7 +215,7 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
         const bool active[2] = { lane_used && cw0 < p.frames, lane_used && cw0 + 1 < p.frames };
 
         load_group<lean ? 1 : 4, int16_t, 2>(
-            p, tab, soft, reinterpret_cast<int16_t*>(s_gamma), stride, group);
+            p, tab, soft, reinterpret_cast<int16_t*>(s_gamma), n, group);
         for (int i = threadIdx.x; i < int(align16(size_t(P) * z * S * 2) / 16); i += blockDim.x)
             reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
         start_group_flags(p, group, s_done, s_iters);
