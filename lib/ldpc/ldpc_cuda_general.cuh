@@ -225,9 +225,8 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
         load_group<general_bounds<TR, MAXD, WIDE>::blocks == 1 ? 4 : 1>(p, tab, soft, s_gamma, gp.gstride, group);
         if (HOLES && threadIdx.x < C)
             s_gamma[threadIdx.x * gp.gstride + n] = T(hole_sink<T>());
-        if constexpr (SHARED) { // (16 bytes at a time)
-            for (int i = threadIdx.x; i < int(align16(size_t(blockDim.x) * S * sizeof(M)) / 16); i += blockDim.x)
-                reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
+        if constexpr (SHARED) {
+            zero_shared(s_msg, align16(size_t(blockDim.x) * S * sizeof(M)));
         } else {
             for (int i = 0; i < S; ++i)
                 mrow[size_t(i) * ms] = M(0);

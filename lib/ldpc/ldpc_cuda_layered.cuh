@@ -401,6 +401,26 @@ __device__ __forceinline__ void load_group(const gpu_params& p, const Table& tab
     }
 }
 
+//! `bytes` (a multiple of 16) of shared memory zeroed by the block, 16 bytes a thread at a time
+__device__ __forceinline__ void zero_shared(void* at, size_t bytes)
+{
+    for (int i = threadIdx.x; i < int(bytes / 16); i += blockDim.x)
+        reinterpret_cast<int4*>(at)[i] = make_int4(0, 0, 0, 0);
+}
+
+/*! A group's start in the layered kernels: its codewords loaded (load_group), `msg_bytes` of
+ *  messages zeroed, its flags reset (start_group_flags), then a barrier */
+template <int AHEAD, typename T, int STEP = 1, typename Table>
+__device__ __forceinline__ void begin_group(const gpu_params& p, const Table& tab, const int8_t* soft, T* s_gamma,
+                                            int stride, int group, void* s_msg, size_t msg_bytes, int* s_done,
+                                            int* s_iters)
+{
+    load_group<AHEAD, T, STEP>(p, tab, soft, s_gamma, stride, group);
+    zero_shared(s_msg, msg_bytes);
+    start_group_flags(p, group, s_done, s_iters);
+    __syncthreads();
+}
+
 /*! The end of an iteration for the codeword of this thread (`first`: its thread 0): where the
  *  syndrome is checked, rows_bad() says whether any of the thread's rows fails; returns whether
  *  every codeword of the block is done. Every row of a codeword reads s_bad after the barrier
@@ -519,12 +539,10 @@ __global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bou
         const int cw = group * C + local;
         const bool active = lane_used && cw < p.frames;
 
-        // load: the codewords; messages 0, 16 bytes at a time
-        load_group<layered_bounds<TR, MAXD>::blocks == 1 ? 4 : 1>(p, tab, soft, s_gamma, n, group);
-        for (int i = threadIdx.x; i < int(align16(size_t(C) * cwt * S * sizeof(M)) / 16); i += blockDim.x)
-            reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
-        start_group_flags(p, group, s_done, s_iters);
-        __syncthreads();
+        // load: the codewords; messages 0
+        begin_group<layered_bounds<TR, MAXD>::blocks == 1 ? 4 : 1>(p, tab, soft, s_gamma, n, group, s_msg,
+                                                                  align16(size_t(C) * cwt * S * sizeof(M)), s_done,
+                                                                  s_iters);
 
         int it = 0;
         bool all_done = false;

@@ -214,12 +214,8 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
         const int cw0 = group * C + local0;
         const bool active[2] = { lane_used && cw0 < p.frames, lane_used && cw0 + 1 < p.frames };
 
-        load_group<lean ? 1 : 4, int16_t, 2>(
-            p, tab, soft, reinterpret_cast<int16_t*>(s_gamma), n, group);
-        for (int i = threadIdx.x; i < int(align16(size_t(P) * z * S * 2) / 16); i += blockDim.x)
-            reinterpret_cast<int4*>(s_msg)[i] = make_int4(0, 0, 0, 0);
-        start_group_flags(p, group, s_done, s_iters);
-        __syncthreads();
+        begin_group<lean ? 1 : 4, int16_t, 2>(p, tab, soft, reinterpret_cast<int16_t*>(s_gamma), n, group, s_msg,
+                                              align16(size_t(P) * z * S * 2), s_done, s_iters);
 
         int it = 0;
         bool all_done = false;

@@ -39,6 +39,7 @@ std::vector<conv_code> codes_under_test()
              conv_code::preset("dvbs-7/8"),
              conv_code::preset("lte"),
              make_code(7, { 91, 101, 117, 79 }),
+             make_code(7, { 79, 46 }), // (46 taps neither the newest nor the oldest bit: no symmetric butterflies)
              make_code(8, { 229, 159 }),
              make_code(9, { 501, 283 }),
              make_code(9, { 501, 283, 367 }, { 1, 1, 0, 1, 0, 0 }) };

@@ -50,9 +50,13 @@ inline size_t lanes_scratch_vectors(const vit_params& p, int length)
 }
 
 /*! Forward pass and traceback of LANES jobs of equal shape (same length and output window).
- *  bm_index[2 * s + x]: output pattern of the branch from state s with input x.
- *  Lanes >= used repeat job used-1 and are not written out. */
-template <int LANES>
+ *  bm_index[2 * s + x]: output pattern of the branch from state s with input x. SYMMETRIC: the
+ *  code's butterflies are symmetric (every generator taps the newest and the oldest bit: the
+ *  branches j -> 2j and j + N/2 -> 2j + 1 carry pattern bm_index[2j], the two others its
+ *  complement, whose metric is its negation), so a butterfly reads one metric. KC: the
+ *  constraint length where known at compile time (its loops then unroll, their masks become
+ *  constants), or 0. Lanes >= used repeat job used-1 and are not written out. */
+template <int LANES, int KC = 0, bool SYMMETRIC = false>
 __attribute__((always_inline)) inline void decode_lanes_body(const vit_params& p,
                                                              const int8_t* soft,
                                                              const vit_job* jobs,
@@ -62,7 +66,7 @@ __attribute__((always_inline)) inline void decode_lanes_body(const vit_params& p
                                                              void* scratch)
 {
     typedef typename lane_vec<LANES>::type V;
-    const int N = 1 << (p.K - 1);
+    const int N = 1 << ((KC ? KC : p.K) - 1);
     const int half = N / 2;
     const int words = (N + 15) / 16;
     const int npat = 1 << p.n;
@@ -122,15 +126,28 @@ __attribute__((always_inline)) inline void decode_lanes_body(const vit_params& p
         // butterflies: old states j and j + N/2 feed new states 2j and 2j + 1; the survivor
         // is the upper one only when strictly smaller (ties keep the lower, as everywhere)
         V* dec = dec0 + size_t(t) * words;
+#pragma GCC unroll 16
         for (int w = 0; w < words; ++w) {
             V acc{};
             const int j_end = (w + 1) * 8 < half ? (w + 1) * 8 : half;
+#pragma GCC unroll 8
             for (int j = w * 8; j < j_end; ++j) {
                 const V lo = pm[j], hi = pm[j + half];
-                const uint32_t* ix = bm_index + 2 * j;
-                const uint32_t* iy = bm_index + 2 * (j + half);
-                const V a0 = lo + bm[ix[0]], b0 = hi + bm[iy[0]];
-                const V a1 = lo + bm[ix[1]], b1 = hi + bm[iy[1]];
+                V a0, b0, a1, b1;
+                if constexpr (SYMMETRIC) {
+                    const V m = bm[bm_index[2 * j]];
+                    a0 = lo + m;
+                    b1 = hi + m;
+                    a1 = lo - m;
+                    b0 = hi - m;
+                } else {
+                    const uint32_t* ix = bm_index + 2 * j;
+                    const uint32_t* iy = bm_index + 2 * (j + half);
+                    a0 = lo + bm[ix[0]];
+                    b0 = hi + bm[iy[0]];
+                    a1 = lo + bm[ix[1]];
+                    b1 = hi + bm[iy[1]];
+                }
                 const V t0 = b0 < a0, t1 = b1 < a1;
                 next[2 * j] = t0 ? b0 : a0;
                 next[2 * j + 1] = t1 ? b1 : a1;
@@ -152,41 +169,48 @@ __attribute__((always_inline)) inline void decode_lanes_body(const vit_params& p
         }
     }
 
-    // Traceback of all lanes together, stage by stage: each lane's walk is a chain of
-    // dependent loads, and interleaving the lanes lets the processor overlap them. Output bits
-    // are gathered per lane into a byte and stored once it is complete.
-    int state[LANES];
-    unsigned acc[LANES];
+    // Traceback of all lanes at once, stage by stage, in SIMD: each lane's state is an element
+    // of a vector; its decision bit is bit (state % 16) of word state / 16 of the stage, picked
+    // by comparing state / 16 with each word index (N / 16 words: 4 for K = 7) and shifting
+    // each lane by its own count. Output bits are gathered per lane into a byte and stored once
+    // it is complete. (The scalar walk, lane after lane, was a third of the engine's time.)
+    V state{}, acc{};
     for (int l = 0; l < used; ++l) {
-        state[l] = 0;
-        acc[l] = 0;
+        int best = 0;
         if (jobs[l].tb_best)
             for (int s = 1; s < N; ++s)
-                if (pm[s][l] < pm[state[l]][l])
-                    state[l] = s;
+                if (pm[s][l] < pm[best][l])
+                    best = s;
+        state[l] = int16_t(best);
     }
+    for (int l = used; l < LANES; ++l)
+        state[l] = state[0];
+    const V one = V{} + int16_t(1), fifteen = V{} + int16_t(15), four = V{} + int16_t(4);
+    const V top = V{} + int16_t(p.K - 2);
     // every lane has the same shape (length, output window); only the destination differs
     const int out_start = jobs[0].out_start, out_len = jobs[0].out_len;
     for (int t = length - 1; t >= 0; --t) {
         const int o = t - out_start;
-        const bool emit = o >= 0 && o < out_len;
-        const V* d = dec0 + size_t(t) * words;
-        for (int l = 0; l < used; ++l) {
-            const int st = state[l];
-            if (emit) {
-                acc[l] |= unsigned(st & 1) << (7 - o % 8);
-                if (o % 8 == 0) {
-                    // bits o .. o + hi of this byte belong to the job; others are left alone
-                    const int hi = out_len - 1 - o < 7 ? out_len - 1 - o : 7;
-                    const unsigned mask = (0xFF00u >> (hi + 1)) & 0xFFu;
+        if (o >= 0 && o < out_len) {
+            acc |= (state & one) << (V{} + int16_t(7 - o % 8));
+            if (o % 8 == 0) {
+                // bits o .. o + hi of this byte belong to the job; others are left alone
+                const int hi = out_len - 1 - o < 7 ? out_len - 1 - o : 7;
+                const unsigned mask = (0xFF00u >> (hi + 1)) & 0xFFu;
+                for (int l = 0; l < used; ++l) {
                     uint8_t& byte = out[jobs[l].out_byte + o / 8];
-                    byte = static_cast<uint8_t>((byte & ~mask) | acc[l]);
-                    acc[l] = 0;
+                    byte = static_cast<uint8_t>((byte & ~mask) | unsigned(acc[l]));
                 }
+                acc = V{};
             }
-            const int b = (uint16_t(d[st / 16][l]) >> (st % 16)) & 1;
-            state[l] = (st >> 1) | (b << (p.K - 2));
         }
+        const V* d = dec0 + size_t(t) * words;
+        const V word_of = state >> four;
+        V w = d[0];
+        for (int k = 1; k < words; ++k)
+            w = word_of == int16_t(k) ? d[k] : w;
+        const V bit = (w >> (state & fifteen)) & one;
+        state = (state >> one) | (bit << top);
     }
 }
 
