@@ -15,9 +15,9 @@
 #define INCLUDED_GPUFEC_VITERBI_VIT_CPU_LANES_H
 
 #include "vit_common.h"
+#include "../runtime/simd_vectors.h"
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 // every vector function here is inlined into its caller, so the ABI of vector arguments
 // between instruction sets never applies
@@ -40,22 +40,6 @@ struct lane_vec<16> {
 template <>
 struct lane_vec<32> {
     typedef int16_t type __attribute__((vector_size(64), aligned(16)));
-};
-
-//! LANES int64: a lane's next 8 soft bytes, one load a lane (rate 1/2)
-template <int LANES>
-struct lane_words;
-template <>
-struct lane_words<8> {
-    typedef int64_t type __attribute__((vector_size(64), aligned(16)));
-};
-template <>
-struct lane_words<16> {
-    typedef int64_t type __attribute__((vector_size(128), aligned(16)));
-};
-template <>
-struct lane_words<32> {
-    typedef int64_t type __attribute__((vector_size(256), aligned(16)));
 };
 
 //! Scratch of one group: sized by the caller as (2 * N + 2^n + stages * words) vectors.
@@ -112,7 +96,6 @@ __attribute__((always_inline)) inline void decode_lanes_body(const vit_params& p
     for (int l = 0; l < LANES; ++l)
         lane_ptr[l] = soft + jobs[l].soft_base + (linear ? jobs[l].start * p.n : 0);
 
-    typedef typename lane_words<LANES>::type W;
     V ahead[8]; // rate 1/2, linear: the values of stages t & ~3 .. (t & ~3) + 3
     for (int t = 0; t < length; ++t) {
         V sv[4] = {};
@@ -120,13 +103,8 @@ __attribute__((always_inline)) inline void decode_lanes_body(const vit_params& p
             // rate 1/2: each lane's next four stages (8 bytes) in one load a lane, spread into
             // lanes of int16 by vector shifts, instead of a byte load and store a lane and value
             // (a quarter of the engine's time)
-            if (p.n == 2 && t % 4 == 0 && t + 4 <= length) {
-                W x;
-                for (int l = 0; l < LANES; ++l)
-                    std::memcpy(&x[l], lane_ptr[l] + size_t(t) * 2, 8);
-                for (int k = 0; k < 8; ++k) // (byte k of each lane's word, sign-extended)
-                    ahead[k] = __builtin_convertvector((x << (W{} + int64_t(56 - 8 * k))) >> (W{} + int64_t(56)), V);
-            }
+            if (p.n == 2 && t % 4 == 0 && t + 4 <= length)
+                simd_transpose_bytes<V, LANES>(lane_ptr, size_t(t) * 2, ahead);
             for (int r = 0; r < p.n; ++r) {
                 V raw;
                 if (p.n == 2 && (t & ~3) + 4 <= length)
