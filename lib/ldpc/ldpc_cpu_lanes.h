@@ -51,10 +51,12 @@ struct ldpc_group_code {
     ldpc_fixed fx;
 };
 
-//! the constants of a row update, splatted once a group
+//! the constants of a row update, splatted once a group; short: int8 messages without offset
+//! (ldpc_row_norm's short form)
 template <class V>
 struct ldpc_row_consts {
-    V zero, mmax, off, norm, fifteen, big;
+    V zero, mmax, off, norm, fifteen, big, cap;
+    bool short_norm;
 };
 
 //! |x| as the larger of x and -x: a subtraction and a maximum, where the select form compiles to
@@ -66,10 +68,17 @@ __attribute__((always_inline)) inline V ldpc_abs(const V& x)
     return x > minus ? x : minus;
 }
 
-//! normalise a row's minimum without overflowing the lane: (m * k) >> 4 = (m >> 4) * k + ((m & 15) * k >> 4)
+/*! normalise a row's minimum without overflowing the lane: (m * k) >> 4 = (m >> 4) * k + ((m & 15)
+ *  * k >> 4). Short form, where the messages are int8 (mmax 127) and the offset 0: every m from
+ *  2047 up gives 127 (k >= 1: (m * k) >> 4 >= m >> 4 >= 127), so m is held to 2047 first and
+ *  (m * k) >> 4 fits the lane (2047 * 16 < 32768): four operations instead of nine. */
 template <class V>
 __attribute__((always_inline)) inline V ldpc_row_norm(const V& m, const ldpc_row_consts<V>& k)
 {
+    if (k.short_norm) {
+        const V x = ((m < k.cap ? m : k.cap) * k.norm) >> 4;
+        return x > k.mmax ? k.mmax : x;
+    }
     V x = (m >> 4) * k.norm + (((m & k.fifteen) * k.norm) >> 4) - k.off;
     return x < k.zero ? k.zero : (x > k.mmax ? k.mmax : x);
 }
@@ -84,19 +93,24 @@ template <int D, class V, class VM>
 __attribute__((always_inline)) inline void ldpc_row_fixed(V* gamma, VM* lam, const int* cols, const V& active,
                                                           const ldpc_row_consts<V>& k)
 {
-    V rho[D];
+    // rows of up to 12 entries keep their magnitudes too (2 D of the 32 registers); longer ones
+    // take them again in pass 2
+    constexpr bool keep_mag = D <= 12;
+    V rho[D], mag[keep_mag ? D : 1];
     V min1 = k.big, min2 = k.big, parity = k.zero;
     for (int j = 0; j < D; ++j) {
         rho[j] = gamma[cols[j]] - __builtin_convertvector(lam[j], V);
-        const V mag = ldpc_abs(rho[j]);
+        const V a = ldpc_abs(rho[j]);
+        if constexpr (keep_mag)
+            mag[j] = a;
         parity ^= rho[j]; // (the sign bit is the parity of the negative ones)
-        const V hi = mag > min1 ? mag : min1;
+        const V hi = a > min1 ? a : min1;
         min2 = hi < min2 ? hi : min2;
-        min1 = mag < min1 ? mag : min1;
+        min1 = a < min1 ? a : min1;
     }
     const V n1 = ldpc_row_norm(min1, k), n2 = ldpc_row_norm(min2, k);
     for (int j = 0; j < D; ++j) {
-        const V m = ldpc_abs(rho[j]) == min1 ? n2 : n1;
+        const V m = (keep_mag ? mag[keep_mag ? j : 0] : ldpc_abs(rho[j])) == min1 ? n2 : n1;
         const V msg = (parity ^ rho[j]) < k.zero ? -m : m;
         const V keep = active ? msg : __builtin_convertvector(lam[j], V);
         gamma[cols[j]] = rho[j] + keep;
@@ -156,7 +170,8 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
     const V mmax = simd_splat<V, LANES, S>(S(c.fx.mmax)), off = simd_splat<V, LANES, S>(S(c.fx.offset)),
             norm = simd_splat<V, LANES, S>(S(c.fx.norm16)), fifteen = simd_splat<V, LANES, S>(S(15));
     const V big = simd_splat<V, LANES, S>(S(sizeof(S) == 2 ? 0x7fff : 0x7fffffff));
-    const ldpc_row_consts<V> k{ zero, mmax, off, norm, fifteen, big };
+    const V cap = simd_splat<V, LANES, S>(S(2047));
+    const ldpc_row_consts<V> k{ zero, mmax, off, norm, fifteen, big, cap, c.fx.mmax == 127 && c.fx.offset == 0 };
     V active = ones; // -1 while the lane's codeword is decoding
     V iters = zero, ok = zero;
     for (int it = 1; it <= c.max_iter; ++it) {

@@ -227,7 +227,8 @@ TEST(ldpc_decoder, fast_cpu_engine_equals_reference_at_every_simd_width)
             for (auto p : { ldpc_precision::int8, ldpc_precision::int16 })
                 for (bool et : { true, false }) {
                     auto o = opts(ldpc_algorithm::layered_min_sum, p, 8, et);
-                    o.offset = p == ldpc_precision::int8 ? 1.f : 0.f;
+                    // (int8 without offset takes the short normalisation, with one the long)
+                    o.offset = p == ldpc_precision::int8 && et ? 1.f : 0.f;
                     std::vector<uint8_t> out[2];
                     std::vector<ldpc_result> res[2];
                     std::vector<float> post[2];
