@@ -269,9 +269,13 @@ public:
             // 13.0 (18 / 18), 2/3 13.9 / 17.9, 3/4 16.5 / 21.7, 5/6 20.2 / 25.0; 802.16e 576 5/6
             // 14.1 / 17.6; 5G NR BG2 Z = 104 3.02 / 3.71 (4 / 6), Z = 64 3.77 / 4.01 (8 / 10);
             // where it holds fewer, pairs lose: NR BG1 Z = 64 5.61 / 4.49 (7 / 6), Z = 128 5.24 /
-            // 3.73 (3 / 2), Z = 32 5.35 / 4.45 (15 / 14). Kept despite the rule: 802.11n 648 and
-            // 1296 at rate 1/2 (56 / 60 and 28 / 30) lose 3 to 5 % with pairs.
-            if (tr == 1 && d_pairs) {
+            // 3.73 (3 / 2), Z = 32 5.35 / 4.45 (15 / 14). And rows of up to 8 bits with Z below
+            // 64 stay one codeword a thread: 802.11n 648 and 1296 at rate 1/2 lose 14 and 5 %
+            // with pairs (10.1-10.2 / 8.7-9.0, 11.4-11.8 / 10.7-11.0) though the SM holds as many
+            // codewords (56 / 60, 28 / 30), 802.16e 576 1/2 gains nothing (10.3-10.7 / 10.2-11.0)
+            // and 1152 1/2 6 % (12.4-12.7 / 13.1-13.3).
+            const bool short_rows = d_code.max_row_degree() <= 8 && d_code.z() < 64;
+            if (tr == 1 && d_pairs && (pairs_forced || !short_rows)) {
                 launch_shape two;
                 if (shape_for(1, global, two, true) && two.pairs &&
                     (pairs_forced || two.per_sm * two.c >= sh.per_sm * sh.c))
