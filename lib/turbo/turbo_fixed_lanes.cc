@@ -59,30 +59,8 @@ template <class C>
 size_t group_scratch_vectors(const group_setup& g)
 {
     const size_t K = size_t(g.K), nb = size_t(g.nwin) * C::S;
-    // sys, sys2, apri1, apri2, decisions: K each; 2 NP parities; tails; alpha W x S; bounds 8 nb;
-    // the frames, a value a vector (load_frames)
-    return (5 + 2 * C::NP) * K + 2 * C::TAIL * (1 + C::NP) + size_t(g.W) * C::S + 8 * nb + g.n;
-}
-
-/*! The group's frames into `frames` (n vectors, frame l in lane l, through soft_in: -128 reads
- *  as -127): eight values of every lane at a time (simd_transpose_bytes), where filling lanes
- *  value by value cost a load, a clamp and a store a lane and value */
-template <class V, int LANES>
-__attribute__((always_inline)) inline void load_frames(const group_setup& g, const group_io& io, V* frames)
-{
-    const size_t n = g.n, whole = n / 8 * 8;
-    const int8_t* lane[LANES];
-    for (int l = 0; l < LANES; ++l)
-        lane[l] = io.in + size_t(std::min(l, io.used - 1)) * n;
-    const V low = simd_splat<V, LANES>(-127);
-    for (size_t v = 0; v < whole; v += 8) {
-        simd_transpose_bytes<V, LANES>(lane, v, frames + v);
-        for (int k = 0; k < 8; ++k)
-            frames[v + k] = frames[v + k] < low ? low : frames[v + k];
-    }
-    for (size_t v = whole; v < n; ++v)
-        for (int l = 0; l < LANES; ++l)
-            frames[v][l] = soft_in(lane[l][v]);
+    // sys, sys2, apri1, apri2, decisions: K each; 2 NP parities; tails; alpha W x S; bounds 8 nb
+    return (5 + 2 * C::NP) * K + 2 * C::TAIL * (1 + C::NP) + size_t(g.W) * C::S + 8 * nb;
 }
 
 template <class C, class V, class V32, int LANES>
@@ -99,17 +77,17 @@ __attribute__((always_inline)) inline void decode_group_lanes(const group_setup&
     V* tails = par + 2 * NP * K; // [e] x TV
     V* alpha = tails + 2 * TV;
     V* bounds = alpha + size_t(g.W) * C::S;
-    // frames into lanes, then each value to its place (values not sent: 0)
-    V* frames = bounds + 8 * nb;
-    load_frames<V, LANES>(g, io, frames);
-    const V none = simd_splat<V, LANES>(0);
-    auto value = [&](int32_t at) { return at < 0 ? none : frames[at]; };
-    for (size_t k = 0; k < K; ++k)
-        sys[k] = value(g.at_sys[k]);
-    for (size_t i = 0; i < 2 * NP * K; ++i)
-        par[i] = value(g.at_par[i]);
-    for (int i = 0; i < 2 * TV; ++i)
-        tails[i] = value(g.at_tail[i]);
+    // frames into lanes (-128 reads as -127, values not sent as 0)
+    for (int l = 0; l < LANES; ++l) {
+        const int8_t* f = io.in + size_t(std::min(l, io.used - 1)) * g.n;
+        auto value = [f](int32_t at) { return at < 0 ? 0 : soft_in(f[at]); };
+        for (size_t k = 0; k < K; ++k)
+            sys[k][l] = value(g.at_sys[k]);
+        for (size_t i = 0; i < 2 * NP * K; ++i)
+            par[i][l] = value(g.at_par[i]);
+        for (int i = 0; i < 2 * TV; ++i)
+            tails[i][l] = value(g.at_tail[i]);
+    }
     for (size_t k = 0; k < K; ++k)
         sys2[k] = sys[g.pi[k]];
     const V zero = simd_splat<V, LANES>(0);
