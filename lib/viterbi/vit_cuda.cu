@@ -14,8 +14,7 @@
  *     each butterfly picks its pair with one byte-permute (PRMT) whose selector is a per-code
  *     constant passed in the kernel's parameter space. The ACS itself is 16x2-bit SIMD: two
  *     adds, one min (Hopper's DPX-class s16x2 instructions), and the decision bits are the sign
- *     bits of a + ~b (clear where b wins: one more DPX add-and-maximum), gathered by byte
- *     permutes.
+ *     bits of b - a, gathered by byte permutes.
  *  K2 vit_traceback: one thread per job walks its survivors backwards and writes packed bits.
  *
  * Survivor memory layout: sp[(stage * W + word) * njobs + job], W = 32-state words per stage.
@@ -59,18 +58,6 @@ __device__ __forceinline__ uint32_t add2(uint32_t a, uint32_t b)
 #endif
 }
 __device__ __forceinline__ uint32_t sub2(uint32_t a, uint32_t b) { return __vsub2(a, b); }
-/*! The sign bit of each half set where b < a is NOT the case (a <= b: a - b - 1 = a + ~b < 0):
- *  on sm_90 one add-and-maximum (DPX) and a NOT, where b - a takes a packed negation and an add
- *  (PTX has no packed 16-bit subtraction). Survivor metrics stay far from the int16 limits
- *  (renormalised every vit_renorm_interval stages), so a + ~b does not wrap. */
-__device__ __forceinline__ uint32_t a_not_above2(uint32_t a, uint32_t b)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    return __viaddmax_s16x2(a, ~b, 0x80008000u);
-#else
-    return ~__vsub2(b, a);
-#endif
-}
 __device__ __forceinline__ uint32_t min2(uint32_t a, uint32_t b)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -148,7 +135,7 @@ __global__ void __launch_bounds__(threads_per_block)
 #pragma unroll
         for (int w = 0; w < W; ++w)
             dec[w] = 0;
-        uint32_t prev_keep_a = 0;
+        uint32_t prev_diff = 0;
 #pragma unroll
         for (int jj = 0; jj < HALF; ++jj) {
             const uint32_t lane_sel = (jj & 1) ? 0x3232u : 0x1010u;
@@ -167,13 +154,13 @@ __global__ void __launch_bounds__(threads_per_block)
             const uint32_t ta = add2(pa, ba);
             const uint32_t tb = add2(pb, bb);
             Q[jj] = min2(ta, tb);
-            const uint32_t keep_a = a_not_above2(ta, tb); // sign bit clear where b wins
+            const uint32_t diff = sub2(tb, ta); // sign bit set where b wins
             if (jj & 1) {
                 const int k = (jj >> 1) & 7;  // pair within the 32-state word
-                const uint32_t signs = prmt(prev_keep_a, keep_a, 0x7531);
-                dec[jj >> 4] |= ~(signs >> (7 - k)) & (0x01010101u << k);
+                const uint32_t signs = prmt(prev_diff, diff, 0x7531);
+                dec[jj >> 4] |= (signs >> (7 - k)) & (0x01010101u << k);
             }
-            prev_keep_a = keep_a;
+            prev_diff = diff;
         }
 #pragma unroll
         for (int w = 0; w < W; ++w)
