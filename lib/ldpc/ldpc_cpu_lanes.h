@@ -149,8 +149,11 @@ __attribute__((always_inline)) inline void ldpc_store_lanes(const ldpc_group_io&
         V byte{};
         for (int i = 0; i < 8; ++i) {
             const int v = int(b) * 8 + i;
+            // (a named mask: GCC's shift sanitizer turns an inline cast of a shift back into
+            // int, which a vector operand refuses)
+            const S bit = S(0x80 >> i);
             if (v < io.out_bits)
-                byte |= (gamma[v] < zero) & (zero + S(0x80 >> i));
+                byte |= (gamma[v] < zero) & (zero + bit);
         }
         for (int l = 0; l < io.used; ++l)
             io.packed[size_t(l) * nbytes + b] = uint8_t(byte[l]);
