@@ -72,7 +72,7 @@ async_decoder::async_decoder(std::unique_ptr<batch_decoder> decoder,
         if (so_bytes)
             sl.soft_out = reinterpret_cast<float*>(p);
     }
-    d_ring = std::make_unique<slot_ring>(d_slots.size(), !d_dec->on_gpu(),
+    d_ring = std::make_unique<slot_ring>(d_slots.size(), !d_dec->on_gpu() && cpu_decodes_inline(),
                                          [this](size_t i) { decode_slot(i); });
 }
 

@@ -4,9 +4,24 @@
  */
 #include "runtime/slot_ring.h"
 
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 namespace gpufec {
+
+bool cpu_decodes_inline()
+{
+    const char* v = std::getenv("GPUFEC_CPU_DECODE_THREAD");
+    const std::string want = v ? v : "auto";
+    if (want == "on")
+        return false;
+    if (want == "off")
+        return true;
+    if (want != "auto")
+        throw std::invalid_argument("GPUFEC_CPU_DECODE_THREAD: '" + want + "' is not valid (auto, on, off)");
+    return std::thread::hardware_concurrency() <= 4;
+}
 
 slot_ring::slot_ring(size_t slots, bool inline_decode, std::function<void(size_t)> decode)
     : d_decode(std::move(decode)), d_states(slots, state::free), d_errors(slots), d_inline(inline_decode)

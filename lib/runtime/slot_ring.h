@@ -21,6 +21,13 @@
 
 namespace gpufec {
 
+/*! Whether a CPU decoder decodes its slots in submit(), on the caller's thread: on machines of up
+ *  to 4 cores (its worker pool already uses every core, with the caller as one of its threads,
+ *  and a decode thread of its own oversubscribed the 2-core machine); on larger ones a thread of
+ *  its own decodes while the caller copies the next batch in and the last one out, as for a GPU.
+ *  GPUFEC_CPU_DECODE_THREAD=auto|on|off overrides it (a tuning aid). */
+bool cpu_decodes_inline();
+
 class slot_ring
 {
 public:

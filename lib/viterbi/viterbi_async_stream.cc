@@ -60,7 +60,8 @@ viterbi_async_stream::viterbi_async_stream(const conv_code& code,
     if (hw > 2 && gpu) // (CPU decoders use every core themselves)
         d_copy_pool = get_cpu_pool(int(std::min(4u, hw / 2))); // a small private pool
     // CPU: decode in the caller's thread (the engine's pool uses every core); GPU: a thread
-    d_ring = std::make_unique<slot_ring>(d_slots.size(), !gpu, [this](size_t i) { decode_slot(i); });
+    d_ring = std::make_unique<slot_ring>(d_slots.size(), !gpu && cpu_decodes_inline(),
+                                         [this](size_t i) { decode_slot(i); });
 }
 
 viterbi_async_stream::~viterbi_async_stream() = default;

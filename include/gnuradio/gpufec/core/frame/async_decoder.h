@@ -115,9 +115,9 @@ private:
     std::vector<slot> d_slots;
     std::vector<std::shared_ptr<batch_decoder>> d_retired; // replaced decoders, until collect_retired()
     mutable std::mutex d_dec_mutex;                        // d_dec may be replaced
-    /* CPU decoders decode in submit(), on the caller's thread: their own worker pool already
-     * uses every core (with the caller as one of its threads), and a separate decode thread
-     * would only oversubscribe small machines. GPU decoders get a thread of their own. */
+    /* GPU decoders, and CPU decoders on machines of more than 4 cores, get a decode thread of
+     * their own; CPU decoders on small machines decode in submit(), on the caller's thread
+     * (runtime/slot_ring.h: cpu_decodes_inline). */
     std::unique_ptr<slot_ring> d_ring; // last: its thread stops before the slots go
 };
 
