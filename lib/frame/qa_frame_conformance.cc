@@ -252,50 +252,56 @@ TEST_P(conformance, async_path_gives_the_sync_output_in_order)
 {
     make_frames(50, 1.5, 41);
     const auto expect = run(*dec, soft.data(), 50);
-    async_decoder::options ao;
-    ao.batch_frames = 7;
-    ao.depth = 3;
-    ao.variable_lengths = dec->variable_input();
-    async_decoder ad(make_frame_decoder(GetParam().family, opts, device_spec::parse("cpu")), ao);
-    const size_t out = dec->output_bits();
-    std::vector<uint8_t> bits;
-    std::vector<frame_status> status;
-    auto read_front = [&](bool wait) {
-        auto* s = ad.front(wait);
-        if (!s)
-            return false;
-        bits.insert(bits.end(), s->bits, s->bits + s->frames * out);
-        status.insert(status.end(), s->status, s->status + s->frames);
-        ad.release_front();
-        return true;
-    };
-    // batches of irregular size (as a block sends them when its input stalls)
-    const size_t sizes[] = { 7, 1, 3, 7, 7, 2, 7, 5, 7, 4 };
-    size_t next = 0;
-    for (size_t n : sizes) {
-        async_decoder::slot* s;
-        while (!(s = ad.filling()))
-            ASSERT_TRUE(read_front(true));
-        // slots hold what the decoder takes: int8, or float for float-message decoders
-        if (ao.variable_lengths)
-            append(ad, soft.data() + next * in, n);
-        else if (s->soft_f)
-            std::copy(soft.begin() + long(next * in), soft.begin() + long((next + n) * in), s->soft_f);
-        else
-            std::copy(soft.begin() + long(next * in), soft.begin() + long((next + n) * in), s->soft);
-        if (!ao.variable_lengths) {
-            s->frames = n;
-            s->used = n * in;
+    // CPU slots decoded in the caller's thread (small machines) and on a thread of their own
+    // (more than 4 cores): GPUFEC_CPU_DECODE_THREAD forces each
+    for (const char* thread : { "off", "on" }) {
+        ASSERT_EQ(setenv("GPUFEC_CPU_DECODE_THREAD", thread, 1), 0);
+        async_decoder::options ao;
+        ao.batch_frames = 7;
+        ao.depth = 3;
+        ao.variable_lengths = dec->variable_input();
+        async_decoder ad(make_frame_decoder(GetParam().family, opts, device_spec::parse("cpu")), ao);
+        unsetenv("GPUFEC_CPU_DECODE_THREAD");
+        const size_t out = dec->output_bits();
+        std::vector<uint8_t> bits;
+        std::vector<frame_status> status;
+        auto read_front = [&](bool wait) {
+            auto* s = ad.front(wait);
+            if (!s)
+                return false;
+            bits.insert(bits.end(), s->bits, s->bits + s->frames * out);
+            status.insert(status.end(), s->status, s->status + s->frames);
+            ad.release_front();
+            return true;
+        };
+        // batches of irregular size (as a block sends them when its input stalls)
+        const size_t sizes[] = { 7, 1, 3, 7, 7, 2, 7, 5, 7, 4 };
+        size_t next = 0;
+        for (size_t n : sizes) {
+            async_decoder::slot* s;
+            while (!(s = ad.filling()))
+                ASSERT_TRUE(read_front(true));
+            // slots hold what the decoder takes: int8, or float for float-message decoders
+            if (ao.variable_lengths)
+                append(ad, soft.data() + next * in, n);
+            else if (s->soft_f)
+                std::copy(soft.begin() + long(next * in), soft.begin() + long((next + n) * in), s->soft_f);
+            else
+                std::copy(soft.begin() + long(next * in), soft.begin() + long((next + n) * in), s->soft);
+            if (!ao.variable_lengths) {
+                s->frames = n;
+                s->used = n * in;
+            }
+            ad.submit();
+            next += n;
         }
-        ad.submit();
-        next += n;
+        ASSERT_EQ(next, 50u);
+        while (read_front(true)) {
+        }
+        EXPECT_EQ(bits, expect.bits) << "decode thread " << thread;
+        expect_same_status(status, expect.status);
+        EXPECT_EQ(ad.unreleased(), 0u);
     }
-    ASSERT_EQ(next, 50u);
-    while (read_front(true)) {
-    }
-    EXPECT_EQ(bits, expect.bits);
-    expect_same_status(status, expect.status);
-    EXPECT_EQ(ad.unreleased(), 0u);
 }
 
 TEST_P(conformance, cuda_gives_the_cpu_bits_and_status)

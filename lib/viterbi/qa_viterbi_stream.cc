@@ -7,6 +7,8 @@
 #include <gnuradio/gpufec/core/viterbi/viterbi.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "testing/test_util.h"
 
 using namespace gpufec;
@@ -182,7 +184,10 @@ TEST(viterbi_async_stream, same_bits_as_the_synchronous_decoder_however_it_is_dr
         expect.resize(sync.read(expect.data(), expect.size()));
         for (int batch : { 1, 3, 40 }) {
             for (int depth : { 2, 3 }) {
+                // slots decoded in the caller's thread, and (depth 3) on a thread of their own
+                ASSERT_EQ(setenv("GPUFEC_CPU_DECODE_THREAD", depth == 3 ? "on" : "off", 1), 0);
                 viterbi_async_stream a(c, o, device_spec::parse("cpu"), batch, depth);
+                unsetenv("GPUFEC_CPU_DECODE_THREAD");
                 const auto got = run_async(a, s.soft, uint32_t(batch * 10 + depth), depth == 3);
                 ASSERT_EQ(got.size(), expect.size()) << name << " batch " << batch << " depth " << depth;
                 EXPECT_TRUE(got == expect) << name << " batch " << batch << " depth " << depth;
