@@ -77,7 +77,7 @@ private:
     slot* filling_slot(); // null when none is free
     int64_t complete_blocks(const slot& s) const;
     void submit(slot& s, int64_t n);
-    void decode_slot(size_t i); // on the ring's thread (or in submit() on the CPU)
+    void decode_slot(size_t i); // on the ring's thread (or in submit(): cpu_decodes_inline)
 
     conv_code d_code;
     viterbi_options d_opts;

@@ -102,7 +102,7 @@ public:
 private:
     slot& room_for(size_t frames); // the filling slot, checked to hold `frames` more
     slot* room_for_frame(size_t length); // the filling slot if one more frame fits, else null
-    void decode_slot(size_t i); // on the ring's thread (or in submit() for CPU decoders)
+    void decode_slot(size_t i); // on the ring's thread (or in submit(): cpu_decodes_inline)
 
     std::shared_ptr<batch_decoder> d_dec; // (a batch being decoded holds it too)
     std::function<std::unique_ptr<batch_decoder>()> d_fallback;
