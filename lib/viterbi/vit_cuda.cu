@@ -16,6 +16,9 @@
  *     adds, one min (Hopper's DPX-class s16x2 instructions), and the decision bits are the sign
  *     bits of b - a, gathered by byte permutes.
  *  K2 vit_traceback: one thread per job walks its survivors backwards and writes packed bits.
+ * Codes of up to three outputs run K1 in its paired form (vit_cuda_paired.cuh: one SIMD
+ * add-compare-select for two butterflies, no metric copies); the classic K1 below runs codes of
+ * four outputs, or every code with GPUFEC_VITERBI_KERNEL=classic.
  *
  * Survivor memory layout: sp[(stage * W + word) * njobs + job], W = 32-state words per stage.
  * Consecutive threads own consecutive jobs, so every K1 store and every K2 load of a warp is
@@ -23,11 +26,15 @@
  * word, state 4k+m (m < 4) of the word is bit k + 8m (the order the byte permutes produce).
  */
 #include "vit_engine.h"
+#include "vit_cuda_paired.cuh"
+#include "vit_cuda_simd.cuh"
 
 #include "runtime/batch_pipeline.h"
 #include <gnuradio/gpufec/core/codes/trellis.h>
 #include "runtime/cuda_resources.h"
 #include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -46,41 +53,7 @@ struct gpu_trellis {
     uint32_t sel_b2[max_butterflies];
 };
 
-// ---- 16x2-bit SIMD helpers: native on sm_90 (DPX generation), emulated before it
-__device__ __forceinline__ uint32_t add2(uint32_t a, uint32_t b)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    uint32_t r;
-    asm("add.s16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-#else
-    return __vadd2(a, b);
-#endif
-}
-__device__ __forceinline__ uint32_t sub2(uint32_t a, uint32_t b) { return __vsub2(a, b); }
-__device__ __forceinline__ uint32_t min2(uint32_t a, uint32_t b)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    uint32_t r;
-    asm("min.s16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-#else
-    return __vmins2(a, b);
-#endif
-}
-//! PTX prmt in its default mode: a selector nibble's bit 3 replicates the chosen byte's sign
-//! (which __byte_perm does not offer), so one instruction sign-extends int8 metrics to 16 bits.
-__device__ __forceinline__ uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel)
-{
-    uint32_t r;
-    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(sel));
-    return r;
-}
-__device__ __forceinline__ uint32_t pack_bytes(int b0, int b1, int b2, int b3)
-{
-    return (uint32_t(b0) & 0xff) | ((uint32_t(b1) & 0xff) << 8) | ((uint32_t(b2) & 0xff) << 16) |
-           ((uint32_t(b3) & 0xff) << 24);
-}
+using namespace vit_simd;
 
 template <int K, bool N4>
 __global__ void __launch_bounds__(threads_per_block)
@@ -196,6 +169,8 @@ __global__ void __launch_bounds__(threads_per_block)
     start_state[j] = best;
 }
 
+//! K2 of either forward kernel: PAIRED reads the paired kernel's decision layout.
+template <bool PAIRED>
 __global__ void __launch_bounds__(threads_per_block)
     vit_traceback(const vit_params p,
                   const uint32_t* __restrict__ sp,
@@ -213,6 +188,8 @@ __global__ void __launch_bounds__(threads_per_block)
     const bool words = (job.out_len % 32 == 0) && (job.out_byte % 4 == 0);
     int state = start_state[j];
     uint32_t acc = 0;
+    const int PH = p.K - 2;
+    int phase = job.length > 0 ? (job.length - 1) % PH : 0; // of stage t (paired layout)
     for (int t = job.length - 1; t >= 0; --t) {
         const int o = t - job.out_start;
         if (o >= 0 && o < job.out_len) {
@@ -231,9 +208,17 @@ __global__ void __launch_bounds__(threads_per_block)
                 }
             }
         }
-        const int sl = state & 31;
-        const uint32_t w = sp[(int64_t(t) * W + (state >> 5)) * njobs + j];
-        const int b = (w >> ((sl >> 2) + 8 * (sl & 3))) & 1;
+        int word, bit;
+        if (PAIRED) {
+            vit_paired_decision_bit(state, phase, &word, &bit);
+            phase = phase == 0 ? PH - 1 : phase - 1;
+        } else {
+            const int sl = state & 31;
+            word = state >> 5;
+            bit = (sl >> 2) + 8 * (sl & 3);
+        }
+        const uint32_t w = sp[(int64_t(t) * W + word) * njobs + j];
+        const int b = (w >> bit) & 1;
         state = (state >> 1) | (b << (p.K - 2));
     }
 }
@@ -260,6 +245,49 @@ forward_fn pick_forward(int K)
     default:
         return vit_forward<9, N4>;
     }
+}
+
+using paired_fn = void (*)(const vit_params, const vit_paired_trellis, const int8_t*, uint32_t*, int32_t*,
+                           int64_t);
+
+template <bool COMP, bool LIN2>
+paired_fn pick_paired(int K)
+{
+    switch (K) {
+    case 3:
+        return vit_forward_paired<3, COMP, LIN2>;
+    case 4:
+        return vit_forward_paired<4, COMP, LIN2>;
+    case 5:
+        return vit_forward_paired<5, COMP, LIN2>;
+    case 6:
+        return vit_forward_paired<6, COMP, LIN2>;
+    case 7:
+        return vit_forward_paired<7, COMP, LIN2>;
+    case 8:
+        return vit_forward_paired<8, COMP, LIN2>;
+    default:
+        // K = 9's 128 metric words leave no registers for the LIN2 form's pointer
+        return vit_forward_paired<9, COMP, false>;
+    }
+}
+
+paired_fn pick_paired(int K, bool comp, bool lin2)
+{
+    if (comp)
+        return lin2 ? pick_paired<true, true>(K) : pick_paired<true, false>(K);
+    return lin2 ? pick_paired<false, true>(K) : pick_paired<false, false>(K);
+}
+
+/*! Which forward kernel runs (docs/viterbi.md): the paired one for codes of up to three
+ *  outputs unless GPUFEC_VITERBI_KERNEL=classic; std::invalid_argument for other values. */
+bool paired_kernel_wanted(int n)
+{
+    const char* v = std::getenv("GPUFEC_VITERBI_KERNEL");
+    const std::string choice = v ? v : "auto";
+    if (choice != "auto" && choice != "classic" && choice != "paired")
+        throw std::invalid_argument("GPUFEC_VITERBI_KERNEL: '" + choice + "' is not valid (auto, classic, paired)");
+    return n <= 3 && choice != "classic";
 }
 
 uint32_t lane_selector(uint32_t lo_byte, uint32_t hi_byte)
@@ -297,6 +325,26 @@ public:
             d_tr.sel_a2[j] = pool_selector(a0, a1);
             d_tr.sel_b2[j] = pool_selector(b0, b1);
         }
+        d_paired = paired_kernel_wanted(code.n());
+        if (d_paired) {
+            // complementary butterflies: a1, b0 the complements of a0, b1 = a0 (vit_cuda_paired.cuh)
+            const uint32_t all = (1u << code.n()) - 1;
+            d_comp = true;
+            for (int j = 0; j < N / 2; ++j)
+                d_comp = d_comp && tr.output(j, 1) == (tr.output(j, 0) ^ all) &&
+                         tr.output(j + N / 2, 0) == (tr.output(j, 0) ^ all) &&
+                         tr.output(j + N / 2, 1) == tr.output(j, 0);
+            const int K = code.k;
+            for (int b = 0; b < K - 2; ++b)
+                for (int q = 0; q < N / 4; ++q) {
+                    const int j0 = vit_insert_bit(q, b, 0), j1 = j0 | (1 << b);
+                    uint32_t* sel = d_ptr.sel[b][q];
+                    sel[0] = lane_selector(tr.output(j0, 0), tr.output(j1, 0));
+                    sel[1] = lane_selector(tr.output(j0 + N / 2, 0), tr.output(j1 + N / 2, 0));
+                    sel[2] = lane_selector(tr.output(j0, 1), tr.output(j1, 1));
+                    sel[3] = lane_selector(tr.output(j0 + N / 2, 1), tr.output(j1 + N / 2, 1));
+                }
+        }
     }
 
     void reserve(const vit_params& p, int64_t max_jobs) override
@@ -320,7 +368,6 @@ public:
         device_guard guard(d_device);
         const int64_t per_chunk = jobs_per_chunk(p);
         const int64_t nchunks = (njobs + per_chunk - 1) / per_chunk;
-        const forward_fn fwd = p.n == 4 ? pick_forward<true>(p.K) : pick_forward<false>(p.K);
         std::vector<vit_chunk>& chunks = d_chunks; // (kept: no allocation per batch)
         chunks.resize(size_t(nchunks));
 
@@ -341,15 +388,10 @@ public:
             // traceback start state of every job
             [&](int64_t c, const slot_view& v) {
                 const int64_t jobs = std::min(njobs, (c + 1) * per_chunk) - c * per_chunk;
-                const unsigned grid = unsigned((jobs + threads_per_block - 1) / threads_per_block);
                 uint32_t* sp = v.scratch_as<uint32_t>(0);
                 int32_t* start = v.scratch_as<int32_t>(1);
-                fwd<<<grid, threads_per_block, 0, v.stream>>>(chunks[c].params, d_tr,
-                                                              v.input<const int8_t>(0), sp, start, jobs);
-                GPUFEC_CUDA_CHECK_LAUNCH("vit_forward");
-                vit_traceback<<<grid, threads_per_block, 0, v.stream>>>(
-                    chunks[c].params, sp, start, v.output<uint8_t>(0), jobs);
-                GPUFEC_CUDA_CHECK_LAUNCH("vit_traceback");
+                launch(chunks[c].params, v.input<const int8_t>(0), sp, start, v.output<uint8_t>(0), jobs,
+                       v.stream);
             });
     }
 
@@ -360,7 +402,6 @@ public:
                         int reps) override
     {
         device_guard guard(d_device);
-        const forward_fn fwd = p.n == 4 ? pick_forward<true>(p.K) : pick_forward<false>(p.K);
         const int W = ((1 << (p.K - 1)) + 31) / 32;
         device_buffer<int8_t> d_soft(soft_len);
         device_buffer<uint32_t> sp(size_t(max_job_length(p)) * W * njobs);
@@ -368,16 +409,36 @@ public:
         device_buffer<uint8_t> out(size_t(njobs) * (p.kind == vit_stream ? p.D / 8 : p.out_bytes_per_frame));
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_soft.get(), soft, soft_len, cudaMemcpyHostToDevice, st.get()));
-        const unsigned grid = unsigned((njobs + threads_per_block - 1) / threads_per_block);
         return time_on_stream(st.get(), reps, [&] {
-            fwd<<<grid, threads_per_block, 0, st.get()>>>(p, d_tr, d_soft.get(), sp.get(), start.get(), njobs);
-            GPUFEC_CUDA_CHECK_LAUNCH("vit_forward");
-            vit_traceback<<<grid, threads_per_block, 0, st.get()>>>(p, sp.get(), start.get(), out.get(), njobs);
-            GPUFEC_CUDA_CHECK_LAUNCH("vit_traceback");
+            launch(p, d_soft.get(), sp.get(), start.get(), out.get(), njobs, st.get());
         });
     }
 
 private:
+    //! K1 and K2 of one chunk of jobs on a stream
+    void launch(const vit_params& p,
+                const int8_t* soft,
+                uint32_t* sp,
+                int32_t* start,
+                uint8_t* out,
+                int64_t jobs,
+                cudaStream_t st) const
+    {
+        const unsigned grid = unsigned((jobs + threads_per_block - 1) / threads_per_block);
+        if (d_paired) {
+            const paired_fn fwd = pick_paired(p.K, d_comp, vit_paired_linear2(p));
+            fwd<<<grid, threads_per_block, 0, st>>>(p, d_ptr, soft, sp, start, jobs);
+            GPUFEC_CUDA_CHECK_LAUNCH("vit_forward_paired");
+            vit_traceback<true><<<grid, threads_per_block, 0, st>>>(p, sp, start, out, jobs);
+        } else {
+            const forward_fn fwd = p.n == 4 ? pick_forward<true>(p.K) : pick_forward<false>(p.K);
+            fwd<<<grid, threads_per_block, 0, st>>>(p, d_tr, soft, sp, start, jobs);
+            GPUFEC_CUDA_CHECK_LAUNCH("vit_forward");
+            vit_traceback<false><<<grid, threads_per_block, 0, st>>>(p, sp, start, out, jobs);
+        }
+        GPUFEC_CUDA_CHECK_LAUNCH("vit_traceback");
+    }
+
     static int32_t max_job_length(const vit_params& p)
     {
         if (p.kind == vit_stream)
@@ -426,6 +487,9 @@ private:
     int d_sms = 1;
     std::string d_name;
     gpu_trellis d_tr{};
+    bool d_paired = false; // the paired forward kernel (vit_cuda_paired.cuh)
+    bool d_comp = false;   // ... in its complementary-butterfly form
+    vit_paired_trellis d_ptr{};
     std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<vit_chunk> d_chunks; // per chunk of the batch being run
 };
