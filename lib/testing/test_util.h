@@ -11,6 +11,9 @@
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -81,6 +84,32 @@ inline double code_rate(const conv_code& c)
 {
     return double(c.period()) / c.kept_per_period();
 }
+
+//! Sets an environment variable for a scope and restores what it was (tuning choices that
+//! engines read at construction).
+class scoped_env
+{
+public:
+    scoped_env(const char* name, const char* value) : d_name(name)
+    {
+        if (const char* old = std::getenv(name))
+            d_old = old;
+        setenv(name, value, 1);
+    }
+    ~scoped_env()
+    {
+        if (d_old)
+            setenv(d_name.c_str(), d_old->c_str(), 1);
+        else
+            unsetenv(d_name.c_str());
+    }
+    scoped_env(const scoped_env&) = delete;
+    scoped_env& operator=(const scoped_env&) = delete;
+
+private:
+    std::string d_name;
+    std::optional<std::string> d_old;
+};
 
 } // namespace gpufec::test
 

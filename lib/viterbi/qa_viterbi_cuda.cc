@@ -128,3 +128,35 @@ TEST(viterbi_cuda, two_instances_run_concurrently)
     EXPECT_TRUE(ok1);
     EXPECT_TRUE(ok2);
 }
+
+// Both forward kernels (vit_cuda_paired.cuh and the classic one) against the CPU reference;
+// the tests above run the paired kernel wherever a code has up to three outputs.
+TEST(viterbi_cuda, classic_and_paired_kernels_give_the_reference_bits)
+{
+    GPUFEC_REQUIRE_GPU();
+    for (const char* kernel : { "classic", "paired" }) {
+        test::scoped_env env("GPUFEC_VITERBI_KERNEL", kernel);
+        for (const auto& c : gpu_codes()) {
+            const size_t nbits = 7 * 5 * 3 * 700;
+            conv_encoder enc(c, conv_mode::streaming);
+            const auto bits = test::random_bits(nbits, 5);
+            std::vector<uint8_t> coded(nbits * c.n());
+            coded.resize(enc.encode(bits.data(), nbits, coded.data()));
+            const auto soft = test::channel(coded, test::code_rate(c), 1.0, 6);
+            viterbi_options o;
+            o.block_len = 128;
+            viterbi_stream_decoder gpu(c, o, device_spec::parse("cuda"));
+            o.cpu_reference = true;
+            viterbi_stream_decoder ref(c, o, device_spec::parse("cpu"));
+            gpu.push(soft.data(), soft.size());
+            ref.push(soft.data(), soft.size());
+            std::vector<uint8_t> a(gpu.available()), b(ref.available());
+            gpu.read(a.data(), a.size());
+            ref.read(b.data(), b.size());
+            ASSERT_EQ(a, b) << kernel << " " << c.describe();
+        }
+    }
+    test::scoped_env bad("GPUFEC_VITERBI_KERNEL", "fastest");
+    EXPECT_THROW(viterbi_stream_decoder(conv_code::preset("ccsds"), viterbi_options{}, device_spec::parse("cuda")),
+                 std::invalid_argument);
+}
