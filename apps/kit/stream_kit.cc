@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace gpufec {
 namespace app {
@@ -41,6 +42,9 @@ public:
         d_opts.traceback = int(r.get_int("traceback", 0, 0, 4096));
         d_opts.max_batch = int(r.get_int("max_batch", 0, 0, max_batch_limit));
         d_opts.cpu_threads = int(r.get_int("cpu_threads", 0, 0, 1024));
+        d_soft_bits = int(r.get_int("soft_bits", 8, 4, 8));
+        if (d_soft_bits != 4 && d_soft_bits != 8)
+            throw std::invalid_argument("soft_bits: " + std::to_string(d_soft_bits) + " is not 4 or 8");
         r.finish();
         d_dec = std::make_unique<viterbi_stream_decoder>(d_code, d_opts, device);
         d_enc = std::make_unique<conv_encoder>(d_code, conv_mode::streaming);
@@ -55,7 +59,7 @@ public:
     std::string describe() const override
     {
         return "viterbi " + d_code.describe() + ", streaming D=" + std::to_string(d_opts.block_len) +
-               " L=" + std::to_string(d_dec->traceback());
+               " L=" + std::to_string(d_dec->traceback()) + (d_soft_bits == 4 ? ", 4-bit input" : "");
     }
     std::string backend() const override { return d_dec->backend(); }
     double rate() const override { return double(d_code.period()) / d_code.kept_per_period(); }
@@ -91,7 +95,7 @@ public:
     {
         make_blocks(key, 0, count, ch);
     }
-    uint64_t bench_input_bytes() const override { return d_soft_len; }
+    uint64_t bench_input_bytes() const override { return d_soft_bits == 4 ? (d_soft_len + 1) / 2 : d_soft_len; }
     void bench_decode() override { decode(); }
     double bench_kernel_seconds(int reps) override
     {
@@ -101,7 +105,8 @@ public:
         const int64_t k = d_opts.max_batch > 0 ? std::min<int64_t>(n, d_opts.max_batch) : n;
         if (d_first != 0 || d_made_first != 0)
             return -1;
-        const double s = d_dec->time_kernels_only(d_soft, size_t(d_code.kept_for_stages(k * D + L)), k, reps);
+        const int8_t* in = d_soft_bits == 4 ? reinterpret_cast<const int8_t*>(d_soft4) : d_soft;
+        const double s = d_dec->time_kernels_only(in, size_t(d_code.kept_for_stages(k * D + L)), k, reps, d_soft_bits);
         return s > 0 ? s * double(n) / double(k) : s;
     }
     error_counts bench_errors() const override
@@ -165,12 +170,24 @@ private:
             quantize_soft(rx.data(), d_soft + d_off[b] - base, n);
         });
         d_stage0 = int64_t(lo * D);
+        if (d_soft_bits == 4) {
+            // packed two values a byte, in chunks of an even number of values
+            constexpr size_t chunk = size_t(1) << 16;
+            d_soft4 = d_in4.get<uint8_t>((d_soft_len + 1) / 2);
+            for_frames(*d_pool, (d_soft_len + chunk - 1) / chunk, [&](uint64_t c, int) {
+                const size_t a = size_t(c) * chunk;
+                pack_soft4(d_soft + a, d_soft4 + a / 2, std::min(chunk, d_soft_len - a));
+            });
+        }
     }
 
     void decode()
     {
         d_packed = d_out.get<uint8_t>(d_count * size_t(d_opts.block_len) / 8);
-        d_dec->decode_blocks(d_soft, d_soft_len, d_stage0, int64_t(d_first), int64_t(d_count), d_packed);
+        if (d_soft_bits == 4)
+            d_dec->decode_blocks_soft4(d_soft4, d_soft_len, d_stage0, int64_t(d_first), int64_t(d_count), d_packed);
+        else
+            d_dec->decode_blocks(d_soft, d_soft_len, d_stage0, int64_t(d_first), int64_t(d_count), d_packed);
     }
 
     conv_code d_code;
@@ -187,8 +204,10 @@ private:
     std::vector<uint8_t> d_info, d_coded;
     std::vector<size_t> d_off;
     std::vector<std::vector<float>> d_rx; // per pool worker
-    kit_buffer d_in, d_out;
+    kit_buffer d_in, d_in4, d_out;
+    int d_soft_bits = 8;         // 4: the decoder gets d_soft packed (pack_soft4) in d_soft4
     int8_t* d_soft = nullptr;
+    uint8_t* d_soft4 = nullptr;
     size_t d_soft_len = 0;
     uint8_t* d_packed = nullptr;
 };

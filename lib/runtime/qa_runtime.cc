@@ -7,6 +7,8 @@
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -58,6 +60,44 @@ TEST(runtime, soft_quantisation_rule)
     const int8_t expect[] = { 0, 32, -32, 0, 127, -127, 0, 127, -127 };
     for (int i = 0; i < 9; ++i)
         EXPECT_EQ(out[i], expect[i]) << i;
+}
+
+TEST(runtime, packed_4bit_soft_values_follow_the_documented_rule)
+{
+    // v / 16 rounded half away from zero, clipped to [-7, 7], low nibble first; read as 16 q
+    const int8_t in[] = { 0, 7, 8, 23, 24, -8, -9, 119, 120, 127, -127, -128, 56, -57, 40 };
+    const int8_t expect[] = { 0, 0, 16, 16, 32, -16, -16, 112, 112, 112, -112, -112, 64, -64, 48 };
+    constexpr size_t n = sizeof(in);
+    uint8_t packed[(n + 1) / 2];
+    pack_soft4(in, packed, n);
+    EXPECT_EQ(packed[0], 0x00);     // 0, 0
+    EXPECT_EQ(packed[1], 0x11);     // 1, 1
+    EXPECT_EQ(packed[2], 0xf2);     // 2, -1
+    EXPECT_EQ(packed[7], 0x03);     // odd count: the last high nibble is 0
+    int8_t back[n];
+    unpack_soft4(packed, back, n);
+    for (size_t i = 0; i < n; ++i)
+        EXPECT_EQ(back[i], expect[i]) << i;
+    // the nibble -8, which pack_soft4 never writes, reads as -7
+    const uint8_t eight = 0x88;
+    int8_t two[2];
+    unpack_soft4(&eight, two, 2);
+    EXPECT_EQ(two[0], -112);
+    EXPECT_EQ(two[1], -112);
+    // float input: quantize_soft's scale and NaN rule, then the same packing (and every length
+    // across the chunks it works in)
+    std::vector<float> f(9001);
+    std::mt19937 rng(3);
+    std::normal_distribution<float> g(0.f, 2.f);
+    for (auto& x : f)
+        x = g(rng);
+    f[17] = NAN;
+    std::vector<int8_t> q(f.size());
+    EXPECT_EQ(quantize_soft(f.data(), q.data(), f.size(), 20.f), 1u);
+    std::vector<uint8_t> via_int8((f.size() + 1) / 2), direct((f.size() + 1) / 2);
+    pack_soft4(q.data(), via_int8.data(), q.size());
+    EXPECT_EQ(pack_soft4(f.data(), direct.data(), f.size(), 20.f), 1u);
+    EXPECT_EQ(direct, via_int8);
 }
 
 TEST(runtime, soft_quantisation_bulk_matches_rule_at_every_length_and_offset)

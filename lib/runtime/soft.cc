@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <gnuradio/gpufec/core/runtime/soft.h>
+#include "soft4.h"
 
 #include <algorithm>
 #include <cmath>
@@ -99,6 +100,45 @@ size_t sanitize_soft(const float* in, float* out, size_t n)
         }
     }
     return nans;
+}
+
+namespace {
+
+inline uint8_t nibble_of(int8_t v)
+{
+    const int a = v < 0 ? -int(v) : int(v);
+    const int q = std::min(7, (a + 8) >> 4);
+    return uint8_t((v < 0 ? -q : q) & 0xf);
+}
+
+} // namespace
+
+void pack_soft4(const int8_t* in, uint8_t* out, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i += 2)
+        out[i / 2] = uint8_t(nibble_of(in[i]) | (nibble_of(in[i + 1]) << 4));
+    if (n & 1)
+        out[n / 2] = nibble_of(in[n - 1]);
+}
+
+size_t pack_soft4(const float* in, uint8_t* out, size_t n, float scale)
+{
+    // through int8 in chunks that stay in the cache
+    constexpr size_t chunk = 4096;
+    int8_t q[chunk];
+    size_t nans = 0;
+    for (size_t i = 0; i < n; i += chunk) {
+        const size_t m = std::min(chunk, n - i);
+        nans += quantize_soft(in + i, q, m, scale);
+        pack_soft4(q, out + i / 2, m);
+    }
+    return nans;
+}
+
+void unpack_soft4(const uint8_t* in, int8_t* out, size_t n)
+{
+    for (size_t i = 0; i < n; ++i)
+        out[i] = int8_t(soft4_value(in, int64_t(i)));
 }
 
 } // namespace gpufec

@@ -5,6 +5,7 @@
 /* The CUDA engine against the CPU reference: bit-exact on the same quantised input. These
  * tests skip where there is no usable GPU. */
 #include <gnuradio/gpufec/core/codes/conv_encoder.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gnuradio/gpufec/core/viterbi/viterbi.h>
 #include <gtest/gtest.h>
 
@@ -159,4 +160,39 @@ TEST(viterbi_cuda, classic_and_paired_kernels_give_the_reference_bits)
     test::scoped_env bad("GPUFEC_VITERBI_KERNEL", "fastest");
     EXPECT_THROW(viterbi_stream_decoder(conv_code::preset("ccsds"), viterbi_options{}, device_spec::parse("cuda")),
                  std::invalid_argument);
+}
+
+// Packed 4-bit input read in place by either forward kernel gives the CPU's bits on the
+// unpacked values (the stream decoder; codes keeping an even number of values a period).
+TEST(viterbi_cuda, packed_4bit_input_gives_the_cpu_bits)
+{
+    GPUFEC_REQUIRE_GPU();
+    for (const char* kernel : { "classic", "paired" }) {
+        test::scoped_env env("GPUFEC_VITERBI_KERNEL", kernel);
+        for (const auto& c : gpu_codes()) {
+            if (c.kept_per_period() % 2)
+                continue;
+            const size_t nbits = 7 * 5 * 3 * 700;
+            conv_encoder enc(c, conv_mode::streaming);
+            const auto bits = test::random_bits(nbits, 8);
+            std::vector<uint8_t> coded(nbits * c.n());
+            coded.resize(enc.encode(bits.data(), nbits, coded.data()));
+            const auto soft = test::channel(coded, test::code_rate(c), 2.0, 9);
+            std::vector<uint8_t> packed((soft.size() + 1) / 2);
+            pack_soft4(soft.data(), packed.data(), soft.size());
+            std::vector<int8_t> values(soft.size());
+            unpack_soft4(packed.data(), values.data(), values.size());
+            viterbi_options o;
+            o.block_len = 256;
+            o.max_batch = 29; // several chunks
+            viterbi_stream_decoder gpu(c, o, device_spec::parse("cuda"));
+            o.cpu_reference = true;
+            viterbi_stream_decoder ref(c, o, device_spec::parse("cpu"));
+            const int64_t blocks = int64_t(nbits - size_t(gpu.traceback())) / 256;
+            std::vector<uint8_t> a(size_t(blocks) * 32, 1), b(size_t(blocks) * 32, 2);
+            gpu.decode_blocks_soft4(packed.data(), soft.size(), 0, 0, blocks, a.data());
+            ref.decode_blocks(values.data(), values.size(), 0, 0, blocks, b.data());
+            ASSERT_EQ(a, b) << kernel << " " << c.describe();
+        }
+    }
 }

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gnuradio/gpufec/core/codes/conv_encoder.h>
 #include <gnuradio/gpufec/core/viterbi/viterbi.h>
 #include <gtest/gtest.h>
@@ -111,6 +112,39 @@ TEST(viterbi_stream, truncation_costs_little_against_full_length_decoding)
     const double e_stream = double(test::count_errors(so.data(), bits.data(), so.size())) / so.size();
     const double e_full = double(test::count_errors(fout.data(), bits.data(), so.size())) / so.size();
     EXPECT_LE(e_stream, e_full * 1.5 + 2e-5) << e_stream << " vs " << e_full;
+}
+
+// Packed 4-bit input gives the bits of int8 input that holds the same values (unpack_soft4),
+// on both CPU engines, for codes with and without puncturing; codes that keep an odd number
+// of values a period are refused.
+TEST(viterbi_stream, packed_4bit_input_decodes_as_its_int8_values)
+{
+    for (const char* name : { "ccsds", "nasa-dsn", "80211-3/4", "80211-5/6" }) {
+        const conv_code c = conv_code::preset(name);
+        const auto s = make_stream(c, 7 * 5 * 600, 5.0, true, 21);
+        std::vector<uint8_t> packed((s.soft.size() + 1) / 2);
+        pack_soft4(s.soft.data(), packed.data(), s.soft.size());
+        std::vector<int8_t> values(s.soft.size());
+        unpack_soft4(packed.data(), values.data(), values.size());
+        for (bool reference : { false, true }) {
+            viterbi_options o;
+            o.block_len = 128;
+            o.cpu_reference = reference;
+            viterbi_stream_decoder dec(c, o, device_spec::parse("cpu"));
+            const int64_t blocks = int64_t(s.bits.size() - size_t(dec.traceback())) / 128;
+            std::vector<uint8_t> a(size_t(blocks) * 16, 1), b(size_t(blocks) * 16, 2);
+            dec.decode_blocks_soft4(packed.data(), s.soft.size(), 0, 0, blocks, a.data());
+            dec.decode_blocks(values.data(), values.size(), 0, 0, blocks, b.data());
+            EXPECT_EQ(a, b) << name << (reference ? " reference" : " fast");
+            // and it decodes: few errors at 5 dB
+            std::vector<uint8_t> bits(size_t(blocks) * 128);
+            unpack_bits(a.data(), bits.size(), bits.data());
+            EXPECT_LT(test::count_errors(bits.data(), s.bits.data(), bits.size()), bits.size() / 50) << name;
+        }
+    }
+    viterbi_stream_decoder odd(conv_code::preset("80211-2/3"), viterbi_options{}, device_spec::parse("cpu"));
+    std::vector<uint8_t> packed(1000), out(64);
+    EXPECT_THROW(odd.decode_blocks_soft4(packed.data(), 2000, 0, 0, 1, out.data()), std::invalid_argument);
 }
 
 TEST(viterbi_stream, push_rejects_partial_periods)

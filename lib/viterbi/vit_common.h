@@ -27,6 +27,7 @@
 #include <cstdint>
 
 #include "runtime/host_device.h"
+#include "runtime/soft4.h"
 
 namespace gpufec {
 
@@ -48,6 +49,7 @@ struct vit_params {
     int32_t frame_bits, frame_stages;       // frames
     int64_t in_per_frame;                   // frames: soft values per frame
     int32_t out_bytes_per_frame;            // frames: packed output bytes per frame
+    int32_t soft_bits;                      // 4: soft values packed two a byte (runtime/soft4.h); else int8
 };
 
 struct vit_job {
@@ -158,7 +160,9 @@ GPUFEC_HD void load_stage(const vit_params& p, const stage_cursor& c, const int8
         if (r < p.n) {
             const int64_t off = c.offset(p, r);
             if (off >= 0)
-                s[r] = reduce_soft(soft[off], p.shift);
+                s[r] = reduce_soft(p.soft_bits == 4 ? soft4_value(reinterpret_cast<const uint8_t*>(soft), off)
+                                                    : int(soft[off]),
+                                   p.shift);
         }
     }
 }

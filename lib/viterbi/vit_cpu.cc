@@ -10,6 +10,7 @@
 #include "vit_cpu_lanes.h"
 #include "vit_engine.h"
 #include <gnuradio/gpufec/core/codes/trellis.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include "../runtime/simd_isa.h"
 #include "../runtime/cpu_pool.h"
 
@@ -122,6 +123,21 @@ public:
              uint8_t* out,
              size_t out_len) override
     {
+        if (p.soft_bits == 4) {
+            // packed 4-bit input: the lanes read int8, so it is unpacked first (in parallel,
+            // chunks of an even number of values)
+            constexpr int64_t chunk = int64_t(1) << 16;
+            d_unpacked.resize(soft_len);
+            const auto* packed = reinterpret_cast<const uint8_t*>(soft);
+            d_pool->parallel_for((int64_t(soft_len) + chunk - 1) / chunk, [&](int64_t c, int) {
+                const int64_t a = c * chunk, n = std::min<int64_t>(chunk, int64_t(soft_len) - a);
+                unpack_soft4(packed + a / 2, d_unpacked.data() + a, size_t(n));
+            });
+            vit_params p8 = p;
+            p8.soft_bits = 8;
+            run(p8, d_unpacked.data(), soft_len, njobs, out, out_len);
+            return;
+        }
         const int64_t lanes = d_lanes;
         const int64_t groups = (njobs + lanes - 1) / lanes;
         d_pool->parallel_for(groups, [&](int64_t g, int worker) {
@@ -207,6 +223,7 @@ private:
     std::shared_ptr<cpu_pool> d_pool;
     int d_threads;
     std::vector<group_scratch> d_scratch; // one per worker
+    std::vector<int8_t> d_unpacked;       // packed 4-bit input as int8 (run)
     std::vector<uint32_t> d_out; // output pattern of the branch (state, input): 2 * state + input
     bool d_symmetric = false; // the code's butterflies are symmetric (vit_cpu_lanes.h)
     simd_isa d_isa;

@@ -378,8 +378,18 @@ public:
                 const int64_t a = c * per_chunk, b = std::min(njobs, a + per_chunk);
                 chunks[c] = make_chunk(d_code, p, a, b);
                 chunk_io io;
-                io.in[0] = soft + chunks[c].soft_lo;
-                io.in_bytes[0] = size_t(chunks[c].soft_hi - chunks[c].soft_lo);
+                const int64_t lo = chunks[c].soft_lo, hi = chunks[c].soft_hi;
+                if (p.soft_bits == 4) {
+                    // two values a byte: chunks start on whole bytes (the decoders accept
+                    // 4-bit input only where every period and frame holds an even count)
+                    if (lo % 2)
+                        throw std::invalid_argument("viterbi: 4-bit input chunk starts inside a byte");
+                    io.in[0] = soft + lo / 2;
+                    io.in_bytes[0] = size_t((hi + 1) / 2 - lo / 2);
+                } else {
+                    io.in[0] = soft + lo;
+                    io.in_bytes[0] = size_t(hi - lo);
+                }
                 io.out[0] = out + chunks[c].out_lo;
                 io.out_bytes[0] = size_t(chunks[c].out_hi - chunks[c].out_lo);
                 return io;
@@ -403,12 +413,13 @@ public:
     {
         device_guard guard(d_device);
         const int W = ((1 << (p.K - 1)) + 31) / 32;
-        device_buffer<int8_t> d_soft(soft_len);
+        const size_t soft_bytes = p.soft_bits == 4 ? (soft_len + 1) / 2 : soft_len;
+        device_buffer<int8_t> d_soft(soft_bytes);
         device_buffer<uint32_t> sp(size_t(max_job_length(p)) * W * njobs);
         device_buffer<int32_t> start{ size_t(njobs) };
         device_buffer<uint8_t> out(size_t(njobs) * (p.kind == vit_stream ? p.D / 8 : p.out_bytes_per_frame));
         cuda_stream st;
-        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_soft.get(), soft, soft_len, cudaMemcpyHostToDevice, st.get()));
+        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_soft.get(), soft, soft_bytes, cudaMemcpyHostToDevice, st.get()));
         return time_on_stream(st.get(), reps, [&] {
             launch(p, d_soft.get(), sp.get(), start.get(), out.get(), njobs, st.get());
         });

@@ -62,8 +62,9 @@ GPUFEC_HD void vit_paired_decision_bit(int state, int phase, int* word, int* bit
     *bit = (q & 7) + 8 * (2 * o + e);
 }
 
-/*! LIN2: the job's soft values are the plain n = 2 sequence (no puncturing, no wrap), two
- *  bytes a stage from an even offset, read as one 16-bit load (vit_paired_linear2). */
+/*! LIN2: the job's soft values are the plain n = 2 sequence (no puncturing, no wrap) from an
+ *  even offset: a stage's two int8 values are one 16-bit load, its two packed 4-bit values
+ *  one byte (vit_paired_linear2). */
 template <int K, bool COMP, bool LIN2>
 __global__ void __launch_bounds__(128)
     vit_forward_paired(const vit_params p,
@@ -94,7 +95,9 @@ __global__ void __launch_bounds__(128)
 
     stage_cursor cur;
     cur.init(p, job);
-    const uint16_t* lin = reinterpret_cast<const uint16_t*>(soft + job.soft_base + 2 * job.start);
+    const int64_t first = job.soft_base + 2 * job.start; // (even)
+    const uint16_t* lin = reinterpret_cast<const uint16_t*>(soft + first);
+    const uint8_t* lin4 = reinterpret_cast<const uint8_t*>(soft) + first / 2;
     const int len = job.length;
     uint32_t* out = sp + j;
     for (int t0 = 0; t0 < len; t0 += PH) {
@@ -105,9 +108,14 @@ __global__ void __launch_bounds__(128)
                 break;
             int s[4];
             if (LIN2) {
-                const uint32_t v = lin[t];
-                s[0] = reduce_soft(int8_t(v & 0xff), p.shift);
-                s[1] = reduce_soft(int8_t(v >> 8), p.shift);
+                if (p.soft_bits == 4) {
+                    s[0] = reduce_soft(soft4_value(lin4, 2 * t), p.shift);
+                    s[1] = reduce_soft(soft4_value(lin4, 2 * t + 1), p.shift);
+                } else {
+                    const uint32_t v = lin[t];
+                    s[0] = reduce_soft(int8_t(v & 0xff), p.shift);
+                    s[1] = reduce_soft(int8_t(v >> 8), p.shift);
+                }
                 s[2] = 0;
             } else {
                 load_stage(p, cur, soft, s);

@@ -25,7 +25,8 @@ struct vit_chunk {
 vit_chunk make_chunk(const conv_code& code, const vit_params& p, int64_t a, int64_t b);
 
 /*! One way of running a batch of jobs (see vit_common.h). `soft` holds the soft values the
- *  jobs address (soft_len of them); `out` receives packed output bits at each job's out_byte. */
+ *  jobs address (soft_len of them; with p.soft_bits == 4 packed two a byte, (soft_len + 1) / 2
+ *  bytes); `out` receives packed output bits at each job's out_byte. */
 class vit_engine
 {
 public:

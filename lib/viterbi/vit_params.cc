@@ -16,6 +16,7 @@ vit_params make_code_params(const conv_code& code)
     p.K = code.k;
     p.n = code.n();
     p.shift = code.n() == 2 ? 1 : 2;
+    p.soft_bits = 8;
     p.period = code.period();
     p.kept = code.kept_per_period();
     std::fill(std::begin(p.pos), std::end(p.pos), int8_t(-1));

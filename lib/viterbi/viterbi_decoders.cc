@@ -183,6 +183,31 @@ void viterbi_stream_decoder::decode_blocks(const int8_t* soft,
                                            int64_t n_pbs,
                                            uint8_t* out_packed)
 {
+    decode_blocks_as(8, soft, soft_len, stage0, first_pb, n_pbs, out_packed);
+}
+
+void viterbi_stream_decoder::decode_blocks_soft4(const uint8_t* soft4,
+                                                 size_t soft_len,
+                                                 int64_t stage0,
+                                                 int64_t first_pb,
+                                                 int64_t n_pbs,
+                                                 uint8_t* out_packed)
+{
+    decode_blocks_as(4, reinterpret_cast<const int8_t*>(soft4), soft_len, stage0, first_pb, n_pbs, out_packed);
+}
+
+void viterbi_stream_decoder::decode_blocks_as(int soft_bits,
+                                              const int8_t* soft,
+                                              size_t soft_len,
+                                              int64_t stage0,
+                                              int64_t first_pb,
+                                              int64_t n_pbs,
+                                              uint8_t* out_packed)
+{
+    if (soft_bits == 4 && d_code.kept_per_period() % 2 != 0)
+        throw std::invalid_argument("decode_blocks_soft4: 4-bit input needs an even number of soft values per "
+                                    "puncturing period; " + d_code.describe() + " keeps " +
+                                    std::to_string(d_code.kept_per_period()));
     if (n_pbs <= 0)
         return;
     if (stage0 % d_code.period() != 0)
@@ -193,7 +218,7 @@ void viterbi_stream_decoder::decode_blocks(const int8_t* soft,
     if (need_lo < stage0 ||
         static_cast<int64_t>(soft_len) < d_code.kept_for_stages(need_hi - stage0))
         throw std::invalid_argument("decode_blocks: the soft values do not cover the blocks");
-    vit_params p = stream_params();
+    vit_params p = stream_params(soft_bits);
     p.stage0 = stage0;
     p.first_pb = first_pb;
     d_engine->run(p, soft, soft_len, n_pbs, out_packed, static_cast<size_t>(n_pbs * D / 8));
@@ -202,14 +227,16 @@ void viterbi_stream_decoder::decode_blocks(const int8_t* soft,
 double viterbi_stream_decoder::time_kernels_only(const int8_t* soft,
                                                  size_t soft_len,
                                                  int64_t n_pbs,
-                                                 int reps)
+                                                 int reps,
+                                                 int soft_bits)
 {
-    return d_engine->time_kernels(stream_params(), soft, soft_len, n_pbs, reps);
+    return d_engine->time_kernels(stream_params(soft_bits), soft, soft_len, n_pbs, reps);
 }
 
-vit_params viterbi_stream_decoder::stream_params() const
+vit_params viterbi_stream_decoder::stream_params(int soft_bits) const
 {
     vit_params p = make_code_params(d_code);
+    p.soft_bits = soft_bits;
     p.kind = vit_stream;
     p.D = d_opts.block_len;
     p.L = d_L;

@@ -28,6 +28,18 @@ size_t sanitize_soft(const float* in, float* out, size_t n);
 //! int8 soft values as float for decoders that take float (-128 acts as -127, as everywhere)
 void widen_soft(const int8_t* in, float* out, size_t n);
 
+/*! Packed 4-bit soft values (docs/soft_input.md), half the bytes of int8 for decoders whose
+ *  input crosses a link (the Viterbi decoders take them). Value i lies in byte i / 2, in the
+ *  low nibble when i is even, the high one when odd, as a two's-complement number
+ *  q in [-7, 7] that stands for the int8 value 16 q (-8 is read as -7). From int8:
+ *  q = sign(v) * min(7, (|v| + 8) >> 4), i.e. v / 16 rounded half away from zero and clipped.
+ *  `out` receives (n + 1) / 2 bytes; an odd n leaves the last high nibble 0. */
+void pack_soft4(const int8_t* in, uint8_t* out, size_t n);
+//! float values through quantize_soft (same scale, NaN as an erasure), then packed; returns NaNs
+size_t pack_soft4(const float* in, uint8_t* out, size_t n, float scale = default_soft_scale);
+//! the int8 values 16 q of n packed 4-bit values
+void unpack_soft4(const uint8_t* in, int8_t* out, size_t n);
+
 } // namespace gpufec
 
 #endif

@@ -110,9 +110,20 @@ public:
                        int64_t n_pbs,
                        uint8_t* out_packed);
 
+    /*! decode_blocks() from packed 4-bit soft values (pack_soft4, runtime/soft.h): soft_len
+     *  values in (soft_len + 1) / 2 bytes, half the bytes to move to a GPU. The same bits as
+     *  decode_blocks() on unpack_soft4 of them. Needs a code that keeps an even number of soft
+     *  values per puncturing period (std::invalid_argument otherwise). */
+    void decode_blocks_soft4(const uint8_t* soft4,
+                             size_t soft_len,
+                             int64_t stage0,
+                             int64_t first_pb,
+                             int64_t n_pbs,
+                             uint8_t* out_packed);
+
     /*! Benchmarks: seconds per decode_blocks() of the device kernels alone (data already on
-     *  the GPU, no transfers); negative on the CPU path. */
-    double time_kernels_only(const int8_t* soft, size_t soft_len, int64_t n_pbs, int reps);
+     *  the GPU, no transfers); negative on the CPU path. soft_bits 4: `soft` is packed. */
+    double time_kernels_only(const int8_t* soft, size_t soft_len, int64_t n_pbs, int reps, int soft_bits = 8);
 
     //! sizes the engine for decodes of up to max_blocks blocks now, so none allocates later
     void reserve(int64_t max_blocks);
@@ -123,7 +134,9 @@ public:
     const conv_code& code() const { return d_code; }
 
 private:
-    vit_params stream_params() const;
+    vit_params stream_params(int soft_bits = 8) const;
+    void decode_blocks_as(int soft_bits, const int8_t* soft, size_t soft_len, int64_t stage0, int64_t first_pb,
+                          int64_t n_pbs, uint8_t* out_packed);
     conv_code d_code;
     viterbi_options d_opts;
     device_spec d_device; // (a GPU whose buffers do not fit falls back by the device rule)
