@@ -43,6 +43,7 @@ public:
         d_opts.max_batch = int(r.get_int("max_batch", 0, 0, max_batch_limit));
         d_opts.cpu_threads = int(r.get_int("cpu_threads", 0, 0, 1024));
         d_soft_bits = int(r.get_int("soft_bits", 8, 4, 8));
+        d_soft_scale = float(r.get_float("soft_scale", default_soft_scale, 1, 127));
         if (d_soft_bits != 4 && d_soft_bits != 8)
             throw std::invalid_argument("soft_bits: " + std::to_string(d_soft_bits) + " is not 4 or 8");
         r.finish();
@@ -58,8 +59,9 @@ public:
 
     std::string describe() const override
     {
+        std::string scale = d_soft_scale == default_soft_scale ? "" : ", soft scale " + std::to_string(int(d_soft_scale));
         return "viterbi " + d_code.describe() + ", streaming D=" + std::to_string(d_opts.block_len) +
-               " L=" + std::to_string(d_dec->traceback()) + (d_soft_bits == 4 ? ", 4-bit input" : "");
+               " L=" + std::to_string(d_dec->traceback()) + (d_soft_bits == 4 ? ", 4-bit input" : "") + scale;
     }
     std::string backend() const override { return d_dec->backend(); }
     double rate() const override { return double(d_code.period()) / d_code.kept_per_period(); }
@@ -167,7 +169,7 @@ private:
             auto& rx = d_rx[size_t(w)];
             rx.resize(n);
             ch.transmit(d_coded.data() + d_off[b], n, rx.data(), d_rng[b]);
-            quantize_soft(rx.data(), d_soft + d_off[b] - base, n);
+            quantize_soft(rx.data(), d_soft + d_off[b] - base, n, d_soft_scale);
         });
         d_stage0 = int64_t(lo * D);
         if (d_soft_bits == 4) {
@@ -206,6 +208,7 @@ private:
     std::vector<std::vector<float>> d_rx; // per pool worker
     kit_buffer d_in, d_in4, d_out;
     int d_soft_bits = 8;         // 4: the decoder gets d_soft packed (pack_soft4) in d_soft4
+    float d_soft_scale = default_soft_scale; // quantize_soft's int8 units per unit of amplitude
     int8_t* d_soft = nullptr;
     uint8_t* d_soft4 = nullptr;
     size_t d_soft_len = 0;
