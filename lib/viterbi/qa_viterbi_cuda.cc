@@ -35,6 +35,16 @@ std::vector<conv_code> gpu_codes()
              make_code(9, { 501, 283, 367, 431 }) };
 }
 
+//! soft values of a random stream of nbits through the code and the channel at ebn0
+std::vector<int8_t> stream_soft(const conv_code& c, size_t nbits, double ebn0, uint32_t seed)
+{
+    conv_encoder enc(c, conv_mode::streaming);
+    const auto bits = test::random_bits(nbits, seed);
+    std::vector<uint8_t> coded(nbits * c.n());
+    coded.resize(enc.encode(bits.data(), nbits, coded.data()));
+    return test::channel(coded, test::code_rate(c), ebn0, seed + 1);
+}
+
 } // namespace
 
 TEST(viterbi_cuda, frames_bit_exact_against_cpu_reference)
@@ -68,12 +78,7 @@ TEST(viterbi_cuda, stream_bit_exact_against_cpu_reference)
     GPUFEC_REQUIRE_GPU();
     for (const auto& c : gpu_codes())
         for (int D : { 64, 512 }) {
-            const size_t nbits = 7 * 5 * 3 * 2000;
-            conv_encoder enc(c, conv_mode::streaming);
-            const auto bits = test::random_bits(nbits, 77);
-            std::vector<uint8_t> coded(nbits * c.n());
-            coded.resize(enc.encode(bits.data(), nbits, coded.data()));
-            const auto soft = test::channel(coded, test::code_rate(c), 2.0, 78);
+            const auto soft = stream_soft(c, 7 * 5 * 3 * 2000, 2.0, 77);
             viterbi_options o;
             o.block_len = D;
             o.max_batch = 37;
@@ -138,12 +143,7 @@ TEST(viterbi_cuda, classic_and_paired_kernels_give_the_reference_bits)
     for (const char* kernel : { "classic", "paired" }) {
         test::scoped_env env("GPUFEC_VITERBI_KERNEL", kernel);
         for (const auto& c : gpu_codes()) {
-            const size_t nbits = 7 * 5 * 3 * 700;
-            conv_encoder enc(c, conv_mode::streaming);
-            const auto bits = test::random_bits(nbits, 5);
-            std::vector<uint8_t> coded(nbits * c.n());
-            coded.resize(enc.encode(bits.data(), nbits, coded.data()));
-            const auto soft = test::channel(coded, test::code_rate(c), 1.0, 6);
+            const auto soft = stream_soft(c, 7 * 5 * 3 * 700, 1.0, 5);
             viterbi_options o;
             o.block_len = 128;
             viterbi_stream_decoder gpu(c, o, device_spec::parse("cuda"));
@@ -173,11 +173,7 @@ TEST(viterbi_cuda, packed_4bit_input_gives_the_cpu_bits)
             if (c.kept_per_period() % 2)
                 continue;
             const size_t nbits = 7 * 5 * 3 * 700;
-            conv_encoder enc(c, conv_mode::streaming);
-            const auto bits = test::random_bits(nbits, 8);
-            std::vector<uint8_t> coded(nbits * c.n());
-            coded.resize(enc.encode(bits.data(), nbits, coded.data()));
-            const auto soft = test::channel(coded, test::code_rate(c), 2.0, 9);
+            const auto soft = stream_soft(c, nbits, 2.0, 8);
             std::vector<uint8_t> packed((soft.size() + 1) / 2);
             pack_soft4(soft.data(), packed.data(), soft.size());
             std::vector<int8_t> values(soft.size());
