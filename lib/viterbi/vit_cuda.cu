@@ -463,11 +463,16 @@ private:
     {
         if (d_max_jobs > 0)
             return d_max_jobs;
-        // enough jobs to give every SM 16 warps, with at most 512 MiB of survivors per slot
+        /* 384 jobs (12 warps) an SM a chunk, with at most 512 MiB of survivors per slot: the
+         * three slots in flight then hold about one wave of the paired kernel (6 blocks of 128
+         * an SM), and a 2^26-bit batch is 3 chunks, so copies overlap kernels from the start.
+         * Measured on an H200 (CCSDS stream, docs/data/viterbi-gpu/chunk-sweep-h200-d4c2b50.txt):
+         * 384 against 512 an SM, 2^26 bits 21.7 / 34.7 against 20.3 / 31.7 Gb/s (int8 / 4-bit),
+         * 2^28 bits 25.5 / 46.8 against 25.0 / 45.8; 256 an SM: 21.7 / 34.7 and 25.4 / 43.0. */
         const int N = 1 << (p.K - 1);
         const int64_t bytes_per_job = int64_t(max_job_length(p)) * ((N + 31) / 32) * 4;
         const int64_t by_memory = std::max<int64_t>(32, (int64_t(512) << 20) / bytes_per_job);
-        return std::min<int64_t>(int64_t(d_sms) * 512, by_memory);
+        return std::min<int64_t>(int64_t(d_sms) * 384, by_memory);
     }
 
     /* The pipeline is sized for the largest chunk of these params: decoders call reserve()
