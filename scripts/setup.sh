@@ -10,7 +10,7 @@ SUDO=""
 # gir1.2-gtk-3.0: GNU Radio Companion's window (the gnuradio package only recommends it)
 pkgs="gnuradio gnuradio-dev pybind11-dev python3-numpy python3-matplotlib cmake g++ make
       pkg-config libgtest-dev gir1.2-gtk-3.0 libtbb-dev libcli11-dev nlohmann-json3-dev
-      libopenmpi-dev openmpi-bin"
+      libopenmpi-dev openmpi-bin libfec-dev"
 missing=""
 for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* GF(2^m) arithmetic by log and antilog tables, for the BCH decoders (bch.cc on the CPU, the
- * tables bch_gpu.cu copies to the GPU). */
+ * tables bch_gpu.cu copies to the GPU) and the Reed-Solomon codes (GF(2^8)). */
 #ifndef INCLUDED_GPUFEC_CODES_GF2M_FIELD_H
 #define INCLUDED_GPUFEC_CODES_GF2M_FIELD_H
 
@@ -27,7 +27,7 @@ struct gf2m_field {
         uint32_t x = 1;
         for (int i = 0; i < size; ++i) {
             if (x == 1 && i > 0)
-                throw std::invalid_argument("BCH: the polynomial is not primitive (alpha has order " +
+                throw std::invalid_argument("GF(2^" + std::to_string(bits) + "): the polynomial is not primitive (alpha has order " +
                                             std::to_string(i) + ", not " + std::to_string(size) + ")");
             exp[size_t(i)] = exp[size_t(i + size)] = uint16_t(x);
             log[x] = uint16_t(i);
@@ -36,7 +36,7 @@ struct gf2m_field {
                 x ^= primitive;
         }
         if (x != 1)
-            throw std::invalid_argument("BCH: the polynomial is not primitive");
+            throw std::invalid_argument("GF(2^" + std::to_string(bits) + "): the polynomial is not primitive");
     }
     uint16_t mul(uint16_t a, uint16_t b) const
     {

@@ -1,0 +1,18 @@
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+# the Reed-Solomon family (read by lib/CMakeLists.txt)
+gpufec_add_family(rs
+  SOURCES
+    rs_reference.cc
+  TESTS
+    qa_rs.cc)
+# Debian's libfec (libfec-dev), where installed, is the tests' independent reference
+find_path(GPUFEC_LIBFEC_INCLUDE fec.h)
+find_library(GPUFEC_LIBFEC fec)
+if(GPUFEC_LIBFEC_INCLUDE AND GPUFEC_LIBFEC)
+    set_source_files_properties(rs/qa_rs.cc PROPERTIES COMPILE_DEFINITIONS GPUFEC_HAVE_LIBFEC)
+    list(APPEND GPUFEC_FAMILY_TEST_LIBS ${GPUFEC_LIBFEC})
+    message(STATUS "gr-gpufec: the Reed-Solomon tests compare with libfec (${GPUFEC_LIBFEC})")
+else()
+    message(STATUS "gr-gpufec: libfec not found (libfec-dev): the Reed-Solomon tests skip their libfec comparisons")
+endif()

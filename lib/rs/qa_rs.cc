@@ -1,0 +1,345 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* Reed-Solomon codes and the reference decoder: round trips, erasures, failures beyond E and
+ * their miscorrection rate, and, where Debian's libfec is installed (libfec-dev; CI installs
+ * it), agreement with libfec's encoders, decoders and dual-basis tables codeword by codeword. */
+#include <gnuradio/gpufec/core/codes/reed_solomon.h>
+#include <gtest/gtest.h>
+
+#include "rs_reference.h"
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <set>
+
+#ifdef GPUFEC_HAVE_LIBFEC
+extern "C" {
+#include <fec.h>
+}
+#endif
+
+using namespace gpufec;
+
+namespace {
+
+std::vector<uint8_t> random_bytes(size_t n, std::mt19937& rng)
+{
+    std::vector<uint8_t> v(n);
+    for (auto& b : v)
+        b = uint8_t(rng());
+    return v;
+}
+
+//! `count` distinct positions in 0 .. n - 1
+std::vector<int> positions(int n, int count, std::mt19937& rng)
+{
+    std::vector<int> all(static_cast<size_t>(n));
+    std::iota(all.begin(), all.end(), 0);
+    std::shuffle(all.begin(), all.end(), rng);
+    all.resize(size_t(count));
+    return all;
+}
+
+std::vector<rs_code> test_codes()
+{
+    std::vector<rs_code> codes;
+    for (const auto& name : rs_code::names())
+        for (bool dual : { true, false }) {
+            rs_code c = rs_code::named(name);
+            if (dual && c.gfpoly != 0x187)
+                continue;
+            c.dual_basis = dual;
+            codes.push_back(c);
+        }
+    rs_code shortened = rs_code::named("ccsds:255:223");
+    shortened.virtual_fill = 100; // (255 - 100, 223 - 100)
+    codes.push_back(shortened);
+    return codes;
+}
+
+} // namespace
+
+TEST(rs_code, named_codes_and_bad_parameters)
+{
+    const rs_code c = rs_code::named("ccsds:255:223");
+    EXPECT_EQ(c.n(), 255);
+    EXPECT_EQ(c.k(), 223);
+    EXPECT_EQ(c.correctable(), 16);
+    EXPECT_EQ(rs_code::named("ccsds:255:239").k(), 239);
+    const rs_code d = rs_code::named("dvb:204:188");
+    EXPECT_EQ(d.n(), 204);
+    EXPECT_EQ(d.k(), 188);
+    EXPECT_THROW(rs_code::named("ccsds:255:200"), std::invalid_argument);
+    auto bad = [](auto change) {
+        rs_code x = rs_code::named("ccsds:255:223");
+        change(x);
+        return x;
+    };
+    EXPECT_THROW(bad([](rs_code& x) { x.nroots = 7; }).check(), std::invalid_argument);
+    EXPECT_THROW(bad([](rs_code& x) { x.prim = 15; }).check(), std::invalid_argument); // gcd(15, 255) = 15
+    EXPECT_THROW(bad([](rs_code& x) { x.gfpoly = 0x11b; }).check(), std::invalid_argument); // not primitive
+    EXPECT_THROW(bad([](rs_code& x) { x.virtual_fill = 223; }).check(), std::invalid_argument);
+    EXPECT_THROW(bad([](rs_code& x) { x.interleave = 0; }).check(), std::invalid_argument);
+    EXPECT_THROW(bad([](rs_code& x) { x.gfpoly = 0x11d; }).check(), std::invalid_argument); // dual basis: CCSDS field only
+}
+
+TEST(rs_code, dual_basis_is_a_bijection_with_the_defining_property)
+{
+    std::set<int> seen;
+    for (int x = 0; x < 256; ++x) {
+        EXPECT_EQ(rs_ccsds_from_dual(rs_ccsds_to_dual(uint8_t(x))), x);
+        seen.insert(rs_ccsds_to_dual(uint8_t(x)));
+    }
+    EXPECT_EQ(seen.size(), 256u);
+    EXPECT_EQ(rs_ccsds_to_dual(0), 0);
+    // linear over GF(2): the representation of a sum is the sum of the representations
+    for (int a = 0; a < 256; a += 7)
+        for (int b = 0; b < 256; b += 11)
+            EXPECT_EQ(rs_ccsds_to_dual(uint8_t(a ^ b)), rs_ccsds_to_dual(uint8_t(a)) ^ rs_ccsds_to_dual(uint8_t(b)));
+}
+
+TEST(rs_reference, corrects_up_to_e_errors_at_every_depth_and_basis)
+{
+    std::mt19937 rng(1);
+    for (rs_code c : test_codes())
+        for (int I : { 1, 2, 3, 5, 8 }) {
+            c.interleave = I;
+            rs_encoder enc(c);
+            rs_reference_decoder dec(c);
+            for (int trial = 0; trial < 6; ++trial) {
+                const auto info = random_bytes(c.info_bytes(), rng);
+                std::vector<uint8_t> block(c.block_bytes());
+                enc.encode(info.data(), block.data());
+                ASSERT_TRUE(std::equal(info.begin(), info.end(), block.begin())) << "systematic";
+                std::vector<int> errors(static_cast<size_t>(I));
+                for (int j = 0; j < I; ++j) {
+                    errors[size_t(j)] = int(rng() % unsigned(c.correctable() + 1));
+                    if (trial == 0)
+                        errors[size_t(j)] = c.correctable(); // the full E at least once
+                    for (int p : positions(c.n(), errors[size_t(j)], rng))
+                        block[size_t(p) * I + j] ^= uint8_t(1 + rng() % 255);
+                }
+                std::vector<uint8_t> out(c.info_bytes());
+                std::vector<int> result(static_cast<size_t>(I));
+                dec.decode_block(block.data(), out.data(), result.data());
+                ASSERT_EQ(out, info) << c.describe() << " I=" << I << " trial " << trial;
+                EXPECT_EQ(result, errors) << c.describe();
+            }
+        }
+}
+
+TEST(rs_reference, errors_and_erasures_within_the_distance)
+{
+    std::mt19937 rng(2);
+    for (const rs_code& c : test_codes()) {
+        rs_encoder enc(c);
+        rs_reference_decoder dec(c);
+        const int R = c.nroots;
+        for (int trial = 0; trial < 40; ++trial) {
+            const int f = int(rng() % unsigned(R + 1));       // erasures
+            const int e = int(rng() % unsigned((R - f) / 2 + 1)); // errors: 2e + f <= 2E
+            const auto info = random_bytes(c.info_bytes(), rng);
+            std::vector<uint8_t> cw(c.block_bytes());
+            enc.encode(info.data(), cw.data());
+            const auto sent = cw;
+            const auto pos = positions(c.n(), e + f, rng);
+            std::vector<int> eras(pos.begin() + e, pos.end());
+            for (int i = 0; i < e; ++i)
+                cw[size_t(pos[size_t(i)])] ^= uint8_t(1 + rng() % 255);
+            for (int p : eras)
+                cw[size_t(p)] = uint8_t(rng()); // (may be right by chance)
+            const int got = dec.decode_codeword(cw.data(), eras.data(), int(eras.size()));
+            ASSERT_EQ(cw, sent) << c.describe() << " e=" << e << " f=" << f;
+            EXPECT_GE(got, e) << c.describe();
+            EXPECT_LE(got, e + f) << c.describe();
+        }
+    }
+}
+
+/* Beyond E errors a bounded-distance decoder either reports failure or lands on another
+ * codeword within E of the word (a miscorrection). For a random word the chance of the latter
+ * is about sum_{i <= E} C(n, i) (q - 1)^i / q^(2E) (McEliece & Swanson): 1.3e-5 for
+ * (255, 239), 3e-14 for (255, 223). Every outcome is checked: a failure leaves the word as it
+ * came, a success is a codeword within E of what came. */
+TEST(rs_reference, beyond_e_failure_is_reported_and_miscorrections_are_rare)
+{
+    std::mt19937 rng(3);
+    for (const char* name : { "ccsds:255:239", "ccsds:255:223" }) {
+        const rs_code c = rs_code::named(name);
+        rs_encoder enc(c);
+        rs_reference_decoder dec(c);
+        const int E = c.correctable(), trials = 4000;
+        double bound = 0; // the probability above, in logs
+        for (int i = 0; i <= E; ++i)
+            bound += std::exp(std::lgamma(256.0) - std::lgamma(i + 1.0) - std::lgamma(256.0 - i) + i * std::log(255.0) -
+                              2 * E * std::log(256.0));
+        int failures = 0, miscorrections = 0;
+        for (int t = 0; t < trials; ++t) {
+            const auto info = random_bytes(c.info_bytes(), rng);
+            std::vector<uint8_t> cw(c.block_bytes());
+            enc.encode(info.data(), cw.data());
+            const int errors = E + 1 + int(rng() % 24);
+            for (int p : positions(c.n(), errors, rng))
+                cw[size_t(p)] ^= uint8_t(1 + rng() % 255);
+            const auto received = cw;
+            const int got = dec.decode_codeword(cw.data());
+            if (got < 0) {
+                ++failures;
+                ASSERT_EQ(cw, received) << "a failure leaves the word as it came";
+                continue;
+            }
+            ++miscorrections;
+            int moved = 0;
+            for (size_t i = 0; i < cw.size(); ++i)
+                moved += cw[i] != received[i];
+            EXPECT_EQ(moved, got);
+            EXPECT_LE(got, E);
+            std::vector<uint8_t> check = cw;
+            EXPECT_EQ(dec.decode_codeword(check.data()), 0) << "a success is a codeword";
+        }
+        EXPECT_EQ(failures + miscorrections, trials);
+        // Poisson: at most the expected count plus a wide margin
+        EXPECT_LE(miscorrections, int(bound * trials + 5 * std::sqrt(bound * trials) + 3))
+            << name << ": " << miscorrections << " of " << trials << " (expected " << bound * trials << ")";
+    }
+}
+
+TEST(rs_reference, bad_erasure_lists_are_failures_not_crashes)
+{
+    const rs_code c = rs_code::named("ccsds:255:223");
+    rs_reference_decoder dec(c);
+    std::vector<uint8_t> cw(255, 0);
+    cw[3] = 1;
+    const int outside[] = { 300 };
+    EXPECT_EQ(dec.decode_codeword(cw.data(), outside, 1), -1);
+    std::vector<int> too_many(40);
+    std::iota(too_many.begin(), too_many.end(), 0);
+    EXPECT_EQ(dec.decode_codeword(cw.data(), too_many.data(), 40), -1);
+}
+
+#ifdef GPUFEC_HAVE_LIBFEC
+
+TEST(rs_libfec, dual_basis_tables_equal_libfec)
+{
+    for (int x = 0; x < 256; ++x) {
+        EXPECT_EQ(rs_ccsds_to_dual(uint8_t(x)), Taltab[x]) << x;
+        EXPECT_EQ(rs_ccsds_from_dual(uint8_t(x)), Tal1tab[x]) << x;
+    }
+}
+
+namespace {
+
+//! libfec's codec of a code (init_rs_char), freed at the end
+struct libfec_codec {
+    void* rs;
+    explicit libfec_codec(const rs_code& c)
+        : rs(init_rs_char(8, c.gfpoly, c.fcr, c.prim, c.nroots, c.virtual_fill))
+    {
+    }
+    ~libfec_codec() { free_rs_char(rs); }
+};
+
+//! libfec's decoder for one codeword of `c` in place (the CCSDS entry points where they apply)
+int libfec_decode(const rs_code& c, libfec_codec& codec, uint8_t* cw, int* eras, int n_eras)
+{
+    if (c.nroots == 32 && c.gfpoly == 0x187 && c.fcr == 112 && c.prim == 11)
+        return c.dual_basis ? decode_rs_ccsds(cw, eras, n_eras, c.virtual_fill)
+                            : decode_rs_8(cw, eras, n_eras, c.virtual_fill);
+    if (!c.dual_basis)
+        return decode_rs_char(codec.rs, cw, eras, n_eras);
+    // (255, 239) dual: libfec's general codec in the conventional basis, converted around it
+    for (int i = 0; i < c.n(); ++i)
+        cw[i] = Tal1tab[cw[i]];
+    const int r = decode_rs_char(codec.rs, cw, eras, n_eras);
+    for (int i = 0; i < c.n(); ++i)
+        cw[i] = Taltab[cw[i]];
+    return r;
+}
+
+} // namespace
+
+TEST(rs_libfec, encoders_agree)
+{
+    std::mt19937 rng(4);
+    for (const rs_code& c : test_codes()) {
+        rs_encoder enc(c);
+        libfec_codec codec(c);
+        for (int t = 0; t < 20; ++t) {
+            auto info = random_bytes(c.info_bytes(), rng);
+            std::vector<uint8_t> ours(c.block_bytes()), parity(size_t(c.nroots));
+            enc.encode(info.data(), ours.data());
+            if (c.nroots == 32 && c.fcr == 112)
+                (c.dual_basis ? encode_rs_ccsds : encode_rs_8)(info.data(), parity.data(), c.virtual_fill);
+            else if (!c.dual_basis)
+                encode_rs_char(codec.rs, info.data(), parity.data());
+            else {
+                for (auto& b : info)
+                    b = Tal1tab[b];
+                encode_rs_char(codec.rs, info.data(), parity.data());
+                for (auto& b : parity)
+                    b = Taltab[b];
+            }
+            ASSERT_TRUE(std::equal(parity.begin(), parity.end(), ours.begin() + c.k())) << c.describe();
+        }
+    }
+}
+
+/* Random words, codewords with 0 .. 2E + 8 errors, and errors with erasures: the same return
+ * value and the same symbols as libfec, codeword by codeword. Shortened codes only within the
+ * distance: beyond it libfec can "correct" a symbol of the virtual fill (and skip it), where
+ * this decoder reports a failure. */
+TEST(rs_libfec, decoders_agree_codeword_by_codeword)
+{
+    std::mt19937 rng(5);
+    int compared = 0, libfec_failures = 0;
+    for (const rs_code& c : test_codes()) {
+        rs_encoder enc(c);
+        rs_reference_decoder dec(c);
+        libfec_codec codec(c);
+        const int E = c.correctable(), R = c.nroots;
+        for (int t = 0; t < 600; ++t) {
+            std::vector<uint8_t> cw(c.block_bytes());
+            std::vector<int> eras;
+            const int kind = t % 3;
+            if (kind == 0 && c.virtual_fill == 0) {
+                cw = random_bytes(cw.size(), rng);
+            } else {
+                const auto info = random_bytes(c.info_bytes(), rng);
+                enc.encode(info.data(), cw.data());
+                const int limit = c.virtual_fill ? E : 2 * E + 8;
+                int errors = int(rng() % unsigned(limit + 1));
+                if (kind == 2) { // erasures too
+                    const int f = int(rng() % unsigned(R / 2 + 1));
+                    errors = std::min(errors, c.virtual_fill ? (R - f) / 2 : errors);
+                    const auto pos = positions(c.n(), errors + f, rng);
+                    eras.assign(pos.begin() + errors, pos.end());
+                    for (int i = 0; i < errors; ++i)
+                        cw[size_t(pos[size_t(i)])] ^= uint8_t(1 + rng() % 255);
+                    for (int p : eras)
+                        cw[size_t(p)] = uint8_t(rng());
+                } else {
+                    for (int p : positions(c.n(), errors, rng))
+                        cw[size_t(p)] ^= uint8_t(1 + rng() % 255);
+                }
+            }
+            auto theirs = cw;
+            // (libfec writes the positions it corrected back into the list: room for 2E)
+            std::vector<int> their_eras(static_cast<size_t>(R) + 1, 0);
+            std::copy(eras.begin(), eras.end(), their_eras.begin());
+            const int a = dec.decode_codeword(cw.data(), eras.data(), int(eras.size()));
+            const int b = libfec_decode(c, codec, theirs.data(), their_eras.data(), int(eras.size()));
+            // (libfec's failures are negative, -1 or -3)
+            ASSERT_EQ(a, b < 0 ? -1 : b) << c.describe() << " trial " << t << " (libfec " << b << ")";
+            if (a >= 0)
+                ASSERT_EQ(cw, theirs) << c.describe() << " trial " << t;
+            ++compared;
+            libfec_failures += b < 0;
+        }
+    }
+    EXPECT_GT(libfec_failures, compared / 10); // (the inputs reach beyond the distance)
+}
+
+#endif
