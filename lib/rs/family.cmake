@@ -4,6 +4,7 @@
 gpufec_add_family(rs
   SOURCES
     rs_reference.cc
+    rs_cpu.cc
   TESTS
     qa_rs.cc)
 # Debian's libfec (libfec-dev), where installed, is the tests' independent reference

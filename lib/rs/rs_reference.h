@@ -27,6 +27,13 @@ public:
      *  codeword is left as it came. */
     int decode_codeword(uint8_t* cw, const int* eras = nullptr, int n_eras = 0);
 
+    /*! decode_codeword() after its syndromes, for engines that compute those their own way:
+     *  r the whole word in the conventional basis (255 symbols, the virtual fill's zeros
+     *  first), S its nroots syndromes r(b^(fcr + j)); corrects r in place. */
+    int decode_from_syndromes(uint8_t* r, const uint8_t* S, const int* eras = nullptr, int n_eras = 0);
+    //! the generator's root b^(fcr + j), b = a^prim
+    uint8_t root(int j) const;
+
     /*! A codeblock (block_bytes(), interleaved as rs_code says) to its info_bytes(); result[j]
      *  is codeword j's decode_codeword() value (information bytes of a failed codeword are
      *  the received ones). */
