@@ -6,6 +6,7 @@
  * their miscorrection rate, and, where Debian's libfec is installed (libfec-dev; CI installs
  * it), agreement with libfec's encoders, decoders and dual-basis tables codeword by codeword. */
 #include <gnuradio/gpufec/core/codes/reed_solomon.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <gtest/gtest.h>
 
 #include "rs_cpu.h"
@@ -257,6 +258,50 @@ TEST(rs_cpu, gives_the_reference_results_at_every_simd_width)
                 ASSERT_EQ(a, b) << isa << " " << c.describe() << " I=" << I;
             }
     }
+}
+
+/* The frame family on a binary symmetric channel against the bounded-distance decoder's exact
+ * codeword failure rate, sum_{i > E} C(255, i) ps^i (1 - ps)^(255 - i) with the symbol error
+ * rate ps = 1 - (1 - pb)^8 (independent bit errors; miscorrections, below 1e-13 for E = 16,
+ * count as failures either way). pb = 0.0064 (BPSK at Eb/N0 5.5 dB, hard decisions): 13.8 %. */
+TEST(rs_family, failure_rate_on_a_binary_symmetric_channel_is_the_bounded_distance_one)
+{
+    const rs_code c = rs_code::named("ccsds:255:223");
+    auto dec = make_frame_decoder("rs", parse_frame_options("code=ccsds:255:223"), device_spec::parse("cpu"));
+    auto enc = make_frame_encoder("rs", parse_frame_options("code=ccsds:255:223"));
+    const size_t frames = 3000, in = dec->input_per_frame(), out = dec->output_bits();
+    ASSERT_EQ(in, 255u * 8);
+    ASSERT_EQ(out, 223u * 8);
+    const double pb = 0.0064;
+    std::mt19937 rng(8);
+    std::bernoulli_distribution flip(pb);
+    const auto bits = test::random_bits(frames * out, 9);
+    std::vector<uint8_t> coded(frames * in);
+    enc->encode(bits.data(), frames, coded.data());
+    std::vector<int8_t> soft(coded.size());
+    for (size_t i = 0; i < coded.size(); ++i)
+        soft[i] = int8_t(((coded[i] != 0) != flip(rng)) ? 100 : -100);
+    std::vector<uint8_t> got(frames * out);
+    std::vector<frame_status> st(frames);
+    frame_batch b;
+    b.frames = frames;
+    b.soft = soft.data();
+    b.bits = got.data();
+    b.status = st.data();
+    dec->decode(b);
+    int failed = 0;
+    for (size_t f = 0; f < frames; ++f) {
+        const bool right = std::equal(got.begin() + long(f * out), got.begin() + long((f + 1) * out), bits.begin() + long(f * out));
+        EXPECT_EQ(st[f].check == 1, right) << "the check says what happened, frame " << f;
+        failed += !right;
+    }
+    const double ps = 1 - std::pow(1 - pb, 8);
+    double p = 0;
+    for (int i = c.correctable() + 1; i <= 255; ++i)
+        p += std::exp(std::lgamma(256.0) - std::lgamma(i + 1.0) - std::lgamma(256.0 - i) + i * std::log(ps) +
+                      (255 - i) * std::log1p(-ps));
+    const double mean = p * frames, sd = std::sqrt(frames * p * (1 - p));
+    EXPECT_NEAR(failed, mean, 4 * sd) << "expected " << mean << " of " << frames;
 }
 
 #ifdef GPUFEC_HAVE_LIBFEC

@@ -1,0 +1,200 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The Reed-Solomon codes as a frame family (docs/rs.md). A frame is one codeblock: its
+ * block_bytes() * 8 code bits as soft values, each byte's bits MSB first (the order CCSDS
+ * sends them); a bit is 1 where its value is positive, and a symbol with a value of 0 (no
+ * information) among its bits is an erasure. Out: the info_bytes() * 8 information bits; the
+ * check is 1 where every codeword of the block decoded. The CPU engine is rs_cpu_decoder (SIMD
+ * syndromes across codewords) for codewords without erasures and the reference decoder for
+ * the others. */
+#include <gnuradio/gpufec/core/codes/reed_solomon.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
+
+#include "frame/frame_engine.h"
+#include "rs/rs_cpu.h"
+#include "runtime/cpu_pool.h"
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+
+namespace gpufec {
+
+namespace {
+
+constexpr size_t frames_a_task = 32; // codeblocks a worker takes at once
+
+class rs_cpu_engine : public frame_engine
+{
+public:
+    rs_cpu_engine(const rs_code& code, int threads) : d_code(code), d_pool(get_cpu_pool(threads))
+    {
+        for (int w = 0; w < d_pool->size(); ++w)
+            d_workers.push_back(std::make_unique<worker>(code));
+    }
+    std::string name() const override
+    {
+        return "cpu (" + std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ", " +
+               d_workers[0]->fast.name().substr(5);
+    }
+    void run(const engine_batch& in, const engine_output& out) override
+    {
+        const size_t tasks = (in.frames + frames_a_task - 1) / frames_a_task;
+        d_pool->parallel_for(int64_t(tasks), [&](int64_t t, int w) {
+            const size_t a = size_t(t) * frames_a_task, b = std::min(in.frames, a + frames_a_task);
+            d_workers[size_t(w)]->decode(in, out, a, b);
+        });
+    }
+
+private:
+    struct worker {
+        explicit worker(const rs_code& c) : code(c), fast(c), reference(c) {}
+        rs_code code;
+        rs_cpu_decoder fast;
+        rs_reference_decoder reference;
+        std::vector<uint8_t> bytes, info, cw;
+        std::vector<uint8_t> erased; // per symbol of the frames
+        std::vector<int> result, eras;
+
+        void decode(const engine_batch& in, const engine_output& out, size_t a, size_t b)
+        {
+            const int I = code.interleave, n = code.n(), k = code.k();
+            const size_t bb = code.block_bytes(), ib = code.info_bytes(), frames = b - a;
+            bytes.resize(frames * bb);
+            erased.assign(frames * bb, 0);
+            info.resize(frames * ib);
+            result.resize(frames * size_t(I));
+            // hard decisions, MSB first, and the symbols with a value of 0 among their bits
+            for (size_t f = 0; f < frames; ++f) {
+                const int8_t* x = in.soft + (a + f) * bb * 8;
+                for (size_t s = 0; s < bb; ++s) {
+                    uint8_t v = 0, zero = 0;
+                    for (int t = 0; t < 8; ++t) {
+                        const int8_t q = x[s * 8 + size_t(t)];
+                        v = uint8_t((v << 1) | (q > 0));
+                        zero |= q == 0;
+                    }
+                    bytes[f * bb + s] = v;
+                    erased[f * bb + s] = zero;
+                }
+            }
+            fast.decode_blocks(bytes.data(), frames, info.data(), result.data());
+            // codewords with erasures again, through the reference decoder with their lists
+            cw.resize(size_t(n));
+            for (size_t f = 0; f < frames; ++f)
+                for (int j = 0; j < I; ++j) {
+                    eras.clear();
+                    for (int s = 0; s < n; ++s)
+                        if (erased[f * bb + size_t(s) * size_t(I) + size_t(j)])
+                            eras.push_back(s);
+                    if (eras.empty())
+                        continue;
+                    int& r = result[f * size_t(I) + size_t(j)];
+                    if (int(eras.size()) > code.nroots) {
+                        r = -1; // (more erasures than check symbols: nothing to solve)
+                        continue;
+                    }
+                    for (int s = 0; s < n; ++s)
+                        cw[size_t(s)] = bytes[f * bb + size_t(s) * size_t(I) + size_t(j)];
+                    r = reference.decode_codeword(cw.data(), eras.data(), int(eras.size()));
+                    for (int s = 0; s < k; ++s)
+                        info[f * ib + size_t(s) * size_t(I) + size_t(j)] = cw[size_t(s)];
+                }
+            for (size_t f = 0; f < frames; ++f) {
+                std::memcpy(out.packed + (a + f) * ib, info.data() + f * ib, ib);
+                frame_status& st = out.status[a + f];
+                st.iterations = 1;
+                st.check = 1;
+                for (int j = 0; j < I; ++j)
+                    st.check = result[f * size_t(I) + size_t(j)] < 0 ? 0 : st.check;
+            }
+        }
+    };
+
+    rs_code d_code;
+    std::shared_ptr<cpu_pool> d_pool;
+    std::vector<std::unique_ptr<worker>> d_workers;
+};
+
+rs_code code_from_options(option_reader& r)
+{
+    rs_code c = rs_code::named(r.get("code"));
+    const std::string basis = r.get("basis");
+    if (basis != "default")
+        c.dual_basis = basis == "dual";
+    c.interleave = int(r.get_int("interleave"));
+    c.virtual_fill = int(r.get_int_or("virtual_fill", c.virtual_fill));
+    c.check();
+    return c;
+}
+
+std::unique_ptr<batch_decoder> make_rs(option_reader& r, const frame_common& common, const device_spec& device)
+{
+    const rs_code c = code_from_options(r);
+    if (device.type == device_spec::kind::cuda)
+        throw std::invalid_argument("device: the Reed-Solomon family decodes on the CPU only so far (device=cpu or auto)");
+    frame_shape shape;
+    shape.family = "rs";
+    shape.description = c.describe();
+    shape.input_per_frame = c.block_bytes() * 8;
+    shape.output_bits = c.info_bytes() * 8;
+    shape.has_check = true;
+    shape.check_name = "decoded";
+    shape.batch_cpu = 256;
+    shape.min_efficient_cpu = 64;
+    shape.cpu_threads = common.cpu_threads;
+    return make_engine_decoder(shape, std::make_unique<rs_cpu_engine>(c, common.cpu_threads),
+                               size_t(common.max_batch));
+}
+
+class rs_frame_encoder : public frame_encoder
+{
+public:
+    explicit rs_frame_encoder(const rs_code& c) : d_enc(c), d_info(c.info_bytes()), d_block(c.block_bytes()) {}
+    size_t info_bits() const override { return d_info.size() * 8; }
+    size_t coded_bits() const override { return d_block.size() * 8; }
+    void encode(const uint8_t* bits, size_t frames, uint8_t* coded) override
+    {
+        for (size_t f = 0; f < frames; ++f) {
+            pack_bits(bits + f * info_bits(), info_bits(), d_info.data());
+            d_enc.encode(d_info.data(), d_block.data());
+            unpack_bits(d_block.data(), coded_bits(), coded + f * coded_bits());
+        }
+    }
+
+private:
+    rs_encoder d_enc;
+    std::vector<uint8_t> d_info, d_block;
+};
+
+std::unique_ptr<frame_encoder> make_rs_encoder(option_reader& r)
+{
+    return std::make_unique<rs_frame_encoder>(code_from_options(r));
+}
+
+} // namespace
+
+GPUFEC_REGISTER_FRAME_FAMILY(rs,
+                             "rs",
+                             "Reed-Solomon codes over GF(2^8): CCSDS (255, 223) / (255, 239) with interleaving and "
+                             "virtual fill, DVB (204, 188); a codeblock a frame",
+                             "", // (the options: the declaration below; docs/rs.md)
+                             make_rs,
+                             make_rs_encoder,
+                             "bpsk-awgn",
+                             "",
+                             { opt_choice("code", "ccsds:255:223", rs_code::names(), "the code"),
+                               opt_choice("basis", "default", { "default", "dual", "conventional" },
+                                          "symbol representation (default: the code's own; CCSDS: dual)"),
+                               opt_int("interleave", "1", 1, 8, "I: codewords a codeblock, interleaved symbol by symbol"),
+                               opt_int("virtual_fill", "", 0, 254,
+                                       "symbols of every codeword not sent (default: the code's own, DVB 51)") },
+                             {},
+                             { "code=ccsds:255:223", "code=ccsds:255:239, interleave=5",
+                               "code=ccsds:255:223, basis=conventional, interleave=2, virtual_fill=100",
+                               "code=dvb:204:188" });
+
+} // namespace gpufec
