@@ -16,7 +16,8 @@ from qa_util import run_decoder
 
 CASES = (("ldpc", "code=802.11n:648:1/2", 324, 648),
          ("viterbi", "code=ccsds, mode=terminated, frame_bits=120", 120, 252),
-         ("repetition", "frame_bits=40, repeat=3", 40, 120))
+         ("repetition", "frame_bits=40, repeat=3", 40, 120),
+         ("rs", "code=ccsds:255:239", 239 * 8, 255 * 8))
 
 
 class qa_fec_objects(gr_unittest.TestCase):

@@ -110,7 +110,8 @@ class qa_pdu_decoder(gr_unittest.TestCase):
         cases = (("repetition", "frame_bits=16, repeat=3"),
                  ("ldpc", "code=802.11n:648:1/2"),
                  ("viterbi", "code=ccsds, mode=terminated, frame_bits=64"),
-                 ("turbo", "code=lte:104"))
+                 ("turbo", "code=lte:104"),
+                 ("rs", "code=ccsds:255:223, interleave=2"))
         for fam, opts in cases:
             for max_batch in (1, 2):
                 frames = 3 * max_batch + 1 + 4
