@@ -1,0 +1,172 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The Reed-Solomon solver, shared by the CPU decoders and the CUDA kernel so that they agree
+ * codeword by codeword: from a word and its syndromes, Berlekamp-Massey with erasures, the Chien
+ * search and Forney's formula, in the conventional basis, with the field's log and antilog
+ * tables (exp doubled: exp[a + b] needs no reduction for a, b < 255). */
+#ifndef INCLUDED_GPUFEC_RS_RS_SOLVER_H
+#define INCLUDED_GPUFEC_RS_RS_SOLVER_H
+
+#include "runtime/host_device.h"
+#include <cstdint>
+
+namespace gpufec {
+
+//! what the solver needs of an rs_code
+struct rs_solver_code {
+    int nroots, fcr, prim, virtual_fill;
+};
+
+GPUFEC_HD int rs_min(int a, int b) { return a < b ? a : b; }
+GPUFEC_HD int rs_max(int a, int b) { return a > b ? a : b; }
+
+/* Notation: the full codeword has 255 symbols r_0 .. r_254, the first V (virtual fill) zero;
+ * symbol i is the coefficient of x^(254 - i). With b = a^prim the generator's roots are
+ * b^(fcr + j), j < R = 2E; an error at symbol i has the locator X = b^(254 - i).
+ * r: the 255 symbols, S: the R syndromes r(b^(fcr + j)); erasures at positions 0 .. n - 1 of
+ * the sent symbols. Corrects r in place and returns the symbols it changed, or -1 (then r is
+ * as it came): rs_reference_decoder::decode_codeword says when. */
+GPUFEC_HD int rs_solve(const rs_solver_code& p, const uint8_t* exp, const uint8_t* log, uint8_t* r, const uint8_t* S,
+                       const int* eras, int n_eras)
+{
+    const int R = p.nroots, V = p.virtual_fill, n = 255 - p.virtual_fill;
+    const int prim = p.prim, fcr = p.fcr;
+    auto mul = [&](uint8_t x, uint8_t y) -> uint8_t { return x && y ? exp[int(log[x]) + log[y]] : 0; };
+    auto inv = [&](uint8_t x) -> uint8_t { return exp[255 - log[x]]; };
+    auto pow_a = [&](int e) -> uint8_t { return exp[((e % 255) + 255) % 255]; };
+    if (n_eras < 0 || n_eras > R)
+        return -1;
+    bool clean = true;
+    for (int j = 0; j < R; ++j)
+        clean = clean && S[j] == 0;
+    if (clean)
+        return 0;
+
+    // the erasure locator, then Berlekamp-Massey from it
+    uint8_t lambda[129] = {}, B[129] = {}, T[129] = {};
+    lambda[0] = 1;
+    for (int e = 0; e < n_eras; ++e) {
+        if (eras[e] < 0 || eras[e] >= n)
+            return -1;
+        const uint8_t X = pow_a(prim * (254 - (V + eras[e])));
+        for (int i = e + 1; i > 0; --i) // lambda *= (1 + X x)
+            lambda[(i)] ^= mul(X, lambda[(i - 1)]);
+    }
+    // (the loops run to the polynomials' degrees: dl of lambda, db of B)
+    for (int i = 0; i <= R; ++i)
+        B[i] = lambda[i];
+    int L = n_eras, dl = n_eras, db = n_eras;
+    for (int step = n_eras + 1; step <= R; ++step) {
+        uint8_t d = 0;
+        for (int i = 0; i <= rs_min(step - 1, dl); ++i)
+            d ^= mul(lambda[(i)], S[step - 1 - i]);
+        // B <- x B below in both branches; T = lambda + d x B
+        if (d == 0) {
+            for (int i = db + 1; i > 0; --i)
+                B[i] = B[i - 1];
+            B[0] = 0;
+            ++db;
+            continue;
+        }
+        for (int i = 0; i <= R; ++i)
+            T[i] = lambda[i];
+        for (int i = 1; i <= db + 1; ++i)
+            T[(i)] ^= mul(d, B[(i - 1)]);
+        const int dt = rs_max(dl, db + 1);
+        if (2 * L <= step + n_eras - 1) {
+            L = step + n_eras - L;
+            const uint8_t dinv = inv(d);
+            for (int i = 0; i <= dl; ++i)
+                B[(i)] = mul(lambda[(i)], dinv);
+            if (db > dl) // (the old B's terms above lambda's degree)
+                for (int i = dl + 1; i <= db; ++i)
+                    B[i] = 0;
+            db = dl;
+        } else {
+            for (int i = db + 1; i > 0; --i)
+                B[i] = B[i - 1];
+            B[0] = 0;
+            ++db;
+        }
+        for (int i = 0; i <= dt; ++i)
+            lambda[i] = T[i];
+        dl = dt;
+    }
+    int deg = 0;
+    for (int i = 0; i <= rs_min(dl, R); ++i)
+        if (lambda[(i)])
+            deg = i;
+
+    /* Chien search over every position, the virtual fill included (an error there: failure):
+     * lambda at X^-1 = a^(-prim (254 - i)), term t kept as a power of a that grows by t prim a
+     * position (lambda_0 = 1). A polynomial of degree deg has at most deg roots. */
+    int reg[129] = {}, stride[129] = {};
+    for (int t = 1; t <= deg; ++t) {
+        reg[(t)] = lambda[(t)] ? ((int(log[lambda[t]]) - t * prim * 254) % 255 + 255) % 255 : -1;
+        stride[(t)] = (t * prim) % 255;
+    }
+    int loc[128] = {};
+    int count = 0;
+    for (int i = 0; i < 255 && count < deg; ++i) {
+        uint8_t v = 1;
+        for (int t = 1; t <= deg; ++t) {
+            int& g = reg[(t)];
+            if (g < 0)
+                continue;
+            v ^= exp[g];
+            g += stride[(t)];
+            g -= g >= 255 ? 255 : 0;
+        }
+        if (v == 0)
+            loc[(count++)] = i;
+    }
+    if (count != deg || deg == 0)
+        return -1;
+    for (int c = 0; c < count; ++c)
+        if (loc[(c)] < V)
+            return -1;
+
+    // Forney: e = X^(1 - fcr) omega(X^-1) / lambda'(X^-1), omega = S lambda mod x^R
+    uint8_t omega[128] = {};
+    int deg_omega = 0;
+    for (int i = 0; i < R; ++i) {
+        uint8_t o = 0;
+        for (int t = 0; t <= rs_min(i, deg); ++t)
+            o ^= mul(lambda[(t)], S[i - t]);
+        omega[(i)] = o;
+        deg_omega = o ? i : deg_omega;
+    }
+    uint8_t value[128] = {};
+    for (int c = 0; c < count; ++c) {
+        const int i = loc[(c)];
+        const int xe = prim * (254 - i); // X = a^xe
+        const uint8_t xinv = pow_a(-xe);
+        uint8_t num = 0, p = 1;
+        for (int t = 0; t <= deg_omega; ++t) {
+            num ^= mul(omega[(t)], p);
+            p = mul(p, xinv);
+        }
+        uint8_t den = 0;
+        p = 1; // xinv^(t - 1) for odd t
+        const uint8_t xinv2 = mul(xinv, xinv);
+        for (int t = 1; t <= deg; t += 2) {
+            den ^= mul(lambda[(t)], p);
+            p = mul(p, xinv2);
+        }
+        if (den == 0)
+            return -1;
+        value[(c)] = mul(mul(num, pow_a(xe * (1 - fcr))), inv(den));
+    }
+    int changed = 0;
+    for (int c = 0; c < count; ++c) {
+        r[loc[(c)]] ^= value[(c)];
+        changed += value[(c)] != 0; // (an erasure whose value was right is not counted)
+    }
+    return changed;
+}
+
+} // namespace gpufec
+
+#endif
