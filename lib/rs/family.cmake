@@ -6,6 +6,8 @@ gpufec_add_family(rs
     rs_reference.cc
     rs_cpu.cc
     rs_family.cc
+  CUDA
+    rs_cuda.cu
   TESTS
     qa_rs.cc)
 # Debian's libfec (libfec-dev), where installed, is the tests' independent reference

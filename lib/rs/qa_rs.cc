@@ -304,6 +304,65 @@ TEST(rs_family, failure_rate_on_a_binary_symmetric_channel_is_the_bounded_distan
     EXPECT_NEAR(failed, mean, 4 * sd) << "expected " << mean << " of " << frames;
 }
 
+/* The CUDA engine against the CPU engine, frame by frame and bit by bit: codeblocks with 0 to
+ * E + 6 errors a codeword, some with erased symbols (a soft value of 0), a few with more
+ * erasures than check symbols, every option set of the conformance suite and more depths. */
+TEST(rs_family, cuda_gives_the_cpu_bits_and_status)
+{
+    GPUFEC_REQUIRE_GPU();
+    std::mt19937 rng(10);
+    for (const char* opts : { "code=ccsds:255:223", "code=ccsds:255:239, interleave=5",
+                              "code=ccsds:255:223, basis=conventional, interleave=2, virtual_fill=100",
+                              "code=dvb:204:188", "code=ccsds:255:223, interleave=8" }) {
+        const frame_options o = parse_frame_options(opts);
+        auto cpu = make_frame_decoder("rs", o, device_spec::parse("cpu"));
+        auto gpu = make_frame_decoder("rs", o, device_spec::parse("cuda"));
+        auto enc = make_frame_encoder("rs", o);
+        const rs_code c = [&] {
+            rs_code x = rs_code::named(o.at("code"));
+            return x;
+        }();
+        const size_t frames = 1500, in = cpu->input_per_frame(), out = cpu->output_bits();
+        const size_t symbols = in / 8;
+        const auto bits = test::random_bits(frames * out, 11);
+        std::vector<uint8_t> coded(frames * in);
+        enc->encode(bits.data(), frames, coded.data());
+        std::vector<int8_t> soft(coded.size());
+        for (size_t i = 0; i < coded.size(); ++i)
+            soft[i] = int8_t(coded[i] ? 90 : -90);
+        for (size_t f = 0; f < frames; ++f) {
+            const int errors = int(rng() % unsigned(c.correctable() * 8 / 4 + 24)); // symbols hit, spread over the block
+            for (int e = 0; e < errors; ++e) {
+                const size_t sym = rng() % symbols;
+                soft[(f * symbols + sym) * 8 + rng() % 8] *= -1;
+            }
+            const int zeros = f % 7 == 0 ? int(rng() % 40) : f % 31 == 0 ? 300 : 0; // erasures
+            for (int z = 0; z < zeros; ++z)
+                soft[f * in + rng() % in] = 0;
+        }
+        std::vector<uint8_t> a(frames * out), b(frames * out);
+        std::vector<frame_status> sa(frames), sb(frames);
+        frame_batch x;
+        x.frames = frames;
+        x.soft = soft.data();
+        x.bits = a.data();
+        x.status = sa.data();
+        cpu->decode(x);
+        x.bits = b.data();
+        x.status = sb.data();
+        gpu->decode(x);
+        ASSERT_EQ(a, b) << opts;
+        int failed = 0;
+        for (size_t f = 0; f < frames; ++f) {
+            ASSERT_EQ(sa[f].check, sb[f].check) << opts << " frame " << f;
+            failed += sa[f].check == 0;
+        }
+        EXPECT_GT(failed, 0) << opts << ": (some frames beyond the distance)";
+        EXPECT_LT(failed, int(frames)) << opts;
+        EXPECT_NE(gpu->backend().find("cuda"), std::string::npos);
+    }
+}
+
 #ifdef GPUFEC_HAVE_LIBFEC
 
 TEST(rs_libfec, dual_basis_tables_equal_libfec)

@@ -8,14 +8,16 @@
  * information) among its bits is an erasure. Out: the info_bytes() * 8 information bits; the
  * check is 1 where every codeword of the block decoded. The CPU engine is rs_cpu_decoder (SIMD
  * syndromes across codewords) for codewords without erasures and the reference decoder for
- * the others. */
+ * the others; the CUDA engine (rs_cuda.cu) gives the same results, made by the device rule. */
 #include <gnuradio/gpufec/core/codes/reed_solomon.h>
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <gnuradio/gpufec/core/runtime/bits.h>
 
 #include "frame/frame_engine.h"
 #include "rs/rs_cpu.h"
+#include "rs/rs_engine.h"
 #include "runtime/cpu_pool.h"
+#include "runtime/gpu_engine.h"
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -119,6 +121,15 @@ private:
     std::vector<std::unique_ptr<worker>> d_workers;
 };
 
+} // namespace
+
+std::unique_ptr<frame_engine> make_rs_cpu(const rs_code& code, int threads)
+{
+    return std::make_unique<rs_cpu_engine>(code, threads);
+}
+
+namespace {
+
 rs_code code_from_options(option_reader& r)
 {
     rs_code c = rs_code::named(r.get("code"));
@@ -134,8 +145,16 @@ rs_code code_from_options(option_reader& r)
 std::unique_ptr<batch_decoder> make_rs(option_reader& r, const frame_common& common, const device_spec& device)
 {
     const rs_code c = code_from_options(r);
+    std::unique_ptr<frame_engine> eng;
+#ifdef GPUFEC_HAVE_CUDA
+    eng = gpu_engine_or_cpu(device, resolve_backend(device), "rs",
+                            [&](int d) { return make_rs_cuda(c, d, size_t(common.max_batch)); });
+#else
     if (device.type == device_spec::kind::cuda)
-        throw std::invalid_argument("device: the Reed-Solomon family decodes on the CPU only so far (device=cpu or auto)");
+        throw std::invalid_argument("device: this build has no CUDA");
+#endif
+    if (!eng)
+        eng = make_rs_cpu(c, common.cpu_threads);
     frame_shape shape;
     shape.family = "rs";
     shape.description = c.describe();
@@ -145,9 +164,10 @@ std::unique_ptr<batch_decoder> make_rs(option_reader& r, const frame_common& com
     shape.check_name = "decoded";
     shape.batch_cpu = 256;
     shape.min_efficient_cpu = 64;
+    shape.batch_gpu = 8192;
+    shape.min_efficient_gpu = 1024;
     shape.cpu_threads = common.cpu_threads;
-    return make_engine_decoder(shape, std::make_unique<rs_cpu_engine>(c, common.cpu_threads),
-                               size_t(common.max_batch));
+    return make_engine_decoder(shape, std::move(eng), size_t(common.max_batch));
 }
 
 class rs_frame_encoder : public frame_encoder

@@ -1,0 +1,231 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The Reed-Solomon decoder on the GPU: the CPU engine's results, codeword by codeword.
+ *
+ * Parallel mapping: a warp owns one codeword at a time (grid-stride over the batch's codewords,
+ * frame by frame, codeword j of a codeblock after codeword j - 1). Its lanes take the symbols
+ * s = lane, lane + 32, ...: each reads its symbol's 8 soft values as one 8-byte load, decides
+ * the bits (MSB first) and whether a value is 0 (an erasure), and stores the symbol in the
+ * conventional basis. Lane q then computes syndromes q, q + 32, ... by Horner over the word
+ * (the word's bytes are read by all lanes at once: one broadcast a step). A codeword whose
+ * syndromes are all zero is done; the others go to rs_solve (rs_solver.h, the CPU's solver) on
+ * lane 0. The lanes write the information bytes back in the code's basis.
+ *
+ * Memory: per block, the field's log and antilog tables, the dual-basis tables and the roots'
+ * logarithms in shared memory (from the launch parameters); per warp its word, erasure flags,
+ * syndromes and erasure list. Global: the input as it comes (frames x 8 block_bytes int8), the
+ * information bytes (frames x info_bytes) and a result per codeword (the changed symbols or
+ * -1), which the host folds into the frames' status. One stream, owned by the engine. */
+#include "rs/rs_engine.h"
+#include "rs/rs_reference.h"
+#include "rs/rs_solver.h"
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_resources.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace gpufec {
+
+namespace {
+
+constexpr int warps_a_block = 4;
+
+struct rs_gpu_params {
+    rs_solver_code sc;
+    int n, k, I, R, dual;
+    int64_t block_bytes, info_bytes;
+};
+
+struct rs_gpu_tables {
+    uint8_t exp[512], log[256], from[256], to[256], root_log[128];
+};
+
+__global__ void __launch_bounds__(32 * warps_a_block)
+    rs_decode_kernel(const rs_gpu_params p, const rs_gpu_tables tab, const int8_t* __restrict__ soft, int64_t frames,
+                     uint8_t* __restrict__ info, int* __restrict__ result)
+{
+    __shared__ uint8_t s_exp[512], s_log[256], s_from[256], s_to[256], s_root[128];
+    __shared__ uint8_t s_word[warps_a_block][256], s_er[warps_a_block][256], s_syn[warps_a_block][128];
+    __shared__ int s_eras[warps_a_block][128];
+    for (int i = threadIdx.x; i < 512; i += blockDim.x)
+        s_exp[i] = tab.exp[i];
+    for (int i = threadIdx.x; i < 256; i += blockDim.x) {
+        s_log[i] = tab.log[i];
+        s_from[i] = tab.from[i];
+        s_to[i] = tab.to[i];
+    }
+    for (int i = threadIdx.x; i < 128; i += blockDim.x)
+        s_root[i] = tab.root_log[i];
+    __syncthreads();
+
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int V = p.sc.virtual_fill;
+    uint8_t* word = s_word[warp];
+    uint8_t* er = s_er[warp];
+    const int64_t total = frames * p.I;
+    for (int64_t c = int64_t(blockIdx.x) * warps_a_block + warp; c < total; c += int64_t(gridDim.x) * warps_a_block) {
+        const int64_t f = c / p.I;
+        const int j = int(c % p.I);
+        const int8_t* x = soft + f * p.block_bytes * 8;
+        int erasures = 0;
+        for (int s = lane; s < p.n; s += 32) {
+            const uint2 w = *reinterpret_cast<const uint2*>(x + (int64_t(s) * p.I + j) * 8);
+            uint32_t v = 0, zero = 0;
+#pragma unroll
+            for (int t = 0; t < 8; ++t) {
+                const int8_t b = int8_t(((t < 4 ? w.x : w.y) >> (8 * (t & 3))) & 0xff);
+                v = (v << 1) | uint32_t(b > 0);
+                zero |= uint32_t(b == 0);
+            }
+            word[V + s] = p.dual ? s_from[v] : uint8_t(v);
+            er[s] = uint8_t(zero);
+            erasures += int(zero);
+        }
+        for (int s = lane; s < V; s += 32)
+            word[s] = 0;
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1)
+            erasures += __shfl_xor_sync(0xffffffffu, erasures, o);
+        __syncwarp();
+        // syndromes S_q = word(b^(fcr + q)) by Horner
+        bool dirty = false;
+        for (int q = lane; q < p.R; q += 32) {
+            const int lr = s_root[q];
+            uint32_t s = 0;
+            for (int i = V; i < 255; ++i)
+                s = (s ? s_exp[s_log[s] + lr] : 0u) ^ word[i];
+            s_syn[warp][q] = uint8_t(s);
+            dirty |= s != 0;
+        }
+        dirty = __any_sync(0xffffffffu, dirty);
+        __syncwarp();
+        int res = 0;
+        if (lane == 0) {
+            if (erasures > p.R) {
+                res = -1; // (more erasures than check symbols: as the CPU engine)
+            } else if (dirty) {
+                int ne = 0;
+                for (int s = 0; s < p.n; ++s)
+                    if (er[s])
+                        s_eras[warp][ne++] = s;
+                res = rs_solve(p.sc, s_exp, s_log, word, s_syn[warp], s_eras[warp], ne);
+            }
+            result[c] = res;
+        }
+        __syncwarp();
+        uint8_t* out = info + f * p.info_bytes + j;
+        for (int s = lane; s < p.k; s += 32)
+            out[int64_t(s) * p.I] = p.dual ? s_to[word[V + s]] : word[V + s];
+        __syncwarp();
+    }
+}
+
+class rs_cuda : public frame_engine
+{
+public:
+    rs_cuda(const rs_code& code, int device, size_t max_batch) : d_code(code), d_device(device)
+    {
+        code.check();
+        device_guard g(d_device);
+        cudaDeviceProp prop{};
+        GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_device));
+        d_name = "cuda:" + std::to_string(d_device) + " (" + prop.name + ", Reed-Solomon)";
+        d_blocks = prop.multiProcessorCount * 16;
+        d_stream = std::make_unique<cuda_stream>();
+        // the field and the tables, from the reference decoder's definitions
+        unsigned v = 1;
+        for (int i = 0; i < 255; ++i) {
+            d_tab.exp[i] = d_tab.exp[i + 255] = uint8_t(v);
+            d_tab.log[v] = uint8_t(i);
+            v <<= 1;
+            if (v & 0x100)
+                v ^= unsigned(code.gfpoly);
+        }
+        d_tab.exp[510] = d_tab.exp[0];
+        d_tab.exp[511] = d_tab.exp[1];
+        for (int i = 0; i < 256; ++i) {
+            d_tab.from[i] = code.dual_basis ? rs_ccsds_from_dual(uint8_t(i)) : uint8_t(i);
+            d_tab.to[i] = code.dual_basis ? rs_ccsds_to_dual(uint8_t(i)) : uint8_t(i);
+        }
+        const rs_reference_decoder ref(code);
+        for (int q = 0; q < code.nroots; ++q)
+            d_tab.root_log[q] = d_tab.log[ref.root(q)];
+        d_p.sc = rs_solver_code{ code.nroots, code.fcr, code.prim, code.virtual_fill };
+        d_p.n = code.n();
+        d_p.k = code.k();
+        d_p.I = code.interleave;
+        d_p.R = code.nroots;
+        d_p.dual = code.dual_basis ? 1 : 0;
+        d_p.block_bytes = int64_t(code.block_bytes());
+        d_p.info_bytes = int64_t(code.info_bytes());
+        reserve(max_batch ? max_batch : 4096);
+    }
+    std::string name() const override { return d_name; }
+    bool on_gpu() const override { return true; }
+
+    void run(const engine_batch& in, const engine_output& out) override
+    {
+        if (!in.soft)
+            throw std::invalid_argument("Reed-Solomon (GPU): int8 input only");
+        if (in.frames == 0)
+            return;
+        device_guard g(d_device);
+        reserve(in.frames);
+        const size_t n_in = in.frames * d_code.block_bytes() * 8, n_out = in.frames * d_code.info_bytes();
+        const size_t cws = in.frames * size_t(d_code.interleave);
+        cudaStream_t st = d_stream->get();
+        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), in.soft, n_in, cudaMemcpyHostToDevice, st));
+        const unsigned grid = unsigned(std::min<size_t>(size_t(d_blocks), (cws + warps_a_block - 1) / warps_a_block));
+        rs_decode_kernel<<<grid, 32 * warps_a_block, 0, st>>>(d_p, d_tab, d_in.get(), int64_t(in.frames), d_out.get(),
+                                                               d_result.get());
+        GPUFEC_CUDA_CHECK_LAUNCH("rs_decode_kernel");
+        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(out.packed, d_out.get(), n_out, cudaMemcpyDeviceToHost, st));
+        d_host_result.resize(cws);
+        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_host_result.data(), d_result.get(), cws * sizeof(int), cudaMemcpyDeviceToHost, st));
+        d_stream->sync();
+        const int I = d_code.interleave;
+        for (size_t f = 0; f < in.frames; ++f) {
+            frame_status& s = out.status[f];
+            s.iterations = 1;
+            s.check = 1;
+            for (int j = 0; j < I; ++j)
+                s.check = d_host_result[f * size_t(I) + size_t(j)] < 0 ? 0 : s.check;
+        }
+    }
+
+private:
+    void reserve(size_t frames)
+    {
+        if (d_in.size() < frames * d_code.block_bytes() * 8)
+            d_in.resize(frames * d_code.block_bytes() * 8);
+        if (d_out.size() < frames * d_code.info_bytes())
+            d_out.resize(frames * d_code.info_bytes());
+        if (d_result.size() < frames * size_t(d_code.interleave))
+            d_result.resize(frames * size_t(d_code.interleave));
+    }
+
+    rs_code d_code;
+    int d_device;
+    int d_blocks = 1;
+    std::string d_name;
+    rs_gpu_params d_p{};
+    rs_gpu_tables d_tab{};
+    std::unique_ptr<cuda_stream> d_stream;
+    device_buffer<int8_t> d_in;
+    device_buffer<uint8_t> d_out;
+    device_buffer<int> d_result;
+    std::vector<int> d_host_result;
+};
+
+} // namespace
+
+std::unique_ptr<frame_engine> make_rs_cuda(const rs_code& code, int device, size_t max_batch)
+{
+    return std::make_unique<rs_cuda>(code, device, max_batch);
+}
+
+} // namespace gpufec
