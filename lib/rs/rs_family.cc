@@ -96,7 +96,9 @@ private:
                         continue;
                     int& r = result[f * size_t(I) + size_t(j)];
                     if (int(eras.size()) > code.nroots) {
-                        r = -1; // (more erasures than check symbols: nothing to solve)
+                        r = -1; // (more erasures than check symbols: a failure, the bytes as they came)
+                        for (int s = 0; s < k; ++s)
+                            info[f * ib + size_t(s) * size_t(I) + size_t(j)] = bytes[f * bb + size_t(s) * size_t(I) + size_t(j)];
                         continue;
                     }
                     for (int s = 0; s < n; ++s)
