@@ -44,6 +44,14 @@ struct gf2m_field {
     }
     uint16_t div(uint16_t a, uint16_t b) const { return a ? exp[size_t(log[a]) + size - log[b]] : 0; }
     uint16_t pow_alpha(long long e) const { return exp[size_t(((e % size) + size) % size)]; }
+    //! GF(2^8) (m = 8): the tables as bytes, exp doubled to 510 entries, into the given arrays
+    void tables8(uint8_t* exp510, uint8_t* log256) const
+    {
+        for (int i = 0; i < 2 * size; ++i)
+            exp510[i] = uint8_t(exp[size_t(i)]);
+        for (int i = 0; i <= size; ++i)
+            log256[i] = uint8_t(log[size_t(i)]);
+    }
 };
 
 } // namespace gpufec

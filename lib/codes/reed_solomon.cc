@@ -132,10 +132,7 @@ rs_encoder::rs_encoder(const rs_code& code) : d_code(code)
     d_genpoly.assign(g.begin(), g.end());
     d_exp.resize(510);
     d_log.resize(256);
-    for (int i = 0; i < 510; ++i)
-        d_exp[size_t(i)] = uint8_t(gf.exp[size_t(i)]);
-    for (int i = 0; i < 256; ++i)
-        d_log[size_t(i)] = uint8_t(gf.log[size_t(i)]);
+    gf.tables8(d_exp.data(), d_log.data());
 }
 
 void rs_encoder::encode(const uint8_t* info, uint8_t* block) const

@@ -4,6 +4,8 @@
  */
 #include "rs_cpu.h"
 
+#include "codes/gf2m_field.h"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -107,22 +109,9 @@ rs_cpu_decoder::rs_cpu_decoder(const rs_code& code)
     const int passes = (code.nroots + roots_a_pass - 1) / roots_a_pass;
     d_lo.assign(size_t(passes) * roots_a_pass * 16, 0); // (roots past nroots: zero tables, unused)
     d_hi.assign(d_lo.size(), 0);
-    // GF(2^8) products by the log tables of the solver's field (mul through root(0)^0 .. )
-    std::array<uint8_t, 256> exp_{}, log_{};
-    {
-        // a^i from the field: root(j) = a^(prim (fcr + j)); rebuild a's powers from gfpoly
-        unsigned x = 1;
-        for (int i = 0; i < 255; ++i) {
-            exp_[size_t(i)] = uint8_t(x);
-            log_[x] = uint8_t(i);
-            x <<= 1;
-            if (x & 0x100)
-                x ^= unsigned(code.gfpoly);
-        }
-    }
-    auto mul = [&](uint8_t a, uint8_t b) -> uint8_t {
-        return a && b ? exp_[size_t((log_[a] + log_[b]) % 255)] : 0;
-    };
+    // each root's products by the 16 values of a nibble, low and high
+    const gf2m_field gf(8, uint32_t(code.gfpoly));
+    auto mul = [&](uint8_t a, uint8_t b) { return uint8_t(gf.mul(a, b)); };
     for (int j = 0; j < code.nroots; ++j) {
         const uint8_t rt = d_solver.root(j);
         for (int v = 0; v < 16; ++v) {

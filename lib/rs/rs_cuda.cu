@@ -18,6 +18,7 @@
  * syndromes and erasure list. Global: the input as it comes (frames x 8 block_bytes int8), the
  * information bytes (frames x info_bytes) and a result per codeword (the changed symbols or
  * -1), which the host folds into the frames' status. One stream, owned by the engine. */
+#include "codes/gf2m_field.h"
 #include "rs/rs_engine.h"
 #include "rs/rs_reference.h"
 #include "rs/rs_solver.h"
@@ -137,16 +138,7 @@ public:
         d_blocks = prop.multiProcessorCount * 16;
         d_stream = std::make_unique<cuda_stream>();
         // the field and the tables, from the reference decoder's definitions
-        unsigned v = 1;
-        for (int i = 0; i < 255; ++i) {
-            d_tab.exp[i] = d_tab.exp[i + 255] = uint8_t(v);
-            d_tab.log[v] = uint8_t(i);
-            v <<= 1;
-            if (v & 0x100)
-                v ^= unsigned(code.gfpoly);
-        }
-        d_tab.exp[510] = d_tab.exp[0];
-        d_tab.exp[511] = d_tab.exp[1];
+        gf2m_field(8, uint32_t(code.gfpoly)).tables8(d_tab.exp, d_tab.log);
         for (int i = 0; i < 256; ++i) {
             d_tab.from[i] = code.dual_basis ? rs_ccsds_from_dual(uint8_t(i)) : uint8_t(i);
             d_tab.to[i] = code.dual_basis ? rs_ccsds_to_dual(uint8_t(i)) : uint8_t(i);

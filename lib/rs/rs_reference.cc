@@ -17,10 +17,7 @@ rs_reference_decoder::rs_reference_decoder(const rs_code& code) : d_code(code)
     const gf2m_field gf(8, uint32_t(code.gfpoly));
     d_exp.resize(510);
     d_log.resize(256);
-    for (int i = 0; i < 510; ++i)
-        d_exp[size_t(i)] = uint8_t(gf.exp[size_t(i)]);
-    for (int i = 0; i < 256; ++i)
-        d_log[size_t(i)] = uint8_t(gf.log[size_t(i)]);
+    gf.tables8(d_exp.data(), d_log.data());
     d_cw.resize(size_t(code.n()));
 }
 
