@@ -7,6 +7,7 @@
  * it), agreement with libfec's encoders, decoders and dual-basis tables codeword by codeword. */
 #include <gnuradio/gpufec/core/codes/reed_solomon.h>
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 #include <gtest/gtest.h>
 
 #include "rs_cpu.h"
@@ -302,6 +303,78 @@ TEST(rs_family, failure_rate_on_a_binary_symmetric_channel_is_the_bounded_distan
                       (255 - i) * std::log1p(-ps));
     const double mean = p * frames, sd = std::sqrt(frames * p * (1 - p));
     EXPECT_NEAR(failed, mean, 4 * sd) << "expected " << mean << " of " << frames;
+}
+
+/* The frame face's reading of soft values, against its definition done by hand: a bit is 1
+ * where its value is positive, a symbol with a 0 among its 8 values is an erasure; the
+ * codewords then through the reference decoder with those erasures (at most 2E; more: failed,
+ * the bytes as they came). Values of every kind: 0, +-1, -128, 127, random. */
+TEST(rs_family, soft_values_become_symbols_and_erasures_as_documented)
+{
+    std::mt19937 rng(12);
+    for (const char* opts : { "code=ccsds:255:239, interleave=3", "code=dvb:204:188" }) {
+        const frame_options o = parse_frame_options(opts);
+        auto dec = make_frame_decoder("rs", o, device_spec::parse("cpu"));
+        auto enc = make_frame_encoder("rs", o);
+        rs_code c = rs_code::named(o.at("code"));
+        c.interleave = o.count("interleave") ? std::stoi(o.at("interleave")) : 1;
+        rs_reference_decoder ref(c);
+        const size_t frames = 300, in = dec->input_per_frame(), out = dec->output_bits();
+        const auto bits = test::random_bits(frames * out, 13);
+        std::vector<uint8_t> coded(frames * in);
+        enc->encode(bits.data(), frames, coded.data());
+        const int8_t kinds[] = { 0, 1, -1, 127, -128, 50, -50 };
+        std::vector<int8_t> soft(coded.size());
+        for (size_t i = 0; i < coded.size(); ++i) {
+            const int8_t m = int8_t(1 + rng() % 100);
+            soft[i] = coded[i] ? m : int8_t(-m);
+            if (rng() % 200 < size_t(1 + (i / in) % 5)) // a few values a frame of another kind
+                soft[i] = kinds[rng() % 7];
+        }
+        std::vector<uint8_t> got(frames * out);
+        std::vector<frame_status> st(frames);
+        frame_batch b;
+        b.frames = frames;
+        b.soft = soft.data();
+        b.bits = got.data();
+        b.status = st.data();
+        dec->decode(b);
+        const size_t bb = c.block_bytes();
+        for (size_t f = 0; f < frames; ++f) {
+            std::vector<uint8_t> block(bb);
+            std::vector<bool> erased(bb);
+            for (size_t s = 0; s < bb; ++s) {
+                uint8_t v = 0;
+                bool zero = false;
+                for (int t = 0; t < 8; ++t) {
+                    const int8_t q = soft[f * in + s * 8 + size_t(t)];
+                    v = uint8_t((v << 1) | (q > 0));
+                    zero = zero || q == 0;
+                }
+                block[s] = v;
+                erased[s] = zero;
+            }
+            std::vector<uint8_t> info(c.info_bytes());
+            bool ok = true;
+            for (int j = 0; j < c.interleave; ++j) {
+                std::vector<uint8_t> cw(size_t(c.n()));
+                std::vector<int> eras;
+                for (int s = 0; s < c.n(); ++s) {
+                    cw[size_t(s)] = block[size_t(s) * size_t(c.interleave) + size_t(j)];
+                    if (erased[size_t(s) * size_t(c.interleave) + size_t(j)])
+                        eras.push_back(s);
+                }
+                const int r = int(eras.size()) > c.nroots ? -1 : ref.decode_codeword(cw.data(), eras.data(), int(eras.size()));
+                ok = ok && r >= 0;
+                for (int s = 0; s < c.k(); ++s)
+                    info[size_t(s) * size_t(c.interleave) + size_t(j)] = cw[size_t(s)];
+            }
+            std::vector<uint8_t> expect(out);
+            unpack_bits(info.data(), out, expect.data());
+            ASSERT_TRUE(std::equal(expect.begin(), expect.end(), got.begin() + long(f * out))) << opts << " frame " << f;
+            ASSERT_EQ(st[f].check, ok ? 1 : 0) << opts << " frame " << f;
+        }
+    }
 }
 
 /* The CUDA engine against the CPU engine, frame by frame and bit by bit: codeblocks with 0 to

@@ -69,18 +69,20 @@ private:
             erased.assign(frames * bb, 0);
             info.resize(frames * ib);
             result.resize(frames * size_t(I));
-            // hard decisions, MSB first, and the symbols with a value of 0 among their bits
+            // hard decisions, MSB first, and the symbols with a value of 0 among their bits:
+            // a symbol's 8 values as one 64-bit word (byte t = value t), each byte's top bit
+            // set where it is nonzero, then where it is positive, gathered MSB first by one
+            // multiplication
+            constexpr uint64_t high = 0x8080808080808080ull, low = 0x7f7f7f7f7f7f7f7full;
             for (size_t f = 0; f < frames; ++f) {
                 const int8_t* x = in.soft + (a + f) * bb * 8;
                 for (size_t s = 0; s < bb; ++s) {
-                    uint8_t v = 0, zero = 0;
-                    for (int t = 0; t < 8; ++t) {
-                        const int8_t q = x[s * 8 + size_t(t)];
-                        v = uint8_t((v << 1) | (q > 0));
-                        zero |= q == 0;
-                    }
-                    bytes[f * bb + s] = v;
-                    erased[f * bb + s] = zero;
+                    uint64_t w;
+                    std::memcpy(&w, x + s * 8, 8);
+                    const uint64_t nonzero = (((w & low) + low) | w) & high;
+                    const uint64_t positive = (nonzero & ~w) >> 7;
+                    bytes[f * bb + s] = uint8_t((positive * 0x8040201008040201ull) >> 56);
+                    erased[f * bb + s] = nonzero != high;
                 }
             }
             fast.decode_blocks(bytes.data(), frames, info.data(), result.data());
