@@ -27,7 +27,7 @@ namespace gpufec {
 
 namespace {
 
-constexpr size_t frames_a_task = 32; // codeblocks a worker takes at once
+constexpr size_t codewords_a_task = 256; // a worker's share at once: 4 groups of 64 SIMD lanes
 
 class rs_cpu_engine : public frame_engine
 {
@@ -44,9 +44,14 @@ public:
     }
     void run(const engine_batch& in, const engine_output& out) override
     {
-        const size_t tasks = (in.frames + frames_a_task - 1) / frames_a_task;
+        // codeblocks a task: up to 256 codewords, but a task for every thread where the batch
+        // is smaller than that
+        const size_t threads = size_t(d_pool->size());
+        const size_t per = std::max<size_t>(1, std::min(codewords_a_task / size_t(d_code.interleave),
+                                                        (in.frames + threads - 1) / threads));
+        const size_t tasks = (in.frames + per - 1) / per;
         d_pool->parallel_for(int64_t(tasks), [&](int64_t t, int w) {
-            const size_t a = size_t(t) * frames_a_task, b = std::min(in.frames, a + frames_a_task);
+            const size_t a = size_t(t) * per, b = std::min(in.frames, a + per);
             d_workers[size_t(w)]->decode(in, out, a, b);
         });
     }
