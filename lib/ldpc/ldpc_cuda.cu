@@ -38,6 +38,7 @@
 #include "runtime/batch_pipeline.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
+#include "runtime/tuning.h"
 
 #include <algorithm>
 #include <cmath>
@@ -51,36 +52,6 @@
 namespace gpufec {
 
 namespace {
-
-/*! A tuning aid from the environment (docs/ldpc.md): `name`'s value where set, which must be one
- *  of `allowed` (std::invalid_argument naming it otherwise), else `fallback`. */
-std::string tuning_choice(const char* name, std::initializer_list<const char*> allowed, const char* fallback)
-{
-    const char* v = std::getenv(name);
-    if (!v)
-        return fallback;
-    std::string list;
-    for (const char* a : allowed) {
-        if (std::strcmp(v, a) == 0)
-            return v;
-        list += (list.empty() ? "" : ", ") + std::string(a);
-    }
-    throw std::invalid_argument(std::string(name) + ": '" + v + "' is not valid (" + list + ")");
-}
-
-//! the same for a whole number in lo .. hi
-int tuning_int(const char* name, int lo, int hi, int fallback)
-{
-    const char* v = std::getenv(name);
-    if (!v)
-        return fallback;
-    char* end = nullptr;
-    const long x = std::strtol(v, &end, 10);
-    if (end == v || *end != '\0' || x < lo || x > hi)
-        throw std::invalid_argument(std::string(name) + ": '" + v + "' is not valid (" + std::to_string(lo) +
-                                    " .. " + std::to_string(hi) + ")");
-    return int(x);
-}
 
 typedef void (*general_fn)(general_params, const general_table, const int8_t*, uint8_t*, frame_status*, float*,
                            void*, int*);

@@ -64,6 +64,20 @@ std::vector<rs_code> test_codes()
     return codes;
 }
 
+//! a frame decoder's bits (one a byte) and status for `frames` frames of int8 soft values
+void decode_frames(batch_decoder& dec, const std::vector<int8_t>& soft, size_t frames, std::vector<uint8_t>& bits,
+                   std::vector<frame_status>& status)
+{
+    bits.assign(frames * dec.output_bits(), 0);
+    status.assign(frames, frame_status{});
+    frame_batch b;
+    b.frames = frames;
+    b.soft = soft.data();
+    b.bits = bits.data();
+    b.status = status.data();
+    dec.decode(b);
+}
+
 } // namespace
 
 TEST(rs_code, named_codes_and_bad_parameters)
@@ -282,14 +296,9 @@ TEST(rs_family, failure_rate_on_a_binary_symmetric_channel_is_the_bounded_distan
     std::vector<int8_t> soft(coded.size());
     for (size_t i = 0; i < coded.size(); ++i)
         soft[i] = int8_t(((coded[i] != 0) != flip(rng)) ? 100 : -100);
-    std::vector<uint8_t> got(frames * out);
-    std::vector<frame_status> st(frames);
-    frame_batch b;
-    b.frames = frames;
-    b.soft = soft.data();
-    b.bits = got.data();
-    b.status = st.data();
-    dec->decode(b);
+    std::vector<uint8_t> got;
+    std::vector<frame_status> st;
+    decode_frames(*dec, soft, frames, got, st);
     int failed = 0;
     for (size_t f = 0; f < frames; ++f) {
         const bool right = std::equal(got.begin() + long(f * out), got.begin() + long((f + 1) * out), bits.begin() + long(f * out));
@@ -331,14 +340,9 @@ TEST(rs_family, soft_values_become_symbols_and_erasures_as_documented)
             if (rng() % 200 < size_t(1 + (i / in) % 5)) // a few values a frame of another kind
                 soft[i] = kinds[rng() % 7];
         }
-        std::vector<uint8_t> got(frames * out);
-        std::vector<frame_status> st(frames);
-        frame_batch b;
-        b.frames = frames;
-        b.soft = soft.data();
-        b.bits = got.data();
-        b.status = st.data();
-        dec->decode(b);
+        std::vector<uint8_t> got;
+        std::vector<frame_status> st;
+        decode_frames(*dec, soft, frames, got, st);
         const size_t bb = c.block_bytes();
         for (size_t f = 0; f < frames; ++f) {
             std::vector<uint8_t> block(bb);
@@ -413,17 +417,10 @@ TEST(rs_family, cuda_gives_the_cpu_bits_and_status)
             for (int z = 0; z < zeros; ++z)
                 soft[f * in + rng() % in] = 0;
         }
-        std::vector<uint8_t> a(frames * out), b(frames * out);
-        std::vector<frame_status> sa(frames), sb(frames);
-        frame_batch x;
-        x.frames = frames;
-        x.soft = soft.data();
-        x.bits = a.data();
-        x.status = sa.data();
-        cpu->decode(x);
-        x.bits = b.data();
-        x.status = sb.data();
-        gpu->decode(x);
+        std::vector<uint8_t> a, b;
+        std::vector<frame_status> sa, sb;
+        decode_frames(*cpu, soft, frames, a, sa);
+        decode_frames(*gpu, soft, frames, b, sb);
         ASSERT_EQ(a, b) << opts;
         int failed = 0;
         for (size_t f = 0; f < frames; ++f) {

@@ -121,6 +121,13 @@ rs_cpu_decoder::rs_cpu_decoder(const rs_code& code)
     }
     d_words.assign(size_t(255) * size_t(d_lanes), 0);
     d_syn.assign(size_t(passes) * roots_a_pass * size_t(d_lanes), 0);
+    d_from.resize(256);
+    d_to.resize(256);
+    for (int x = 0; x < 256; ++x) {
+        d_from[size_t(x)] = code.dual_basis ? rs_ccsds_from_dual(uint8_t(x)) : uint8_t(x);
+        d_to[size_t(x)] = code.dual_basis ? rs_ccsds_to_dual(uint8_t(x)) : uint8_t(x);
+    }
+    d_eras.reserve(size_t(code.n()));
 }
 
 std::string rs_cpu_decoder::name() const
@@ -128,18 +135,15 @@ std::string rs_cpu_decoder::name() const
     return "cpu (" + std::to_string(d_lanes) + " lanes " + simd_isa_name(d_isa) + ")";
 }
 
-void rs_cpu_decoder::decode_blocks(const uint8_t* blocks, size_t nblocks, uint8_t* info, int* result)
+void rs_cpu_decoder::decode_blocks(const uint8_t* blocks, size_t nblocks, uint8_t* info, int* result,
+                                   const uint8_t* erased)
 {
     const int I = d_code.interleave, n = d_code.n(), k = d_code.k(), V = d_code.virtual_fill, R = d_code.nroots;
     const int L = d_lanes, passes = (R + roots_a_pass - 1) / roots_a_pass;
-    const bool dual = d_code.dual_basis;
     const size_t bb = d_code.block_bytes(), ib = d_code.info_bytes();
     const size_t total = nblocks * size_t(I);
-    std::array<uint8_t, 256> from{}, to{};
-    for (int x = 0; x < 256; ++x) {
-        from[size_t(x)] = dual ? rs_ccsds_from_dual(uint8_t(x)) : uint8_t(x);
-        to[size_t(x)] = dual ? rs_ccsds_to_dual(uint8_t(x)) : uint8_t(x);
-    }
+    const uint8_t* from = d_from.data();
+    const uint8_t* to = d_to.data();
     std::array<uint8_t, 255> r{};
     std::array<uint8_t, 128> S{};
     for (size_t c0 = 0; c0 < total; c0 += size_t(L)) {
@@ -168,12 +172,19 @@ void rs_cpu_decoder::decode_blocks(const uint8_t* blocks, size_t nblocks, uint8_
                 S[size_t(q)] = d_syn[size_t(q) * size_t(L) + size_t(l)];
                 clean = clean && S[size_t(q)] == 0;
             }
+            d_eras.clear();
+            if (erased)
+                for (int s = 0; s < n; ++s)
+                    if (erased[b * bb + size_t(s) * size_t(I) + j])
+                        d_eras.push_back(s);
             int got = 0;
-            if (!clean) {
+            if (int(d_eras.size()) > R) {
+                got = -1; // (more erasures than check symbols: nothing to solve)
+            } else if (!clean) {
                 std::fill(r.begin(), r.begin() + V, 0);
                 for (int s = 0; s < n; ++s)
                     r[size_t(V + s)] = d_words[size_t(V + s) * size_t(L) + size_t(l)];
-                got = d_solver.decode_from_syndromes(r.data(), S.data());
+                got = d_solver.decode_from_syndromes(r.data(), S.data(), d_eras.data(), int(d_eras.size()));
             }
             result[c] = got;
             for (int s = 0; s < k; ++s)

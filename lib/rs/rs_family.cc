@@ -7,8 +7,8 @@
  * sends them); a bit is 1 where its value is positive, and a symbol with a value of 0 (no
  * information) among its bits is an erasure. Out: the info_bytes() * 8 information bits; the
  * check is 1 where every codeword of the block decoded. The CPU engine is rs_cpu_decoder (SIMD
- * syndromes across codewords) for codewords without erasures and the reference decoder for
- * the others; the CUDA engine (rs_cuda.cu) gives the same results, made by the device rule. */
+ * syndromes across codewords, the erasures handed to its solver); the CUDA engine (rs_cuda.cu)
+ * gives the same results, made by the device rule. */
 #include <gnuradio/gpufec/core/codes/reed_solomon.h>
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <gnuradio/gpufec/core/runtime/bits.h>
@@ -58,21 +58,18 @@ public:
 
 private:
     struct worker {
-        explicit worker(const rs_code& c) : code(c), fast(c), reference(c) {}
+        explicit worker(const rs_code& c) : code(c), fast(c) {}
         rs_code code;
         rs_cpu_decoder fast;
-        rs_reference_decoder reference;
-        std::vector<uint8_t> bytes, info, cw;
-        std::vector<uint8_t> erased; // per symbol of the frames
-        std::vector<int> result, eras;
+        std::vector<uint8_t> bytes, erased; // the frames' symbols and erasure flags
+        std::vector<int> result;
 
         void decode(const engine_batch& in, const engine_output& out, size_t a, size_t b)
         {
-            const int I = code.interleave, n = code.n(), k = code.k();
+            const int I = code.interleave;
             const size_t bb = code.block_bytes(), ib = code.info_bytes(), frames = b - a;
             bytes.resize(frames * bb);
-            erased.assign(frames * bb, 0);
-            info.resize(frames * ib);
+            erased.resize(frames * bb);
             result.resize(frames * size_t(I));
             // hard decisions, MSB first, and the symbols with a value of 0 among their bits:
             // a symbol's 8 values as one 64-bit word (byte t = value t), each byte's top bit
@@ -90,32 +87,9 @@ private:
                     erased[f * bb + s] = nonzero != high;
                 }
             }
-            fast.decode_blocks(bytes.data(), frames, info.data(), result.data());
-            // codewords with erasures again, through the reference decoder with their lists
-            cw.resize(size_t(n));
-            for (size_t f = 0; f < frames; ++f)
-                for (int j = 0; j < I; ++j) {
-                    eras.clear();
-                    for (int s = 0; s < n; ++s)
-                        if (erased[f * bb + size_t(s) * size_t(I) + size_t(j)])
-                            eras.push_back(s);
-                    if (eras.empty())
-                        continue;
-                    int& r = result[f * size_t(I) + size_t(j)];
-                    if (int(eras.size()) > code.nroots) {
-                        r = -1; // (more erasures than check symbols: a failure, the bytes as they came)
-                        for (int s = 0; s < k; ++s)
-                            info[f * ib + size_t(s) * size_t(I) + size_t(j)] = bytes[f * bb + size_t(s) * size_t(I) + size_t(j)];
-                        continue;
-                    }
-                    for (int s = 0; s < n; ++s)
-                        cw[size_t(s)] = bytes[f * bb + size_t(s) * size_t(I) + size_t(j)];
-                    r = reference.decode_codeword(cw.data(), eras.data(), int(eras.size()));
-                    for (int s = 0; s < k; ++s)
-                        info[f * ib + size_t(s) * size_t(I) + size_t(j)] = cw[size_t(s)];
-                }
+            // the information bytes are the packed output bits: straight into place
+            fast.decode_blocks(bytes.data(), frames, out.packed + a * ib, result.data(), erased.data());
             for (size_t f = 0; f < frames; ++f) {
-                std::memcpy(out.packed + (a + f) * ib, info.data() + f * ib, ib);
                 frame_status& st = out.status[a + f];
                 st.iterations = 1;
                 st.check = 1;

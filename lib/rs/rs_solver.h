@@ -10,6 +10,7 @@
 #define INCLUDED_GPUFEC_RS_RS_SOLVER_H
 
 #include "runtime/host_device.h"
+#include <algorithm>
 #include <cstdint>
 
 namespace gpufec {
@@ -18,9 +19,6 @@ namespace gpufec {
 struct rs_solver_code {
     int nroots, fcr, prim, virtual_fill;
 };
-
-GPUFEC_HD int rs_min(int a, int b) { return a < b ? a : b; }
-GPUFEC_HD int rs_max(int a, int b) { return a > b ? a : b; }
 
 /* Notation: the full codeword has 255 symbols r_0 .. r_254, the first V (virtual fill) zero;
  * symbol i is the coefficient of x^(254 - i). With b = a^prim the generator's roots are
@@ -60,7 +58,7 @@ GPUFEC_HD int rs_solve(const rs_solver_code& p, const uint8_t* exp, const uint8_
     int L = n_eras, dl = n_eras, db = n_eras;
     for (int step = n_eras + 1; step <= R; ++step) {
         uint8_t d = 0;
-        for (int i = 0; i <= rs_min(step - 1, dl); ++i)
+        for (int i = 0; i <= std::min(step - 1, dl); ++i)
             d ^= mul(lambda[(i)], S[step - 1 - i]);
         // B <- x B below in both branches; T = lambda + d x B
         if (d == 0) {
@@ -74,7 +72,7 @@ GPUFEC_HD int rs_solve(const rs_solver_code& p, const uint8_t* exp, const uint8_
             T[i] = lambda[i];
         for (int i = 1; i <= db + 1; ++i)
             T[(i)] ^= mul(d, B[(i - 1)]);
-        const int dt = rs_max(dl, db + 1);
+        const int dt = std::max(dl, db + 1);
         if (2 * L <= step + n_eras - 1) {
             L = step + n_eras - L;
             const uint8_t dinv = inv(d);
@@ -95,7 +93,7 @@ GPUFEC_HD int rs_solve(const rs_solver_code& p, const uint8_t* exp, const uint8_
         dl = dt;
     }
     int deg = 0;
-    for (int i = 0; i <= rs_min(dl, R); ++i)
+    for (int i = 0; i <= std::min(dl, R); ++i)
         if (lambda[(i)])
             deg = i;
 
@@ -133,7 +131,7 @@ GPUFEC_HD int rs_solve(const rs_solver_code& p, const uint8_t* exp, const uint8_
     int deg_omega = 0;
     for (int i = 0; i < R; ++i) {
         uint8_t o = 0;
-        for (int t = 0; t <= rs_min(i, deg); ++t)
+        for (int t = 0; t <= std::min(i, deg); ++t)
             o ^= mul(lambda[(t)], S[i - t]);
         omega[(i)] = o;
         deg_omega = o ? i : deg_omega;

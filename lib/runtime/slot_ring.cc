@@ -4,7 +4,7 @@
  */
 #include "runtime/slot_ring.h"
 
-#include <cstdlib>
+#include "runtime/tuning.h"
 #include <stdexcept>
 #include <string>
 
@@ -12,15 +12,8 @@ namespace gpufec {
 
 bool cpu_decodes_inline()
 {
-    const char* v = std::getenv("GPUFEC_CPU_DECODE_THREAD");
-    const std::string want = v ? v : "auto";
-    if (want == "on")
-        return false;
-    if (want == "off")
-        return true;
-    if (want != "auto")
-        throw std::invalid_argument("GPUFEC_CPU_DECODE_THREAD: '" + want + "' is not valid (auto, on, off)");
-    return std::thread::hardware_concurrency() <= 4;
+    const std::string want = tuning_choice("GPUFEC_CPU_DECODE_THREAD", { "auto", "on", "off" }, "auto");
+    return want == "auto" ? std::thread::hardware_concurrency() <= 4 : want == "off";
 }
 
 slot_ring::slot_ring(size_t slots, bool inline_decode, std::function<void(size_t)> decode)

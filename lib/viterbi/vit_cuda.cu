@@ -32,8 +32,8 @@
 #include "runtime/batch_pipeline.h"
 #include <gnuradio/gpufec/core/codes/trellis.h>
 #include "runtime/cuda_resources.h"
+#include "runtime/tuning.h"
 #include <algorithm>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -280,14 +280,10 @@ paired_fn pick_paired(int K, bool comp, bool lin2)
 }
 
 /*! Which forward kernel runs (docs/viterbi.md): the paired one for codes of up to three
- *  outputs unless GPUFEC_VITERBI_KERNEL=classic; std::invalid_argument for other values. */
+ *  outputs unless GPUFEC_VITERBI_KERNEL=classic. */
 bool paired_kernel_wanted(int n)
 {
-    const char* v = std::getenv("GPUFEC_VITERBI_KERNEL");
-    const std::string choice = v ? v : "auto";
-    if (choice != "auto" && choice != "classic" && choice != "paired")
-        throw std::invalid_argument("GPUFEC_VITERBI_KERNEL: '" + choice + "' is not valid (auto, classic, paired)");
-    return n <= 3 && choice != "classic";
+    return n <= 3 && tuning_choice("GPUFEC_VITERBI_KERNEL", { "auto", "classic", "paired" }, "auto") != "classic";
 }
 
 uint32_t lane_selector(uint32_t lo_byte, uint32_t hi_byte)
