@@ -169,7 +169,9 @@ void viterbi_stream_impl::forecast(int, gr_vector_int& ninput_items_required)
     // bits still inside (decoding, decoded, or complete blocks waiting for a batch) must go out
     // even when no input will ever come again: ask for none while there are any, so the block
     // is not finished while it holds them
-    ninput_items_required[0] = d_stream->holds_output() ? 0 : d_in_unit;
+    // (and at the end of the input, once, to complete the last block: general_work)
+    const bool ended = d_ending || detail()->input(0)->done();
+    ninput_items_required[0] = d_stream->holds_output() || (ended && d_pad_left + !d_ending > 0) ? 0 : d_in_unit;
 }
 
 int viterbi_stream_impl::general_work(int noutput_items,
@@ -181,9 +183,26 @@ int viterbi_stream_impl::general_work(int noutput_items,
     const auto t0 = clock::now();
     auto* out = static_cast<uint8_t*>(output_items[0]);
     const size_t per_item = d_packed ? 8 : 1;
-    const size_t room = size_t(noutput_items) * per_item; // bits
+    const uint64_t written = nitems_written(0) * per_item; // bits
+    if (d_ending && d_pad_left == 0 && written >= d_end_bits / per_item * per_item)
+        return WORK_DONE;
+    size_t room = size_t(noutput_items) * per_item; // bits
+    if (d_ending) // (nothing past the last bit that came in)
+        room = size_t(std::min<uint64_t>(room, d_end_bits / per_item * per_item - std::min(written, d_end_bits)));
+    // the stream hands out whole bytes of bits: the last bits of a stream that ends within a
+    // byte come from one more byte, the rest of it (decisions on the erasures) left out
+    auto read_out = [&](size_t bits) -> size_t {
+        if (d_packed || bits % 8 == 0)
+            return d_stream->read(out, bits, d_packed);
+        const size_t whole = d_stream->read(out, bits / 8 * 8, false);
+        uint8_t last[8];
+        if (whole < bits / 8 * 8 || d_stream->read(last, 8, false) < 8)
+            return whole;
+        std::copy(last, last + (bits - whole), out + whole);
+        return bits;
+    };
     // 1. bits decoded earlier; nothing decoded is ever dropped, it waits for room
-    size_t produced = d_stream->read(out, room, d_packed);
+    size_t produced = read_out(room);
     const auto t1 = clock::now();
     // 2. new input into the slots (as much as free slots take)
     size_t n = size_t(ninput_items[0]);
@@ -201,12 +220,31 @@ int viterbi_stream_impl::general_work(int noutput_items,
             taken = d_stream->push(static_cast<const int8_t*>(input_items[0]), n);
         }
     }
+    // 2b. the input has ended: the last partial block and the overlap after it are completed
+    //     with erasures (0) once, so every bit that came in is decoded (the last ones without
+    //     any later evidence); the output stops at the last real bit
+    const bool upstream_done = detail()->input(0)->done();
+    // (the scheduler counted the input before it may have seen the last items come: the end
+    // is where none are left after the done flag, read first)
+    if (upstream_done && !d_ending && taken == n &&
+        detail()->input(0)->items_available() - taken < size_t(d_in_unit)) {
+        d_ending = true;
+        const uint64_t periods = (nitems_read(0) + taken) / uint64_t(d_in_unit);
+        d_end_bits = periods * uint64_t(d_code.period());
+        const int64_t stages = int64_t(d_stream->block_len()) + 2 * int64_t(d_stream->traceback());
+        d_pad_left = uint64_t((stages + d_code.period() - 1) / d_code.period()) * uint64_t(d_in_unit);
+        d_zeros.assign(size_t(d_pad_left), 0);
+    }
+    if (d_pad_left > 0)
+        d_pad_left -= d_stream->push(d_zeros.data(), size_t(d_pad_left));
+    if (d_ending) // (nothing past the last bit that came in; step 1 read only real bits)
+        room = size_t(std::min<uint64_t>(room, d_end_bits / per_item * per_item - std::min(written + produced,
+                                                                                         d_end_bits)));
     // 3. complete blocks go out before their slot is full as runtime/partial_batch.h says,
     //    and when the stream has ended
-    const bool upstream_done = detail()->input(0)->done();
     const bool idle = d_stream->in_flight() == 0;
     const bool stalled = d_partial.update(n > 0, idle, t1);
-    if (d_partial.send(idle, size_t(d_stream->pending_blocks())) || (upstream_done && taken == n)) {
+    if (d_partial.send(idle, size_t(d_stream->pending_blocks())) || (upstream_done && taken == n && d_pad_left == 0)) {
         d_stream->flush();
         d_flushes++;
     }
@@ -218,11 +256,11 @@ int viterbi_stream_impl::general_work(int noutput_items,
             if (d_stream->in_flight() == 0)
                 d_stream->flush();
             d_stream->wait();
-            produced = d_stream->read(out, room, d_packed);
+            produced = read_out(room);
             d_waits++;
         } else if (d_stream->in_flight() > 0) {
             if (d_stream->wait_for(::gpufec::partial_batch_policy::max_wait))
-                produced = d_stream->read(out, room, d_packed);
+                produced = read_out(room);
             d_waits++;
         } else {
             std::this_thread::sleep_for(::gpufec::partial_batch_policy::nap);

@@ -56,6 +56,11 @@ private:
     uint64_t d_calls = 0, d_waits = 0, d_flushes = 0;
     ::gpufec::partial_batch_policy d_partial;
     int d_multiple_units = 1; // puncturing periods (unpacked) or bytes (packed) per output multiple
+    // the end of a finite stream: its last partial block and their overlap completed with
+    // erasures (d_pad_left values still to push), the output ending at its last real bit
+    bool d_ending = false;
+    uint64_t d_end_bits = 0, d_pad_left = 0;
+    std::vector<int8_t> d_zeros;
 };
 
 } // namespace gpufec
