@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* Guard slots and the codeword sync marker around an SCPPM codeword, their removal and the
- * codeword synchronisation of a stream; the pseudo-randomizer; the channel interleaver. */
+ * codeword synchronisation of a stream; the channel interleaver (the pseudo-randomizer: codes/ccsds_randomizer.cc). */
 #include <gnuradio/gpufec/core/scppm/scppm_framing.h>
 
 #include <algorithm>
@@ -193,42 +193,6 @@ scppm_frame_sync::step_result scppm_frame_sync::step(const float* counts, size_t
     r.what = event::flywheel;
     r.consumed = d_frame;
     return r;
-}
-
-const std::vector<uint8_t>& ccsds_pn_sequence()
-{
-    static const std::vector<uint8_t> seq = [] {
-        std::vector<uint8_t> p(255);
-        // p[i + 8] = p[i + 7] ^ p[i + 5] ^ p[i + 3] ^ p[i]: h(x) = x^8 + x^7 + x^5 + x^3 + 1
-        for (size_t i = 0; i < 8; ++i)
-            p[i] = 1;
-        for (size_t i = 8; i < p.size(); ++i)
-            p[i] = p[i - 1] ^ p[i - 3] ^ p[i - 5] ^ p[i - 8];
-        return p;
-    }();
-    return seq;
-}
-
-void ccsds_randomize(uint8_t* bits, size_t n)
-{
-    const auto& p = ccsds_pn_sequence();
-    for (size_t i = 0, j = 0; i < n; ++i, j = j + 1 == p.size() ? 0 : j + 1)
-        bits[i] ^= p[j];
-}
-
-void ccsds_randomize_packed(uint8_t* bytes, size_t n)
-{
-    const auto& p = ccsds_pn_sequence();
-    for (size_t i = 0, j = 0; i < n; ++i, j = j + 1 == p.size() ? 0 : j + 1)
-        bytes[i / 8] ^= uint8_t(p[j] << (7 - i % 8));
-}
-
-void ccsds_randomize_soft(float* values, size_t n)
-{
-    const auto& p = ccsds_pn_sequence();
-    for (size_t i = 0, j = 0; i < n; ++i, j = j + 1 == p.size() ? 0 : j + 1)
-        if (p[j])
-            values[i] = -values[i];
 }
 
 template <typename T>

@@ -20,6 +20,11 @@ scppm_codeword_sync, conv_symbol_interleaver(_b), ccsds_randomize().
 Insertion/deletion (TVB codes over the BSID channel): tvb_encoder, tvb_decoder (tagged stream;
 pdu_decoder("tvb", tvb_options(...)) for PDUs), bsid_channel (PDU block), bsid_model,
 bsid_drift_limits(), tvb_map_decoder (the CPU decoder with priors, for iterative decoding).
+CCSDS telemetry (131.0-B): ccsds_tm_receiver (soft symbols to transfer frames: marker sync over
+the ambiguities, Viterbi, de-randomizing, Reed-Solomon, FECF), its stages ccsds_tm_sync,
+ccsds_tm_deframer, ccsds_tm_frame_check, and ccsds_tm_encoder; the rs family decodes
+Reed-Solomon codeblocks on any frame face; helpers ccsds_tm_stream_encoder, ccsds_tm_sync_core,
+rs_codeword_corrections(), ccsds_fecf_ok(), ccsds_fecf_set(), ccsds_pn_sequence().
 Encoder blocks: conv_encoder, ldpc_encoder.
 Helpers: __version__, version(), frame_families(), frame_family_options(family), ldpc_codes(), ldpc_code_alist(code),
 conv_presets(), conv_preset(name), cuda_devices(), cuda_compiled(),
@@ -36,3 +41,5 @@ from .scppm import (scppm_decoder, scppm_encoder, scppm_options, poisson_channel
 from .tvb import tvb_decoder, tvb_encoder, tvb_options, bsid_channel  # noqa: F401
 from .lte_transport import lte_segment, lte_desegment, turbo_pdu_encoder, lte_k_sizes  # noqa: F401
 from .nr_transport import nr_segmenter, nr_desegmenter, nr_rate_match, nr_derate_match, ldpc_pdu_encoder  # noqa: F401
+from .ccsds_tm import (ccsds_tm_receiver, ccsds_tm_sync, ccsds_tm_deframer, ccsds_tm_frame_check,  # noqa: F401
+                       ccsds_tm_encoder, ccsds_tm_rs_options)

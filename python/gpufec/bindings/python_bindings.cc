@@ -32,6 +32,7 @@ void bind_lte_coding(py::module& m); // lte_coding_bindings.cc
 void bind_nr_coding(py::module& m);  // nr_coding_bindings.cc
 void bind_scppm(py::module& m);      // scppm_bindings.cc
 void bind_tvb(py::module& m);        // tvb_bindings.cc
+void bind_telemetry(py::module& m);  // telemetry_bindings.cc
 
 namespace {
 // Python integers of any size reach these, so that out-of-range values get a message naming the
@@ -98,6 +99,7 @@ PYBIND11_MODULE(gpufec_python, m)
     bind_nr_coding(m);
     bind_scppm(m);
     bind_tvb(m);
+    bind_telemetry(m);
     m.doc() = "gr-gpufec: GPU (CUDA) channel decoders for GNU Radio";
     py::module::import("gnuradio.gr");
     py::module::import("gnuradio.fec"); // generic_decoder / generic_encoder, our objects' bases

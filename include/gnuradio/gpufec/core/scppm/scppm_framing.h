@@ -15,6 +15,7 @@
 #ifndef INCLUDED_GPUFEC_CORE_SCPPM_FRAMING_H
 #define INCLUDED_GPUFEC_CORE_SCPPM_FRAMING_H
 
+#include <gnuradio/gpufec/core/codes/ccsds_randomizer.h> // (SCPPM randomizes its information blocks)
 #include <gnuradio/gpufec/core/scppm/scppm.h>
 #include <cstddef>
 #include <cstdint>
@@ -95,18 +96,6 @@ private:
     double d_mean_marker = 0; //!< running mean of the locked markers' photons
     counters d_stats;
 };
-
-//! the CCSDS pseudo-randomizer's sequence, one period: 255 bits of h(x) = x^8 + x^7 + x^5 + x^3 + 1
-//! from the all-ones state (the first bytes FF 48 0E C0 9A 0D 70 BC)
-const std::vector<uint8_t>& ccsds_pn_sequence();
-/*! Adds (XOR) the pseudo-random sequence, from its start and repeated every 255 bits, to n bits
- *  (one per byte): it randomizes and de-randomizes. SCPPM applies it to each information block
- *  before the CRC is computed (docs/scppm.md says where that comes from). */
-void ccsds_randomize(uint8_t* bits, size_t n);
-//! the same on n bits packed 8 per byte, MSB first
-void ccsds_randomize_packed(uint8_t* bytes, size_t n);
-//! the same on n soft values: the sign of each one whose sequence bit is 1 flips
-void ccsds_randomize_soft(float* values, size_t n);
 
 //! the most memory a convolutional interleaver may hold (1 GiB; CCSDS's need megabytes)
 constexpr size_t max_interleaver_bytes = size_t(1) << 30;

@@ -1,0 +1,90 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The CCSDS telemetry channel frame (131.0-B): a transfer frame of k I bytes is Reed-Solomon
+ * encoded into a codeblock of n I bytes (I codewords interleaved), the codeblock is randomized
+ * (codes/ccsds_randomizer.h), the 32-bit attached sync marker 1ACFFC1D goes in front of it (the
+ * channel access data unit, CADU), and the stream of CADUs goes through the K = 7 rate-1/2
+ * convolutional code (marker included), or is sent as it is. The receiver's pieces: the marker
+ * hypotheses for soft_marker_sync, the corrections a Reed-Solomon codeword needed, the frame
+ * error control field (FECF) check; the encoder makes test and demonstration streams. */
+#ifndef INCLUDED_GPUFEC_CORE_TELEMETRY_CCSDS_TM_H
+#define INCLUDED_GPUFEC_CORE_TELEMETRY_CCSDS_TM_H
+
+#include <gnuradio/gpufec/core/codes/conv_encoder.h>
+#include <gnuradio/gpufec/core/codes/reed_solomon.h>
+#include <gnuradio/gpufec/core/telemetry/marker_sync.h>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpufec {
+
+constexpr uint32_t ccsds_asm_word = 0x1ACFFC1Du; //!< sent MSB first
+constexpr size_t ccsds_asm_bits = 32;
+
+/*! The shape of a telemetry stream: the Reed-Solomon code (with its interleaving depth and
+ *  virtual fill) and the inner convolutional code (a conv_code preset name, "none" for none). */
+struct ccsds_tm_layout {
+    rs_code rs = rs_code::named("ccsds:255:223");
+    std::string conv = "ccsds";
+
+    bool coded() const { return conv != "none"; }
+    size_t frame_bytes() const { return rs.info_bytes(); }    //!< transfer frame
+    size_t codeblock_bytes() const { return rs.block_bytes(); } //!< sent after the marker
+    size_t cadu_bits() const { return ccsds_asm_bits + 8 * codeblock_bytes(); }
+    //! channel symbols a CADU: its bits, times n of the convolutional code
+    size_t cadu_symbols() const;
+    //! std::invalid_argument for an unknown preset, a punctured or tail-biting-only code
+    void check() const;
+};
+
+/*! The marker hypotheses of a stream (soft_marker_sync). Uncoded: the 32 marker bits, upright
+ *  and inverted (the 180-degree ambiguity). Coded with preset `conv`: the marker's code symbols
+ *  that do not depend on the bits before it (52 of 64 for K = 7), for the preset and for its
+ *  other convention (CCSDS's inverted second output sent inverted or not: both_conventions),
+ *  each upright and inverted; every fix makes the symbols what a decoder of `conv` expects,
+ *  upright. Names: "upright", "inverted", and for the other convention "upright, other
+ *  convention", "inverted, other convention". */
+std::vector<marker_hypothesis> ccsds_tm_hypotheses(const ccsds_tm_layout& layout, bool both_conventions = true);
+
+/*! Transfer frames to channel bits (one per byte): Reed-Solomon, randomizer, marker, then the
+ *  convolutional code as one stream (its state carries from call to call; it starts at 0). */
+class ccsds_tm_encoder
+{
+public:
+    explicit ccsds_tm_encoder(const ccsds_tm_layout& layout, bool randomize = true);
+    //! frames: n transfer frames of frame_bytes() bytes; returns n cadu_symbols() bits
+    std::vector<uint8_t> encode(const uint8_t* frames, size_t n);
+    const ccsds_tm_layout& layout() const { return d_layout; }
+
+private:
+    ccsds_tm_layout d_layout;
+    bool d_randomize;
+    rs_encoder d_rs;
+    std::unique_ptr<conv_encoder> d_conv;
+};
+
+/*! The symbols each codeword of `frames` decoded codeblocks needed changed: the decoded
+ *  information (info_bytes() a block) encoded again beside the received codeblocks
+ *  (block_bytes() each), codeword by codeword. A codeword whose count exceeds E had more errors
+ *  than the decoder corrects (it passes such a codeword's information on as it came): -1.
+ *  Without erasures a decoded codeword never differs in more than E symbols; with erasures
+ *  (up to 2E) a decoded codeword may read as -1. per_codeword: frames x interleave values.
+ *  Returns the codewords that decoded. */
+size_t rs_codeword_corrections(const rs_code& code, const uint8_t* received_blocks, const uint8_t* decoded_info,
+                               size_t frames, int* per_codeword);
+
+//! whether the last two bytes of a transfer frame are the CCSDS CRC-16 (132.0-B 4.1.4.2) of the
+//! bytes before them
+bool ccsds_fecf_ok(const uint8_t* frame, size_t bytes);
+//! writes that CRC into the frame's last two bytes
+void ccsds_fecf_set(uint8_t* frame, size_t bytes);
+
+} // namespace gpufec
+
+#endif

@@ -1,0 +1,190 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <gnuradio/gpufec/core/codes/ccsds_randomizer.h>
+#include <gnuradio/gpufec/core/codes/crc.h>
+#include <gnuradio/gpufec/core/telemetry/ccsds_tm.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gpufec {
+
+namespace {
+
+std::vector<uint8_t> asm_bits()
+{
+    std::vector<uint8_t> b(ccsds_asm_bits);
+    for (size_t i = 0; i < b.size(); ++i)
+        b[i] = uint8_t((ccsds_asm_word >> (31 - i)) & 1u);
+    return b;
+}
+
+/*! The marker's code symbols under `code` as expected signs: every state the bits before the
+ *  marker may leave (all K - 1 bit prefixes) encoded with it; a symbol that is the same in all
+ *  is known (+1 for a 1, -1 for a 0), the others 0 */
+std::vector<int8_t> coded_marker(const conv_code& code)
+{
+    const auto m = asm_bits();
+    const int pre = code.k - 1;
+    const size_t per = m.size() * size_t(code.n());
+    std::vector<int8_t> first;
+    std::vector<uint8_t> bits(size_t(pre) + m.size()), out(bits.size() * size_t(code.n()));
+    for (uint32_t p = 0; p < (1u << pre); ++p) {
+        for (int i = 0; i < pre; ++i)
+            bits[size_t(i)] = uint8_t((p >> i) & 1u);
+        std::copy(m.begin(), m.end(), bits.begin() + pre);
+        conv_encoder enc(code, conv_mode::streaming);
+        enc.encode(bits.data(), bits.size(), out.data());
+        const uint8_t* sym = out.data() + size_t(pre) * size_t(code.n());
+        if (first.empty()) {
+            first.resize(per);
+            for (size_t i = 0; i < per; ++i)
+                first[i] = sym[i] ? 1 : -1;
+        } else {
+            for (size_t i = 0; i < per; ++i)
+                if (first[i] != (sym[i] ? 1 : -1))
+                    first[i] = 0;
+        }
+    }
+    return first;
+}
+
+//! the preset's other convention: every inverted output sent plain, or (none inverted) the
+//! second output inverted, as CCSDS inverts G2
+conv_code other_convention(conv_code c)
+{
+    const bool any = std::any_of(c.polys.begin(), c.polys.end(), [](int p) { return p < 0; });
+    if (any)
+        for (int& p : c.polys)
+            p = std::abs(p);
+    else if (c.n() > 1)
+        c.polys[1] = -c.polys[1];
+    return c;
+}
+
+} // namespace
+
+size_t ccsds_tm_layout::cadu_symbols() const
+{
+    return coded() ? cadu_bits() * size_t(conv_code::preset(conv).n()) : cadu_bits();
+}
+
+void ccsds_tm_layout::check() const
+{
+    rs.check();
+    if (coded()) {
+        const conv_code c = conv_code::preset(conv); // (unknown names: its message)
+        if (!c.puncture.empty())
+            throw std::invalid_argument("ccsds_tm: the inner code '" + conv +
+                                        "' is punctured; the telemetry chain takes the rate-1/n codes");
+    }
+}
+
+std::vector<marker_hypothesis> ccsds_tm_hypotheses(const ccsds_tm_layout& layout, bool both_conventions)
+{
+    layout.check();
+    std::vector<marker_hypothesis> hyps;
+    auto add = [&](const std::string& name, const std::vector<int8_t>& pattern, std::vector<int8_t> fix) {
+        for (int polarity : { 1, -1 }) {
+            marker_hypothesis h;
+            h.name = std::string(polarity > 0 ? "upright" : "inverted") + name;
+            h.pattern = pattern;
+            for (auto& p : h.pattern)
+                p = int8_t(p * polarity);
+            h.fix = fix;
+            for (auto& f : h.fix)
+                f = int8_t(f * polarity);
+            hyps.push_back(std::move(h));
+        }
+    };
+    if (!layout.coded()) {
+        std::vector<int8_t> pattern;
+        for (uint8_t b : asm_bits())
+            pattern.push_back(b ? 1 : -1);
+        add("", pattern, { 1 });
+        return hyps;
+    }
+    const conv_code own = conv_code::preset(layout.conv);
+    add("", coded_marker(own), std::vector<int8_t>(size_t(own.n()), 1));
+    if (both_conventions) {
+        const conv_code other = other_convention(own);
+        std::vector<int8_t> fix(size_t(own.n()));
+        for (int j = 0; j < own.n(); ++j)
+            fix[size_t(j)] = (own.polys[size_t(j)] < 0) == (other.polys[size_t(j)] < 0) ? 1 : -1;
+        add(", other convention", coded_marker(other), fix);
+    }
+    return hyps;
+}
+
+ccsds_tm_encoder::ccsds_tm_encoder(const ccsds_tm_layout& layout, bool randomize)
+    : d_layout(layout), d_randomize(randomize), d_rs((layout.check(), layout.rs))
+{
+    if (layout.coded())
+        d_conv = std::make_unique<conv_encoder>(conv_code::preset(layout.conv), conv_mode::streaming);
+}
+
+std::vector<uint8_t> ccsds_tm_encoder::encode(const uint8_t* frames, size_t n)
+{
+    const size_t fb = d_layout.frame_bytes(), cb = d_layout.codeblock_bytes(), bits = d_layout.cadu_bits();
+    std::vector<uint8_t> cadus(n * bits), block(cb);
+    const auto m = asm_bits();
+    for (size_t f = 0; f < n; ++f) {
+        d_rs.encode(frames + f * fb, block.data());
+        if (d_randomize)
+            ccsds_randomize_packed(block.data(), cb * 8);
+        uint8_t* o = cadus.data() + f * bits;
+        std::copy(m.begin(), m.end(), o);
+        for (size_t i = 0; i < cb * 8; ++i)
+            o[m.size() + i] = uint8_t((block[i / 8] >> (7 - i % 8)) & 1u);
+    }
+    if (!d_conv)
+        return cadus;
+    std::vector<uint8_t> out(n * d_layout.cadu_symbols());
+    d_conv->encode(cadus.data(), cadus.size(), out.data());
+    return out;
+}
+
+size_t rs_codeword_corrections(const rs_code& code, const uint8_t* received_blocks, const uint8_t* decoded_info,
+                               size_t frames, int* per_codeword)
+{
+    const rs_encoder enc(code);
+    const size_t bb = code.block_bytes(), ib = code.info_bytes(), I = size_t(code.interleave);
+    std::vector<uint8_t> again(bb);
+    size_t decoded = 0;
+    for (size_t f = 0; f < frames; ++f) {
+        enc.encode(decoded_info + f * ib, again.data());
+        const uint8_t* got = received_blocks + f * bb;
+        int* c = per_codeword + f * I;
+        std::fill(c, c + I, 0);
+        for (size_t b = 0; b < bb; ++b)
+            c[b % I] += again[b] != got[b];
+        for (size_t j = 0; j < I; ++j) {
+            if (c[j] > code.correctable())
+                c[j] = -1;
+            else
+                ++decoded;
+        }
+    }
+    return decoded;
+}
+
+bool ccsds_fecf_ok(const uint8_t* frame, size_t bytes)
+{
+    if (bytes < 3)
+        return false;
+    const uint32_t crc = crc_bytes(crc_spec::named("ccsds-16"), frame, bytes - 2);
+    return crc == (uint32_t(frame[bytes - 2]) << 8 | frame[bytes - 1]);
+}
+
+void ccsds_fecf_set(uint8_t* frame, size_t bytes)
+{
+    if (bytes < 3)
+        throw std::invalid_argument("ccsds_fecf_set: a frame of at least 3 bytes");
+    const uint32_t crc = crc_bytes(crc_spec::named("ccsds-16"), frame, bytes - 2);
+    frame[bytes - 2] = uint8_t(crc >> 8);
+    frame[bytes - 1] = uint8_t(crc);
+}
+
+} // namespace gpufec

@@ -1,0 +1,333 @@
+#
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""The CCSDS telemetry downlink (131.0-B), from soft symbols to transfer frames.
+
+Sent: a transfer frame of k I bytes, Reed-Solomon encoded (I codewords interleaved), randomized,
+the 32-bit marker 1ACFFC1D in front (a CADU), then the K = 7 rate-1/2 convolutional code over the
+whole stream (or none). Received, each stage a block:
+
+  soft symbols -> ccsds_tm_sync -> viterbi_decoder (streaming) -> ccsds_tm_deframer
+               -> frame_decoder("rs") -> ccsds_tm_frame_check -> PDUs of transfer frames
+
+ccsds_tm_receiver is that chain as one hierarchical block (GRC: "CCSDS TM Receiver");
+ccsds_tm_encoder makes such a stream from transfer frames (tests, demonstrations).
+The keywords shared by all: code ("ccsds:255:223" or "ccsds:255:239"), interleave (I, 1-8),
+virtual_fill (-1: none), basis ("default": dual for CCSDS), conv (the inner code's preset,
+"ccsds"; "none" for a stream without it). docs/ccsds_tm.md says how to choose them.
+"""
+import numpy as np
+import pmt
+from gnuradio import gr
+
+from .gpufec_python import (ccsds_fecf_ok, ccsds_pn_sequence, ccsds_tm_stream_encoder, ccsds_tm_sync_core,
+                            frame_decoder, rs_codeword_corrections, viterbi_decoder)
+from .lifetime import keep_alive
+from .params import check_int, check_real
+
+_SYNC_KEY = pmt.intern("tm_sync")
+_AMBIGUITY_KEY = pmt.intern("tm_ambiguity")
+
+
+def _layout(code, interleave, virtual_fill, basis, conv):
+    return dict(code=str(code), interleave=check_int("interleave", interleave, 1, 8),
+                virtual_fill=int(virtual_fill), basis=str(basis), conv=str(conv))
+
+
+def ccsds_tm_rs_options(code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default"):
+    """the rs family's option string for a telemetry layout"""
+    opts = ["code=%s" % code, "interleave=%d" % check_int("interleave", interleave, 1, 8), "basis=%s" % basis]
+    if int(virtual_fill) >= 0:
+        opts.append("virtual_fill=%d" % int(virtual_fill))
+    return ", ".join(opts)
+
+
+class ccsds_tm_sync(gr.basic_block):
+    """Frame synchronisation on soft symbols (float, positive = bit 1): each CADU's channel
+    symbols out (frame_symbols() of them, from its marker's first on), made upright.
+
+    Searching, every symbol offset (which settles the pairing of the code's symbols) and every
+    ambiguity (the 180-degree one; with both_conventions the inner code's inverted output sent
+    inverted or not) is scored by its marker's normalised correlation and the next CADU's; the
+    best locks when both reach track_threshold and it stands acquire_sigmas deviations above all
+    offsets' scores. Locked, each marker is looked for within slip_range symbols of where it is
+    due (a slip is followed); a marker below track_threshold is a miss, and the CADU is still
+    given where it was due (flywheel); max_misses misses in a row lose the lock.
+    Tags "tm_sync" (acquired, slipped (with the shift), flywheel) mark the CADUs where these
+    happened, "tm_ambiguity" the ambiguity found at each acquisition; losses are logged;
+    stats() counts all."""
+
+    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", conv="ccsds",
+                 both_conventions=True, max_misses=3, acquire_sigmas=6.0, track_threshold=0.5, slip_range=2):
+        gr.basic_block.__init__(self, "gpufec_ccsds_tm_sync", [np.float32], [np.float32])
+        keep_alive(self)  # GNU Radio issue #8137: see lifetime.py
+        self._sync = ccsds_tm_sync_core(**_layout(code, interleave, virtual_fill, basis, conv),
+                                        both_conventions=bool(both_conventions),
+                                        max_misses=check_int("max_misses", max_misses, 1),
+                                        acquire_sigmas=check_real("acquire_sigmas", acquire_sigmas, 0),
+                                        track_threshold=check_real("track_threshold", track_threshold, 0, 1,
+                                                                   lo_open=True),
+                                        slip_range=check_int("slip_range", slip_range, 0))
+        self._max_misses = int(max_misses)
+        self._F = self._sync.frame_symbols()
+        self.set_output_multiple(self._F)
+        # read as two CADUs in per CADU out, which sizes the buffer before it to hold the
+        # search's window (two CADUs and a marker)
+        self.set_relative_rate(1, 2)
+        self.set_min_output_buffer(4 * self._F)
+        self.set_tag_propagation_policy(gr.TPP_DONT)  # input positions mean nothing after it
+
+    def frame_symbols(self):
+        """channel symbols a CADU"""
+        return self._F
+
+    def stats(self):
+        """frames, acquisitions, losses, slips, flywheel (CADUs given with a missed marker),
+        skipped_symbols (in no CADU given), ambiguity (of the lock, or the last one)"""
+        d = dict(self._sync.stats())
+        d["ambiguity"] = self._sync.hypothesis()
+        return d
+
+    def forecast(self, noutput_items, ninputs):
+        return [self._sync.window()] * ninputs
+
+    def general_work(self, input_items, output_items):
+        x, y = input_items[0], output_items[0]
+        used = produced = 0
+        while produced + self._F <= len(y):
+            consumed, frame, what, shift = self._sync.step(x[used:], y[produced:])
+            if what:
+                self._event(what, shift, produced)
+            used += consumed
+            if frame:
+                produced += self._F
+            if consumed == 0 and not frame and not what:
+                break  # needs more symbols
+        self.consume(0, used)
+        return produced
+
+    def _event(self, what, shift, produced):
+        if what == "lost":
+            self.logger.warn("lost the CADU marker after %d missed markers in a row; searching again"
+                             % self._max_misses)
+            return
+        at = self.nitems_written(0) + produced
+        value = pmt.intern(what)
+        if what == "slipped":
+            value = pmt.cons(value, pmt.from_long(shift))
+        elif what == "acquired":
+            amb = self._sync.hypothesis()
+            self.logger.info("CADU marker found (%s); %d symbols skipped so far"
+                             % (amb, self._sync.stats()["skipped_symbols"]))
+            self.add_item_tag(0, at, _AMBIGUITY_KEY, pmt.intern(amb))
+        self.add_item_tag(0, at, _SYNC_KEY, value)
+
+
+class ccsds_tm_deframer(gr.basic_block):
+    """Whole CADUs in, from their marker on: the decoded bits of the inner code (dtype "byte",
+    one bit per byte) or the channel's soft symbols of a stream without it (dtype "float",
+    positive = bit 1, quantised to int8 with `scale`). Out 0: each codeblock's code bits,
+    de-randomized, as int8 soft values for the rs family (bits: +-127); out 1: the codeblock as
+    received, bytes (for ccsds_tm_frame_check's correction counts). Tags move to the start of
+    their CADU's codeblock on out 0."""
+
+    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", dtype="byte",
+                 scale=32.0, randomized=True):
+        if dtype not in ("byte", "float"):
+            raise ValueError("dtype: '%s' is not valid (allowed: byte, float)" % dtype)
+        t = np.uint8 if dtype == "byte" else np.float32
+        gr.basic_block.__init__(self, "gpufec_ccsds_tm_deframer", [t], [np.int8, np.uint8])
+        keep_alive(self)
+        enc = ccsds_tm_stream_encoder(**_layout(code, interleave, virtual_fill, basis, "none"))
+        self._cadu = enc.cadu_symbols()  # bits of a CADU (no inner code)
+        self._bits = self._cadu - 32
+        self._bytes = self._bits // 8
+        self._float = dtype == "float"
+        self._scale = check_real("scale", scale, 0, lo_open=True)
+        pn = np.resize(ccsds_pn_sequence(), self._bits).astype(np.uint8)
+        self._pn = pn if randomized else np.zeros_like(pn)
+        self._flip = (1.0 - 2.0 * self._pn).astype(np.float32)
+        self.set_output_multiple(self._bits)  # (out 1: bytes, the same CADUs)
+        self.set_relative_rate(self._bits, self._cadu)
+        self.set_tag_propagation_policy(gr.TPP_DONT)
+
+    def forecast(self, noutput_items, ninputs):
+        return [noutput_items // self._bits * self._cadu] * ninputs
+
+    def general_work(self, input_items, output_items):
+        x, soft, raw = input_items[0], output_items[0], output_items[1]
+        n = min(len(x) // self._cadu, len(soft) // self._bits, len(raw) // self._bytes)
+        if n == 0:
+            return 0
+        body = x[:n * self._cadu].reshape(n, self._cadu)[:, 32:]
+        if self._float:
+            v = body * self._flip
+            soft[:n * self._bits] = np.clip(np.rint(v * self._scale), -127, 127).astype(np.int8).ravel()
+            hard = (v > 0).astype(np.uint8)
+        else:
+            hard = (body & 1) ^ self._pn
+            soft[:n * self._bits] = (hard.astype(np.int8) * 254 - 127).ravel()
+        raw[:n * self._bytes] = np.packbits(hard, axis=1).ravel()
+        start = self.nitems_read(0)
+        for tag in self.get_tags_in_range(0, start, start + n * self._cadu):
+            f = (tag.offset - start) // self._cadu
+            self.add_item_tag(0, self.nitems_written(0) + f * self._bits, tag.key, tag.value)
+        self.consume(0, n * self._cadu)
+        self.produce(0, n * self._bits)
+        self.produce(1, n * self._bytes)
+        return gr.WORK_CALLED_PRODUCE
+
+
+class ccsds_tm_frame_check(gr.basic_block):
+    """The decoded transfer frames (in 0: the rs decoder's packed information bytes) beside the
+    codeblocks as received (in 1, from ccsds_tm_deframer), out as PDUs on message port "frames":
+    (metadata, u8vector of the frame's bytes). Metadata: "cadu" (its index since the start),
+    "rs_corrected" (s32vector: symbols each codeword corrected, -1 where it failed), "rs_ok",
+    with fecf=True "fecf_ok" (the frame's last two bytes are the CRC-16 of the others), and
+    "tm_sync" / "tm_ambiguity" where the sync marked the CADU. Frames with a failed codeword (or
+    a failed FECF) are dropped unless pass_failed; counted either way (stats())."""
+
+    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", fecf=False,
+                 pass_failed=False):
+        gr.basic_block.__init__(self, "gpufec_ccsds_tm_frame_check", [np.uint8, np.uint8], None)
+        keep_alive(self)
+        self._lay = _layout(code, interleave, virtual_fill, basis, "none")
+        del self._lay["conv"]
+        enc = ccsds_tm_stream_encoder(**self._lay, conv="none")
+        self._fb = enc.frame_bytes()
+        self._bb = (enc.cadu_symbols() - 32) // 8
+        self._fecf = bool(fecf)
+        self._pass_failed = bool(pass_failed)
+        self._port = pmt.intern("frames")
+        self.message_port_register_out(self._port)
+        self.set_tag_propagation_policy(gr.TPP_DONT)
+        self._stats = dict(cadus=0, frames=0, rs_failed=0, fecf_failed=0, dropped=0, corrected_symbols=0)
+
+    def stats(self):
+        """cadus (checked), frames (sent on), rs_failed, fecf_failed, dropped, corrected_symbols"""
+        return dict(self._stats)
+
+    def forecast(self, noutput_items, ninputs):
+        return [self._fb, self._bb]
+
+    def general_work(self, input_items, output_items):
+        dec, raw = input_items
+        n = min(len(dec) // self._fb, len(raw) // self._bb)
+        if n == 0:
+            return 0
+        frames = np.asarray(dec[:n * self._fb])
+        counts = rs_codeword_corrections(raw[:n * self._bb], frames, **self._lay)
+        rs_ok = (counts >= 0).all(axis=1)
+        fecf = ccsds_fecf_ok(frames, self._fb) if self._fecf else None
+        start = self.nitems_read(0)
+        marks = {}
+        for tag in self.get_tags_in_range(0, start, start + n * self._fb):
+            marks.setdefault((tag.offset - start) // self._fb, []).append(tag)
+        first = self._stats["cadus"]
+        for f in range(n):
+            ok = bool(rs_ok[f])
+            self._stats["rs_failed"] += not ok
+            self._stats["corrected_symbols"] += int(counts[f][counts[f] > 0].sum())
+            fok = True if fecf is None else bool(fecf[f])
+            self._stats["fecf_failed"] += ok and not fok
+            if not (ok and fok) and not self._pass_failed:
+                self._stats["dropped"] += 1
+                continue
+            meta = pmt.make_dict()
+            meta = pmt.dict_add(meta, pmt.intern("cadu"), pmt.from_uint64(first + f))
+            meta = pmt.dict_add(meta, pmt.intern("rs_corrected"),
+                                pmt.init_s32vector(len(counts[f]), counts[f].tolist()))
+            meta = pmt.dict_add(meta, pmt.intern("rs_ok"), pmt.from_bool(ok))
+            if fecf is not None:
+                meta = pmt.dict_add(meta, pmt.intern("fecf_ok"), pmt.from_bool(fok))
+            for tag in marks.get(f, []):
+                meta = pmt.dict_add(meta, tag.key, tag.value)
+            body = frames[f * self._fb:(f + 1) * self._fb]
+            self.message_port_pub(self._port, pmt.cons(meta, pmt.init_u8vector(self._fb, body.tolist())))
+            self._stats["frames"] += 1
+        self._stats["cadus"] += n
+        self.consume(0, n * self._fb)
+        self.consume(1, n * self._bb)
+        return 0
+
+
+class ccsds_tm_receiver(gr.hier_block2):
+    """CCSDS telemetry receiver: soft symbols in (float, positive = bit 1, amplitude about 1),
+    transfer frames out as PDUs on message port "frames" (ccsds_tm_frame_check's metadata).
+    Inside: ccsds_tm_sync -> viterbi_decoder (conv, streaming; skipped with conv="none") ->
+    ccsds_tm_deframer -> frame_decoder("rs") -> ccsds_tm_frame_check. device ("auto", "cpu",
+    "cuda[:N]") is the Viterbi's and the Reed-Solomon decoder's; scale turns the symbols into
+    the decoders' int8 values (32: amplitude 1 -> 32). stats() gathers every stage's counts."""
+
+    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", conv="ccsds",
+                 both_conventions=True, fecf=False, pass_failed=False, device="auto", scale=32.0,
+                 max_misses=3, acquire_sigmas=6.0, track_threshold=0.5, slip_range=2, randomized=True):
+        gr.hier_block2.__init__(self, "gpufec_ccsds_tm_receiver", gr.io_signature(1, 1, gr.sizeof_float),
+                                gr.io_signature(0, 0, 0))
+        self.message_port_register_hier_out("frames")
+        lay = _layout(code, interleave, virtual_fill, basis, conv)
+        rs = {k: lay[k] for k in ("code", "interleave", "virtual_fill", "basis")}
+        self.sync = ccsds_tm_sync(**lay, both_conventions=both_conventions, max_misses=max_misses,
+                                  acquire_sigmas=acquire_sigmas, track_threshold=track_threshold,
+                                  slip_range=slip_range)
+        coded = lay["conv"] != "none"
+        self.deframer = ccsds_tm_deframer(**rs, dtype="byte" if coded else "float", scale=scale,
+                                          randomized=randomized)
+        self.rs = frame_decoder("rs", ccsds_tm_rs_options(**rs), device=device, input_type="int8",
+                                packed_output=True, status_tags="none")
+        self.check = ccsds_tm_frame_check(**rs, fecf=fecf, pass_failed=pass_failed)
+        if coded:
+            self.viterbi = viterbi_decoder(code=lay["conv"], mode="streaming", device=device, scale=scale)
+            self.connect(self, self.sync, self.viterbi, self.deframer)
+        else:
+            self.viterbi = None
+            self.connect(self, self.sync, self.deframer)
+        self.connect((self.deframer, 0), self.rs, (self.check, 0))
+        self.connect((self.deframer, 1), (self.check, 1))
+        self.msg_connect(self.check, "frames", self, "frames")
+
+    def stats(self):
+        """the sync's counts (sync_...), the Reed-Solomon decoder's backend and the frame check's
+        counts"""
+        d = {"sync_" + k: v for k, v in self.sync.stats().items()}
+        d.update(self.check.stats())
+        d["backend"] = self.rs.backend()
+        return d
+
+
+class ccsds_tm_encoder(gr.basic_block):
+    """Transfer frames in (bytes, frame_bytes() each, e.g. 1115 for I = 5), CCSDS telemetry
+    channel bits out (one per byte: Reed-Solomon, randomizer, marker, the inner code). With
+    fecf=True the frames' last two bytes are overwritten with their CRC-16."""
+
+    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", conv="ccsds",
+                 fecf=False, randomized=True):
+        gr.basic_block.__init__(self, "gpufec_ccsds_tm_encoder", [np.uint8], [np.uint8])
+        keep_alive(self)
+        self._enc = ccsds_tm_stream_encoder(**_layout(code, interleave, virtual_fill, basis, conv),
+                                            randomize=bool(randomized))
+        self._fb = self._enc.frame_bytes()
+        self._out = self._enc.cadu_symbols()
+        self._fecf = bool(fecf)
+        self.set_output_multiple(self._out)
+        self.set_relative_rate(self._out, self._fb)
+
+    def frame_bytes(self):
+        return self._fb
+
+    def forecast(self, noutput_items, ninputs):
+        return [noutput_items // self._out * self._fb] * ninputs
+
+    def general_work(self, input_items, output_items):
+        x, y = input_items[0], output_items[0]
+        n = min(len(x) // self._fb, len(y) // self._out)
+        if n == 0:
+            return 0
+        frames = np.asarray(x[:n * self._fb])
+        if self._fecf:
+            from .gpufec_python import ccsds_fecf_set
+            frames = ccsds_fecf_set(frames, self._fb)
+        y[:n * self._out] = self._enc.encode(frames)
+        self.consume(0, n * self._fb)
+        return n * self._out

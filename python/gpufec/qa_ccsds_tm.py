@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufec authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""The CCSDS telemetry chain in flowgraphs: transfer frames through ccsds_tm_encoder, a noisy
+channel with an unknown symbol offset and each ambiguity, and ccsds_tm_receiver from a file of
+soft symbols (as a recording is read) back to the same frames; correction counts, FECF, the
+stream without the inner code, noise alone, and bad parameters named in the error."""
+
+import os
+import tempfile
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+from gnuradio import gpufec
+
+
+def encode(frames, **kw):
+    """transfer frames (rows of bytes) -> channel bits through the encoder block"""
+    tb = gr.top_block()
+    enc = gpufec.ccsds_tm_encoder(**kw)
+    src = blocks.vector_source_b(frames.ravel().tolist())
+    snk = blocks.vector_sink_b()
+    tb.connect(src, enc, snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8)
+
+
+def channel(bits, sigma, rng, offset=0, inverted=False, flip_second=False):
+    """bits -> soft symbols (1 -> +1) after `offset` random symbols, with Gaussian noise; the
+    180-degree ambiguity (inverted) and the other convention (every second symbol flipped)"""
+    s = bits.astype(np.float32) * 2 - 1
+    if flip_second:
+        s[1::2] *= -1
+    if inverted:
+        s = -s
+    head = rng.choice(np.array([-1, 1], np.float32), offset)
+    s = np.concatenate([head, s])
+    return (s + rng.normal(0, sigma, len(s))).astype(np.float32)
+
+
+def receive(symbols, from_file=False, **kw):
+    """soft symbols -> (the receiver's PDUs as (metadata dict, bytes), its stats)"""
+    tb = gr.top_block()
+    rx = gpufec.ccsds_tm_receiver(device="cpu", **kw)
+    sink = blocks.message_debug()
+    if from_file:  # a recording: float32 soft symbols in a file
+        fd, path = tempfile.mkstemp(suffix=".f32")
+        os.close(fd)
+        symbols.tofile(path)
+        src = blocks.file_source(gr.sizeof_float, path, False)
+    else:
+        src = blocks.vector_source_f(symbols.tolist())
+    tb.connect(src, rx)
+    tb.msg_connect(rx, "frames", sink, "store")
+    tb.run()
+    if from_file:
+        os.remove(path)
+    out = []
+    for i in range(sink.num_messages()):
+        m = sink.get_message(i)
+        out.append((pmt.to_python(pmt.car(m)), np.array(pmt.u8vector_elements(pmt.cdr(m)), np.uint8)))
+    return out, rx.stats()
+
+
+class qa_ccsds_tm(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.rng = np.random.default_rng(21)
+
+    def frames(self, n, interleave):
+        return self.rng.integers(0, 256, (n, 223 * interleave), dtype=np.uint8)
+
+    def test_001_recording_with_offset_and_inversion(self):
+        # five frames (and one more whose marker ends the stream), an odd symbol offset, the
+        # stream inverted, read from a file; Es/N0 about 0 dB: the Viterbi leaves errors the
+        # Reed-Solomon code corrects
+        I = 2
+        frames = self.frames(6, I)
+        bits = encode(frames, interleave=I)
+        sym = channel(bits, 0.72, self.rng, offset=3001, inverted=True)
+        out, st = receive(sym, from_file=True, interleave=I)
+        self.assertEqual(len(out), 5, st)
+        for f, (meta, body) in enumerate(out):
+            np.testing.assert_array_equal(body, frames[f], err_msg="frame %d" % f)
+            self.assertEqual(meta["cadu"], f)
+            self.assertTrue(meta["rs_ok"])
+            self.assertEqual(len(meta["rs_corrected"]), I)
+        self.assertEqual(out[0][0]["tm_sync"], "acquired")
+        self.assertEqual(out[0][0]["tm_ambiguity"], "inverted")
+        self.assertEqual(st["sync_acquisitions"], 1)
+        self.assertEqual(st["sync_skipped_symbols"], 3001)
+        self.assertEqual(st["sync_ambiguity"], "inverted")
+        self.assertGreater(st["corrected_symbols"], 0)  # the channel did leave errors
+        self.assertEqual(st["rs_failed"], 0)
+
+    def test_002_other_convention_and_depth_five(self):
+        # G2 sent without its inversion, upright, I = 5 (the usual depth)
+        frames = self.frames(3, 5)
+        bits = encode(frames)
+        sym = channel(bits, 0.5, self.rng, offset=12345, flip_second=True)
+        out, st = receive(sym)
+        self.assertEqual(len(out), 2, st)
+        for f in range(2):
+            np.testing.assert_array_equal(out[f][1], frames[f])
+            self.assertEqual(list(out[f][0]["rs_corrected"]), [0] * 5)
+        self.assertEqual(st["sync_ambiguity"], "upright, other convention")
+
+    def test_003_without_the_inner_code(self):
+        # the Reed-Solomon code alone: soft symbols straight to the deframer; (255, 239), I = 1
+        kw = dict(code="ccsds:255:239", interleave=1, conv="none")
+        frames = self.rng.integers(0, 256, (5, 239), dtype=np.uint8)
+        bits = encode(frames, **kw)
+        sym = channel(bits, 0.36, self.rng, offset=77, inverted=True)  # about 2.5 byte errors a codeword
+        out, st = receive(sym, **kw)
+        self.assertEqual(len(out), 4, st)
+        for f in range(4):
+            np.testing.assert_array_equal(out[f][1], frames[f])
+        self.assertGreater(st["corrected_symbols"], 0)
+
+    def test_004_fecf_and_failed_frames(self):
+        I = 1
+        frames = self.frames(5, I)
+        bits = encode(frames, interleave=I, fecf=True)
+        want = gpufec.ccsds_fecf_set(frames.ravel(), 223).reshape(5, 223)
+        sym = channel(bits, 0.3, self.rng, offset=10)
+        # frame 2's codeblock wiped beyond what the code corrects (its symbols 1000..3000 of
+        # the CADU's 4144 replaced by noise)
+        F = len(bits) // 5
+        sym[10 + 2 * F + 1000:10 + 2 * F + 3000] = self.rng.normal(0, 1, 2000)
+        out, st = receive(sym, interleave=I, fecf=True)
+        self.assertEqual([m["cadu"] for m, _ in out], [0, 1, 3])
+        for meta, body in out:
+            np.testing.assert_array_equal(body, want[meta["cadu"]])
+            self.assertTrue(meta["fecf_ok"])
+        self.assertEqual(st["rs_failed"], 1)
+        self.assertEqual(st["dropped"], 1)
+        out, st = receive(sym, interleave=I, fecf=True, pass_failed=True)
+        self.assertEqual([m["cadu"] for m, _ in out], [0, 1, 2, 3])
+        self.assertFalse(out[2][0]["rs_ok"])
+        self.assertEqual(list(out[2][0]["rs_corrected"]), [-1])
+
+    def test_005_noise_alone_gives_nothing(self):
+        sym = self.rng.normal(0, 1, 200000).astype(np.float32)
+        out, st = receive(sym, interleave=1)
+        self.assertEqual(out, [])
+        self.assertEqual(st["sync_acquisitions"], 0)
+
+    def test_006_bad_parameters(self):
+        with self.assertRaisesRegex(ValueError, "interleave"):
+            gpufec.ccsds_tm_receiver(interleave=9)
+        with self.assertRaisesRegex(ValueError, "punctured"):
+            gpufec.ccsds_tm_receiver(conv="80211-3/4")
+        with self.assertRaisesRegex(ValueError, "ccsds:255:223"):
+            gpufec.ccsds_tm_receiver(code="ccsds:255:200")
+        with self.assertRaisesRegex(ValueError, "dtype"):
+            gpufec.ccsds_tm_deframer(dtype="int")
+        with self.assertRaises(ValueError):
+            gpufec.ccsds_tm_sync(track_threshold=1.5)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_ccsds_tm)
