@@ -30,7 +30,11 @@ BUF = 4 << 20
 def make_soft(kind, n_values, int8, rng):
     """random codewords / stream of the decoder's code, BPSK at a comfortable SNR (SCPPM: photon
     counts), as int8 or float"""
-    if kind == "viterbi":
+    if kind == "ccsds-tm":  # a CCSDS telemetry stream: RS (255, 223) I = 5, K = 7 rate 1/2
+        enc = gpufec.ccsds_tm_stream_encoder()
+        frames = max(2, n_values // enc.cadu_symbols())
+        coded = enc.encode(rng.integers(0, 256, frames * enc.frame_bytes(), dtype=np.uint8)).astype(np.float32)
+    elif kind == "viterbi":
         bits = rng.integers(0, 2, n_values // 2, dtype=np.uint8)
         tb = gr.top_block()
         snk = blocks.vector_sink_b()
@@ -76,6 +80,8 @@ def run_graph(path, itemsize, total, block=None, out_itemsize=1):
     if block is None:
         snk = blocks.null_sink(itemsize)
         tb.connect(src, head, snk)
+    elif out_itemsize == 0:  # a block whose output is messages (left unconnected)
+        tb.connect(src, head, block)
     else:
         snk = blocks.null_sink(out_itemsize)
         tb.connect(src, head, block, snk)
@@ -91,7 +97,7 @@ def main():
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--cases", default="all", help="comma list: vit-int8,vit-int8-packed,vit-float,"
                     "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags,ldpc-dvbs2-bch,ldpc-ar4ja,turbo-int8,turbo-int8-packed,"
-                    "scppm-int8,scppm-float")
+                    "scppm-int8,scppm-float,ccsds-tm")
     ap.add_argument("--csv")
     args = ap.parse_args()
     rng = np.random.default_rng(1)
@@ -114,6 +120,9 @@ def main():
         "turbo-int8-packed": (turbo, True, True, {}),
         "scppm-int8": (scppm, True, False, {}),
         "scppm-float": (scppm, False, False, {}),
+        # the CCSDS telemetry receiver (sync, Viterbi, de-randomizer, Reed-Solomon, frames as
+        # PDUs): float symbols in, stated in transfer-frame bits (8920 a CADU of 20464 symbols)
+        "ccsds-tm": ("ccsds-tm", False, False, {}),
     }
     names = list(cases) if args.cases == "all" else args.cases.split(",")
     tmp = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
@@ -128,9 +137,9 @@ def main():
             soft.tofile(path)
             files[key] = path
         itemsize = 1 if int8 else 4
-        bits_per_value = 0.5 if kind == "viterbi" else kind[2] / kind[1]
+        bits_per_value = {"viterbi": 0.5, "ccsds-tm": 8920 / 20464}.get(kind) or kind[2] / kind[1]
         total = int(args.values)
-        if kind != "viterbi":
+        if kind not in ("viterbi", "ccsds-tm"):
             total -= total % kind[1]
         ceil_t, dec_t = [], []
         backend = ""
@@ -145,12 +154,18 @@ def main():
             elif kind == "viterbi":
                 blk = gpufec.viterbi_decoder("ccsds", device=args.device, packed_output=packed,
                                              input_type="int8" if int8 else "float")
+            elif kind == "ccsds-tm":
+                blk = gpufec.ccsds_tm_receiver(device=args.device)
             else:
                 blk = gpufec.ldpc_decoder(kind[0], max_iterations=10, early_termination=False,
                                           precision="int8", device=args.device, packed_output=packed,
                                           input_type="int8" if int8 else "float", **extra)
-            backend = blk.backend()
-            dec_t.append(run_graph(files[key], itemsize, total, blk))
+            backend = blk.stats()["backend"] if kind == "ccsds-tm" else blk.backend()
+            dec_t.append(run_graph(files[key], itemsize, total, blk, 0 if kind == "ccsds-tm" else 1))
+            if kind == "ccsds-tm":
+                st = blk.stats()
+                backend += ", %d frames, %d RS failures, %d acquisitions" % (
+                    st["frames"], st["rs_failed"], st["sync_acquisitions"])
         ceil = total * bits_per_value / min(ceil_t) / 1e9
         dec = total * bits_per_value / min(dec_t) / 1e9
         row = {"case": name, "device": backend, "soft_values": total, "ceiling_gbps": round(ceil, 3),

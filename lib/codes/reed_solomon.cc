@@ -129,20 +129,20 @@ rs_encoder::rs_encoder(const rs_code& code) : d_code(code)
             g[size_t(j)] = uint16_t(g[size_t(j - 1)] ^ gf.mul(g[size_t(j)], root));
         g[0] = gf.mul(g[0], root);
     }
-    d_genpoly.assign(g.begin(), g.end());
-    d_exp.resize(510);
-    d_log.resize(256);
-    gf.tables8(d_exp.data(), d_log.data());
+    // the remainder's update for each feedback symbol fb, a row of R bytes: fb g_(R-1-r) at r
+    const int R = code.nroots;
+    d_rows.assign(size_t(256) * size_t(R), 0);
+    for (int fb = 1; fb < 256; ++fb)
+        for (int r = 0; r < R; ++r)
+            d_rows[size_t(fb) * size_t(R) + size_t(r)] = uint8_t(gf.mul(uint16_t(fb), g[size_t(R - 1 - r)]));
 }
 
 void rs_encoder::encode(const uint8_t* info, uint8_t* block) const
 {
     const int I = d_code.interleave, k = d_code.k(), R = d_code.nroots;
     const bool dual = d_code.dual_basis;
-    auto mul = [&](uint8_t a, uint8_t b) -> uint8_t {
-        return a && b ? d_exp[size_t(d_log[a]) + d_log[b]] : 0;
-    };
-    std::vector<uint8_t> rem(static_cast<size_t>(R), 0);
+    // (one byte past the remainder stays 0: the shift below reads it)
+    std::vector<uint8_t> rem(static_cast<size_t>(R) + 1, 0);
     for (int j = 0; j < I; ++j) {
         // the remainder of d(x) x^R by g(x), highest degree first; the virtual fill's leading
         // zeros leave it 0, so the sent symbols are all it sees
@@ -150,9 +150,11 @@ void rs_encoder::encode(const uint8_t* info, uint8_t* block) const
         for (int s = 0; s < k; ++s) {
             const uint8_t d = info[size_t(s) * I + j];
             const uint8_t fb = uint8_t((dual ? rs_ccsds_from_dual(d) : d) ^ rem[0]);
-            for (int r = 0; r + 1 < R; ++r)
-                rem[size_t(r)] = uint8_t(rem[size_t(r + 1)] ^ mul(fb, d_genpoly[size_t(R - 1 - r)]));
-            rem[size_t(R - 1)] = mul(fb, d_genpoly[0]);
+            // rem = rem x + fb g(x) without its top term: a shift and one table row (the
+            // loop vectorises: it reads each byte before the step that writes it)
+            const uint8_t* row = d_rows.data() + size_t(fb) * size_t(R);
+            for (int r = 0; r < R; ++r)
+                rem[size_t(r)] = uint8_t(rem[size_t(r + 1)] ^ row[r]);
         }
         for (int r = 0; r < R; ++r)
             block[size_t(k + r) * I + j] = dual ? rs_ccsds_to_dual(rem[size_t(r)]) : rem[size_t(r)];

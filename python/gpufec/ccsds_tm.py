@@ -75,7 +75,7 @@ class ccsds_tm_sync(gr.basic_block):
         # read as two CADUs in per CADU out, which sizes the buffer before it to hold the
         # search's window (two CADUs and a marker)
         self.set_relative_rate(1, 2)
-        self.set_min_output_buffer(4 * self._F)
+        self.set_min_output_buffer(16 * self._F)  # several CADUs a call: a call costs more than a CADU
         self.set_tag_propagation_policy(gr.TPP_DONT)  # input positions mean nothing after it
 
     def frame_symbols(self):
@@ -148,6 +148,7 @@ class ccsds_tm_deframer(gr.basic_block):
         pn = np.resize(ccsds_pn_sequence(), self._bits).astype(np.uint8)
         self._pn = pn if randomized else np.zeros_like(pn)
         self._flip = (1.0 - 2.0 * self._pn).astype(np.float32)
+        self._soft_of = np.array([-127, 127], np.int8)
         self.set_output_multiple(self._bits)  # (out 1: bytes, the same CADUs)
         self.set_relative_rate(self._bits, self._cadu)
         self.set_tag_propagation_policy(gr.TPP_DONT)
@@ -167,7 +168,7 @@ class ccsds_tm_deframer(gr.basic_block):
             hard = (v > 0).astype(np.uint8)
         else:
             hard = (body & 1) ^ self._pn
-            soft[:n * self._bits] = (hard.astype(np.int8) * 254 - 127).ravel()
+            soft[:n * self._bits] = self._soft_of[hard].ravel()
         raw[:n * self._bytes] = np.packbits(hard, axis=1).ravel()
         start = self.nitems_read(0)
         for tag in self.get_tags_in_range(0, start, start + n * self._cadu):

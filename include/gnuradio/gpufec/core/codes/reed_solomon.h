@@ -67,8 +67,7 @@ public:
 
 private:
     rs_code d_code;
-    std::vector<uint8_t> d_exp, d_log; // the field (d_exp doubled)
-    std::vector<uint8_t> d_genpoly;    // g(x), log form, g_0 .. g_nroots
+    std::vector<uint8_t> d_rows; // 256 x nroots: the remainder's update for each feedback symbol
 };
 
 } // namespace gpufec
