@@ -31,3 +31,5 @@ echo "== benchmark_flowgraph.py"
 timeout 300 /usr/bin/python3 "$src/examples/benchmark_flowgraph.py" --bits 200000 --devices cpu,auto
 echo "== zmq_soft_frames.py (two flowgraphs, two processes, over loopback)"
 timeout 300 /usr/bin/python3 "$src/examples/zmq_soft_frames.py" loopback --frames 3000 --check --port 5567
+echo "== ccsds_tm_receiver.py (a synthetic recording, inverted and with G2 uninverted, back to frames)"
+timeout 300 /usr/bin/python3 "$src/examples/ccsds_tm_receiver.py" selftest
