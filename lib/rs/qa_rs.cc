@@ -10,7 +10,9 @@
 #include <gnuradio/gpufec/core/runtime/bits.h>
 #include <gtest/gtest.h>
 
+#include "codes/gf2m_field.h"
 #include "rs_cpu.h"
+#include "rs_solver.h"
 #include "rs_reference.h"
 #include "testing/test_util.h"
 #include <algorithm>
@@ -174,6 +176,92 @@ TEST(rs_reference, errors_and_erasures_within_the_distance)
             EXPECT_GE(got, e) << c.describe();
             EXPECT_LE(got, e + f) << c.describe();
         }
+    }
+}
+
+/* The CUDA kernel runs the solver's phases across a warp: the locator, the Chien search at
+ * each position on its own (rs_chien_at, not the incremental search), omega and an error value
+ * a lane. The same phases composed here on the CPU give rs_solve's results, word for word, on
+ * words within and beyond the distance, with and without erasures. */
+namespace {
+int solve_by_phases(const rs_code& c, const uint8_t* exp, const uint8_t* log, uint8_t* r, const uint8_t* S,
+                    const int* eras, int n_eras)
+{
+    const rs_solver_code p{ c.nroots, c.fcr, c.prim, c.virtual_fill };
+    const rs_field_ops f{ exp, log };
+    uint8_t lambda[129];
+    int deg = 0;
+    const int st = rs_locator(p, f, S, eras, n_eras, lambda, &deg);
+    if (st <= 0)
+        return st;
+    std::vector<int> loc;
+    for (int i = 0; i < 255; ++i)
+        if (rs_chien_at(p, f, lambda, deg, i) == 0)
+            loc.push_back(i);
+    if (int(loc.size()) != deg || deg == 0)
+        return -1;
+    for (int i : loc)
+        if (i < c.virtual_fill)
+            return -1;
+    uint8_t omega[128] = {};
+    int deg_omega = 0;
+    for (int i = 0; i < c.nroots; ++i) {
+        omega[i] = rs_omega_at(f, S, lambda, deg, i);
+        deg_omega = omega[i] ? i : deg_omega;
+    }
+    std::vector<uint8_t> value(loc.size());
+    for (size_t k = 0; k < loc.size(); ++k)
+        if (!rs_error_value(p, f, lambda, deg, omega, deg_omega, loc[k], &value[k]))
+            return -1;
+    int changed = 0;
+    for (size_t k = 0; k < loc.size(); ++k) {
+        r[loc[k]] ^= value[k];
+        changed += value[k] != 0;
+    }
+    return changed;
+}
+} // namespace
+
+TEST(rs_solver, phases_as_the_gpu_runs_them_give_the_solvers_results)
+{
+    std::mt19937 rng(31);
+    for (const rs_code& c : test_codes()) {
+        gf2m_field gf(8, uint32_t(c.gfpoly));
+        std::vector<uint8_t> exp(510), log(256);
+        gf.tables8(exp.data(), log.data());
+        rs_reference_decoder ref(c);
+        rs_encoder enc(rs_code{ c.nroots, c.gfpoly, c.fcr, c.prim, false, 1, c.virtual_fill });
+        const int R = c.nroots, V = c.virtual_fill;
+        int failures = 0;
+        for (int trial = 0; trial < 400; ++trial) {
+            const auto info = random_bytes(size_t(c.k()), rng);
+            std::vector<uint8_t> sent(size_t(c.n()));
+            enc.encode(info.data(), sent.data());
+            const int f = trial % 3 == 0 ? int(rng() % unsigned(R + 1)) : 0;
+            const int e = int(rng() % unsigned(R + 4)); // within and beyond the distance
+            const auto pos = positions(c.n(), std::min(c.n(), e + f), rng);
+            std::vector<int> eras(pos.begin() + std::min<size_t>(pos.size(), size_t(e)), pos.end());
+            std::vector<uint8_t> r(255, 0);
+            std::copy(sent.begin(), sent.end(), r.begin() + V);
+            for (size_t i = 0; i < pos.size(); ++i)
+                r[size_t(V + pos[i])] ^= uint8_t(1 + rng() % 255);
+            uint8_t S[128];
+            for (int j = 0; j < R; ++j) {
+                uint8_t x = 0;
+                const uint8_t root = ref.root(j);
+                for (int i = 0; i < 255; ++i)
+                    x = uint8_t((x ? gf.mul(x, root) : 0) ^ r[size_t(i)]);
+                S[j] = x;
+            }
+            auto a = r, b = r;
+            const int ra = rs_solve(rs_solver_code{ R, c.fcr, c.prim, V }, exp.data(), log.data(), a.data(), S,
+                                    eras.data(), int(eras.size()));
+            const int rb = solve_by_phases(c, exp.data(), log.data(), b.data(), S, eras.data(), int(eras.size()));
+            ASSERT_EQ(ra, rb) << c.describe() << " trial " << trial << " e=" << e << " f=" << f;
+            ASSERT_EQ(a, b) << c.describe() << " trial " << trial;
+            failures += ra < 0;
+        }
+        EXPECT_GT(failures, 10) << c.describe(); // (the beyond-distance words were there)
     }
 }
 

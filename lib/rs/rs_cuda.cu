@@ -10,8 +10,11 @@
  * the bits (MSB first) and whether a value is 0 (an erasure), and stores the symbol in the
  * conventional basis. Lane q then computes syndromes q, q + 32, ... by Horner over the word
  * (the word's bytes are read by all lanes at once: one broadcast a step). A codeword whose
- * syndromes are all zero is done; the others go to rs_solve (rs_solver.h, the CPU's solver) on
- * lane 0. The lanes write the information bytes back in the code's basis.
+ * syndromes are all zero is done; for the others lane 0 finds the error locator
+ * (Berlekamp-Massey, rs_locator), then the warp runs the Chien search (lane q tries positions q,
+ * q + 32, ...; the roots gathered in order by ballots) and Forney's formula (a lane an error),
+ * with the arithmetic of rs_solver.h, so the results are the CPU solver's. The lanes write the
+ * information bytes back in the code's basis.
  *
  * Memory: per block, the field's log and antilog tables, the dual-basis tables and the roots'
  * logarithms in shared memory (from the launch parameters); per warp its word, erasure flags,
@@ -45,6 +48,71 @@ struct rs_gpu_tables {
     uint8_t exp[512], log[256], from[256], to[256], root_log[128];
 };
 
+//! lanes below this one
+__device__ __forceinline__ unsigned lanes_below(int lane) { return (1u << lane) - 1u; }
+
+/*! The solver across a warp (every lane calls it; the codeword `word`, its syndromes S and
+ *  erasure list in shared memory): rs_solve's result, the same value and the same changes.
+ *  lambda, omega: 129 and 128 bytes of the warp's shared memory; loc: 128 ints (may be eras:
+ *  the erasures are read before it is written). */
+__device__ int rs_solve_warp(const rs_solver_code& p, const rs_field_ops& f, uint8_t* word, const uint8_t* S,
+                             int* eras, int n_eras, uint8_t* lambda, uint8_t* omega, int lane)
+{
+    int st = 0, deg = 0;
+    if (lane == 0)
+        st = rs_locator(p, f, S, eras, n_eras, lambda, &deg);
+    st = __shfl_sync(0xffffffffu, st, 0);
+    deg = __shfl_sync(0xffffffffu, deg, 0);
+    __syncwarp();
+    if (st <= 0)
+        return st;
+    // Chien: the roots in increasing position, at most deg of them counted
+    int* loc = eras;
+    int count = 0;
+    for (int base = 0; base < 255; base += 32) {
+        const int i = base + lane;
+        const bool root = i < 255 && rs_chien_at(p, f, lambda, deg, i) == 0;
+        const unsigned m = __ballot_sync(0xffffffffu, root);
+        const int at = count + __popc(m & lanes_below(lane));
+        if (root && at < 128)
+            loc[at] = i;
+        count += __popc(m);
+    }
+    __syncwarp();
+    if (count != deg || deg == 0)
+        return -1;
+    bool bad = false;
+    for (int c = lane; c < count; c += 32)
+        bad |= loc[c] < p.virtual_fill;
+    if (__any_sync(0xffffffffu, bad))
+        return -1;
+    // omega, then a lane an error value
+    int deg_omega = 0;
+    for (int i = lane; i < p.nroots; i += 32) {
+        omega[i] = rs_omega_at(f, S, lambda, deg, i);
+        deg_omega = omega[i] ? i : deg_omega;
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        deg_omega = max(deg_omega, __shfl_xor_sync(0xffffffffu, deg_omega, o));
+    __syncwarp();
+    uint8_t value[4] = {}; // errors lane, lane + 32, ... (count <= 128)
+    for (int c = lane, u = 0; c < count; c += 32, ++u)
+        bad |= !rs_error_value(p, f, lambda, deg, omega, deg_omega, loc[c], &value[u]);
+    if (__any_sync(0xffffffffu, bad))
+        return -1;
+    int changed = 0;
+    for (int c = lane, u = 0; c < count; c += 32, ++u) {
+        word[loc[c]] ^= value[u];
+        changed += value[u] != 0; // (an erasure whose value was right is not counted)
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        changed += __shfl_xor_sync(0xffffffffu, changed, o);
+    __syncwarp();
+    return changed;
+}
+
 __global__ void __launch_bounds__(32 * warps_a_block)
     rs_decode_kernel(const rs_gpu_params p, const rs_gpu_tables tab, const int8_t* __restrict__ soft, int64_t frames,
                      uint8_t* __restrict__ info, int* __restrict__ result)
@@ -52,6 +120,7 @@ __global__ void __launch_bounds__(32 * warps_a_block)
     __shared__ uint8_t s_exp[512], s_log[256], s_from[256], s_to[256], s_root[128];
     __shared__ uint8_t s_word[warps_a_block][256], s_er[warps_a_block][256], s_syn[warps_a_block][128];
     __shared__ int s_eras[warps_a_block][128];
+    __shared__ uint8_t s_lambda[warps_a_block][129], s_omega[warps_a_block][128];
     for (int i = threadIdx.x; i < 512; i += blockDim.x)
         s_exp[i] = tab.exp[i];
     for (int i = threadIdx.x; i < 256; i += blockDim.x) {
@@ -105,18 +174,24 @@ __global__ void __launch_bounds__(32 * warps_a_block)
         dirty = __any_sync(0xffffffffu, dirty);
         __syncwarp();
         int res = 0;
-        if (lane == 0) {
-            if (erasures > p.R) {
-                res = -1; // (more erasures than check symbols: as the CPU engine)
-            } else if (dirty) {
-                int ne = 0;
-                for (int s = 0; s < p.n; ++s)
-                    if (er[s])
-                        s_eras[warp][ne++] = s;
-                res = rs_solve(p.sc, s_exp, s_log, word, s_syn[warp], s_eras[warp], ne);
+        if (erasures > p.R) {
+            res = -1; // (more erasures than check symbols: as the CPU engine)
+        } else if (dirty) {
+            // the erasures' positions in order, 32 symbols a ballot
+            int ne = 0;
+            for (int base = 0; base < p.n; base += 32) {
+                const bool e = base + lane < p.n && er[base + lane];
+                const unsigned m = __ballot_sync(0xffffffffu, e);
+                if (e)
+                    s_eras[warp][ne + __popc(m & lanes_below(lane))] = base + lane;
+                ne += __popc(m);
             }
-            result[c] = res;
+            __syncwarp();
+            res = rs_solve_warp(p.sc, rs_field_ops{ s_exp, s_log }, word, s_syn[warp], s_eras[warp], ne,
+                                s_lambda[warp], s_omega[warp], lane);
         }
+        if (lane == 0)
+            result[c] = res;
         __syncwarp();
         uint8_t* out = info + f * p.info_bytes + j;
         for (int s = lane; s < p.k; s += 32)
