@@ -20,11 +20,14 @@
  * logarithms in shared memory (from the launch parameters); per warp its word, erasure flags,
  * syndromes and erasure list. Global: the input as it comes (frames x 8 block_bytes int8), the
  * information bytes (frames x info_bytes) and a result per codeword (the changed symbols or
- * -1), which the host folds into the frames' status. One stream, owned by the engine. */
+ * -1), which the host folds into the frames' status. A batch goes through the shared batch
+ * pipeline (runtime/batch_pipeline.h): chunks of about two waves on three streams, so the
+ * copies of one chunk overlap the decoding of the others. */
 #include "codes/gf2m_field.h"
 #include "rs/rs_engine.h"
 #include "rs/rs_reference.h"
 #include "rs/rs_solver.h"
+#include "runtime/batch_pipeline.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 
@@ -211,7 +214,6 @@ public:
         GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_device));
         d_name = "cuda:" + std::to_string(d_device) + " (" + prop.name + ", Reed-Solomon)";
         d_blocks = prop.multiProcessorCount * 16;
-        d_stream = std::make_unique<cuda_stream>();
         // the field and the tables, from the reference decoder's definitions
         gf2m_field(8, uint32_t(code.gfpoly)).tables8(d_tab.exp, d_tab.log);
         for (int i = 0; i < 256; ++i) {
@@ -229,7 +231,16 @@ public:
         d_p.dual = code.dual_basis ? 1 : 0;
         d_p.block_bytes = int64_t(code.block_bytes());
         d_p.info_bytes = int64_t(code.info_bytes());
-        reserve(max_batch ? max_batch : 4096);
+        // chunks of about two waves of warps (a codeword each), copied in and out while the
+        // chunk before them decodes; no larger than a batch
+        const size_t wave = size_t(d_blocks) * warps_a_block;
+        d_chunk = std::max<size_t>(1, 2 * wave / size_t(code.interleave));
+        if (max_batch)
+            d_chunk = std::min(d_chunk, max_batch);
+        pipeline_layout l;
+        l.in = { d_chunk * code.block_bytes() * 8 };
+        l.out = { d_chunk * code.info_bytes(), d_chunk * size_t(code.interleave) * sizeof(int) };
+        d_pipe = std::make_unique<batch_pipeline>(3, l);
     }
     std::string name() const override { return d_name; }
     bool on_gpu() const override { return true; }
@@ -241,50 +252,65 @@ public:
         if (in.frames == 0)
             return;
         device_guard g(d_device);
-        reserve(in.frames);
-        const size_t n_in = in.frames * d_code.block_bytes() * 8, n_out = in.frames * d_code.info_bytes();
-        const size_t cws = in.frames * size_t(d_code.interleave);
-        cudaStream_t st = d_stream->get();
-        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), in.soft, n_in, cudaMemcpyHostToDevice, st));
-        const unsigned grid = unsigned(std::min<size_t>(size_t(d_blocks), (cws + warps_a_block - 1) / warps_a_block));
-        rs_decode_kernel<<<grid, 32 * warps_a_block, 0, st>>>(d_p, d_tab, d_in.get(), int64_t(in.frames), d_out.get(),
-                                                               d_result.get());
-        GPUFEC_CUDA_CHECK_LAUNCH("rs_decode_kernel");
-        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(out.packed, d_out.get(), n_out, cudaMemcpyDeviceToHost, st));
-        d_host_result.resize(cws);
-        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_host_result.data(), d_result.get(), cws * sizeof(int), cudaMemcpyDeviceToHost, st));
-        d_stream->sync();
-        const int I = d_code.interleave;
-        for (size_t f = 0; f < in.frames; ++f) {
+        const size_t frames = in.frames, I = size_t(d_code.interleave);
+        const size_t bb = d_code.block_bytes() * 8, ib = d_code.info_bytes();
+        d_host_result.resize(frames * I);
+        d_pipe->run(
+            int64_t((frames + d_chunk - 1) / d_chunk),
+            [&](int64_t c) {
+                const size_t at = size_t(c) * d_chunk, m = std::min(d_chunk, frames - at);
+                chunk_io io;
+                io.in[0] = in.soft + at * bb;
+                io.in_bytes[0] = m * bb;
+                io.out[0] = out.packed + at * ib;
+                io.out_bytes[0] = m * ib;
+                io.out[1] = d_host_result.data() + at * I;
+                io.out_bytes[1] = m * I * sizeof(int);
+                return io;
+            },
+            [&](int64_t c, const slot_view& v) {
+                const size_t m = std::min(d_chunk, frames - size_t(c) * d_chunk);
+                enqueue(v.stream, v.input<const int8_t>(0), m, v.output<uint8_t>(0), v.output<int>(1));
+            });
+        for (size_t f = 0; f < frames; ++f) {
             frame_status& s = out.status[f];
             s.iterations = 1;
             s.check = 1;
-            for (int j = 0; j < I; ++j)
-                s.check = d_host_result[f * size_t(I) + size_t(j)] < 0 ? 0 : s.check;
+            for (size_t j = 0; j < I; ++j)
+                s.check = d_host_result[f * I + j] < 0 ? 0 : s.check;
         }
     }
 
-private:
-    void reserve(size_t frames)
+    double time_kernels(const int8_t* soft, size_t frames, int reps) override
     {
-        if (d_in.size() < frames * d_code.block_bytes() * 8)
-            d_in.resize(frames * d_code.block_bytes() * 8);
-        if (d_out.size() < frames * d_code.info_bytes())
-            d_out.resize(frames * d_code.info_bytes());
-        if (d_result.size() < frames * size_t(d_code.interleave))
-            d_result.resize(frames * size_t(d_code.interleave));
+        device_guard g(d_device);
+        const size_t m = std::min(d_chunk, frames), bb = d_code.block_bytes() * 8;
+        device_buffer<int8_t> d_in(m * bb);
+        device_buffer<uint8_t> d_out(m * d_code.info_bytes());
+        device_buffer<int> d_res(m * size_t(d_code.interleave));
+        cuda_stream st;
+        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), soft, m * bb, cudaMemcpyHostToDevice, st.get()));
+        const double t = time_on_stream(st.get(), reps, [&] { enqueue(st.get(), d_in.get(), m, d_out.get(), d_res.get()); });
+        return t * double(frames) / double(m);
+    }
+
+private:
+    void enqueue(cudaStream_t st, const int8_t* soft, size_t frames, uint8_t* info, int* result)
+    {
+        const size_t cws = frames * size_t(d_code.interleave);
+        const unsigned grid = unsigned(std::min<size_t>(size_t(d_blocks), (cws + warps_a_block - 1) / warps_a_block));
+        rs_decode_kernel<<<grid, 32 * warps_a_block, 0, st>>>(d_p, d_tab, soft, int64_t(frames), info, result);
+        GPUFEC_CUDA_CHECK_LAUNCH("rs_decode_kernel");
     }
 
     rs_code d_code;
     int d_device;
     int d_blocks = 1;
+    size_t d_chunk = 1;
     std::string d_name;
     rs_gpu_params d_p{};
     rs_gpu_tables d_tab{};
-    std::unique_ptr<cuda_stream> d_stream;
-    device_buffer<int8_t> d_in;
-    device_buffer<uint8_t> d_out;
-    device_buffer<int> d_result;
+    std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<int> d_host_result;
 };
 
