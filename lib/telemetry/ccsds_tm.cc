@@ -7,6 +7,7 @@
 #include <gnuradio/gpufec/core/telemetry/ccsds_tm.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace gpufec {
@@ -168,6 +169,62 @@ size_t rs_codeword_corrections(const rs_code& code, const uint8_t* received_bloc
         }
     }
     return decoded;
+}
+
+namespace {
+//! the sequence over a codeblock's bits (or zeros where not randomized)
+std::vector<uint8_t> pn_over(size_t bits, bool randomized)
+{
+    std::vector<uint8_t> pn(bits, 0);
+    if (randomized)
+        ccsds_randomize(pn.data(), bits);
+    return pn;
+}
+} // namespace
+
+void ccsds_tm_deframe(const ccsds_tm_layout& layout, const uint8_t* bits, size_t cadus, bool randomized,
+                      int8_t* soft, uint8_t* raw)
+{
+    const size_t cb = layout.codeblock_bytes(), nb = cb * 8, per = layout.cadu_bits();
+    const auto pn = pn_over(nb, randomized);
+    for (size_t f = 0; f < cadus; ++f) {
+        const uint8_t* x = bits + f * per + ccsds_asm_bits;
+        int8_t* s = soft + f * nb;
+        uint8_t* r = raw + f * cb;
+        for (size_t b = 0; b < cb; ++b) {
+            unsigned byte = 0;
+            for (size_t i = 0; i < 8; ++i) {
+                const unsigned bit = (x[b * 8 + i] & 1u) ^ pn[b * 8 + i];
+                s[b * 8 + i] = int8_t(bit ? 127 : -127);
+                byte = byte << 1 | bit;
+            }
+            r[b] = uint8_t(byte);
+        }
+    }
+}
+
+void ccsds_tm_deframe(const ccsds_tm_layout& layout, const float* symbols, size_t cadus, float scale,
+                      bool randomized, int8_t* soft, uint8_t* raw)
+{
+    const size_t cb = layout.codeblock_bytes(), nb = cb * 8, per = layout.cadu_bits();
+    const auto pn = pn_over(nb, randomized);
+    for (size_t f = 0; f < cadus; ++f) {
+        const float* x = symbols + f * per + ccsds_asm_bits;
+        int8_t* s = soft + f * nb;
+        uint8_t* r = raw + f * cb;
+        for (size_t b = 0; b < cb; ++b) {
+            unsigned byte = 0;
+            for (size_t i = 0; i < 8; ++i) {
+                float v = x[b * 8 + i] * scale;
+                v = pn[b * 8 + i] ? -v : v;
+                // NaN: 0 (no information: an erasure to the rs family); beyond +-127 clamped
+                const float q = std::isnan(v) ? 0.f : std::nearbyint(std::min(127.f, std::max(-127.f, v)));
+                s[b * 8 + i] = int8_t(q);
+                byte = byte << 1 | unsigned(q > 0);
+            }
+            r[b] = uint8_t(byte);
+        }
+    }
 }
 
 bool ccsds_fecf_ok(const uint8_t* frame, size_t bytes)

@@ -9,7 +9,7 @@ the 32-bit marker 1ACFFC1D in front (a CADU), then the K = 7 rate-1/2 convolutio
 whole stream (or none). Received, each stage a block:
 
   soft symbols -> ccsds_tm_sync -> viterbi_decoder (streaming) -> ccsds_tm_deframer
-               -> frame_decoder("rs") -> ccsds_tm_frame_check -> PDUs of transfer frames
+               -> frame_decoder("rs") -> ccsds_tm_frame_check (C++) -> PDUs of transfer frames
 
 ccsds_tm_receiver is that chain as one hierarchical block (GRC: "CCSDS TM Receiver");
 ccsds_tm_encoder makes such a stream from transfer frames (tests, demonstrations).
@@ -21,8 +21,8 @@ import numpy as np
 import pmt
 from gnuradio import gr
 
-from .gpufec_python import (ccsds_fecf_ok, ccsds_pn_sequence, ccsds_tm_stream_encoder, ccsds_tm_sync_core,
-                            frame_decoder, rs_codeword_corrections, viterbi_decoder)
+from .gpufec_python import (ccsds_tm_deframer_core, ccsds_tm_frame_check, ccsds_tm_stream_encoder,
+                            ccsds_tm_sync_core, frame_decoder, viterbi_decoder)
 from .lifetime import keep_alive
 from .params import check_int, check_real
 
@@ -93,19 +93,11 @@ class ccsds_tm_sync(gr.basic_block):
         return [self._sync.window()] * ninputs
 
     def general_work(self, input_items, output_items):
-        x, y = input_items[0], output_items[0]
-        used = produced = 0
-        while produced + self._F <= len(y):
-            consumed, frame, what, shift = self._sync.step(x[used:], y[produced:])
-            if what:
-                self._event(what, shift, produced)
-            used += consumed
-            if frame:
-                produced += self._F
-            if consumed == 0 and not frame and not what:
-                break  # needs more symbols
+        used, given, events = self._sync.run(input_items[0], output_items[0])
+        for at, what, shift in events:
+            self._event(what, shift, at * self._F)
         self.consume(0, used)
-        return produced
+        return given * self._F
 
     def _event(self, what, shift, produced):
         if what == "lost":
@@ -143,12 +135,9 @@ class ccsds_tm_deframer(gr.basic_block):
         self._cadu = enc.cadu_symbols()  # bits of a CADU (no inner code)
         self._bits = self._cadu - 32
         self._bytes = self._bits // 8
-        self._float = dtype == "float"
-        self._scale = check_real("scale", scale, 0, lo_open=True)
-        pn = np.resize(ccsds_pn_sequence(), self._bits).astype(np.uint8)
-        self._pn = pn if randomized else np.zeros_like(pn)
-        self._flip = (1.0 - 2.0 * self._pn).astype(np.float32)
-        self._soft_of = np.array([-127, 127], np.int8)
+        self._core = ccsds_tm_deframer_core(code=str(code), interleave=int(interleave), virtual_fill=int(virtual_fill),
+                                            basis=str(basis), randomized=bool(randomized),
+                                            scale=check_real("scale", scale, 0, lo_open=True))
         self.set_output_multiple(self._bits)  # (out 1: bytes, the same CADUs)
         self.set_relative_rate(self._bits, self._cadu)
         self.set_tag_propagation_policy(gr.TPP_DONT)
@@ -158,18 +147,9 @@ class ccsds_tm_deframer(gr.basic_block):
 
     def general_work(self, input_items, output_items):
         x, soft, raw = input_items[0], output_items[0], output_items[1]
-        n = min(len(x) // self._cadu, len(soft) // self._bits, len(raw) // self._bytes)
+        n = self._core.run(x, soft, raw)
         if n == 0:
             return 0
-        body = x[:n * self._cadu].reshape(n, self._cadu)[:, 32:]
-        if self._float:
-            v = body * self._flip
-            soft[:n * self._bits] = np.clip(np.rint(v * self._scale), -127, 127).astype(np.int8).ravel()
-            hard = (v > 0).astype(np.uint8)
-        else:
-            hard = (body & 1) ^ self._pn
-            soft[:n * self._bits] = self._soft_of[hard].ravel()
-        raw[:n * self._bytes] = np.packbits(hard, axis=1).ravel()
         start = self.nitems_read(0)
         for tag in self.get_tags_in_range(0, start, start + n * self._cadu):
             f = (tag.offset - start) // self._cadu
@@ -178,79 +158,6 @@ class ccsds_tm_deframer(gr.basic_block):
         self.produce(0, n * self._bits)
         self.produce(1, n * self._bytes)
         return gr.WORK_CALLED_PRODUCE
-
-
-class ccsds_tm_frame_check(gr.basic_block):
-    """The decoded transfer frames (in 0: the rs decoder's packed information bytes) beside the
-    codeblocks as received (in 1, from ccsds_tm_deframer), out as PDUs on message port "frames":
-    (metadata, u8vector of the frame's bytes). Metadata: "cadu" (its index since the start),
-    "rs_corrected" (s32vector: symbols each codeword corrected, -1 where it failed), "rs_ok",
-    with fecf=True "fecf_ok" (the frame's last two bytes are the CRC-16 of the others), and
-    "tm_sync" / "tm_ambiguity" where the sync marked the CADU. Frames with a failed codeword (or
-    a failed FECF) are dropped unless pass_failed; counted either way (stats())."""
-
-    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", fecf=False,
-                 pass_failed=False):
-        gr.basic_block.__init__(self, "gpufec_ccsds_tm_frame_check", [np.uint8, np.uint8], None)
-        keep_alive(self)
-        self._lay = _layout(code, interleave, virtual_fill, basis, "none")
-        del self._lay["conv"]
-        enc = ccsds_tm_stream_encoder(**self._lay, conv="none")
-        self._fb = enc.frame_bytes()
-        self._bb = (enc.cadu_symbols() - 32) // 8
-        self._fecf = bool(fecf)
-        self._pass_failed = bool(pass_failed)
-        self._port = pmt.intern("frames")
-        self.message_port_register_out(self._port)
-        self.set_tag_propagation_policy(gr.TPP_DONT)
-        self._stats = dict(cadus=0, frames=0, rs_failed=0, fecf_failed=0, dropped=0, corrected_symbols=0)
-
-    def stats(self):
-        """cadus (checked), frames (sent on), rs_failed, fecf_failed, dropped, corrected_symbols"""
-        return dict(self._stats)
-
-    def forecast(self, noutput_items, ninputs):
-        return [self._fb, self._bb]
-
-    def general_work(self, input_items, output_items):
-        dec, raw = input_items
-        n = min(len(dec) // self._fb, len(raw) // self._bb)
-        if n == 0:
-            return 0
-        frames = np.asarray(dec[:n * self._fb])
-        counts = rs_codeword_corrections(raw[:n * self._bb], frames, **self._lay)
-        rs_ok = (counts >= 0).all(axis=1)
-        fecf = ccsds_fecf_ok(frames, self._fb) if self._fecf else None
-        start = self.nitems_read(0)
-        marks = {}
-        for tag in self.get_tags_in_range(0, start, start + n * self._fb):
-            marks.setdefault((tag.offset - start) // self._fb, []).append(tag)
-        first = self._stats["cadus"]
-        for f in range(n):
-            ok = bool(rs_ok[f])
-            self._stats["rs_failed"] += not ok
-            self._stats["corrected_symbols"] += int(counts[f][counts[f] > 0].sum())
-            fok = True if fecf is None else bool(fecf[f])
-            self._stats["fecf_failed"] += ok and not fok
-            if not (ok and fok) and not self._pass_failed:
-                self._stats["dropped"] += 1
-                continue
-            meta = pmt.make_dict()
-            meta = pmt.dict_add(meta, pmt.intern("cadu"), pmt.from_uint64(first + f))
-            meta = pmt.dict_add(meta, pmt.intern("rs_corrected"),
-                                pmt.init_s32vector(len(counts[f]), counts[f].tolist()))
-            meta = pmt.dict_add(meta, pmt.intern("rs_ok"), pmt.from_bool(ok))
-            if fecf is not None:
-                meta = pmt.dict_add(meta, pmt.intern("fecf_ok"), pmt.from_bool(fok))
-            for tag in marks.get(f, []):
-                meta = pmt.dict_add(meta, tag.key, tag.value)
-            body = frames[f * self._fb:(f + 1) * self._fb]
-            self.message_port_pub(self._port, pmt.cons(meta, pmt.init_u8vector(self._fb, body.tolist())))
-            self._stats["frames"] += 1
-        self._stats["cadus"] += n
-        self.consume(0, n * self._fb)
-        self.consume(1, n * self._bb)
-        return 0
 
 
 class ccsds_tm_receiver(gr.hier_block2):
@@ -277,7 +184,7 @@ class ccsds_tm_receiver(gr.hier_block2):
                                           randomized=randomized)
         self.rs = frame_decoder("rs", ccsds_tm_rs_options(**rs), device=device, input_type="int8",
                                 packed_output=True, status_tags="none")
-        self.check = ccsds_tm_frame_check(**rs, fecf=fecf, pass_failed=pass_failed)
+        self.check = ccsds_tm_frame_check(**rs, fecf=bool(fecf), pass_failed=bool(pass_failed))
         if coded:
             self.viterbi = viterbi_decoder(code=lay["conv"], mode="streaming", device=device, scale=scale)
             self.connect(self, self.sync, self.viterbi, self.deframer)

@@ -20,6 +20,7 @@
 #include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include <gnuradio/gpufec/frame_decoder.h>
 #include <gnuradio/gpufec/pdu_decoder.h>
+#include <gnuradio/gpufec/ccsds_tm_frame_check.h>
 #include <gnuradio/gpufec/fec_objects.h>
 #include <gnuradio/gpufec/ldpc_decoder.h>
 #include <gnuradio/gpufec/ldpc_encoder.h>
@@ -291,6 +292,27 @@ blocks of every size through one block). See docs/platform.md.)doc")
     // gr-fec FECAPI objects: make() returns gr-fec's own generic_decoder / generic_encoder
     // handles, which fec.extended_decoder, fec.async_decoder, fec.tagged_decoder and the BER
     // curve generator take
+    using gr::gpufec::ccsds_tm_frame_check;
+    py::class_<ccsds_tm_frame_check, gr::block, gr::basic_block, std::shared_ptr<ccsds_tm_frame_check>>(
+        m, "ccsds_tm_frame_check", R"doc(The CCSDS telemetry receiver's last stage: decoded transfer frames
+(in 0: the rs decoder's packed information bytes) beside the codeblocks as received (in 1, from
+ccsds_tm_deframer), out as PDUs on message port "frames" with metadata "cadu", "rs_corrected"
+(each codeword's corrected symbols, -1 where it failed), "rs_ok", with fecf "fecf_ok", and the
+sync's tags. Failed frames are dropped unless pass_failed; stats() counts all.)doc")
+        .def(py::init(&ccsds_tm_frame_check::make), py::arg("code") = "ccsds:255:223", py::arg("interleave") = 5,
+             py::arg("virtual_fill") = -1, py::arg("basis") = "default", py::arg("fecf") = false,
+             py::arg("pass_failed") = false)
+        .def("stats", [](const ccsds_tm_frame_check& b) {
+            py::dict d;
+            d["cadus"] = b.cadus();
+            d["frames"] = b.frames();
+            d["rs_failed"] = b.rs_failed();
+            d["fecf_failed"] = b.fecf_failed();
+            d["dropped"] = b.dropped();
+            d["corrected_symbols"] = b.corrected_symbols();
+            return d;
+        }, "cadus (checked), frames (sent on), rs_failed, fecf_failed, dropped, corrected_symbols");
+
     m.def("fec_decoder", &gr::gpufec::fec_decoder::make, py::arg("family"), py::arg("options") = "",
           py::arg("device") = "cpu", py::arg("scale") = 32.0f,
           R"doc(A frame family's decoder as a gr-fec generic_decoder (one frame per call: for gr-fec's

@@ -11,7 +11,10 @@
 
 #include <gnuradio/gpufec/core/codes/ccsds_randomizer.h>
 #include <gnuradio/gpufec/core/telemetry/ccsds_tm.h>
+#include <algorithm>
 #include <stdexcept>
+#include <tuple>
+#include <vector>
 #include <string>
 
 namespace py = pybind11;
@@ -90,6 +93,34 @@ void bind_telemetry(py::module& m)
             py::arg("symbols"), py::arg("out"),
             "one step: (symbols consumed, whether out[:frame_symbols()] now holds a CADU, event name or '', slip in "
             "symbols)")
+        .def(
+            "run",
+            [](tm_sync& x, py::array_t<float, py::array::c_style> in, py::array_t<float, py::array::c_style> out) {
+                // steps while whole CADUs fit in out: (consumed, CADUs given, [(CADU, event, shift)])
+                const size_t F = x.sync.frame_symbols(), room = size_t(out.size()) / F, n = size_t(in.size());
+                size_t used = 0, given = 0;
+                py::list events;
+                {
+                    py::gil_scoped_release nogil;
+                    std::vector<std::tuple<size_t, gpufec::soft_marker_sync::event, long>> ev;
+                    while (given < room) {
+                        const auto r = x.sync.step(in.data() + used, n - used, out.mutable_data() + given * F);
+                        if (r.what != gpufec::soft_marker_sync::event::none)
+                            ev.emplace_back(given, r.what, r.shift);
+                        used += r.consumed;
+                        given += r.frame;
+                        if (r.consumed == 0 && !r.frame && r.what == gpufec::soft_marker_sync::event::none)
+                            break;
+                    }
+                    py::gil_scoped_acquire gil;
+                    for (const auto& [at, what, shift] : ev)
+                        events.append(py::make_tuple(at, gpufec::to_string(what), shift));
+                }
+                return py::make_tuple(used, given, events);
+            },
+            py::arg("symbols"), py::arg("out"),
+            "steps while whole CADUs fit in out: (symbols consumed, CADUs written, [(CADU index in out, event, "
+            "slip)])")
         .def("locked", [](const tm_sync& x) { return x.sync.locked(); })
         .def(
             "hypothesis",
@@ -111,6 +142,46 @@ void bind_telemetry(py::module& m)
             d["skipped_symbols"] = s.skipped_symbols;
             return d;
         });
+
+    struct deframer {
+        gpufec::ccsds_tm_layout layout;
+        bool randomized;
+        float scale;
+    };
+    py::class_<deframer>(m, "ccsds_tm_deframer_core",
+                         "Whole CADUs (from their marker on) to the codeblocks' de-randomized soft values for the rs "
+                         "family and the codeblocks as received (gpufec::ccsds_tm_deframe).")
+        .def(py::init([](const std::string& code, int interleave, int virtual_fill, const std::string& basis,
+                         bool randomized, float scale) {
+                 return deframer{ make_layout(code, interleave, virtual_fill, basis, "none"), randomized, scale };
+             }),
+             py::arg("code") = "ccsds:255:223", py::arg("interleave") = 5, py::arg("virtual_fill") = -1,
+             py::arg("basis") = "default", py::arg("randomized") = true, py::arg("scale") = 32.0f)
+        .def(
+            "run",
+            [](const deframer& d, py::array in, py::array_t<int8_t, py::array::c_style> soft,
+               py::array_t<uint8_t, py::array::c_style> raw) {
+                // as many whole CADUs as in holds and soft and raw have room for; returns them
+                const size_t per = d.layout.cadu_bits(), cb = d.layout.codeblock_bytes();
+                const size_t n = std::min({ size_t(in.size()) / per, size_t(soft.size()) / (8 * cb),
+                                            size_t(raw.size()) / cb });
+                if (!(in.flags() & py::array::c_style))
+                    throw std::invalid_argument("deframe: the input must be contiguous");
+                if (py::isinstance<py::array_t<uint8_t>>(in)) {
+                    const auto* x = static_cast<const uint8_t*>(in.data());
+                    py::gil_scoped_release nogil;
+                    gpufec::ccsds_tm_deframe(d.layout, x, n, d.randomized, soft.mutable_data(), raw.mutable_data());
+                } else if (py::isinstance<py::array_t<float>>(in)) {
+                    const auto* x = static_cast<const float*>(in.data());
+                    py::gil_scoped_release nogil;
+                    gpufec::ccsds_tm_deframe(d.layout, x, n, d.scale, d.randomized, soft.mutable_data(),
+                                             raw.mutable_data());
+                } else {
+                    throw std::invalid_argument("deframe: bits (uint8) or soft symbols (float32)");
+                }
+                return n;
+            },
+            py::arg("cadus"), py::arg("soft"), py::arg("raw"));
 
     py::class_<gpufec::ccsds_tm_encoder>(m, "ccsds_tm_stream_encoder",
                                          "Transfer frames to CCSDS telemetry channel bits (one per byte): Reed-Solomon, "
