@@ -182,49 +182,50 @@ std::vector<uint8_t> pn_over(size_t bits, bool randomized)
 }
 } // namespace
 
-void ccsds_tm_deframe(const ccsds_tm_layout& layout, const uint8_t* bits, size_t cadus, bool randomized,
-                      int8_t* soft, uint8_t* raw)
+namespace {
+/*! the deframing of both kinds of input: value(f, i) is the soft value of CADU f's codeblock
+ *  bit i before de-randomizing (int8 range); its decision is the sign after it */
+template <class Value>
+void deframe_with(const ccsds_tm_layout& layout, size_t cadus, bool randomized, int8_t* soft, uint8_t* raw,
+                  Value&& value)
 {
-    const size_t cb = layout.codeblock_bytes(), nb = cb * 8, per = layout.cadu_bits();
+    const size_t cb = layout.codeblock_bytes(), nb = cb * 8;
     const auto pn = pn_over(nb, randomized);
     for (size_t f = 0; f < cadus; ++f) {
-        const uint8_t* x = bits + f * per + ccsds_asm_bits;
         int8_t* s = soft + f * nb;
         uint8_t* r = raw + f * cb;
         for (size_t b = 0; b < cb; ++b) {
             unsigned byte = 0;
             for (size_t i = 0; i < 8; ++i) {
-                const unsigned bit = (x[b * 8 + i] & 1u) ^ pn[b * 8 + i];
-                s[b * 8 + i] = int8_t(bit ? 127 : -127);
-                byte = byte << 1 | bit;
-            }
-            r[b] = uint8_t(byte);
-        }
-    }
-}
-
-void ccsds_tm_deframe(const ccsds_tm_layout& layout, const float* symbols, size_t cadus, float scale,
-                      bool randomized, int8_t* soft, uint8_t* raw)
-{
-    const size_t cb = layout.codeblock_bytes(), nb = cb * 8, per = layout.cadu_bits();
-    const auto pn = pn_over(nb, randomized);
-    for (size_t f = 0; f < cadus; ++f) {
-        const float* x = symbols + f * per + ccsds_asm_bits;
-        int8_t* s = soft + f * nb;
-        uint8_t* r = raw + f * cb;
-        for (size_t b = 0; b < cb; ++b) {
-            unsigned byte = 0;
-            for (size_t i = 0; i < 8; ++i) {
-                float v = x[b * 8 + i] * scale;
-                v = pn[b * 8 + i] ? -v : v;
-                // NaN: 0 (no information: an erasure to the rs family); beyond +-127 clamped
-                const float q = std::isnan(v) ? 0.f : std::nearbyint(std::min(127.f, std::max(-127.f, v)));
+                const int v = value(f, b * 8 + i);
+                const int q = pn[b * 8 + i] ? -v : v;
                 s[b * 8 + i] = int8_t(q);
                 byte = byte << 1 | unsigned(q > 0);
             }
             r[b] = uint8_t(byte);
         }
     }
+}
+} // namespace
+
+void ccsds_tm_deframe(const ccsds_tm_layout& layout, const uint8_t* bits, size_t cadus, bool randomized,
+                      int8_t* soft, uint8_t* raw)
+{
+    const size_t per = layout.cadu_bits();
+    deframe_with(layout, cadus, randomized, soft, raw, [&](size_t f, size_t i) {
+        return (bits[f * per + ccsds_asm_bits + i] & 1u) ? 127 : -127;
+    });
+}
+
+void ccsds_tm_deframe(const ccsds_tm_layout& layout, const float* symbols, size_t cadus, float scale,
+                      bool randomized, int8_t* soft, uint8_t* raw)
+{
+    const size_t per = layout.cadu_bits();
+    deframe_with(layout, cadus, randomized, soft, raw, [&](size_t f, size_t i) {
+        // NaN: 0 (no information: an erasure to the rs family); beyond +-127 clamped
+        const float v = symbols[f * per + ccsds_asm_bits + i] * scale;
+        return std::isnan(v) ? 0 : int(std::nearbyint(std::min(127.f, std::max(-127.f, v))));
+    });
 }
 
 bool ccsds_fecf_ok(const uint8_t* frame, size_t bytes)

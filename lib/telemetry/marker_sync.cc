@@ -59,6 +59,7 @@ soft_marker_sync::soft_marker_sync(std::vector<marker_hypothesis> hypotheses, si
                                         "' knows fewer than 8 of its marker's symbols");
         d_known.push_back(std::move(known));
     }
+    d_sign.resize(d_hyps.size());
     if (d_frame <= d_len + 2 * size_t(std::max(0, s.slip_range)))
         throw std::invalid_argument("marker sync: a frame of " + std::to_string(d_frame) +
                                     " symbols cannot hold its marker of " + std::to_string(d_len));
@@ -98,11 +99,19 @@ double soft_marker_sync::correlation(const float* in, int h) const
     return m > 0 ? c / m : 0.0;
 }
 
-void soft_marker_sync::give(const float* in, float* out) const
+void soft_marker_sync::give(const float* in, float* out)
 {
-    const auto& fix = d_hyps[size_t(d_hyp)].fix;
-    for (size_t i = 0, j = 0; i < d_frame; ++i, j = j + 1 == fix.size() ? 0 : j + 1)
-        out[i] = fix[j] < 0 ? -in[i] : in[i];
+    // the fix over a whole frame, made once a hypothesis: a product the compiler vectorises
+    auto& sign = d_sign[size_t(d_hyp)];
+    if (sign.empty()) {
+        const auto& fix = d_hyps[size_t(d_hyp)].fix;
+        sign.resize(d_frame);
+        for (size_t i = 0; i < d_frame; ++i)
+            sign[i] = float(fix[i % fix.size()]);
+    }
+    const float* m = sign.data();
+    for (size_t i = 0; i < d_frame; ++i)
+        out[i] = in[i] * m[i];
 }
 
 soft_marker_sync::step_result soft_marker_sync::step(const float* in, size_t n, float* out)

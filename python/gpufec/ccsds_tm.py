@@ -75,7 +75,9 @@ class ccsds_tm_sync(gr.basic_block):
         # read as two CADUs in per CADU out, which sizes the buffer before it to hold the
         # search's window (two CADUs and a marker)
         self.set_relative_rate(1, 2)
-        self.set_min_output_buffer(16 * self._F)  # several CADUs a call: a call costs more than a CADU
+        # many CADUs a call (a call costs more than a CADU), and batches the GPU decoders after it
+        # fill quickly
+        self.set_min_output_buffer(64 * self._F)
         self.set_tag_propagation_policy(gr.TPP_DONT)  # input positions mean nothing after it
 
     def frame_symbols(self):
@@ -140,6 +142,10 @@ class ccsds_tm_deframer(gr.basic_block):
                                             scale=check_real("scale", scale, 0, lo_open=True))
         self.set_output_multiple(self._bits)  # (out 1: bytes, the same CADUs)
         self.set_relative_rate(self._bits, self._cadu)
+        # many CADUs a call; GNU Radio gives both outputs one item count, so out 1 (a byte a
+        # codeblock byte) gets as many items of room as out 0 (a value a bit)
+        self.set_min_output_buffer(0, 64 * self._bits)
+        self.set_min_output_buffer(1, 64 * self._bits)
         self.set_tag_propagation_policy(gr.TPP_DONT)
 
     def forecast(self, noutput_items, ninputs):

@@ -92,12 +92,13 @@ public:
     double correlation(const float* in, int h) const;
 
 private:
-    void give(const float* in, float* out) const;
+    void give(const float* in, float* out);
 
     std::vector<marker_hypothesis> d_hyps;
     size_t d_frame, d_len;
     settings d_set;
     std::vector<std::vector<std::pair<uint32_t, float>>> d_known; // per hypothesis: (place, sign)
+    std::vector<std::vector<float>> d_sign; // per hypothesis: its fix over a frame (made when first used)
     bool d_locked = false;
     int d_hyp = -1, d_misses = 0;
     double d_last_corr = 0;
