@@ -61,20 +61,28 @@ public:
     void forecast(int, gr_vector_int& required) override
     {
         required[0] = int(d_fb);
-        required[1] = int(d_bb);
+        required[1] = int(d_bb * 8);
     }
 
     int general_work(int, gr_vector_int& ninput_items, gr_vector_const_void_star& input_items,
                      gr_vector_void_star&) override
     {
-        const size_t n = std::min(size_t(ninput_items[0]) / d_fb, size_t(ninput_items[1]) / d_bb);
+        const size_t n = std::min(size_t(ninput_items[0]) / d_fb, size_t(ninput_items[1]) / (d_bb * 8));
         if (n == 0)
             return 0;
         const auto* frames = static_cast<const uint8_t*>(input_items[0]);
-        const auto* raw = static_cast<const uint8_t*>(input_items[1]);
+        const auto* hard = static_cast<const uint8_t*>(input_items[1]);
         const size_t I = size_t(d_code.interleave);
+        // the received codeblocks, packed
+        d_raw.resize(n * d_bb);
+        for (size_t b = 0; b < n * d_bb; ++b) {
+            unsigned byte = 0;
+            for (size_t i = 0; i < 8; ++i)
+                byte = byte << 1 | (hard[b * 8 + i] & 1u);
+            d_raw[b] = uint8_t(byte);
+        }
         d_counts.resize(n * I);
-        ::gpufec::rs_codeword_corrections(d_code, raw, frames, n, d_counts.data());
+        ::gpufec::rs_codeword_corrections(d_code, d_raw.data(), frames, n, d_counts.data());
         const uint64_t start = nitems_read(0);
         get_tags_in_range(d_tags, 0, start, start + n * d_fb);
         size_t t = 0;
@@ -112,7 +120,7 @@ public:
         }
         d_cadus += n;
         consume(0, int(n * d_fb));
-        consume(1, int(n * d_bb));
+        consume(1, int(n * d_bb * 8));
         return 0;
     }
 
@@ -129,6 +137,7 @@ private:
     bool d_fecf, d_pass_failed;
     pmt::pmt_t d_port, k_cadu, k_corrected, k_rs_ok, k_fecf_ok;
     std::vector<int> d_counts;
+    std::vector<uint8_t> d_raw;
     std::vector<gr::tag_t> d_tags;
     // (read by stats() from other threads while the flowgraph runs)
     std::atomic<uint64_t> d_cadus{ 0 }, d_frames{ 0 }, d_rs_failed{ 0 }, d_fecf_failed{ 0 }, d_dropped{ 0 },

@@ -186,42 +186,38 @@ namespace {
 /*! the deframing of both kinds of input: value(f, i) is the soft value of CADU f's codeblock
  *  bit i before de-randomizing (int8 range); its decision is the sign after it */
 template <class Value>
-void deframe_with(const ccsds_tm_layout& layout, size_t cadus, bool randomized, int8_t* soft, uint8_t* raw,
+void deframe_with(const ccsds_tm_layout& layout, size_t cadus, bool randomized, int8_t* soft, uint8_t* hard,
                   Value&& value)
 {
-    const size_t cb = layout.codeblock_bytes(), nb = cb * 8;
+    const size_t nb = layout.codeblock_bytes() * 8;
     const auto pn = pn_over(nb, randomized);
     for (size_t f = 0; f < cadus; ++f) {
         int8_t* s = soft + f * nb;
-        uint8_t* r = raw + f * cb;
-        for (size_t b = 0; b < cb; ++b) {
-            unsigned byte = 0;
-            for (size_t i = 0; i < 8; ++i) {
-                const int v = value(f, b * 8 + i);
-                const int q = pn[b * 8 + i] ? -v : v;
-                s[b * 8 + i] = int8_t(q);
-                byte = byte << 1 | unsigned(q > 0);
-            }
-            r[b] = uint8_t(byte);
+        uint8_t* h = hard + f * nb;
+        for (size_t i = 0; i < nb; ++i) {
+            const int v = value(f, i);
+            const int q = pn[i] ? -v : v;
+            s[i] = int8_t(q);
+            h[i] = uint8_t(q > 0);
         }
     }
 }
 } // namespace
 
 void ccsds_tm_deframe(const ccsds_tm_layout& layout, const uint8_t* bits, size_t cadus, bool randomized,
-                      int8_t* soft, uint8_t* raw)
+                      int8_t* soft, uint8_t* hard)
 {
     const size_t per = layout.cadu_bits();
-    deframe_with(layout, cadus, randomized, soft, raw, [&](size_t f, size_t i) {
+    deframe_with(layout, cadus, randomized, soft, hard, [&](size_t f, size_t i) {
         return (bits[f * per + ccsds_asm_bits + i] & 1u) ? 127 : -127;
     });
 }
 
 void ccsds_tm_deframe(const ccsds_tm_layout& layout, const float* symbols, size_t cadus, float scale,
-                      bool randomized, int8_t* soft, uint8_t* raw)
+                      bool randomized, int8_t* soft, uint8_t* hard)
 {
     const size_t per = layout.cadu_bits();
-    deframe_with(layout, cadus, randomized, soft, raw, [&](size_t f, size_t i) {
+    deframe_with(layout, cadus, randomized, soft, hard, [&](size_t f, size_t i) {
         // NaN: 0 (no information: an erasure to the rs family); beyond +-127 clamped
         const float v = symbols[f * per + ccsds_asm_bits + i] * scale;
         return std::isnan(v) ? 0 : int(std::nearbyint(std::min(127.f, std::max(-127.f, v))));

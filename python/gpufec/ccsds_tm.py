@@ -27,6 +27,7 @@ from .lifetime import keep_alive
 from .params import check_int, check_real
 
 _SYNC_KEY = pmt.intern("tm_sync")
+_RS_BATCH = 512  # the receiver's Reed-Solomon batches, codeblocks
 _AMBIGUITY_KEY = pmt.intern("tm_ambiguity")
 
 
@@ -122,12 +123,14 @@ class ccsds_tm_deframer(gr.basic_block):
     """Whole CADUs in, from their marker on: the decoded bits of the inner code (dtype "byte",
     one bit per byte) or the channel's soft symbols of a stream without it (dtype "float",
     positive = bit 1, quantised to int8 with `scale`). Out 0: each codeblock's code bits,
-    de-randomized, as int8 soft values for the rs family (bits: +-127); out 1: the codeblock as
-    received, bytes (for ccsds_tm_frame_check's correction counts). Tags move to the start of
-    their CADU's codeblock on out 0."""
+    de-randomized, as int8 soft values for the rs family (bits: +-127); out 1: their decisions as
+    received, a bit a byte (for ccsds_tm_frame_check's correction counts). Tags move to the start
+    of their CADU's codeblock on out 0. `buffer_cadus`: CADUs each output holds, at least what
+    the Reed-Solomon decoder after it has in flight (its batches, three of them), since the
+    frame check reads out 1 only when their decoded frames come."""
 
     def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", dtype="byte",
-                 scale=32.0, randomized=True):
+                 scale=32.0, randomized=True, buffer_cadus=64):
         if dtype not in ("byte", "float"):
             raise ValueError("dtype: '%s' is not valid (allowed: byte, float)" % dtype)
         t = np.uint8 if dtype == "byte" else np.float32
@@ -136,16 +139,15 @@ class ccsds_tm_deframer(gr.basic_block):
         enc = ccsds_tm_stream_encoder(**_layout(code, interleave, virtual_fill, basis, "none"))
         self._cadu = enc.cadu_symbols()  # bits of a CADU (no inner code)
         self._bits = self._cadu - 32
-        self._bytes = self._bits // 8
         self._core = ccsds_tm_deframer_core(code=str(code), interleave=int(interleave), virtual_fill=int(virtual_fill),
                                             basis=str(basis), randomized=bool(randomized),
                                             scale=check_real("scale", scale, 0, lo_open=True))
-        self.set_output_multiple(self._bits)  # (out 1: bytes, the same CADUs)
+        self.set_output_multiple(self._bits)  # (both outputs: a value a codeblock bit)
         self.set_relative_rate(self._bits, self._cadu)
-        # many CADUs a call; GNU Radio gives both outputs one item count, so out 1 (a byte a
-        # codeblock byte) gets as many items of room as out 0 (a value a bit)
-        self.set_min_output_buffer(0, 64 * self._bits)
-        self.set_min_output_buffer(1, 64 * self._bits)
+        # many CADUs a call, and room for what the decoder after out 0 holds
+        n = check_int("buffer_cadus", buffer_cadus, 1)
+        self.set_min_output_buffer(0, n * self._bits)
+        self.set_min_output_buffer(1, n * self._bits)
         self.set_tag_propagation_policy(gr.TPP_DONT)
 
     def forecast(self, noutput_items, ninputs):
@@ -161,9 +163,7 @@ class ccsds_tm_deframer(gr.basic_block):
             f = (tag.offset - start) // self._cadu
             self.add_item_tag(0, self.nitems_written(0) + f * self._bits, tag.key, tag.value)
         self.consume(0, n * self._cadu)
-        self.produce(0, n * self._bits)
-        self.produce(1, n * self._bytes)
-        return gr.WORK_CALLED_PRODUCE
+        return n * self._bits
 
 
 class ccsds_tm_receiver(gr.hier_block2):
@@ -187,9 +187,11 @@ class ccsds_tm_receiver(gr.hier_block2):
                                   slip_range=slip_range)
         coded = lay["conv"] != "none"
         self.deframer = ccsds_tm_deframer(**rs, dtype="byte" if coded else "float", scale=scale,
-                                          randomized=randomized)
-        self.rs = frame_decoder("rs", ccsds_tm_rs_options(**rs), device=device, input_type="int8",
-                                packed_output=True, status_tags="none")
+                                          randomized=randomized, buffer_cadus=4 * _RS_BATCH + 64)
+        # batches of 512 codeblocks (5 MB of soft values at I = 5): the deframer's second output
+        # holds the CADUs in flight in the decoder until their frames come out
+        self.rs = frame_decoder("rs", ccsds_tm_rs_options(**rs), device=device, max_batch=_RS_BATCH,
+                                input_type="int8", packed_output=True, status_tags="none")
         self.check = ccsds_tm_frame_check(**rs, fecf=bool(fecf), pass_failed=bool(pass_failed))
         if coded:
             self.viterbi = viterbi_decoder(code=lay["conv"], mode="streaming", device=device, scale=scale)

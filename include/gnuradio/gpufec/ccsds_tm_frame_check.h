@@ -19,8 +19,8 @@ namespace gpufec {
  * \ingroup gpufec
  *
  * In 0: the Reed-Solomon decoder's information bytes (packed output of frame_decoder("rs")),
- * a transfer frame (k I bytes) each; in 1: the codeblocks as received (n I bytes each, from
- * ccsds_tm_deframer). Message port "frames" out: (metadata, u8vector of the frame's bytes).
+ * a transfer frame (k I bytes) each; in 1: the codeblocks' decisions as received, a bit a
+ * byte (8 n I each, from ccsds_tm_deframer's second output). Message port "frames" out: (metadata, u8vector of the frame's bytes).
  * Metadata: "cadu" (the frame's index since the start), "rs_corrected" (s32vector: the symbols
  * each codeword corrected, the decoded information encoded again beside what was received;
  * -1 where the codeword did not decode), "rs_ok", with fecf "fecf_ok" (the last two bytes are

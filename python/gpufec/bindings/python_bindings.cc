@@ -295,8 +295,8 @@ blocks of every size through one block). See docs/platform.md.)doc")
     using gr::gpufec::ccsds_tm_frame_check;
     py::class_<ccsds_tm_frame_check, gr::block, gr::basic_block, std::shared_ptr<ccsds_tm_frame_check>>(
         m, "ccsds_tm_frame_check", R"doc(The CCSDS telemetry receiver's last stage: decoded transfer frames
-(in 0: the rs decoder's packed information bytes) beside the codeblocks as received (in 1, from
-ccsds_tm_deframer), out as PDUs on message port "frames" with metadata "cadu", "rs_corrected"
+(in 0: the rs decoder's packed information bytes) beside the codeblocks' decisions as received
+(in 1, a bit a byte, from ccsds_tm_deframer), out as PDUs on message port "frames" with metadata "cadu", "rs_corrected"
 (each codeword's corrected symbols, -1 where it failed), "rs_ok", with fecf "fecf_ok", and the
 sync's tags. Failed frames are dropped unless pass_failed; stats() counts all.)doc")
         .def(py::init(&ccsds_tm_frame_check::make), py::arg("code") = "ccsds:255:223", py::arg("interleave") = 5,

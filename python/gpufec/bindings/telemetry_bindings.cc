@@ -150,7 +150,7 @@ void bind_telemetry(py::module& m)
     };
     py::class_<deframer>(m, "ccsds_tm_deframer_core",
                          "Whole CADUs (from their marker on) to the codeblocks' de-randomized soft values for the rs "
-                         "family and the codeblocks as received (gpufec::ccsds_tm_deframe).")
+                         "family and their decisions, a bit a byte (gpufec::ccsds_tm_deframe).")
         .def(py::init([](const std::string& code, int interleave, int virtual_fill, const std::string& basis,
                          bool randomized, float scale) {
                  return deframer{ make_layout(code, interleave, virtual_fill, basis, "none"), randomized, scale };
@@ -160,28 +160,28 @@ void bind_telemetry(py::module& m)
         .def(
             "run",
             [](const deframer& d, py::array in, py::array_t<int8_t, py::array::c_style> soft,
-               py::array_t<uint8_t, py::array::c_style> raw) {
-                // as many whole CADUs as in holds and soft and raw have room for; returns them
-                const size_t per = d.layout.cadu_bits(), cb = d.layout.codeblock_bytes();
-                const size_t n = std::min({ size_t(in.size()) / per, size_t(soft.size()) / (8 * cb),
-                                            size_t(raw.size()) / cb });
+               py::array_t<uint8_t, py::array::c_style> hard) {
+                // as many whole CADUs as in holds and soft and hard have room for; returns them
+                const size_t per = d.layout.cadu_bits(), nb = 8 * d.layout.codeblock_bytes();
+                const size_t n = std::min({ size_t(in.size()) / per, size_t(soft.size()) / nb,
+                                            size_t(hard.size()) / nb });
                 if (!(in.flags() & py::array::c_style))
                     throw std::invalid_argument("deframe: the input must be contiguous");
                 if (py::isinstance<py::array_t<uint8_t>>(in)) {
                     const auto* x = static_cast<const uint8_t*>(in.data());
                     py::gil_scoped_release nogil;
-                    gpufec::ccsds_tm_deframe(d.layout, x, n, d.randomized, soft.mutable_data(), raw.mutable_data());
+                    gpufec::ccsds_tm_deframe(d.layout, x, n, d.randomized, soft.mutable_data(), hard.mutable_data());
                 } else if (py::isinstance<py::array_t<float>>(in)) {
                     const auto* x = static_cast<const float*>(in.data());
                     py::gil_scoped_release nogil;
                     gpufec::ccsds_tm_deframe(d.layout, x, n, d.scale, d.randomized, soft.mutable_data(),
-                                             raw.mutable_data());
+                                             hard.mutable_data());
                 } else {
                     throw std::invalid_argument("deframe: bits (uint8) or soft symbols (float32)");
                 }
                 return n;
             },
-            py::arg("cadus"), py::arg("soft"), py::arg("raw"));
+            py::arg("cadus"), py::arg("soft"), py::arg("hard"));
 
     py::class_<gpufec::ccsds_tm_encoder>(m, "ccsds_tm_stream_encoder",
                                          "Transfer frames to CCSDS telemetry channel bits (one per byte): Reed-Solomon, "

@@ -80,15 +80,16 @@ size_t rs_codeword_corrections(const rs_code& code, const uint8_t* received_bloc
                                size_t frames, int* per_codeword);
 
 /*! The receiver's deframing of `cadus` whole CADUs (from their marker on): the codeblock's
- *  code bits de-randomized (where `randomized`) as int8 soft values for the rs family, and the
- *  codeblock as received (bytes, for rs_codeword_corrections). From the inner decoder's bits
- *  (one a byte: soft values +-127) or, without an inner code, from the channel's soft symbols
- *  (positive = 1, quantised with `scale`, clamped to +-127; a decision is its sign).
- *  soft: cadus x 8 codeblock_bytes(); raw: cadus x codeblock_bytes(). */
+ *  code bits de-randomized (where `randomized`) as int8 soft values for the rs family, and
+ *  their decisions as received (a bit a byte, 1 where the value is positive: what
+ *  rs_codeword_corrections compares with, once packed). From the inner decoder's bits (one a
+ *  byte: soft values +-127) or, without an inner code, from the channel's soft symbols
+ *  (positive = 1, quantised with `scale`, clamped to +-127).
+ *  soft and hard: cadus x 8 codeblock_bytes(). */
 void ccsds_tm_deframe(const ccsds_tm_layout& layout, const uint8_t* bits, size_t cadus, bool randomized,
-                      int8_t* soft, uint8_t* raw);
+                      int8_t* soft, uint8_t* hard);
 void ccsds_tm_deframe(const ccsds_tm_layout& layout, const float* symbols, size_t cadus, float scale,
-                      bool randomized, int8_t* soft, uint8_t* raw);
+                      bool randomized, int8_t* soft, uint8_t* hard);
 
 //! whether the last two bytes of a transfer frame are the CCSDS CRC-16 (132.0-B 4.1.4.2) of the
 //! bytes before them
