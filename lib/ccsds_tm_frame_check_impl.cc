@@ -8,9 +8,12 @@
 #include <gnuradio/gpufec/ccsds_tm_frame_check.h>
 
 #include <gnuradio/gpufec/core/telemetry/ccsds_tm.h>
+
+#include "runtime/cpu_pool.h"
 #include <gnuradio/io_signature.h>
 #include <pmt/pmt.h>
 #include <atomic>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -44,6 +47,8 @@ public:
                     gr::io_signature::make(2, 2, sizeof(uint8_t)),
                     gr::io_signature::make(0, 0, 0)),
           d_code(code),
+          d_enc(code),
+          d_pool(::gpufec::get_cpu_pool(0)),
           d_fb(code.info_bytes()),
           d_bb(code.block_bytes()),
           d_fecf(fecf),
@@ -73,16 +78,19 @@ public:
         const auto* frames = static_cast<const uint8_t*>(input_items[0]);
         const auto* hard = static_cast<const uint8_t*>(input_items[1]);
         const size_t I = size_t(d_code.interleave);
-        // the received codeblocks, packed
+        // the received codeblocks packed (eight decisions gathered MSB first by one
+        // multiplication), and the corrections, frames in parallel on the shared CPU pool
         d_raw.resize(n * d_bb);
-        for (size_t b = 0; b < n * d_bb; ++b) {
-            unsigned byte = 0;
-            for (size_t i = 0; i < 8; ++i)
-                byte = byte << 1 | (hard[b * 8 + i] & 1u);
-            d_raw[b] = uint8_t(byte);
-        }
         d_counts.resize(n * I);
-        ::gpufec::rs_codeword_corrections(d_code, d_raw.data(), frames, n, d_counts.data());
+        ::gpufec::parallel_ranges(*d_pool, n, d_bb * 8 + d_fb, [&](size_t a, size_t b) {
+            for (size_t y = a * d_bb; y < b * d_bb; ++y) {
+                uint64_t w;
+                std::memcpy(&w, hard + y * 8, 8);
+                d_raw[y] = uint8_t(((w & 0x0101010101010101ull) * 0x8040201008040201ull) >> 56);
+            }
+            ::gpufec::rs_codeword_corrections(d_enc, d_raw.data() + a * d_bb, frames + a * d_fb, b - a,
+                                              d_counts.data() + a * I);
+        });
         const uint64_t start = nitems_read(0);
         get_tags_in_range(d_tags, 0, start, start + n * d_fb);
         size_t t = 0;
@@ -133,6 +141,8 @@ public:
 
 private:
     ::gpufec::rs_code d_code;
+    ::gpufec::rs_encoder d_enc;
+    std::shared_ptr<::gpufec::cpu_pool> d_pool;
     size_t d_fb, d_bb;
     bool d_fecf, d_pass_failed;
     pmt::pmt_t d_port, k_cadu, k_corrected, k_rs_ok, k_fecf_ok;

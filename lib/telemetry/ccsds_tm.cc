@@ -150,7 +150,13 @@ std::vector<uint8_t> ccsds_tm_encoder::encode(const uint8_t* frames, size_t n)
 size_t rs_codeword_corrections(const rs_code& code, const uint8_t* received_blocks, const uint8_t* decoded_info,
                                size_t frames, int* per_codeword)
 {
-    const rs_encoder enc(code);
+    return rs_codeword_corrections(rs_encoder(code), received_blocks, decoded_info, frames, per_codeword);
+}
+
+size_t rs_codeword_corrections(const rs_encoder& enc, const uint8_t* received_blocks, const uint8_t* decoded_info,
+                               size_t frames, int* per_codeword)
+{
+    const rs_code& code = enc.code();
     const size_t bb = code.block_bytes(), ib = code.info_bytes(), I = size_t(code.interleave);
     std::vector<uint8_t> again(bb);
     size_t decoded = 0;

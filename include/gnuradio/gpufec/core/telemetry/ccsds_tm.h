@@ -78,6 +78,9 @@ private:
  *  Returns the codewords that decoded. */
 size_t rs_codeword_corrections(const rs_code& code, const uint8_t* received_blocks, const uint8_t* decoded_info,
                                size_t frames, int* per_codeword);
+//! the same with an encoder of the code made once (its tables take longer than a codeblock)
+size_t rs_codeword_corrections(const rs_encoder& encoder, const uint8_t* received_blocks,
+                               const uint8_t* decoded_info, size_t frames, int* per_codeword);
 
 /*! The receiver's deframing of `cadus` whole CADUs (from their marker on): the codeblock's
  *  code bits de-randomized (where `randomized`) as int8 soft values for the rs family, and
