@@ -126,8 +126,8 @@ class ccsds_tm_deframer(gr.basic_block):
     de-randomized, as int8 soft values for the rs family (bits: +-127); out 1: their decisions as
     received, a bit a byte (for ccsds_tm_frame_check's correction counts). Tags move to the start
     of their CADU's codeblock on out 0. `buffer_cadus`: CADUs each output holds, at least what
-    the Reed-Solomon decoder after it has in flight (its batches, three of them), since the
-    frame check reads out 1 only when their decoded frames come."""
+    the Reed-Solomon decoder after it has in flight (the receiver gives four of its batches), since
+    the frame check reads out 1 only when their decoded frames come."""
 
     def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", dtype="byte",
                  scale=32.0, randomized=True, buffer_cadus=64):
