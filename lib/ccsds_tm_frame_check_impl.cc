@@ -12,32 +12,13 @@
 #include "runtime/cpu_pool.h"
 #include <gnuradio/io_signature.h>
 #include <pmt/pmt.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 #include <atomic>
-#include <cstring>
 #include <stdexcept>
 #include <vector>
 
 namespace gr {
 namespace gpufec {
-
-namespace {
-
-::gpufec::rs_code make_code(const std::string& code, int interleave, int virtual_fill, const std::string& basis)
-{
-    ::gpufec::rs_code c = ::gpufec::rs_code::named(code);
-    if (basis != "default") {
-        if (basis != "dual" && basis != "conventional")
-            throw std::invalid_argument("basis: '" + basis + "' is not valid (allowed: default, dual, conventional)");
-        c.dual_basis = basis == "dual";
-    }
-    c.interleave = interleave;
-    if (virtual_fill >= 0)
-        c.virtual_fill = virtual_fill;
-    c.check();
-    return c;
-}
-
-} // namespace
 
 class ccsds_tm_frame_check_impl : public ccsds_tm_frame_check
 {
@@ -78,16 +59,12 @@ public:
         const auto* frames = static_cast<const uint8_t*>(input_items[0]);
         const auto* hard = static_cast<const uint8_t*>(input_items[1]);
         const size_t I = size_t(d_code.interleave);
-        // the received codeblocks packed (eight decisions gathered MSB first by one
-        // multiplication), and the corrections, frames in parallel on the shared CPU pool
+        // the received codeblocks packed, and the corrections, frames in parallel on the
+        // shared CPU pool
         d_raw.resize(n * d_bb);
         d_counts.resize(n * I);
         ::gpufec::parallel_ranges(*d_pool, n, d_bb * 8 + d_fb, [&](size_t a, size_t b) {
-            for (size_t y = a * d_bb; y < b * d_bb; ++y) {
-                uint64_t w;
-                std::memcpy(&w, hard + y * 8, 8);
-                d_raw[y] = uint8_t(((w & 0x0101010101010101ull) * 0x8040201008040201ull) >> 56);
-            }
+            ::gpufec::pack_bits(hard + a * d_bb * 8, (b - a) * d_bb * 8, d_raw.data() + a * d_bb);
             ::gpufec::rs_codeword_corrections(d_enc, d_raw.data() + a * d_bb, frames + a * d_fb, b - a,
                                               d_counts.data() + a * I);
         });
@@ -159,8 +136,8 @@ ccsds_tm_frame_check::sptr ccsds_tm_frame_check::make(const std::string& code, i
 {
     if (interleave < 1 || interleave > 8)
         throw std::invalid_argument("interleave: " + std::to_string(interleave) + " is outside 1..8");
-    return gnuradio::make_block_sptr<ccsds_tm_frame_check_impl>(make_code(code, interleave, virtual_fill, basis),
-                                                                fecf, pass_failed);
+    return gnuradio::make_block_sptr<ccsds_tm_frame_check_impl>(
+        ::gpufec::rs_code::configured(code, basis, interleave, virtual_fill), fecf, pass_failed);
 }
 
 } // namespace gpufec

@@ -77,6 +77,21 @@ rs_code rs_code::named(const std::string& name)
     throw std::invalid_argument("Reed-Solomon: unknown code '" + name + "' (known: " + all + ")");
 }
 
+rs_code rs_code::configured(const std::string& name, const std::string& basis, int interleave, int virtual_fill)
+{
+    rs_code c = named(name);
+    if (basis != "default") {
+        if (basis != "dual" && basis != "conventional")
+            throw std::invalid_argument("basis: '" + basis + "' is not valid (allowed: default, dual, conventional)");
+        c.dual_basis = basis == "dual";
+    }
+    c.interleave = interleave;
+    if (virtual_fill >= 0)
+        c.virtual_fill = virtual_fill;
+    c.check();
+    return c;
+}
+
 std::vector<std::string> rs_code::names() { return { "ccsds:255:223", "ccsds:255:239", "dvb:204:188" }; }
 
 void rs_code::check() const

@@ -115,14 +115,8 @@ namespace {
 
 rs_code code_from_options(option_reader& r)
 {
-    rs_code c = rs_code::named(r.get("code"));
-    const std::string basis = r.get("basis");
-    if (basis != "default")
-        c.dual_basis = basis == "dual";
-    c.interleave = int(r.get_int("interleave"));
-    c.virtual_fill = int(r.get_int_or("virtual_fill", c.virtual_fill));
-    c.check();
-    return c;
+    return rs_code::configured(r.get("code"), r.get("basis"), int(r.get_int("interleave")),
+                               int(r.get_int_or("virtual_fill", -1)));
 }
 
 std::unique_ptr<batch_decoder> make_rs(option_reader& r, const frame_common& common, const device_spec& device)

@@ -29,12 +29,13 @@ const std::array<uint64_t, 256> unpack_table = make_unpack_table();
 
 void pack_bits(const uint8_t* bits, size_t nbits, uint8_t* bytes)
 {
+    // eight bits (bit 0 of eight bytes) gathered MSB first by one multiplication: byte t's bit
+    // lands at bit 63 - t of the product, and no two partial products share a bit
     const size_t full = nbits / 8;
     for (size_t i = 0; i < full; ++i) {
-        const uint8_t* b = bits + 8 * i;
-        bytes[i] = static_cast<uint8_t>(((b[0] & 1) << 7) | ((b[1] & 1) << 6) | ((b[2] & 1) << 5) |
-                                        ((b[3] & 1) << 4) | ((b[4] & 1) << 3) | ((b[5] & 1) << 2) |
-                                        ((b[6] & 1) << 1) | (b[7] & 1));
+        uint64_t w;
+        std::memcpy(&w, bits + 8 * i, 8);
+        bytes[i] = static_cast<uint8_t>(((w & 0x0101010101010101ull) * 0x8040201008040201ull) >> 56);
     }
     if (nbits % 8) {
         uint8_t v = 0;

@@ -4,6 +4,7 @@
  */
 #include <gnuradio/gpufec/core/codes/ccsds_randomizer.h>
 #include <gnuradio/gpufec/core/codes/crc.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 #include <gnuradio/gpufec/core/telemetry/ccsds_tm.h>
 
 #include <algorithm>
@@ -16,10 +17,17 @@ namespace {
 
 std::vector<uint8_t> asm_bits()
 {
+    const uint8_t bytes[4] = { uint8_t(ccsds_asm_word >> 24), uint8_t(ccsds_asm_word >> 16),
+                               uint8_t(ccsds_asm_word >> 8), uint8_t(ccsds_asm_word) };
     std::vector<uint8_t> b(ccsds_asm_bits);
-    for (size_t i = 0; i < b.size(); ++i)
-        b[i] = uint8_t((ccsds_asm_word >> (31 - i)) & 1u);
+    unpack_bits(bytes, b.size(), b.data());
     return b;
+}
+
+const crc_spec& fecf_crc()
+{
+    static const crc_spec spec = crc_spec::named("ccsds-16");
+    return spec;
 }
 
 /*! The marker's code symbols under `code` as expected signs: every state the bits before the
@@ -137,8 +145,7 @@ std::vector<uint8_t> ccsds_tm_encoder::encode(const uint8_t* frames, size_t n)
             ccsds_randomize_packed(block.data(), cb * 8);
         uint8_t* o = cadus.data() + f * bits;
         std::copy(m.begin(), m.end(), o);
-        for (size_t i = 0; i < cb * 8; ++i)
-            o[m.size() + i] = uint8_t((block[i / 8] >> (7 - i % 8)) & 1u);
+        unpack_bits(block.data(), cb * 8, o + m.size());
     }
     if (!d_conv)
         return cadus;
@@ -177,55 +184,40 @@ size_t rs_codeword_corrections(const rs_encoder& enc, const uint8_t* received_bl
     return decoded;
 }
 
-namespace {
-//! the sequence over a codeblock's bits (or zeros where not randomized)
-std::vector<uint8_t> pn_over(size_t bits, bool randomized)
+ccsds_tm_deframer::ccsds_tm_deframer(const ccsds_tm_layout& layout, bool randomized, float scale)
+    : d_cadu(layout.cadu_bits()), d_bits(layout.codeblock_bytes() * 8), d_scale(scale), d_pn(d_bits, 0)
 {
-    std::vector<uint8_t> pn(bits, 0);
     if (randomized)
-        ccsds_randomize(pn.data(), bits);
-    return pn;
+        ccsds_randomize(d_pn.data(), d_bits);
 }
-} // namespace
 
-namespace {
-/*! the deframing of both kinds of input: value(f, i) is the soft value of CADU f's codeblock
- *  bit i before de-randomizing (int8 range); its decision is the sign after it */
 template <class Value>
-void deframe_with(const ccsds_tm_layout& layout, size_t cadus, bool randomized, int8_t* soft, uint8_t* hard,
-                  Value&& value)
+void ccsds_tm_deframer::run_with(size_t cadus, int8_t* soft, uint8_t* hard, Value&& value) const
 {
-    const size_t nb = layout.codeblock_bytes() * 8;
-    const auto pn = pn_over(nb, randomized);
     for (size_t f = 0; f < cadus; ++f) {
-        int8_t* s = soft + f * nb;
-        uint8_t* h = hard + f * nb;
-        for (size_t i = 0; i < nb; ++i) {
+        int8_t* s = soft + f * d_bits;
+        uint8_t* h = hard + f * d_bits;
+        for (size_t i = 0; i < d_bits; ++i) {
             const int v = value(f, i);
-            const int q = pn[i] ? -v : v;
+            const int q = d_pn[i] ? -v : v;
             s[i] = int8_t(q);
             h[i] = uint8_t(q > 0);
         }
     }
 }
-} // namespace
 
-void ccsds_tm_deframe(const ccsds_tm_layout& layout, const uint8_t* bits, size_t cadus, bool randomized,
-                      int8_t* soft, uint8_t* hard)
+void ccsds_tm_deframer::run(const uint8_t* bits, size_t cadus, int8_t* soft, uint8_t* hard) const
 {
-    const size_t per = layout.cadu_bits();
-    deframe_with(layout, cadus, randomized, soft, hard, [&](size_t f, size_t i) {
-        return (bits[f * per + ccsds_asm_bits + i] & 1u) ? 127 : -127;
+    run_with(cadus, soft, hard, [&](size_t f, size_t i) {
+        return (bits[f * d_cadu + ccsds_asm_bits + i] & 1u) ? 127 : -127;
     });
 }
 
-void ccsds_tm_deframe(const ccsds_tm_layout& layout, const float* symbols, size_t cadus, float scale,
-                      bool randomized, int8_t* soft, uint8_t* hard)
+void ccsds_tm_deframer::run(const float* symbols, size_t cadus, int8_t* soft, uint8_t* hard) const
 {
-    const size_t per = layout.cadu_bits();
-    deframe_with(layout, cadus, randomized, soft, hard, [&](size_t f, size_t i) {
+    run_with(cadus, soft, hard, [&](size_t f, size_t i) {
         // NaN: 0 (no information: an erasure to the rs family); beyond +-127 clamped
-        const float v = symbols[f * per + ccsds_asm_bits + i] * scale;
+        const float v = symbols[f * d_cadu + ccsds_asm_bits + i] * d_scale;
         return std::isnan(v) ? 0 : int(std::nearbyint(std::min(127.f, std::max(-127.f, v))));
     });
 }
@@ -234,7 +226,7 @@ bool ccsds_fecf_ok(const uint8_t* frame, size_t bytes)
 {
     if (bytes < 3)
         return false;
-    const uint32_t crc = crc_bytes(crc_spec::named("ccsds-16"), frame, bytes - 2);
+    const uint32_t crc = crc_bytes(fecf_crc(), frame, bytes - 2);
     return crc == (uint32_t(frame[bytes - 2]) << 8 | frame[bytes - 1]);
 }
 
@@ -242,7 +234,7 @@ void ccsds_fecf_set(uint8_t* frame, size_t bytes)
 {
     if (bytes < 3)
         throw std::invalid_argument("ccsds_fecf_set: a frame of at least 3 bytes");
-    const uint32_t crc = crc_bytes(crc_spec::named("ccsds-16"), frame, bytes - 2);
+    const uint32_t crc = crc_bytes(fecf_crc(), frame, bytes - 2);
     frame[bytes - 2] = uint8_t(crc >> 8);
     frame[bytes - 1] = uint8_t(crc);
 }

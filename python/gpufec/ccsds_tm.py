@@ -21,8 +21,8 @@ import numpy as np
 import pmt
 from gnuradio import gr
 
-from .gpufec_python import (ccsds_tm_deframer_core, ccsds_tm_frame_check, ccsds_tm_stream_encoder,
-                            ccsds_tm_sync_core, frame_decoder, viterbi_decoder)
+from .gpufec_python import (ccsds_fecf_set, ccsds_tm_deframer_core, ccsds_tm_frame_check,
+                            ccsds_tm_stream_encoder, ccsds_tm_sync_core, frame_decoder, viterbi_decoder)
 from .lifetime import keep_alive
 from .params import check_int, check_real
 
@@ -136,12 +136,12 @@ class ccsds_tm_deframer(gr.basic_block):
         t = np.uint8 if dtype == "byte" else np.float32
         gr.basic_block.__init__(self, "gpufec_ccsds_tm_deframer", [t], [np.int8, np.uint8])
         keep_alive(self)
-        enc = ccsds_tm_stream_encoder(**_layout(code, interleave, virtual_fill, basis, "none"))
-        self._cadu = enc.cadu_symbols()  # bits of a CADU (no inner code)
-        self._bits = self._cadu - 32
-        self._core = ccsds_tm_deframer_core(code=str(code), interleave=int(interleave), virtual_fill=int(virtual_fill),
-                                            basis=str(basis), randomized=bool(randomized),
+        self._core = ccsds_tm_deframer_core(code=str(code), interleave=check_int("interleave", interleave, 1, 8),
+                                            virtual_fill=int(virtual_fill), basis=str(basis),
+                                            randomized=bool(randomized),
                                             scale=check_real("scale", scale, 0, lo_open=True))
+        self._cadu = self._core.cadu_bits()  # (without an inner code)
+        self._bits = self._core.codeblock_bits()
         self.set_output_multiple(self._bits)  # (both outputs: a value a codeblock bit)
         self.set_relative_rate(self._bits, self._cadu)
         # many CADUs a call, and room for what the decoder after out 0 holds
@@ -242,7 +242,6 @@ class ccsds_tm_encoder(gr.basic_block):
             return 0
         frames = np.asarray(x[:n * self._fb])
         if self._fecf:
-            from .gpufec_python import ccsds_fecf_set
             frames = ccsds_fecf_set(frames, self._fb)
         y[:n * self._out] = self._enc.encode(frames)
         self.consume(0, n * self._fb)

@@ -29,15 +29,7 @@ gpufec::ccsds_tm_layout make_layout(const std::string& code, int interleave, int
                                     const std::string& basis, const std::string& conv)
 {
     gpufec::ccsds_tm_layout l;
-    l.rs = gpufec::rs_code::named(code);
-    if (basis != "default") {
-        if (basis != "dual" && basis != "conventional")
-            throw std::invalid_argument("basis: '" + basis + "' is not valid (allowed: default, dual, conventional)");
-        l.rs.dual_basis = basis == "dual";
-    }
-    l.rs.interleave = interleave;
-    if (virtual_fill >= 0)
-        l.rs.virtual_fill = virtual_fill;
+    l.rs = gpufec::rs_code::configured(code, basis, interleave, virtual_fill);
     l.conv = conv;
     l.check();
     return l;
@@ -143,17 +135,13 @@ void bind_telemetry(py::module& m)
             return d;
         });
 
-    struct deframer {
-        gpufec::ccsds_tm_layout layout;
-        bool randomized;
-        float scale;
-    };
+    using deframer = gpufec::ccsds_tm_deframer;
     py::class_<deframer>(m, "ccsds_tm_deframer_core",
                          "Whole CADUs (from their marker on) to the codeblocks' de-randomized soft values for the rs "
-                         "family and their decisions, a bit a byte (gpufec::ccsds_tm_deframe).")
+                         "family and their decisions, a bit a byte (gpufec::ccsds_tm_deframer).")
         .def(py::init([](const std::string& code, int interleave, int virtual_fill, const std::string& basis,
                          bool randomized, float scale) {
-                 return deframer{ make_layout(code, interleave, virtual_fill, basis, "none"), randomized, scale };
+                 return deframer(make_layout(code, interleave, virtual_fill, basis, "none"), randomized, scale);
              }),
              py::arg("code") = "ccsds:255:223", py::arg("interleave") = 5, py::arg("virtual_fill") = -1,
              py::arg("basis") = "default", py::arg("randomized") = true, py::arg("scale") = 32.0f)
@@ -162,7 +150,7 @@ void bind_telemetry(py::module& m)
             [](const deframer& d, py::array in, py::array_t<int8_t, py::array::c_style> soft,
                py::array_t<uint8_t, py::array::c_style> hard) {
                 // as many whole CADUs as in holds and soft and hard have room for; returns them
-                const size_t per = d.layout.cadu_bits(), nb = 8 * d.layout.codeblock_bytes();
+                const size_t per = d.cadu_bits(), nb = d.codeblock_bits();
                 const size_t n = std::min({ size_t(in.size()) / per, size_t(soft.size()) / nb,
                                             size_t(hard.size()) / nb });
                 if (!(in.flags() & py::array::c_style))
@@ -170,18 +158,19 @@ void bind_telemetry(py::module& m)
                 if (py::isinstance<py::array_t<uint8_t>>(in)) {
                     const auto* x = static_cast<const uint8_t*>(in.data());
                     py::gil_scoped_release nogil;
-                    gpufec::ccsds_tm_deframe(d.layout, x, n, d.randomized, soft.mutable_data(), hard.mutable_data());
+                    d.run(x, n, soft.mutable_data(), hard.mutable_data());
                 } else if (py::isinstance<py::array_t<float>>(in)) {
                     const auto* x = static_cast<const float*>(in.data());
                     py::gil_scoped_release nogil;
-                    gpufec::ccsds_tm_deframe(d.layout, x, n, d.scale, d.randomized, soft.mutable_data(),
-                                             hard.mutable_data());
+                    d.run(x, n, soft.mutable_data(), hard.mutable_data());
                 } else {
                     throw std::invalid_argument("deframe: bits (uint8) or soft symbols (float32)");
                 }
                 return n;
             },
-            py::arg("cadus"), py::arg("soft"), py::arg("hard"));
+            py::arg("cadus"), py::arg("soft"), py::arg("hard"))
+        .def("cadu_bits", &deframer::cadu_bits)
+        .def("codeblock_bits", &deframer::codeblock_bits);
 
     py::class_<gpufec::ccsds_tm_encoder>(m, "ccsds_tm_stream_encoder",
                                          "Transfer frames to CCSDS telemetry channel bits (one per byte): Reed-Solomon, "

@@ -43,6 +43,11 @@ struct rs_code {
      *  x^8 + x^4 + x^3 + x^2 + 1, roots a^0 .. a^15, 51 symbols of virtual fill).
      *  std::invalid_argument names the known ones otherwise. */
     static rs_code named(const std::string& name);
+    /*! named(name) with the options every face takes: basis "default" (the code's own), "dual"
+     *  or "conventional"; interleave; virtual_fill (negative: the code's own). Checked:
+     *  std::invalid_argument names what is wrong. */
+    static rs_code configured(const std::string& name, const std::string& basis, int interleave,
+                              int virtual_fill = -1);
     static std::vector<std::string> names();
     //! std::invalid_argument naming the field that is out of range or not a code
     void check() const;

@@ -82,17 +82,30 @@ size_t rs_codeword_corrections(const rs_code& code, const uint8_t* received_bloc
 size_t rs_codeword_corrections(const rs_encoder& encoder, const uint8_t* received_blocks,
                                const uint8_t* decoded_info, size_t frames, int* per_codeword);
 
-/*! The receiver's deframing of `cadus` whole CADUs (from their marker on): the codeblock's
- *  code bits de-randomized (where `randomized`) as int8 soft values for the rs family, and
- *  their decisions as received (a bit a byte, 1 where the value is positive: what
+/*! The receiver's deframing of whole CADUs (from their marker on): the codeblock's code bits
+ *  de-randomized (where `randomized`) as int8 soft values for the rs family, and their
+ *  decisions as received (a bit a byte, 1 where the value is positive: what
  *  rs_codeword_corrections compares with, once packed). From the inner decoder's bits (one a
  *  byte: soft values +-127) or, without an inner code, from the channel's soft symbols
- *  (positive = 1, quantised with `scale`, clamped to +-127).
- *  soft and hard: cadus x 8 codeblock_bytes(). */
-void ccsds_tm_deframe(const ccsds_tm_layout& layout, const uint8_t* bits, size_t cadus, bool randomized,
-                      int8_t* soft, uint8_t* hard);
-void ccsds_tm_deframe(const ccsds_tm_layout& layout, const float* symbols, size_t cadus, float scale,
-                      bool randomized, int8_t* soft, uint8_t* hard);
+ *  (positive = 1, quantised with `scale`, clamped to +-127; NaN 0). The randomizer's sequence
+ *  over a codeblock is made once. soft and hard: cadus x codeblock_bits(). */
+class ccsds_tm_deframer
+{
+public:
+    ccsds_tm_deframer(const ccsds_tm_layout& layout, bool randomized = true, float scale = 32.f);
+    void run(const uint8_t* bits, size_t cadus, int8_t* soft, uint8_t* hard) const;
+    void run(const float* symbols, size_t cadus, int8_t* soft, uint8_t* hard) const;
+    size_t cadu_bits() const { return d_cadu; }
+    size_t codeblock_bits() const { return d_bits; }
+
+private:
+    template <class Value>
+    void run_with(size_t cadus, int8_t* soft, uint8_t* hard, Value&& value) const;
+
+    size_t d_cadu, d_bits;
+    float d_scale;
+    std::vector<uint8_t> d_pn; //!< the sequence over a codeblock's bits, or zeros
+};
 
 //! whether the last two bytes of a transfer frame are the CCSDS CRC-16 (132.0-B 4.1.4.2) of the
 //! bytes before them
