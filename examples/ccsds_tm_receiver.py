@@ -8,14 +8,15 @@
   ccsds_tm_receiver.py decode RECORDING.f32 [--out frames.bin] [--interleave 5] ...
       float32 soft symbols (positive = bit 1, amplitude about 1) -> ccsds_tm_receiver ->
       the transfer frames that decoded, back to back, in --out; prints what the sync and the
-      Reed-Solomon decoder saw.
+      Reed-Solomon (or LDPC: --code ccsds:8160:7136 --interleave 1) decoder saw.
   ccsds_tm_receiver.py make-recording RECORDING.f32 [--frames 200] [--ebn0 3] [--offset 1234]
       [--inverted] [--other-convention]
       a synthetic recording to try it on: random transfer frames (their bytes in
       RECORDING.f32.frames) through ccsds_tm_encoder, BPSK and Gaussian noise, starting at a
       symbol offset, optionally inverted (180 degrees) or with G2 sent uninverted.
   ccsds_tm_receiver.py selftest
-      both, in a temporary directory, and a check that the frames come back (CI runs this).
+      both, in a temporary directory, and a check that the frames come back: Reed-Solomon under
+      the convolutional code (inverted; G2 uninverted) and C2 LDPC (CI runs this).
 """
 
 import argparse
@@ -31,9 +32,11 @@ from gnuradio import gpufec
 
 
 def layout_args(p):
-    p.add_argument("--code", default="ccsds:255:223", choices=("ccsds:255:223", "ccsds:255:239"))
-    p.add_argument("--interleave", type=int, default=5, help="interleaving depth I (1-8)")
-    p.add_argument("--conv", default="ccsds", help="inner code preset (ccsds, nasa-dsn, ..., none)")
+    p.add_argument("--code", default="ccsds:255:223", choices=gpufec.ccsds_tm_codes(),
+                   help="Reed-Solomon, or LDPC (C2 ccsds:8160:7136, AR4JA ccsds:<n>:<k>; with --interleave 1)")
+    p.add_argument("--interleave", type=int, default=5, help="interleaving depth I (1-8; 1 for LDPC)")
+    p.add_argument("--conv", default="default",
+                   help="inner code preset (ccsds, nasa-dsn, ..., none; default: ccsds for Reed-Solomon, none for LDPC)")
 
 
 def make_recording(a):
@@ -79,9 +82,12 @@ def decode(a):
     print("sync: %d acquisitions (%s), %d losses, %d slips, %d flywheel CADUs, %d symbols skipped" %
           (st["sync_acquisitions"], st["sync_ambiguity"] or "-", st["sync_losses"], st["sync_slips"],
            st["sync_flywheel"], st["sync_skipped_symbols"]))
-    print("frames: %d CADUs checked, %d out, %d Reed-Solomon failures, %d FECF failures, %d symbols "
-          "corrected; %.2f s (%s)" % (st["cadus"], st["frames"], st["rs_failed"], st["fecf_failed"],
-                                      st["corrected_symbols"], dt, st["backend"]))
+    ldpc = "mean_iterations" in st
+    print("frames: %d CADUs checked, %d out, %d %s failures, %d FECF failures, %d %s corrected; %.2f s (%s)"
+          % (st["cadus"], st["frames"], st["codeblock_failed"], "LDPC" if ldpc else "Reed-Solomon",
+             st["fecf_failed"], st["corrected"], "information bits" if ldpc else "symbols", dt, st["backend"]))
+    if ldpc:
+        print("LDPC: %.2f iterations a codeword on average" % st["mean_iterations"])
     if a.out:
         with open(a.out, "wb") as f:
             for _, body in got:
@@ -119,18 +125,22 @@ def main():
         tmp = tempfile.mkdtemp()
         rec = os.path.join(tmp, "pass.f32")
         failures = 0
-        for inverted, other in ((True, False), (False, True)):
-            make_recording(argparse.Namespace(recording=rec, frames=12, ebn0=3.0, offset=4321, inverted=inverted,
-                                              other_convention=other, seed=7, code="ccsds:255:223", interleave=5,
-                                              conv="ccsds"))
+        # (name, code, interleave, Eb/N0, inverted, G2 uninverted)
+        for name, code, depth, ebn0, inverted, other in (
+                ("RS + convolutional, inverted", "ccsds:255:223", 5, 3.0, True, False),
+                ("RS + convolutional, G2 uninverted", "ccsds:255:223", 5, 3.0, False, True),
+                ("C2 LDPC, inverted", "ccsds:8160:7136", 1, 4.5, True, False)):
+            make_recording(argparse.Namespace(recording=rec, frames=12, ebn0=ebn0, offset=4321, inverted=inverted,
+                                              other_convention=other, seed=7, code=code, interleave=depth,
+                                              conv="default"))
             got, st = decode(argparse.Namespace(recording=rec, out=None, fecf=True, pass_failed=False,
-                                                device=a.device, code="ccsds:255:223", interleave=5, conv="ccsds"))
+                                                device=a.device, code=code, interleave=depth, conv="default"))
             sent = np.fromfile(rec + ".frames", np.uint8).reshape(12, -1)
             # every CADU but the last (a recording that ends with it leaves nothing after it to
             # confirm the slip range) comes back, in order
             ok = len(got) >= 11 and all(meta["cadu"] == i and body == sent[i].tobytes()
                                         for i, (meta, body) in enumerate(got))
-            print("selftest (%s): %s" % ("inverted" if inverted else "G2 uninverted", "pass" if ok else "FAIL"))
+            print("selftest (%s): %s" % (name, "pass" if ok else "FAIL"))
             failures += not ok
         for f in os.listdir(tmp):
             os.remove(os.path.join(tmp, f))

@@ -30,8 +30,8 @@ BUF = 4 << 20
 def make_soft(kind, n_values, int8, rng):
     """random codewords / stream of the decoder's code, BPSK at a comfortable SNR (SCPPM: photon
     counts), as int8 or float"""
-    if kind == "ccsds-tm":  # a CCSDS telemetry stream: RS (255, 223) I = 5, K = 7 rate 1/2
-        enc = gpufec.ccsds_tm_stream_encoder()
+    if kind[0] == "ccsds-tm":  # a CCSDS telemetry stream (RS (255, 223) I = 5, K = 7 rate 1/2; or C2)
+        enc = gpufec.ccsds_tm_stream_encoder(code=kind[1], interleave=kind[2])
         frames = max(2, n_values // enc.cadu_symbols())
         coded = enc.encode(rng.integers(0, 256, frames * enc.frame_bytes(), dtype=np.uint8)).astype(np.float32)
     elif kind == "viterbi":
@@ -67,7 +67,8 @@ def make_soft(kind, n_values, int8, rng):
         tb.connect(blocks.vector_source_b(bits.tolist()), enc, snk)
         tb.run()
         coded = np.array(snk.data(), dtype=np.float32)
-    x = 2 * coded - 1 + rng.normal(0, 0.5, len(coded)).astype(np.float32)
+    sigma = kind[3] if kind[0] == "ccsds-tm" else 0.5
+    x = 2 * coded - 1 + rng.normal(0, sigma, len(coded)).astype(np.float32)
     return np.clip(np.round(32 * x), -127, 127).astype(np.int8) if int8 else x.astype(np.float32)
 
 
@@ -97,7 +98,7 @@ def main():
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--cases", default="all", help="comma list: vit-int8,vit-int8-packed,vit-float,"
                     "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags,ldpc-dvbs2-bch,ldpc-ar4ja,turbo-int8,turbo-int8-packed,"
-                    "scppm-int8,scppm-float,ccsds-tm")
+                    "scppm-int8,scppm-float,ccsds-tm,ccsds-tm-c2")
     ap.add_argument("--csv")
     args = ap.parse_args()
     rng = np.random.default_rng(1)
@@ -106,6 +107,10 @@ def main():
     ar4ja = ("ccsds:32768:16384", 32768, 16384)  # CCSDS AR4JA k = 16384 rate 1/2, as sent
     turbo = ("turbo", 18444, 6144)  # LTE K = 6144, 6 iterations, max-log int8
     scppm = ("scppm", 60480, 10046)  # M = 16, rate 2/3: photon counts, max-log, 32 iterations at most
+    # (code, depth, noise deviation): 8920 frame bits a CADU of 20464 symbols; 7136 of 8192 (C2
+    # at Eb/N0 5.5 dB: few failures at 10 iterations)
+    tm_rs = ("ccsds-tm", "ccsds:255:223", 5, 0.5)
+    tm_c2 = ("ccsds-tm", "ccsds:8160:7136", 1, 0.4)
     cases = {
         "vit-int8": ("viterbi", True, False, {}),
         "vit-int8-packed": ("viterbi", True, True, {}),
@@ -121,8 +126,10 @@ def main():
         "scppm-int8": (scppm, True, False, {}),
         "scppm-float": (scppm, False, False, {}),
         # the CCSDS telemetry receiver (sync, Viterbi, de-randomizer, Reed-Solomon, frames as
-        # PDUs): float symbols in, stated in transfer-frame bits (8920 a CADU of 20464 symbols)
-        "ccsds-tm": ("ccsds-tm", False, False, {}),
+        # PDUs; or sync, de-randomizer, LDPC C2 at 10 iterations): float symbols in, stated in
+        # transfer-frame bits
+        "ccsds-tm": (tm_rs, False, False, {}),
+        "ccsds-tm-c2": (tm_c2, False, False, {}),
     }
     names = list(cases) if args.cases == "all" else args.cases.split(",")
     tmp = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
@@ -137,9 +144,14 @@ def main():
             soft.tofile(path)
             files[key] = path
         itemsize = 1 if int8 else 4
-        bits_per_value = {"viterbi": 0.5, "ccsds-tm": 8920 / 20464}.get(kind) or kind[2] / kind[1]
+        tm = kind[0] == "ccsds-tm"
+        if tm:
+            enc = gpufec.ccsds_tm_stream_encoder(code=kind[1], interleave=kind[2])
+            bits_per_value = enc.frame_bytes() * 8 / enc.cadu_symbols()
+        else:
+            bits_per_value = 0.5 if kind == "viterbi" else kind[2] / kind[1]
         total = int(args.values)
-        if kind not in ("viterbi", "ccsds-tm"):
+        if kind != "viterbi" and not tm:
             total -= total % kind[1]
         ceil_t, dec_t = [], []
         backend = ""
@@ -154,18 +166,18 @@ def main():
             elif kind == "viterbi":
                 blk = gpufec.viterbi_decoder("ccsds", device=args.device, packed_output=packed,
                                              input_type="int8" if int8 else "float")
-            elif kind == "ccsds-tm":
-                blk = gpufec.ccsds_tm_receiver(device=args.device)
+            elif tm:
+                blk = gpufec.ccsds_tm_receiver(code=kind[1], interleave=kind[2], device=args.device)
             else:
                 blk = gpufec.ldpc_decoder(kind[0], max_iterations=10, early_termination=False,
                                           precision="int8", device=args.device, packed_output=packed,
                                           input_type="int8" if int8 else "float", **extra)
-            backend = blk.stats()["backend"] if kind == "ccsds-tm" else blk.backend()
-            dec_t.append(run_graph(files[key], itemsize, total, blk, 0 if kind == "ccsds-tm" else 1))
-            if kind == "ccsds-tm":
+            backend = blk.stats()["backend"] if tm else blk.backend()
+            dec_t.append(run_graph(files[key], itemsize, total, blk, 0 if tm else 1))
+            if tm:
                 st = blk.stats()
-                backend += ", %d frames, %d RS failures, %d acquisitions" % (
-                    st["frames"], st["rs_failed"], st["sync_acquisitions"])
+                backend += ", %d frames, %d codeblock failures, %d acquisitions" % (
+                    st["frames"], st["codeblock_failed"], st["sync_acquisitions"])
         ceil = total * bits_per_value / min(ceil_t) / 1e9
         dec = total * bits_per_value / min(dec_t) / 1e9
         row = {"case": name, "device": backend, "soft_values": total, "ceiling_gbps": round(ceil, 3),

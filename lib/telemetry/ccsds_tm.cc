@@ -4,6 +4,8 @@
  */
 #include <gnuradio/gpufec/core/codes/ccsds_randomizer.h>
 #include <gnuradio/gpufec/core/codes/crc.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include <gnuradio/gpufec/core/runtime/bits.h>
 #include <gnuradio/gpufec/core/telemetry/ccsds_tm.h>
 
@@ -75,6 +77,80 @@ conv_code other_convention(conv_code c)
 
 } // namespace
 
+std::vector<std::string> ccsds_tm_rs_codes()
+{
+    std::vector<std::string> ids;
+    for (const std::string& id : rs_code::names())
+        if (id.rfind("ccsds:", 0) == 0)
+            ids.push_back(id);
+    return ids;
+}
+
+std::vector<std::string> ccsds_tm_ldpc_codes()
+{
+    // C2 as sent and AR4JA; not the basic C2 code (7156 information bits: no whole transfer
+    // frame) nor the telecommand codes (231.0-B, sent in CLTUs, not CADUs)
+    std::vector<std::string> ids;
+    for (const std::string& id : ldpc_code::standard_ids())
+        if (id.rfind("ccsds:", 0) == 0 && id != "ccsds:8176:7156" && id != "ccsds:128:64" && id != "ccsds:512:256")
+            ids.push_back(id);
+    return ids;
+}
+
+ccsds_tm_layout ccsds_tm_layout::make(const std::string& code, int interleave, int virtual_fill,
+                                      const std::string& basis, const std::string& conv)
+{
+    ccsds_tm_layout l;
+    l.code = code;
+    const auto ldpc_ids = ccsds_tm_ldpc_codes();
+    const bool ldpc = std::find(ldpc_ids.begin(), ldpc_ids.end(), code) != ldpc_ids.end();
+    l.conv = conv == "default" ? (ldpc ? "none" : "ccsds") : conv;
+    if (ldpc) {
+        // the Reed-Solomon settings mean nothing here: refused rather than ignored
+        if (interleave != 1)
+            throw std::invalid_argument("interleave: " + std::to_string(interleave) + " (the LDPC code " + code +
+                                        " has one codeword a transfer frame: 1)");
+        if (virtual_fill >= 0)
+            throw std::invalid_argument("virtual_fill: the LDPC code " + code + " is not shortened by it (give -1)");
+        if (basis != "default")
+            throw std::invalid_argument("basis: '" + basis + "' is a Reed-Solomon setting (the LDPC code " + code +
+                                        " takes \"default\")");
+        if (l.coded())
+            throw std::invalid_argument("conv: '" + l.conv + "': LDPC codewords are sent without the convolutional "
+                                        "code (131.0-B 7); give \"none\"");
+        // (the code and its transmission, not its encoder: AR4JA's takes a while to build)
+        const ldpc_code c = ldpc_code::named(code);
+        const ldpc_transmission tx = ldpc_transmission::parse(c, "", "");
+        l.ldpc = code;
+        l.ldpc_frame_bits = size_t(c.k()) - tx.shortened.size();
+        l.ldpc_codeword_bits = tx.sent(c).size() + size_t(tx.appended);
+    } else {
+        const auto names = ccsds_tm_rs_codes();
+        if (std::find(names.begin(), names.end(), code) == names.end()) {
+            std::string known;
+            for (const auto& n : names)
+                known += (known.empty() ? "" : ", ") + n;
+            for (const auto& n : ldpc_ids)
+                known += ", " + n;
+            throw std::invalid_argument("code: '" + code + "' is not a telemetry code (allowed: " + known + ")");
+        }
+        if (interleave < 1 || interleave > 8) // (131.0-B 4.3: I = 1 .. 5 and 8)
+            throw std::invalid_argument("interleave: " + std::to_string(interleave) + " is outside 1..8");
+        l.rs = rs_code::configured(code, basis, interleave, virtual_fill);
+    }
+    l.check();
+    return l;
+}
+
+std::string ccsds_tm_layout::family_options() const
+{
+    if (is_ldpc())
+        return "code=" + ldpc;
+    std::string o = "code=" + code + ", interleave=" + std::to_string(rs.interleave) + ", basis=" +
+                    (rs.dual_basis ? "dual" : "conventional");
+    return o + ", virtual_fill=" + std::to_string(rs.virtual_fill);
+}
+
 size_t ccsds_tm_layout::cadu_symbols() const
 {
     return coded() ? cadu_bits() * size_t(conv_code::preset(conv).n()) : cadu_bits();
@@ -82,7 +158,14 @@ size_t ccsds_tm_layout::cadu_symbols() const
 
 void ccsds_tm_layout::check() const
 {
-    rs.check();
+    if (is_ldpc()) {
+        if (ldpc_frame_bits == 0 || ldpc_frame_bits % 8 || ldpc_codeword_bits % 8)
+            throw std::invalid_argument("ccsds_tm: the LDPC code " + ldpc + " does not carry whole bytes");
+        if (coded())
+            throw std::invalid_argument("ccsds_tm: LDPC codewords are sent without the convolutional code");
+    } else {
+        rs.check();
+    }
     if (coded()) {
         const conv_code c = conv_code::preset(conv); // (unknown names: its message)
         if (!c.puncture.empty())
@@ -130,6 +213,8 @@ std::vector<marker_hypothesis> ccsds_tm_hypotheses(const ccsds_tm_layout& layout
 ccsds_tm_encoder::ccsds_tm_encoder(const ccsds_tm_layout& layout, bool randomize)
     : d_layout(layout), d_randomize(randomize), d_rs((layout.check(), layout.rs))
 {
+    if (layout.is_ldpc())
+        d_ldpc = make_frame_encoder("ldpc", { { "code", layout.ldpc } });
     if (layout.coded())
         d_conv = std::make_unique<conv_encoder>(conv_code::preset(layout.conv), conv_mode::streaming);
 }
@@ -137,10 +222,20 @@ ccsds_tm_encoder::ccsds_tm_encoder(const ccsds_tm_layout& layout, bool randomize
 std::vector<uint8_t> ccsds_tm_encoder::encode(const uint8_t* frames, size_t n)
 {
     const size_t fb = d_layout.frame_bytes(), cb = d_layout.codeblock_bytes(), bits = d_layout.cadu_bits();
-    std::vector<uint8_t> cadus(n * bits), block(cb);
+    std::vector<uint8_t> cadus(n * bits), block(cb), info, coded;
+    if (d_ldpc) {
+        info.resize(fb * 8);
+        coded.resize(cb * 8);
+    }
     const auto m = asm_bits();
     for (size_t f = 0; f < n; ++f) {
-        d_rs.encode(frames + f * fb, block.data());
+        if (d_ldpc) {
+            unpack_bits(frames + f * fb, info.size(), info.data());
+            d_ldpc->encode(info.data(), 1, coded.data());
+            pack_bits(coded.data(), coded.size(), block.data());
+        } else {
+            d_rs.encode(frames + f * fb, block.data());
+        }
         if (d_randomize)
             ccsds_randomize_packed(block.data(), cb * 8);
         uint8_t* o = cadus.data() + f * bits;
@@ -182,6 +277,20 @@ size_t rs_codeword_corrections(const rs_encoder& enc, const uint8_t* received_bl
         }
     }
     return decoded;
+}
+
+void ldpc_information_corrections(const ccsds_tm_layout& layout, const uint8_t* received_bits,
+                                  const uint8_t* decoded_frames, size_t frames, int* per_frame)
+{
+    const size_t fb = layout.frame_bytes(), cw = layout.codeblock_bytes() * 8;
+    for (size_t f = 0; f < frames; ++f) {
+        const uint8_t* got = received_bits + f * cw;
+        const uint8_t* dec = decoded_frames + f * fb;
+        int c = 0;
+        for (size_t i = 0; i < fb * 8; ++i)
+            c += ((dec[i / 8] >> (7 - i % 8)) & 1u) != (got[i] & 1u);
+        per_frame[f] = c;
+    }
 }
 
 ccsds_tm_deframer::ccsds_tm_deframer(const ccsds_tm_layout& layout, bool randomized, float scale)

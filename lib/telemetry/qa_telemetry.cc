@@ -2,11 +2,13 @@
  * Copyright 2026 gr-gpufec authors.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-/* The telemetry chain's pieces: the randomizer, the marker hypotheses, the stream encoder,
- * marker synchronisation on soft symbols (every offset and ambiguity, noise alone, flywheel,
- * loss, slips), the Reed-Solomon correction counts and the FECF. */
+/* The telemetry chain's pieces: the randomizer, the marker hypotheses, the stream encoder
+ * (Reed-Solomon and LDPC), marker synchronisation on soft symbols (every offset and ambiguity,
+ * noise alone, flywheel, loss, slips), the correction counts and the FECF. */
 #include <gnuradio/gpufec/core/codes/ccsds_randomizer.h>
 #include <gnuradio/gpufec/core/codes/conv_encoder.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc.h>
+#include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include <gnuradio/gpufec/core/telemetry/ccsds_tm.h>
 #include <gtest/gtest.h>
 
@@ -69,6 +71,18 @@ sync_run run_sync(soft_marker_sync& s, const std::vector<float>& in)
             r.frames.insert(r.frames.end(), out.begin(), out.end());
     }
     return r;
+}
+
+//! a CADU's bits after its marker (checked), de-randomized
+std::vector<uint8_t> cadu_body(const uint8_t* cadu, const ccsds_tm_layout& l)
+{
+    uint32_t m = 0;
+    for (size_t i = 0; i < 32; ++i)
+        m = m << 1 | cadu[i];
+    EXPECT_EQ(m, ccsds_asm_word);
+    std::vector<uint8_t> body(cadu + 32, cadu + l.cadu_bits());
+    ccsds_randomize(body.data(), body.size());
+    return body;
 }
 
 int sign_errors(const float* a, const uint8_t* bits, size_t n)
@@ -150,13 +164,7 @@ TEST(ccsds_tm, encoder_sends_marker_randomized_codeblock_and_convolutional_code)
     rs_encoder rs(l.rs);
     std::vector<uint8_t> block(l.codeblock_bytes());
     for (size_t f = 0; f < 3; ++f) {
-        const uint8_t* c = bits.data() + f * l.cadu_bits();
-        uint32_t m = 0;
-        for (size_t i = 0; i < 32; ++i)
-            m = m << 1 | c[i];
-        EXPECT_EQ(m, ccsds_asm_word);
-        std::vector<uint8_t> body(c + 32, c + l.cadu_bits());
-        ccsds_randomize(body.data(), body.size());
+        const auto body = cadu_body(bits.data() + f * l.cadu_bits(), l);
         rs.encode(frames.data() + f * l.frame_bytes(), block.data());
         for (size_t i = 0; i < body.size(); ++i)
             ASSERT_EQ(body[i], (block[i / 8] >> (7 - i % 8)) & 1) << f << " " << i;
@@ -172,6 +180,80 @@ TEST(ccsds_tm, encoder_sends_marker_randomized_codeblock_and_convolutional_code)
     std::vector<uint8_t> want(bits.size() * 2);
     ref.encode(bits.data(), bits.size(), want.data());
     EXPECT_EQ(a, want);
+}
+
+TEST(ccsds_tm, layout_takes_the_telemetry_ldpc_codes)
+{
+    const auto c2 = ccsds_tm_layout::make("ccsds:8160:7136", 1, -1, "default", "default");
+    EXPECT_TRUE(c2.is_ldpc());
+    EXPECT_EQ(c2.family(), "ldpc");
+    EXPECT_EQ(c2.conv, "none"); // (LDPC codewords go without the inner code)
+    EXPECT_EQ(c2.frame_bytes(), 892u);
+    EXPECT_EQ(c2.codeblock_bytes(), 1020u);
+    EXPECT_EQ(c2.cadu_bits(), 8192u);
+    const auto a = ccsds_tm_layout::make("ccsds:32768:16384", 1, -1, "default", "none");
+    EXPECT_EQ(a.frame_bytes(), 2048u);
+    EXPECT_EQ(a.codeblock_bytes(), 4096u); // (the last M = 8192 bits never sent)
+    const auto rs = ccsds_tm_layout::make("ccsds:255:223", 5, -1, "default", "default");
+    EXPECT_FALSE(rs.is_ldpc());
+    EXPECT_EQ(rs.conv, "ccsds");
+    EXPECT_EQ(rs.family_options(), "code=ccsds:255:223, interleave=5, basis=dual, virtual_fill=0");
+    const auto ids = ccsds_tm_ldpc_codes();
+    EXPECT_EQ(ids.size(), 10u); // C2 and the nine AR4JA codes
+    for (const auto& id : ids)
+        EXPECT_NO_THROW(ccsds_tm_layout::make(id, 1, -1, "default", "default")) << id;
+    EXPECT_THROW(ccsds_tm_layout::make("ccsds:8160:7136", 4, -1, "default", "none"), std::invalid_argument);
+    EXPECT_THROW(ccsds_tm_layout::make("ccsds:8160:7136", 1, 10, "default", "none"), std::invalid_argument);
+    EXPECT_THROW(ccsds_tm_layout::make("ccsds:8160:7136", 1, -1, "dual", "none"), std::invalid_argument);
+    EXPECT_THROW(ccsds_tm_layout::make("ccsds:8160:7136", 1, -1, "default", "ccsds"), std::invalid_argument);
+    EXPECT_THROW(ccsds_tm_layout::make("ccsds:128:64", 1, -1, "default", "none"), std::invalid_argument);
+    EXPECT_THROW(ccsds_tm_layout::make("ccsds:255:223", 9, -1, "default", "none"), std::invalid_argument);
+}
+
+// C2: each CADU the marker, then the randomized codeword as sent; de-randomized, the 18
+// shortened zeros put back in front, it satisfies every check of the standard's H (cross-checked
+// in the ldpc family's QA), with the frame as its first 7136 bits and two zeros after it
+TEST(ccsds_tm, ldpc_encoder_sends_marker_and_randomized_codeword)
+{
+    std::mt19937 rng(11);
+    const auto l = ccsds_tm_layout::make("ccsds:8160:7136", 1, -1, "default", "default");
+    const auto frames = random_bytes(3 * l.frame_bytes(), rng);
+    ccsds_tm_encoder enc(l);
+    const auto bits = enc.encode(frames.data(), 3);
+    ASSERT_EQ(bits.size(), 3 * l.cadu_bits());
+    const ldpc_code code = ldpc_code::standard("ccsds:8176:7156");
+    for (size_t f = 0; f < 3; ++f) {
+        const auto body = cadu_body(bits.data() + f * l.cadu_bits(), l);
+        for (size_t i = 0; i < 7136; ++i)
+            ASSERT_EQ(body[i], (frames[f * l.frame_bytes() + i / 8] >> (7 - i % 8)) & 1) << f << " " << i;
+        EXPECT_EQ(body[8158], 0);
+        EXPECT_EQ(body[8159], 0);
+        std::vector<uint8_t> cw(18, 0);
+        cw.insert(cw.end(), body.begin(), body.begin() + 8158);
+        ASSERT_EQ(cw.size(), size_t(code.n()));
+        EXPECT_TRUE(code.satisfied(cw.data())) << f;
+        cw[100] ^= 1;
+        EXPECT_FALSE(code.satisfied(cw.data()));
+    }
+}
+
+TEST(ccsds_tm, ldpc_information_corrections_count_changed_bits)
+{
+    std::mt19937 rng(12);
+    const auto l = ccsds_tm_layout::make("ccsds:2048:1024", 1, -1, "default", "default");
+    const size_t cw = l.codeblock_bytes() * 8;
+    const auto decoded = random_bytes(2 * l.frame_bytes(), rng);
+    std::vector<uint8_t> received(2 * cw);
+    for (size_t f = 0; f < 2; ++f)
+        for (size_t i = 0; i < cw; ++i)
+            received[f * cw + i] = i < 1024 ? (decoded[f * 128 + i / 8] >> (7 - i % 8)) & 1 : uint8_t(rng() & 1);
+    received[5] ^= 1;          // frame 0: two information bits
+    received[1023] ^= 1;
+    received[cw + 1500] ^= 1;  // frame 1: a parity bit only (not counted)
+    int counts[2] = { -5, -5 };
+    ldpc_information_corrections(l, received.data(), decoded.data(), 2, counts);
+    EXPECT_EQ(counts[0], 2);
+    EXPECT_EQ(counts[1], 0);
 }
 
 // every hypothesis at a spread of offsets (the first frame, odd and even symbols, the last)

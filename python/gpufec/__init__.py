@@ -42,4 +42,4 @@ from .tvb import tvb_decoder, tvb_encoder, tvb_options, bsid_channel  # noqa: F4
 from .lte_transport import lte_segment, lte_desegment, turbo_pdu_encoder, lte_k_sizes  # noqa: F401
 from .nr_transport import nr_segmenter, nr_desegmenter, nr_rate_match, nr_derate_match, ldpc_pdu_encoder  # noqa: F401
 from .ccsds_tm import (ccsds_tm_receiver, ccsds_tm_sync, ccsds_tm_deframer,  # noqa: F401
-                       ccsds_tm_encoder, ccsds_tm_rs_options)
+                       ccsds_tm_encoder, ccsds_tm_decoder_options)

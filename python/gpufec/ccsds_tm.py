@@ -4,30 +4,34 @@
 #
 """The CCSDS telemetry downlink (131.0-B), from soft symbols to transfer frames.
 
-Sent: a transfer frame of k I bytes, Reed-Solomon encoded (I codewords interleaved), randomized,
-the 32-bit marker 1ACFFC1D in front (a CADU), then the K = 7 rate-1/2 convolutional code over the
-whole stream (or none). Received, each stage a block:
+Sent: a transfer frame of k I bytes, Reed-Solomon encoded (I codewords interleaved), or of k
+bits LDPC encoded (C2, AR4JA), randomized, the 32-bit marker 1ACFFC1D in front (a CADU), then for
+Reed-Solomon the K = 7 rate-1/2 convolutional code over the whole stream (or none). Received,
+each stage a block:
 
-  soft symbols -> ccsds_tm_sync -> viterbi_decoder (streaming) -> ccsds_tm_deframer
-               -> frame_decoder("rs") -> ccsds_tm_frame_check (C++) -> PDUs of transfer frames
+  soft symbols -> ccsds_tm_sync -> viterbi_decoder (streaming; not for LDPC) -> ccsds_tm_deframer
+               -> frame_decoder("rs" or "ldpc") -> ccsds_tm_frame_check (C++) -> PDUs of frames
 
 ccsds_tm_receiver is that chain as one hierarchical block (GRC: "CCSDS TM Receiver");
 ccsds_tm_encoder makes such a stream from transfer frames (tests, demonstrations).
-The keywords shared by all: code ("ccsds:255:223" or "ccsds:255:239"), interleave (I, 1-8),
-virtual_fill (-1: none), basis ("default": dual for CCSDS), conv (the inner code's preset,
-"ccsds"; "none" for a stream without it). docs/ccsds_tm.md says how to choose them.
+The keywords shared by all: code ("ccsds:255:223", "ccsds:255:239", or an LDPC code of
+ccsds_tm_codes(): "ccsds:8160:7136" (C2), "ccsds:2048:1024" ... (AR4JA)), interleave (I, 1-8;
+1 for LDPC), virtual_fill (-1: none), basis ("default": dual for CCSDS), conv (the inner code's
+preset; "default": "ccsds" for Reed-Solomon, "none" for LDPC; "none" for a stream without it).
+docs/ccsds_tm.md says how to choose them.
 """
 import numpy as np
 import pmt
 from gnuradio import gr
 
-from .gpufec_python import (ccsds_fecf_set, ccsds_tm_deframer_core, ccsds_tm_frame_check,
-                            ccsds_tm_stream_encoder, ccsds_tm_sync_core, frame_decoder, viterbi_decoder)
+from .gpufec_python import (ccsds_fecf_set, ccsds_tm_codeblock_decoder, ccsds_tm_deframer_core,
+                            ccsds_tm_frame_check, ccsds_tm_stream_encoder, ccsds_tm_sync_core, frame_decoder,
+                            viterbi_decoder)
 from .lifetime import keep_alive
 from .params import check_int, check_real
 
 _SYNC_KEY = pmt.intern("tm_sync")
-_RS_BATCH = 512  # the receiver's Reed-Solomon batches, codeblocks
+_BATCH = 512  # the receiver's codeblock decoder's batches, codeblocks
 _AMBIGUITY_KEY = pmt.intern("tm_ambiguity")
 
 
@@ -36,12 +40,12 @@ def _layout(code, interleave, virtual_fill, basis, conv):
                 virtual_fill=int(virtual_fill), basis=str(basis), conv=str(conv))
 
 
-def ccsds_tm_rs_options(code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default"):
-    """the rs family's option string for a telemetry layout"""
-    opts = ["code=%s" % code, "interleave=%d" % check_int("interleave", interleave, 1, 8), "basis=%s" % basis]
-    if int(virtual_fill) >= 0:
-        opts.append("virtual_fill=%d" % int(virtual_fill))
-    return ", ".join(opts)
+def ccsds_tm_decoder_options(code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default"):
+    """the frame family that decodes a telemetry layout's codeblocks ("rs" or "ldpc") and its
+    options string, as a tuple"""
+    family, options = ccsds_tm_codeblock_decoder(str(code), check_int("interleave", interleave, 1, 8),
+                                                 int(virtual_fill), str(basis))[:2]
+    return family, options
 
 
 class ccsds_tm_sync(gr.basic_block):
@@ -59,7 +63,7 @@ class ccsds_tm_sync(gr.basic_block):
     happened, "tm_ambiguity" the ambiguity found at each acquisition; losses are logged;
     stats() counts all."""
 
-    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", conv="ccsds",
+    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", conv="default",
                  both_conventions=True, max_misses=3, acquire_sigmas=6.0, track_threshold=0.5, slip_range=2):
         gr.basic_block.__init__(self, "gpufec_ccsds_tm_sync", [np.float32], [np.float32])
         keep_alive(self)  # GNU Radio issue #8137: see lifetime.py
@@ -123,10 +127,10 @@ class ccsds_tm_deframer(gr.basic_block):
     """Whole CADUs in, from their marker on: the decoded bits of the inner code (dtype "byte",
     one bit per byte) or the channel's soft symbols of a stream without it (dtype "float",
     positive = bit 1, quantised to int8 with `scale`). Out 0: each codeblock's code bits,
-    de-randomized, as int8 soft values for the rs family (bits: +-127); out 1: their decisions as
-    received, a bit a byte (for ccsds_tm_frame_check's correction counts). Tags move to the start
-    of their CADU's codeblock on out 0. `buffer_cadus`: CADUs each output holds, at least what
-    the Reed-Solomon decoder after it has in flight (the receiver gives four of its batches), since
+    de-randomized, as int8 soft values for the rs or ldpc family (bits: +-127); out 1: their
+    decisions as received, a bit a byte (for ccsds_tm_frame_check's correction counts). Tags move
+    to the start of their CADU's codeblock on out 0. `buffer_cadus`: CADUs each output holds, at
+    least what the decoder after it has in flight (the receiver gives four of its batches), since
     the frame check reads out 1 only when their decoded frames come."""
 
     def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", dtype="byte",
@@ -169,55 +173,69 @@ class ccsds_tm_deframer(gr.basic_block):
 class ccsds_tm_receiver(gr.hier_block2):
     """CCSDS telemetry receiver: soft symbols in (float, positive = bit 1, amplitude about 1),
     transfer frames out as PDUs on message port "frames" (ccsds_tm_frame_check's metadata).
-    Inside: ccsds_tm_sync -> viterbi_decoder (conv, streaming; skipped with conv="none") ->
-    ccsds_tm_deframer -> frame_decoder("rs") -> ccsds_tm_frame_check. device ("auto", "cpu",
-    "cuda[:N]") is the Viterbi's and the Reed-Solomon decoder's; scale turns the symbols into
-    the decoders' int8 values (32: amplitude 1 -> 32). stats() gathers every stage's counts."""
+    Inside: ccsds_tm_sync -> viterbi_decoder (conv, streaming; skipped with conv="none", as for
+    LDPC) -> ccsds_tm_deframer -> frame_decoder("rs" or "ldpc") -> ccsds_tm_frame_check. device
+    ("auto", "cpu", "cuda[:N]") is the Viterbi's and the codeblock decoder's; scale turns the
+    symbols into the decoders' int8 values (32: amplitude 1 -> 32; the min-sum LDPC decoder
+    needs no noise estimate, only values well inside int8); decoder_options: more options for the codeblock decoder (e.g.
+    "max_iterations=50" for LDPC). stats() gathers every stage's counts."""
 
-    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", conv="ccsds",
+    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", conv="default",
                  both_conventions=True, fecf=False, pass_failed=False, device="auto", scale=32.0,
-                 max_misses=3, acquire_sigmas=6.0, track_threshold=0.5, slip_range=2, randomized=True):
+                 max_misses=3, acquire_sigmas=6.0, track_threshold=0.5, slip_range=2, randomized=True,
+                 decoder_options=""):
         gr.hier_block2.__init__(self, "gpufec_ccsds_tm_receiver", gr.io_signature(1, 1, gr.sizeof_float),
                                 gr.io_signature(0, 0, 0))
         self.message_port_register_hier_out("frames")
         lay = _layout(code, interleave, virtual_fill, basis, conv)
-        rs = {k: lay[k] for k in ("code", "interleave", "virtual_fill", "basis")}
+        cb = {k: lay[k] for k in ("code", "interleave", "virtual_fill", "basis")}
+        family, options, _, _, own_conv = ccsds_tm_codeblock_decoder(**cb)
+        if lay["conv"] == "default":
+            lay["conv"] = own_conv
         self.sync = ccsds_tm_sync(**lay, both_conventions=both_conventions, max_misses=max_misses,
                                   acquire_sigmas=acquire_sigmas, track_threshold=track_threshold,
                                   slip_range=slip_range)
         coded = lay["conv"] != "none"
-        self.deframer = ccsds_tm_deframer(**rs, dtype="byte" if coded else "float", scale=scale,
-                                          randomized=randomized, buffer_cadus=4 * _RS_BATCH + 64)
-        # batches of 512 codeblocks (5 MB of soft values at I = 5): the deframer's second output
-        # holds the CADUs in flight in the decoder until their frames come out
-        self.rs = frame_decoder("rs", ccsds_tm_rs_options(**rs), device=device, max_batch=_RS_BATCH,
-                                input_type="int8", packed_output=True, status_tags="none")
-        self.check = ccsds_tm_frame_check(**rs, fecf=bool(fecf), pass_failed=bool(pass_failed))
+        self.deframer = ccsds_tm_deframer(**cb, dtype="byte" if coded else "float", scale=scale,
+                                          randomized=randomized, buffer_cadus=4 * _BATCH + 64)
+        if str(decoder_options).strip():
+            options += ", " + str(decoder_options)
+        # batches of 512 codeblocks (5 MB of soft values for RS at I = 5): the deframer's second
+        # output holds the CADUs in flight in the decoder until their frames come out. LDPC
+        # frames carry their status tags (the frame check reads the syndrome's verdict; a tag a
+        # frame of thousands of bits costs little)
+        self.decoder = frame_decoder(family, options, device=device, max_batch=_BATCH, input_type="int8",
+                                     packed_output=True, status_tags="all" if family == "ldpc" else "none")
+        self.rs = self.decoder if family == "rs" else None
+        self.check = ccsds_tm_frame_check(**cb, fecf=bool(fecf), pass_failed=bool(pass_failed))
         if coded:
             self.viterbi = viterbi_decoder(code=lay["conv"], mode="streaming", device=device, scale=scale)
             self.connect(self, self.sync, self.viterbi, self.deframer)
         else:
             self.viterbi = None
             self.connect(self, self.sync, self.deframer)
-        self.connect((self.deframer, 0), self.rs, (self.check, 0))
+        self.connect((self.deframer, 0), self.decoder, (self.check, 0))
         self.connect((self.deframer, 1), (self.check, 1))
         self.msg_connect(self.check, "frames", self, "frames")
 
     def stats(self):
-        """the sync's counts (sync_...), the Reed-Solomon decoder's backend and the frame check's
-        counts"""
+        """the sync's counts (sync_...), the codeblock decoder's backend (and for LDPC its mean
+        iterations) and the frame check's counts"""
         d = {"sync_" + k: v for k, v in self.sync.stats().items()}
         d.update(self.check.stats())
-        d["backend"] = self.rs.backend()
+        d["backend"] = self.decoder.backend()
+        if self.rs is None:
+            d["mean_iterations"] = self.decoder.mean_iterations()
         return d
 
 
 class ccsds_tm_encoder(gr.basic_block):
-    """Transfer frames in (bytes, frame_bytes() each, e.g. 1115 for I = 5), CCSDS telemetry
-    channel bits out (one per byte: Reed-Solomon, randomizer, marker, the inner code). With
+    """Transfer frames in (bytes, frame_bytes() each, e.g. 1115 for I = 5, 892 for C2), CCSDS
+    telemetry channel bits out (one per byte: Reed-Solomon or LDPC, randomizer, marker, the inner
+    code). With
     fecf=True the frames' last two bytes are overwritten with their CRC-16."""
 
-    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", conv="ccsds",
+    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", conv="default",
                  fecf=False, randomized=True):
         gr.basic_block.__init__(self, "gpufec_ccsds_tm_encoder", [np.uint8], [np.uint8])
         keep_alive(self)

@@ -6,13 +6,15 @@
 """The CCSDS telemetry chain in flowgraphs: transfer frames through ccsds_tm_encoder, a noisy
 channel with an unknown symbol offset and each ambiguity, and ccsds_tm_receiver from a file of
 soft symbols (as a recording is read) back to the same frames; correction counts, FECF, the
-stream without the inner code, noise alone, and bad parameters named in the error."""
+stream without the inner code, the LDPC codes (C2, AR4JA), noise alone, and bad parameters
+named in the error."""
 
 import os
 import tempfile
 
 import numpy as np
 import pmt
+import yaml
 from gnuradio import blocks, gr, gr_unittest
 from gnuradio import gpufec
 
@@ -93,8 +95,8 @@ class qa_ccsds_tm(gr_unittest.TestCase):
         self.assertEqual(st["sync_acquisitions"], 1)
         self.assertEqual(st["sync_skipped_symbols"], 3001)
         self.assertEqual(st["sync_ambiguity"], "inverted")
-        self.assertGreater(st["corrected_symbols"], 0)  # the channel did leave errors
-        self.assertEqual(st["rs_failed"], 0)
+        self.assertGreater(st["corrected"], 0)  # the channel did leave errors
+        self.assertEqual(st["codeblock_failed"], 0)
 
     def test_002_other_convention_and_depth_five(self):
         # G2 sent without its inversion, upright, I = 5 (the usual depth)
@@ -118,7 +120,7 @@ class qa_ccsds_tm(gr_unittest.TestCase):
         self.assertEqual(len(out), 4, st)
         for f in range(4):
             np.testing.assert_array_equal(out[f][1], frames[f])
-        self.assertGreater(st["corrected_symbols"], 0)
+        self.assertGreater(st["corrected"], 0)
 
     def test_004_fecf_and_failed_frames(self):
         I = 1
@@ -135,7 +137,7 @@ class qa_ccsds_tm(gr_unittest.TestCase):
         for meta, body in out:
             np.testing.assert_array_equal(body, want[meta["cadu"]])
             self.assertTrue(meta["fecf_ok"])
-        self.assertEqual(st["rs_failed"], 1)
+        self.assertEqual(st["codeblock_failed"], 1)
         self.assertEqual(st["dropped"], 1)
         out, st = receive(sym, interleave=I, fecf=True, pass_failed=True)
         self.assertEqual([m["cadu"] for m, _ in out], [0, 1, 2, 3])
@@ -159,6 +161,67 @@ class qa_ccsds_tm(gr_unittest.TestCase):
             gpufec.ccsds_tm_deframer(dtype="int")
         with self.assertRaises(ValueError):
             gpufec.ccsds_tm_sync(track_threshold=1.5)
+        # the Reed-Solomon settings and the inner code are refused for an LDPC code
+        with self.assertRaisesRegex(ValueError, "interleave"):
+            gpufec.ccsds_tm_receiver(code="ccsds:8160:7136", interleave=4)
+        with self.assertRaisesRegex(ValueError, "conv"):
+            gpufec.ccsds_tm_receiver(code="ccsds:8160:7136", interleave=1, conv="ccsds")
+        with self.assertRaisesRegex(ValueError, "ccsds:8160:7136"):  # the list names the LDPC codes
+            gpufec.ccsds_tm_receiver(code="ccsds:8176:7156", interleave=1)
+
+    def test_009_grc_lists_every_code(self):
+        # the GRC blocks' code lists are written from the library (scripts/grc_ldpc_codes.py)
+        grc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "grc")
+        for name in ("gpufec_ccsds_tm_receiver.block.yml", "gpufec_ccsds_tm_encoder.block.yml"):
+            with open(os.path.join(grc, name)) as f:
+                param = [p for p in yaml.safe_load(f)["parameters"] if p["id"] == "code"][0]
+            self.assertEqual([o.strip("'") for o in param["options"]], list(gpufec.ccsds_tm_codes()),
+                             name + ": run scripts/grc_ldpc_codes.py")
+            self.assertEqual(len(param["option_labels"]), len(param["options"]))
+
+    def test_007_ldpc_c2_with_offset_inversion_and_a_failed_codeword(self):
+        # C2 (8160, 7136) with its 1ACFFC1D marker: a CADU of 8192 symbols; Eb/N0 about 4.5 dB
+        # (sigma 0.45) decodes every codeword; codeword 3 drowned in noise fails its syndrome
+        kw = dict(code="ccsds:8160:7136", interleave=1)
+        frames = self.rng.integers(0, 256, (7, 892), dtype=np.uint8)
+        bits = encode(frames, **kw)
+        F = len(bits) // 7
+        self.assertEqual(F, 8192)
+        sym = channel(bits, 0.45, self.rng, offset=5003, inverted=True)
+        sym[5003 + 3 * F + 100:5003 + 3 * F + 3000] = self.rng.normal(0, 1, 2900)
+        out, st = receive(sym, **kw)
+        self.assertEqual([m["cadu"] for m, _ in out], [0, 1, 2, 4, 5], st)
+        for meta, body in out:
+            np.testing.assert_array_equal(body, frames[meta["cadu"]])
+            self.assertTrue(meta["ldpc_ok"])
+            self.assertTrue(meta["ldpc_syndrome_ok"])
+            self.assertGreater(meta["ldpc_corrected"], 0)  # the channel left errors
+            self.assertIn("ldpc_iterations", meta)
+        self.assertEqual(out[0][0]["tm_ambiguity"], "inverted")
+        self.assertEqual(st["codeblock_failed"], 1)
+        self.assertEqual(st["dropped"], 1)
+        self.assertEqual(st["sync_skipped_symbols"], 5003)
+        out, st = receive(sym, pass_failed=True, **kw)
+        self.assertEqual([m["cadu"] for m, _ in out], [0, 1, 2, 3, 4, 5])
+        self.assertFalse(out[3][0]["ldpc_ok"])
+        self.assertFalse(out[3][0]["ldpc_syndrome_ok"])
+
+    def test_008_ldpc_ar4ja_punctured(self):
+        # AR4JA k = 1024 rate 1/2 (its last 512 code bits never sent), FECF checked, upright;
+        # Eb/N0 about 3 dB
+        kw = dict(code="ccsds:2048:1024", interleave=1)
+        frames = self.rng.integers(0, 256, (6, 128), dtype=np.uint8)
+        want = gpufec.ccsds_fecf_set(frames.ravel(), 128).reshape(6, 128)
+        bits = encode(frames, fecf=True, **kw)
+        self.assertEqual(len(bits), 6 * (32 + 2048))
+        sym = channel(bits, 0.7, self.rng, offset=999)
+        out, st = receive(sym, fecf=True, decoder_options="max_iterations=30", **kw)
+        self.assertEqual(len(out), 5, st)
+        for f, (meta, body) in enumerate(out):
+            np.testing.assert_array_equal(body, want[f])
+            self.assertTrue(meta["fecf_ok"])
+        self.assertEqual(st["sync_ambiguity"], "upright")
+        self.assertGreater(st["mean_iterations"], 1)
 
 
 if __name__ == "__main__":

@@ -295,10 +295,12 @@ blocks of every size through one block). See docs/platform.md.)doc")
     using gr::gpufec::ccsds_tm_frame_check;
     py::class_<ccsds_tm_frame_check, gr::block, gr::basic_block, std::shared_ptr<ccsds_tm_frame_check>>(
         m, "ccsds_tm_frame_check", R"doc(The CCSDS telemetry receiver's last stage: decoded transfer frames
-(in 0: the rs decoder's packed information bytes) beside the codeblocks' decisions as received
-(in 1, a bit a byte, from ccsds_tm_deframer), out as PDUs on message port "frames" with metadata "cadu", "rs_corrected"
-(each codeword's corrected symbols, -1 where it failed), "rs_ok", with fecf "fecf_ok", and the
-sync's tags. Failed frames are dropped unless pass_failed; stats() counts all.)doc")
+(in 0: the rs or ldpc decoder's packed information bytes) beside the codeblocks' decisions as
+received (in 1, a bit a byte, from ccsds_tm_deframer), out as PDUs on message port "frames" with
+metadata "cadu"; Reed-Solomon: "rs_corrected" (each codeword's corrected symbols, -1 where it
+failed), "rs_ok"; LDPC: "ldpc_corrected" (information bits changed), "ldpc_ok" (from the
+decoder's status tags); with fecf "fecf_ok"; and the tags of the frame. Failed frames are
+dropped unless pass_failed; stats() counts all.)doc")
         .def(py::init(&ccsds_tm_frame_check::make), py::arg("code") = "ccsds:255:223", py::arg("interleave") = 5,
              py::arg("virtual_fill") = -1, py::arg("basis") = "default", py::arg("fecf") = false,
              py::arg("pass_failed") = false)
@@ -306,12 +308,13 @@ sync's tags. Failed frames are dropped unless pass_failed; stats() counts all.)d
             py::dict d;
             d["cadus"] = b.cadus();
             d["frames"] = b.frames();
-            d["rs_failed"] = b.rs_failed();
+            d["codeblock_failed"] = b.codeblock_failed();
             d["fecf_failed"] = b.fecf_failed();
             d["dropped"] = b.dropped();
-            d["corrected_symbols"] = b.corrected_symbols();
+            d["corrected"] = b.corrected();
             return d;
-        }, "cadus (checked), frames (sent on), rs_failed, fecf_failed, dropped, corrected_symbols");
+        }, "cadus (checked), frames (sent on), codeblock_failed, fecf_failed, dropped, corrected (symbols for "
+           "Reed-Solomon, information bits for LDPC)");
 
     m.def("fec_decoder", &gr::gpufec::fec_decoder::make, py::arg("family"), py::arg("options") = "",
           py::arg("device") = "cpu", py::arg("scale") = 32.0f,

@@ -24,20 +24,16 @@ namespace {
 using u8 = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>;
 using f32 = py::array_t<float, py::array::c_style | py::array::forcecast>;
 
-//! the layout from the Python keywords (the rs family's option names)
+//! the layout from the Python keywords
 gpufec::ccsds_tm_layout make_layout(const std::string& code, int interleave, int virtual_fill,
                                     const std::string& basis, const std::string& conv)
 {
-    gpufec::ccsds_tm_layout l;
-    l.rs = gpufec::rs_code::configured(code, basis, interleave, virtual_fill);
-    l.conv = conv;
-    l.check();
-    return l;
+    return gpufec::ccsds_tm_layout::make(code, interleave, virtual_fill, basis, conv);
 }
 
 #define GPUFEC_TM_LAYOUT_ARGS                                                                       \
     py::arg("code") = "ccsds:255:223", py::arg("interleave") = 5, py::arg("virtual_fill") = -1,     \
-        py::arg("basis") = "default", py::arg("conv") = "ccsds"
+        py::arg("basis") = "default", py::arg("conv") = "default"
 
 struct tm_sync {
     gpufec::ccsds_tm_layout layout;
@@ -138,7 +134,7 @@ void bind_telemetry(py::module& m)
     using deframer = gpufec::ccsds_tm_deframer;
     py::class_<deframer>(m, "ccsds_tm_deframer_core",
                          "Whole CADUs (from their marker on) to the codeblocks' de-randomized soft values for the rs "
-                         "family and their decisions, a bit a byte (gpufec::ccsds_tm_deframer).")
+                         "or ldpc family and their decisions, a bit a byte (gpufec::ccsds_tm_deframer).")
         .def(py::init([](const std::string& code, int interleave, int virtual_fill, const std::string& basis,
                          bool randomized, float scale) {
                  return deframer(make_layout(code, interleave, virtual_fill, basis, "none"), randomized, scale);
@@ -173,8 +169,8 @@ void bind_telemetry(py::module& m)
         .def("codeblock_bits", &deframer::codeblock_bits);
 
     py::class_<gpufec::ccsds_tm_encoder>(m, "ccsds_tm_stream_encoder",
-                                         "Transfer frames to CCSDS telemetry channel bits (one per byte): Reed-Solomon, "
-                                         "randomizer, marker, then the inner convolutional code as one stream.")
+                                         "Transfer frames to CCSDS telemetry channel bits (one per byte): Reed-Solomon "
+                                         "or LDPC, randomizer, marker, then the inner convolutional code as one stream.")
         .def(py::init([](const std::string& code, int interleave, int virtual_fill, const std::string& basis,
                          const std::string& conv, bool randomize) {
                  return gpufec::ccsds_tm_encoder(make_layout(code, interleave, virtual_fill, basis, conv), randomize);
@@ -197,9 +193,29 @@ void bind_telemetry(py::module& m)
             py::arg("frames"), "transfer frames (bytes, back to back) -> channel bits, one per byte");
 
     m.def(
+        "ccsds_tm_codeblock_decoder",
+        [](const std::string& code, int interleave, int virtual_fill, const std::string& basis) {
+            const auto l = make_layout(code, interleave, virtual_fill, basis, "default");
+            return py::make_tuple(l.family(), l.family_options(), l.frame_bytes(), l.codeblock_bytes(), l.conv);
+        },
+        py::arg("code") = "ccsds:255:223", py::arg("interleave") = 5, py::arg("virtual_fill") = -1,
+        py::arg("basis") = "default",
+        "the frame family that decodes a telemetry layout's codeblocks and its options: (family, options, "
+        "transfer frame bytes, codeblock bytes, the code's default inner code)");
+    m.def(
+        "ccsds_tm_codes", []() {
+            auto v = gpufec::ccsds_tm_rs_codes();
+            for (const auto& c : gpufec::ccsds_tm_ldpc_codes())
+                v.push_back(c);
+            return v;
+        },
+        "the codeblock codes a telemetry stream may carry: the Reed-Solomon ones, then the LDPC ones");
+    m.def(
         "rs_codeword_corrections",
         [](u8 received, u8 decoded, const std::string& code, int interleave, int virtual_fill, const std::string& basis) {
             const auto l = make_layout(code, interleave, virtual_fill, basis, "none");
+            if (l.is_ldpc())
+                throw std::invalid_argument("rs_codeword_corrections: " + code + " is not a Reed-Solomon code");
             const size_t bb = l.rs.block_bytes(), ib = l.rs.info_bytes();
             if (received.size() == 0 || size_t(received.size()) % bb ||
                 size_t(decoded.size()) != size_t(received.size()) / bb * ib)

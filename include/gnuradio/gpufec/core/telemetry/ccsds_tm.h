@@ -4,10 +4,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* The CCSDS telemetry channel frame (131.0-B): a transfer frame of k I bytes is Reed-Solomon
- * encoded into a codeblock of n I bytes (I codewords interleaved), the codeblock is randomized
- * (codes/ccsds_randomizer.h), the 32-bit attached sync marker 1ACFFC1D goes in front of it (the
- * channel access data unit, CADU), and the stream of CADUs goes through the K = 7 rate-1/2
- * convolutional code (marker included), or is sent as it is. The receiver's pieces: the marker
+ * encoded into a codeblock of n I bytes (I codewords interleaved), or a transfer frame of k bits
+ * LDPC encoded into a codeword of n bits (C2 or AR4JA, 131.0-B 7); the codeblock (or codeword) is
+ * randomized (codes/ccsds_randomizer.h), the 32-bit attached sync marker 1ACFFC1D goes in front
+ * of it (the channel access data unit, CADU), and the stream of CADUs goes through the K = 7
+ * rate-1/2 convolutional code (marker included; Reed-Solomon only), or is sent as it is. The
+ * receiver's pieces: the marker
  * hypotheses for soft_marker_sync, the corrections a Reed-Solomon codeword needed, the frame
  * error control field (FECF) check; the encoder makes test and demonstration streams. */
 #ifndef INCLUDED_GPUFEC_CORE_TELEMETRY_CCSDS_TM_H
@@ -15,6 +17,7 @@
 
 #include <gnuradio/gpufec/core/codes/conv_encoder.h>
 #include <gnuradio/gpufec/core/codes/reed_solomon.h>
+#include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <gnuradio/gpufec/core/telemetry/marker_sync.h>
 #include <cstddef>
 #include <cstdint>
@@ -27,21 +30,45 @@ namespace gpufec {
 constexpr uint32_t ccsds_asm_word = 0x1ACFFC1Du; //!< sent MSB first
 constexpr size_t ccsds_asm_bits = 32;
 
-/*! The shape of a telemetry stream: the Reed-Solomon code (with its interleaving depth and
- *  virtual fill) and the inner convolutional code (a conv_code preset name, "none" for none). */
+/*! The shape of a telemetry stream: the codeblock's code, either Reed-Solomon (with its
+ *  interleaving depth and virtual fill) or a CCSDS LDPC code of the ldpc family (`ldpc`: its
+ *  name; empty for Reed-Solomon), and the inner convolutional code (a conv_code preset name,
+ *  "none" for none; LDPC codewords are sent without it, 131.0-B 7). */
 struct ccsds_tm_layout {
+    std::string code = "ccsds:255:223"; //!< the name it was made from
     rs_code rs = rs_code::named("ccsds:255:223");
+    std::string ldpc;             //!< "ccsds:8160:7136" (C2) or an AR4JA code; "": Reed-Solomon
+    size_t ldpc_frame_bits = 0;   //!< (LDPC) information bits, the transfer frame
+    size_t ldpc_codeword_bits = 0; //!< (LDPC) bits sent after the marker
     std::string conv = "ccsds";
 
+    /*! From the blocks' keywords: `code` a Reed-Solomon code of ccsds_tm_rs_codes() (rs_code::configured with basis,
+     *  interleave, virtual_fill) or a CCSDS telemetry LDPC code (ccsds_tm_ldpc_codes(); then
+     *  interleave 1, virtual_fill negative and basis "default", conv "none"); conv "default"
+     *  is "ccsds" for Reed-Solomon and "none" for LDPC. Checked:
+     *  std::invalid_argument names what is wrong. */
+    static ccsds_tm_layout make(const std::string& code, int interleave, int virtual_fill,
+                                const std::string& basis, const std::string& conv);
+
+    bool is_ldpc() const { return !ldpc.empty(); }
     bool coded() const { return conv != "none"; }
-    size_t frame_bytes() const { return rs.info_bytes(); }    //!< transfer frame
-    size_t codeblock_bytes() const { return rs.block_bytes(); } //!< sent after the marker
+    //! the frame family that decodes the codeblocks ("rs", "ldpc") and its options
+    std::string family() const { return is_ldpc() ? "ldpc" : "rs"; }
+    std::string family_options() const;
+    size_t frame_bytes() const { return is_ldpc() ? ldpc_frame_bits / 8 : rs.info_bytes(); } //!< transfer frame
+    //! sent after the marker
+    size_t codeblock_bytes() const { return is_ldpc() ? ldpc_codeword_bits / 8 : rs.block_bytes(); }
     size_t cadu_bits() const { return ccsds_asm_bits + 8 * codeblock_bytes(); }
     //! channel symbols a CADU: its bits, times n of the convolutional code
     size_t cadu_symbols() const;
     //! std::invalid_argument for an unknown preset, a punctured or tail-biting-only code
     void check() const;
 };
+
+//! the Reed-Solomon codes a telemetry stream may carry: (255, 223) and (255, 239)
+std::vector<std::string> ccsds_tm_rs_codes();
+//! the LDPC codes a telemetry stream may carry: C2 as sent and the nine AR4JA codes
+std::vector<std::string> ccsds_tm_ldpc_codes();
 
 /*! The marker hypotheses of a stream (soft_marker_sync). Uncoded: the 32 marker bits, upright
  *  and inverted (the 180-degree ambiguity). Coded with preset `conv`: the marker's code symbols
@@ -52,8 +79,9 @@ struct ccsds_tm_layout {
  *  convention", "inverted, other convention". */
 std::vector<marker_hypothesis> ccsds_tm_hypotheses(const ccsds_tm_layout& layout, bool both_conventions = true);
 
-/*! Transfer frames to channel bits (one per byte): Reed-Solomon, randomizer, marker, then the
- *  convolutional code as one stream (its state carries from call to call; it starts at 0). */
+/*! Transfer frames to channel bits (one per byte): Reed-Solomon (or LDPC), randomizer, marker,
+ *  then the convolutional code as one stream (its state carries from call to call; it starts
+ *  at 0). */
 class ccsds_tm_encoder
 {
 public:
@@ -66,6 +94,7 @@ private:
     ccsds_tm_layout d_layout;
     bool d_randomize;
     rs_encoder d_rs;
+    std::unique_ptr<frame_encoder> d_ldpc;
     std::unique_ptr<conv_encoder> d_conv;
 };
 
@@ -82,8 +111,15 @@ size_t rs_codeword_corrections(const rs_code& code, const uint8_t* received_bloc
 size_t rs_codeword_corrections(const rs_encoder& encoder, const uint8_t* received_blocks,
                                const uint8_t* decoded_info, size_t frames, int* per_codeword);
 
+/*! LDPC: the information bits the decoder changed in each of `frames` transfer frames: the
+ *  decoded frames (frame_bytes() each, packed) beside the decisions as received (a bit a byte,
+ *  codeblock_bytes() * 8 a frame, the information bits first, as every CCSDS LDPC code sends
+ *  them). per_frame: frames values. */
+void ldpc_information_corrections(const ccsds_tm_layout& layout, const uint8_t* received_bits,
+                                  const uint8_t* decoded_frames, size_t frames, int* per_frame);
+
 /*! The receiver's deframing of whole CADUs (from their marker on): the codeblock's code bits
- *  de-randomized (where `randomized`) as int8 soft values for the rs family, and their
+ *  de-randomized (where `randomized`) as int8 soft values for the codeblock's decoder, and their
  *  decisions as received (a bit a byte, 1 where the value is positive: what
  *  rs_codeword_corrections compares with, once packed). From the inner decoder's bits (one a
  *  byte: soft values +-127) or, without an inner code, from the channel's soft symbols
