@@ -300,35 +300,38 @@ ccsds_tm_deframer::ccsds_tm_deframer(const ccsds_tm_layout& layout, bool randomi
         ccsds_randomize(d_pn.data(), d_bits);
 }
 
-template <class Value>
-void ccsds_tm_deframer::run_with(size_t cadus, int8_t* soft, uint8_t* hard, Value&& value) const
+void ccsds_tm_deframer::run(const uint8_t* bits, size_t cadus, int8_t* soft, uint8_t* hard) const
 {
+    // (plain loops over a codeblock: the compiler vectorises them)
+    const uint8_t* pn = d_pn.data();
     for (size_t f = 0; f < cadus; ++f) {
+        const uint8_t* b = bits + f * d_cadu + ccsds_asm_bits;
         int8_t* s = soft + f * d_bits;
         uint8_t* h = hard + f * d_bits;
         for (size_t i = 0; i < d_bits; ++i) {
-            const int v = value(f, i);
-            const int q = d_pn[i] ? -v : v;
-            s[i] = int8_t(q);
-            h[i] = uint8_t(q > 0);
+            const uint8_t v = uint8_t((b[i] ^ pn[i]) & 1u);
+            h[i] = v;
+            s[i] = int8_t(v ? 127 : -127);
         }
     }
 }
 
-void ccsds_tm_deframer::run(const uint8_t* bits, size_t cadus, int8_t* soft, uint8_t* hard) const
-{
-    run_with(cadus, soft, hard, [&](size_t f, size_t i) {
-        return (bits[f * d_cadu + ccsds_asm_bits + i] & 1u) ? 127 : -127;
-    });
-}
-
 void ccsds_tm_deframer::run(const float* symbols, size_t cadus, int8_t* soft, uint8_t* hard) const
 {
-    run_with(cadus, soft, hard, [&](size_t f, size_t i) {
-        // NaN: 0 (no information: an erasure to the rs family); beyond +-127 clamped
-        const float v = symbols[f * d_cadu + ccsds_asm_bits + i] * d_scale;
-        return std::isnan(v) ? 0 : int(std::nearbyint(std::min(127.f, std::max(-127.f, v))));
-    });
+    const uint8_t* pn = d_pn.data();
+    for (size_t f = 0; f < cadus; ++f) {
+        const float* x = symbols + f * d_cadu + ccsds_asm_bits;
+        int8_t* s = soft + f * d_bits;
+        uint8_t* h = hard + f * d_bits;
+        for (size_t i = 0; i < d_bits; ++i) {
+            // NaN: 0 (no information: an erasure to the decoder); beyond +-127 clamped
+            const float v = x[i] * d_scale;
+            const float c = std::isnan(v) ? 0.f : std::min(127.f, std::max(-127.f, v));
+            const int q = int(std::nearbyint(pn[i] ? -c : c));
+            s[i] = int8_t(q);
+            h[i] = uint8_t(q > 0);
+        }
+    }
 }
 
 bool ccsds_fecf_ok(const uint8_t* frame, size_t bytes)

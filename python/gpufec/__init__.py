@@ -21,10 +21,11 @@ Insertion/deletion (TVB codes over the BSID channel): tvb_encoder, tvb_decoder (
 pdu_decoder("tvb", tvb_options(...)) for PDUs), bsid_channel (PDU block), bsid_model,
 bsid_drift_limits(), tvb_map_decoder (the CPU decoder with priors, for iterative decoding).
 CCSDS telemetry (131.0-B): ccsds_tm_receiver (soft symbols to transfer frames: marker sync over
-the ambiguities, Viterbi, de-randomizing, Reed-Solomon, FECF), its stages ccsds_tm_sync,
-ccsds_tm_deframer, ccsds_tm_frame_check, and ccsds_tm_encoder; the rs family decodes
-Reed-Solomon codeblocks on any frame face; helpers ccsds_tm_stream_encoder, ccsds_tm_sync_core,
-rs_codeword_corrections(), ccsds_fecf_ok(), ccsds_fecf_set(), ccsds_pn_sequence().
+the ambiguities, Viterbi, de-randomizing, Reed-Solomon or LDPC (C2, AR4JA), FECF), its stages
+ccsds_tm_sync, ccsds_tm_deframer, ccsds_tm_frame_check, and ccsds_tm_encoder; the rs family
+decodes Reed-Solomon codeblocks on any frame face; helpers ccsds_tm_codes(),
+ccsds_tm_decoder_options(), ccsds_tm_stream_encoder, rs_codeword_corrections(), ccsds_fecf_ok(),
+ccsds_fecf_set(), ccsds_pn_sequence().
 Encoder blocks: conv_encoder, ldpc_encoder.
 Helpers: __version__, version(), frame_families(), frame_family_options(family), ldpc_codes(), ldpc_code_alist(code),
 conv_presets(), conv_preset(name), cuda_devices(), cuda_compiled(),

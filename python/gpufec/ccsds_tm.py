@@ -10,7 +10,9 @@ Reed-Solomon the K = 7 rate-1/2 convolutional code over the whole stream (or non
 each stage a block:
 
   soft symbols -> ccsds_tm_sync -> viterbi_decoder (streaming; not for LDPC) -> ccsds_tm_deframer
-               -> frame_decoder("rs" or "ldpc") -> ccsds_tm_frame_check (C++) -> PDUs of frames
+               -> frame_decoder("rs" or "ldpc") -> ccsds_tm_frame_check -> PDUs of frames
+
+(all C++ blocks).
 
 ccsds_tm_receiver is that chain as one hierarchical block (GRC: "CCSDS TM Receiver");
 ccsds_tm_encoder makes such a stream from transfer frames (tests, demonstrations).
@@ -21,18 +23,15 @@ preset; "default": "ccsds" for Reed-Solomon, "none" for LDPC; "none" for a strea
 docs/ccsds_tm.md says how to choose them.
 """
 import numpy as np
-import pmt
 from gnuradio import gr
 
-from .gpufec_python import (ccsds_fecf_set, ccsds_tm_codeblock_decoder, ccsds_tm_deframer_core,
-                            ccsds_tm_frame_check, ccsds_tm_stream_encoder, ccsds_tm_sync_core, frame_decoder,
+from .gpufec_python import (ccsds_fecf_set, ccsds_tm_codeblock_decoder, ccsds_tm_deframer,
+                            ccsds_tm_frame_check, ccsds_tm_stream_encoder, ccsds_tm_sync, frame_decoder,
                             viterbi_decoder)
 from .lifetime import keep_alive
 from .params import check_int, check_real
 
-_SYNC_KEY = pmt.intern("tm_sync")
 _BATCH = 512  # the receiver's codeblock decoder's batches, codeblocks
-_AMBIGUITY_KEY = pmt.intern("tm_ambiguity")
 
 
 def _layout(code, interleave, virtual_fill, basis, conv):
@@ -46,128 +45,6 @@ def ccsds_tm_decoder_options(code="ccsds:255:223", interleave=5, virtual_fill=-1
     family, options = ccsds_tm_codeblock_decoder(str(code), check_int("interleave", interleave, 1, 8),
                                                  int(virtual_fill), str(basis))[:2]
     return family, options
-
-
-class ccsds_tm_sync(gr.basic_block):
-    """Frame synchronisation on soft symbols (float, positive = bit 1): each CADU's channel
-    symbols out (frame_symbols() of them, from its marker's first on), made upright.
-
-    Searching, every symbol offset (which settles the pairing of the code's symbols) and every
-    ambiguity (the 180-degree one; with both_conventions the inner code's inverted output sent
-    inverted or not) is scored by its marker's normalised correlation and the next CADU's; the
-    best locks when both reach track_threshold and it stands acquire_sigmas deviations above all
-    offsets' scores. Locked, each marker is looked for within slip_range symbols of where it is
-    due (a slip is followed); a marker below track_threshold is a miss, and the CADU is still
-    given where it was due (flywheel); max_misses misses in a row lose the lock.
-    Tags "tm_sync" (acquired, slipped (with the shift), flywheel) mark the CADUs where these
-    happened, "tm_ambiguity" the ambiguity found at each acquisition; losses are logged;
-    stats() counts all."""
-
-    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", conv="default",
-                 both_conventions=True, max_misses=3, acquire_sigmas=6.0, track_threshold=0.5, slip_range=2):
-        gr.basic_block.__init__(self, "gpufec_ccsds_tm_sync", [np.float32], [np.float32])
-        keep_alive(self)  # GNU Radio issue #8137: see lifetime.py
-        self._sync = ccsds_tm_sync_core(**_layout(code, interleave, virtual_fill, basis, conv),
-                                        both_conventions=bool(both_conventions),
-                                        max_misses=check_int("max_misses", max_misses, 1),
-                                        acquire_sigmas=check_real("acquire_sigmas", acquire_sigmas, 0),
-                                        track_threshold=check_real("track_threshold", track_threshold, 0, 1,
-                                                                   lo_open=True),
-                                        slip_range=check_int("slip_range", slip_range, 0))
-        self._max_misses = int(max_misses)
-        self._F = self._sync.frame_symbols()
-        self.set_output_multiple(self._F)
-        # read as two CADUs in per CADU out, which sizes the buffer before it to hold the
-        # search's window (two CADUs and a marker)
-        self.set_relative_rate(1, 2)
-        # many CADUs a call (a call costs more than a CADU), and batches the GPU decoders after it
-        # fill quickly
-        self.set_min_output_buffer(64 * self._F)
-        self.set_tag_propagation_policy(gr.TPP_DONT)  # input positions mean nothing after it
-
-    def frame_symbols(self):
-        """channel symbols a CADU"""
-        return self._F
-
-    def stats(self):
-        """frames, acquisitions, losses, slips, flywheel (CADUs given with a missed marker),
-        skipped_symbols (in no CADU given), ambiguity (of the lock, or the last one)"""
-        d = dict(self._sync.stats())
-        d["ambiguity"] = self._sync.hypothesis()
-        return d
-
-    def forecast(self, noutput_items, ninputs):
-        return [self._sync.window()] * ninputs
-
-    def general_work(self, input_items, output_items):
-        used, given, events = self._sync.run(input_items[0], output_items[0])
-        for at, what, shift in events:
-            self._event(what, shift, at * self._F)
-        self.consume(0, used)
-        return given * self._F
-
-    def _event(self, what, shift, produced):
-        if what == "lost":
-            self.logger.warn("lost the CADU marker after %d missed markers in a row; searching again"
-                             % self._max_misses)
-            return
-        at = self.nitems_written(0) + produced
-        value = pmt.intern(what)
-        if what == "slipped":
-            value = pmt.cons(value, pmt.from_long(shift))
-        elif what == "acquired":
-            amb = self._sync.hypothesis()
-            self.logger.info("CADU marker found (%s); %d symbols skipped so far"
-                             % (amb, self._sync.stats()["skipped_symbols"]))
-            self.add_item_tag(0, at, _AMBIGUITY_KEY, pmt.intern(amb))
-        self.add_item_tag(0, at, _SYNC_KEY, value)
-
-
-class ccsds_tm_deframer(gr.basic_block):
-    """Whole CADUs in, from their marker on: the decoded bits of the inner code (dtype "byte",
-    one bit per byte) or the channel's soft symbols of a stream without it (dtype "float",
-    positive = bit 1, quantised to int8 with `scale`). Out 0: each codeblock's code bits,
-    de-randomized, as int8 soft values for the rs or ldpc family (bits: +-127); out 1: their
-    decisions as received, a bit a byte (for ccsds_tm_frame_check's correction counts). Tags move
-    to the start of their CADU's codeblock on out 0. `buffer_cadus`: CADUs each output holds, at
-    least what the decoder after it has in flight (the receiver gives four of its batches), since
-    the frame check reads out 1 only when their decoded frames come."""
-
-    def __init__(self, code="ccsds:255:223", interleave=5, virtual_fill=-1, basis="default", dtype="byte",
-                 scale=32.0, randomized=True, buffer_cadus=64):
-        if dtype not in ("byte", "float"):
-            raise ValueError("dtype: '%s' is not valid (allowed: byte, float)" % dtype)
-        t = np.uint8 if dtype == "byte" else np.float32
-        gr.basic_block.__init__(self, "gpufec_ccsds_tm_deframer", [t], [np.int8, np.uint8])
-        keep_alive(self)
-        self._core = ccsds_tm_deframer_core(code=str(code), interleave=check_int("interleave", interleave, 1, 8),
-                                            virtual_fill=int(virtual_fill), basis=str(basis),
-                                            randomized=bool(randomized),
-                                            scale=check_real("scale", scale, 0, lo_open=True))
-        self._cadu = self._core.cadu_bits()  # (without an inner code)
-        self._bits = self._core.codeblock_bits()
-        self.set_output_multiple(self._bits)  # (both outputs: a value a codeblock bit)
-        self.set_relative_rate(self._bits, self._cadu)
-        # many CADUs a call, and room for what the decoder after out 0 holds
-        n = check_int("buffer_cadus", buffer_cadus, 1)
-        self.set_min_output_buffer(0, n * self._bits)
-        self.set_min_output_buffer(1, n * self._bits)
-        self.set_tag_propagation_policy(gr.TPP_DONT)
-
-    def forecast(self, noutput_items, ninputs):
-        return [noutput_items // self._bits * self._cadu] * ninputs
-
-    def general_work(self, input_items, output_items):
-        x, soft, raw = input_items[0], output_items[0], output_items[1]
-        n = self._core.run(x, soft, raw)
-        if n == 0:
-            return 0
-        start = self.nitems_read(0)
-        for tag in self.get_tags_in_range(0, start, start + n * self._cadu):
-            f = (tag.offset - start) // self._cadu
-            self.add_item_tag(0, self.nitems_written(0) + f * self._bits, tag.key, tag.value)
-        self.consume(0, n * self._cadu)
-        return n * self._bits
 
 
 class ccsds_tm_receiver(gr.hier_block2):
@@ -192,12 +69,15 @@ class ccsds_tm_receiver(gr.hier_block2):
         family, options, _, _, own_conv = ccsds_tm_codeblock_decoder(**cb)
         if lay["conv"] == "default":
             lay["conv"] = own_conv
-        self.sync = ccsds_tm_sync(**lay, both_conventions=both_conventions, max_misses=max_misses,
-                                  acquire_sigmas=acquire_sigmas, track_threshold=track_threshold,
-                                  slip_range=slip_range)
+        self.sync = ccsds_tm_sync(**lay, both_conventions=bool(both_conventions),
+                                  max_misses=check_int("max_misses", max_misses, 1),
+                                  acquire_sigmas=check_real("acquire_sigmas", acquire_sigmas, 0),
+                                  track_threshold=check_real("track_threshold", track_threshold, 0, 1, lo_open=True),
+                                  slip_range=check_int("slip_range", slip_range, 0))
         coded = lay["conv"] != "none"
-        self.deframer = ccsds_tm_deframer(**cb, dtype="byte" if coded else "float", scale=scale,
-                                          randomized=randomized, buffer_cadus=4 * _BATCH + 64)
+        self.deframer = ccsds_tm_deframer(**cb, dtype="byte" if coded else "float",
+                                          scale=check_real("scale", scale, 0, lo_open=True),
+                                          randomized=bool(randomized), buffer_cadus=4 * _BATCH + 64)
         if str(decoder_options).strip():
             options += ", " + str(decoder_options)
         # batches of 512 codeblocks (5 MB of soft values for RS at I = 5): the deframer's second

@@ -20,7 +20,9 @@
 #include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include <gnuradio/gpufec/frame_decoder.h>
 #include <gnuradio/gpufec/pdu_decoder.h>
+#include <gnuradio/gpufec/ccsds_tm_deframer.h>
 #include <gnuradio/gpufec/ccsds_tm_frame_check.h>
+#include <gnuradio/gpufec/ccsds_tm_sync.h>
 #include <gnuradio/gpufec/fec_objects.h>
 #include <gnuradio/gpufec/ldpc_decoder.h>
 #include <gnuradio/gpufec/ldpc_encoder.h>
@@ -315,6 +317,54 @@ dropped unless pass_failed; stats() counts all.)doc")
             return d;
         }, "cadus (checked), frames (sent on), codeblock_failed, fecf_failed, dropped, corrected (symbols for "
            "Reed-Solomon, information bits for LDPC)");
+
+    using gr::gpufec::ccsds_tm_sync;
+    py::class_<ccsds_tm_sync, gr::block, gr::basic_block, std::shared_ptr<ccsds_tm_sync>>(
+        m, "ccsds_tm_sync", R"doc(Frame synchronisation of a CCSDS telemetry stream on soft symbols
+(float, positive = bit 1): each CADU's channel symbols out (frame_symbols() of them, from its
+marker's first on), made upright. Searching, every symbol offset (which settles the pairing of
+the code's symbols) and every ambiguity (the 180-degree one; with both_conventions the inner
+code's inverted output sent inverted or not) is scored by its marker's normalised correlation and
+the next CADU's; the best locks when both reach track_threshold and it stands acquire_sigmas
+deviations above all offsets' scores. Locked, each marker is looked for within slip_range symbols
+of where it is due (a slip is followed); a marker below track_threshold is a miss, and the CADU is
+still given where it was due (flywheel); max_misses misses in a row lose the lock (logged).
+Tags "tm_sync" (acquired, slipped (with the shift), flywheel), "tm_ambiguity" at each
+acquisition; stats() counts all.)doc")
+        .def(py::init(&ccsds_tm_sync::make), py::arg("code") = "ccsds:255:223", py::arg("interleave") = 5,
+             py::arg("virtual_fill") = -1, py::arg("basis") = "default", py::arg("conv") = "default",
+             py::arg("both_conventions") = true, py::arg("max_misses") = 3, py::arg("acquire_sigmas") = 6.0,
+             py::arg("track_threshold") = 0.5, py::arg("slip_range") = 2)
+        .def("frame_symbols", &ccsds_tm_sync::frame_symbols, "channel symbols a CADU")
+        .def("locked", &ccsds_tm_sync::locked)
+        .def("ambiguity", &ccsds_tm_sync::ambiguity)
+        .def("stats", [](const ccsds_tm_sync& b) {
+            py::dict d;
+            d["frames"] = b.frames();
+            d["acquisitions"] = b.acquisitions();
+            d["losses"] = b.losses();
+            d["slips"] = b.slips();
+            d["flywheel"] = b.flywheel();
+            d["skipped_symbols"] = b.skipped_symbols();
+            d["ambiguity"] = b.ambiguity();
+            return d;
+        }, "frames, acquisitions, losses, slips, flywheel (CADUs given with a missed marker), skipped_symbols (in "
+           "no CADU given), ambiguity (of the lock, or the last one)");
+
+    using gr::gpufec::ccsds_tm_deframer;
+    py::class_<ccsds_tm_deframer, gr::block, gr::basic_block, std::shared_ptr<ccsds_tm_deframer>>(
+        m, "ccsds_tm_deframer", R"doc(Whole CADUs in, from their marker on: the decoded bits of the inner
+code (dtype "byte", one bit per byte) or the channel's soft symbols of a stream without it (dtype
+"float", positive = bit 1, quantised to int8 with `scale`). Out 0: each codeblock's code bits,
+de-randomized, as int8 soft values for the rs or ldpc family (bits: +-127); out 1: their
+decisions as received, a bit a byte (for ccsds_tm_frame_check's correction counts). Tags move to
+the start of their CADU's codeblock on out 0. buffer_cadus: CADUs each output holds, at least
+what the decoder after out 0 has in flight.)doc")
+        .def(py::init(&ccsds_tm_deframer::make), py::arg("code") = "ccsds:255:223", py::arg("interleave") = 5,
+             py::arg("virtual_fill") = -1, py::arg("basis") = "default", py::arg("dtype") = "byte",
+             py::arg("scale") = 32.0f, py::arg("randomized") = true, py::arg("buffer_cadus") = 64)
+        .def("cadu_bits", &ccsds_tm_deframer::cadu_bits)
+        .def("codeblock_bits", &ccsds_tm_deframer::codeblock_bits);
 
     m.def("fec_decoder", &gr::gpufec::fec_decoder::make, py::arg("family"), py::arg("options") = "",
           py::arg("device") = "cpu", py::arg("scale") = 32.0f,

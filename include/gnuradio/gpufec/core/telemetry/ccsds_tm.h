@@ -135,9 +135,6 @@ public:
     size_t codeblock_bits() const { return d_bits; }
 
 private:
-    template <class Value>
-    void run_with(size_t cadus, int8_t* soft, uint8_t* hard, Value&& value) const;
-
     size_t d_cadu, d_bits;
     float d_scale;
     std::vector<uint8_t> d_pn; //!< the sequence over a codeblock's bits, or zeros
