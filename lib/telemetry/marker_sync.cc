@@ -109,9 +109,12 @@ void soft_marker_sync::give(const float* in, float* out)
         for (size_t i = 0; i < d_frame; ++i)
             sign[i] = float(fix[i % fix.size()]);
     }
-    const float* m = sign.data();
-    for (size_t i = 0; i < d_frame; ++i)
-        out[i] = in[i] * m[i];
+    const float* __restrict m = sign.data();
+    const float* __restrict x = in;
+    float* __restrict y = out;
+    const size_t n = d_frame;
+    for (size_t i = 0; i < n; ++i)
+        y[i] = x[i] * m[i];
 }
 
 soft_marker_sync::step_result soft_marker_sync::step(const float* in, size_t n, float* out)
