@@ -7,10 +7,12 @@
 #include <gnuradio/gpufec/core/ldpc/ldpc.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include <gnuradio/gpufec/core/runtime/bits.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gnuradio/gpufec/core/telemetry/ccsds_tm.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace gpufec {
@@ -282,13 +284,23 @@ size_t rs_codeword_corrections(const rs_encoder& enc, const uint8_t* received_bl
 void ldpc_information_corrections(const ccsds_tm_layout& layout, const uint8_t* received_bits,
                                   const uint8_t* decoded_frames, size_t frames, int* per_frame)
 {
+    // the received information bits packed as the decoded frame is, then the differing bits
+    // counted 64 at a time
     const size_t fb = layout.frame_bytes(), cw = layout.codeblock_bytes() * 8;
+    std::vector<uint8_t> got(fb);
     for (size_t f = 0; f < frames; ++f) {
-        const uint8_t* got = received_bits + f * cw;
+        pack_bits(received_bits + f * cw, fb * 8, got.data());
         const uint8_t* dec = decoded_frames + f * fb;
         int c = 0;
-        for (size_t i = 0; i < fb * 8; ++i)
-            c += ((dec[i / 8] >> (7 - i % 8)) & 1u) != (got[i] & 1u);
+        size_t i = 0;
+        for (; i + 8 <= fb; i += 8) {
+            uint64_t a, b;
+            std::memcpy(&a, got.data() + i, 8);
+            std::memcpy(&b, dec + i, 8);
+            c += __builtin_popcountll(a ^ b);
+        }
+        for (; i < fb; ++i)
+            c += __builtin_popcount(unsigned(got[i] ^ dec[i]));
         per_frame[f] = c;
     }
 }
@@ -322,17 +334,16 @@ void ccsds_tm_deframer::run(const float* symbols, size_t cadus, int8_t* soft, ui
 {
     const uint8_t* __restrict pn = d_pn.data();
     const size_t nb = d_bits, per = d_cadu;
-    const float scale = d_scale;
     for (size_t f = 0; f < cadus; ++f) {
-        const float* __restrict x = symbols + f * per + ccsds_asm_bits;
         int8_t* __restrict s = soft + f * nb;
         uint8_t* __restrict h = hard + f * nb;
+        // the platform's one float -> int8 rule (NaN: 0, an erasure to the decoder; clamped to
+        // +-127), then the sequence's bits as sign changes
+        quantize_soft(symbols + f * per + ccsds_asm_bits, s, nb, d_scale);
         for (size_t i = 0; i < nb; ++i) {
-            // NaN: 0 (no information: an erasure to the decoder); beyond +-127 clamped
-            const float v = x[i] * scale * (pn[i] ? -1.f : 1.f);
-            const float c = std::isnan(v) ? 0.f : std::min(127.f, std::max(-127.f, v));
-            const int q = int(std::nearbyint(c));
-            s[i] = int8_t(q);
+            const int8_t m = int8_t(-int8_t(pn[i] & 1u)); // 0 or -1
+            const int8_t q = int8_t((s[i] ^ m) - m);
+            s[i] = q;
             h[i] = uint8_t(q > 0);
         }
     }
