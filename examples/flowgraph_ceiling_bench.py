@@ -98,7 +98,7 @@ def main():
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--cases", default="all", help="comma list: vit-int8,vit-int8-packed,vit-float,"
                     "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags,ldpc-dvbs2-bch,ldpc-ar4ja,turbo-int8,turbo-int8-packed,"
-                    "scppm-int8,scppm-float,ccsds-tm,ccsds-tm-c2")
+                    "scppm-int8,scppm-float,ccsds-tm,ccsds-tm-c2,ccsds-tm-ar4ja")
     ap.add_argument("--csv")
     args = ap.parse_args()
     rng = np.random.default_rng(1)
@@ -108,9 +108,10 @@ def main():
     turbo = ("turbo", 18444, 6144)  # LTE K = 6144, 6 iterations, max-log int8
     scppm = ("scppm", 60480, 10046)  # M = 16, rate 2/3: photon counts, max-log, 32 iterations at most
     # (code, depth, noise deviation): 8920 frame bits a CADU of 20464 symbols; 7136 of 8192 (C2
-    # at Eb/N0 5.5 dB: few failures at 10 iterations)
+    # at Eb/N0 5.5 dB: few failures at 10 iterations); 16384 of 32800
     tm_rs = ("ccsds-tm", "ccsds:255:223", 5, 0.5)
     tm_c2 = ("ccsds-tm", "ccsds:8160:7136", 1, 0.4)
+    tm_ar4ja = ("ccsds-tm", "ccsds:32768:16384", 1, 0.7)  # AR4JA k = 16384 rate 1/2 at Eb/N0 3.1 dB
     cases = {
         "vit-int8": ("viterbi", True, False, {}),
         "vit-int8-packed": ("viterbi", True, True, {}),
@@ -130,6 +131,7 @@ def main():
         # transfer-frame bits
         "ccsds-tm": (tm_rs, False, False, {}),
         "ccsds-tm-c2": (tm_c2, False, False, {}),
+        "ccsds-tm-ar4ja": (tm_ar4ja, False, False, {}),
     }
     names = list(cases) if args.cases == "all" else args.cases.split(",")
     tmp = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)

@@ -31,7 +31,16 @@ from .gpufec_python import (ccsds_fecf_set, ccsds_tm_codeblock_decoder, ccsds_tm
 from .lifetime import keep_alive
 from .params import check_int, check_real
 
-_BATCH = 512  # the receiver's codeblock decoder's batches, codeblocks
+_RS_BATCH = 512  # the receiver's Reed-Solomon batches, codeblocks (256-2048 within 10 %)
+
+
+def _batch(family, codeblock_bits):
+    """codeblocks a batch of the receiver's decoder: 512 for Reed-Solomon; for LDPC about 16 MB
+    of soft values (256 to 2048 codewords), since the GPU LDPC engine needs thousands of
+    codewords to fill the device (C2 at 512 a batch decodes at half the rate of 2048)"""
+    if family == "rs":
+        return _RS_BATCH
+    return max(256, min(2048, (16 << 20) // codeblock_bits))
 
 
 def _layout(code, interleave, virtual_fill, basis, conv):
@@ -66,7 +75,8 @@ class ccsds_tm_receiver(gr.hier_block2):
         self.message_port_register_hier_out("frames")
         lay = _layout(code, interleave, virtual_fill, basis, conv)
         cb = {k: lay[k] for k in ("code", "interleave", "virtual_fill", "basis")}
-        family, options, _, _, own_conv = ccsds_tm_codeblock_decoder(**cb)
+        family, options, _, codeblock_bytes, own_conv = ccsds_tm_codeblock_decoder(**cb)
+        batch = _batch(family, 8 * codeblock_bytes)
         if lay["conv"] == "default":
             lay["conv"] = own_conv
         self.sync = ccsds_tm_sync(**lay, both_conventions=bool(both_conventions),
@@ -77,14 +87,14 @@ class ccsds_tm_receiver(gr.hier_block2):
         coded = lay["conv"] != "none"
         self.deframer = ccsds_tm_deframer(**cb, dtype="byte" if coded else "float",
                                           scale=check_real("scale", scale, 0, lo_open=True),
-                                          randomized=bool(randomized), buffer_cadus=4 * _BATCH + 64)
+                                          randomized=bool(randomized), buffer_cadus=4 * batch + 64)
         if str(decoder_options).strip():
             options += ", " + str(decoder_options)
-        # batches of 512 codeblocks (5 MB of soft values for RS at I = 5): the deframer's second
-        # output holds the CADUs in flight in the decoder until their frames come out. LDPC
-        # frames carry their status tags (the frame check reads the syndrome's verdict; a tag a
-        # frame of thousands of bits costs little)
-        self.decoder = frame_decoder(family, options, device=device, max_batch=_BATCH, input_type="int8",
+        # batches of 512 codeblocks (5 MB of soft values for RS at I = 5; LDPC: _batch): the
+        # deframer's second output holds the CADUs in flight in the decoder until their frames
+        # come out. LDPC frames carry their status tags (the frame check reads the syndrome's
+        # verdict; a tag a frame of thousands of bits costs little)
+        self.decoder = frame_decoder(family, options, device=device, max_batch=batch, input_type="int8",
                                      packed_output=True, status_tags="all" if family == "ldpc" else "none")
         self.rs = self.decoder if family == "rs" else None
         self.check = ccsds_tm_frame_check(**cb, fecf=bool(fecf), pass_failed=bool(pass_failed))
