@@ -159,6 +159,7 @@ frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::batch_decoder> 
     d_describe = dec.describe();
     d_iterates = dec.iterates();
     d_has_check = dec.has_check();
+    d_counts = dec.counts_corrections();
     if (dec.input_per_frame() > size_t(1) << 28 || dec.output_bytes(d_set.packed) > size_t(1) << 28)
         throw std::invalid_argument("frame: frames of more than 2^28 items are not supported");
     d_in_unit = int(dec.input_per_frame());
@@ -183,6 +184,7 @@ frame_decoder_impl::frame_decoder_impl(std::unique_ptr<::gpufec::batch_decoder> 
     d_check_key = pmt::intern(d_family + "_" + d_async->decoder().check_name());
     d_erased_key = pmt::intern(d_family + "_erased");
     d_inner_key = pmt::intern(d_family + "_inner_ok"); // (an outer code's inner check)
+    d_corrected_key = pmt::intern(d_family + "_corrected");
     d_src = pmt::intern(alias());
     if (!d_set.length_tag_key.empty())
         d_len_key = pmt::intern(d_set.length_tag_key);
@@ -606,6 +608,8 @@ void frame_decoder_impl::tag_frame(uint64_t at, const ::gpufec::frame_status& st
             add_item_tag(0, at, d_check_key, pmt::from_bool(st.check == 1), d_src);
         if (st.inner >= 0)
             add_item_tag(0, at, d_inner_key, pmt::from_bool(st.inner == 1), d_src);
+        if (d_counts)
+            add_item_tag(0, at, d_corrected_key, pmt::from_long(st.corrected), d_src);
         if (st.erased)
             add_item_tag(0, at, d_erased_key, pmt::PMT_T, d_src);
     }

@@ -145,11 +145,11 @@ private:
     size_t d_slot_bytes = 0, d_out_bits = 0; // packed bytes per frame in a slot; bits per frame
     std::shared_ptr<::gpufec::cpu_pool> d_copy_pool;
     std::vector<pmt::pmt_t> d_iter_pmts;
-    bool d_iterates = false, d_has_check = false;
+    bool d_iterates = false, d_has_check = false, d_counts = false;
     bool d_variable = false; // frames of varying length: one per packet (tagged-stream face)
     size_t d_min_in = 0;     // the shortest frame's input
     size_t d_frames_multiple = 1; // frames per GNU Radio output multiple
-    pmt::pmt_t d_iter_key, d_check_key, d_erased_key, d_inner_key, d_src;
+    pmt::pmt_t d_iter_key, d_check_key, d_erased_key, d_inner_key, d_corrected_key, d_src;
     std::deque<std::pair<uint64_t, gr::tag_t>> d_tags; // (frame, tag) waiting for their frame
     std::vector<gr::tag_t> d_tag_scratch;
     uint64_t d_frames_in = 0, d_frames_out = 0;

@@ -34,7 +34,7 @@ struct decoder_channel {
     std::shared_ptr<const decoder_recipe> recipe;
     std::unique_ptr<::gpufec::async_decoder> async;
     size_t in = 0, bits = 0, bytes = 0, soft_len = 0;
-    bool variable = false, has_check = false;
+    bool variable = false, has_check = false, counts = false;
     std::string key; // the metadata's options text ("" for the block's own)
     uint64_t last_used = 0;
 };
@@ -109,11 +109,11 @@ private:
     struct pending {
         pmt::pmt_t meta;
         decoder_channel* channel = nullptr; // (while pending: a channel with PDUs is never evicted)
-        bool has_check = false;             // (kept here: published after it left d_order)
+        bool has_check = false, counts = false; // (kept here: published after it left d_order)
         size_t frames = 0, done = 0;
         size_t out_bits = 0, soft_len = 0; // per frame (variable families: of this PDU's frame)
         std::vector<uint8_t> bits;
-        std::vector<int32_t> iterations;
+        std::vector<int32_t> iterations, corrected;
         std::vector<uint8_t> passed, erased, inner; // (inner: -1 stored as 255 where no outer code)
         std::vector<float> soft; // soft output, where asked for
     };
@@ -130,6 +130,7 @@ private:
         c->bits = dec->output_bits();
         c->bytes = dec->output_bytes(true);
         c->has_check = dec->has_check();
+        c->counts = dec->counts_corrections();
         c->soft_len = d_soft_output ? dec->soft_output_per_frame() : 0;
         if (d_soft_output && c->soft_len == 0)
             throw std::invalid_argument("soft_output: the " + dec->family() + " family has no soft output");
@@ -239,6 +240,7 @@ private:
         auto p = std::make_shared<pending>();
         p->channel = ch;
         p->has_check = ch->has_check;
+        p->counts = ch->counts;
         if (ch->variable) { // one PDU, one frame, of any length the decoder takes
             const auto& dec = async.decoder();
             if (!dec.accepts_length(len)) {
@@ -267,6 +269,7 @@ private:
         p->meta = pmt::is_null(meta) ? pmt::make_dict() : meta;
         p->bits.resize(p->frames * (d_packed ? (p->out_bits + 7) / 8 : p->out_bits));
         p->iterations.resize(p->frames);
+        p->corrected.resize(p->counts ? p->frames : 0);
         p->passed.resize(p->frames);
         p->inner.resize(p->frames);
         p->erased.resize(p->frames);
@@ -375,6 +378,8 @@ private:
                     else
                         ::gpufec::unpack_bits(src, ob, p.bits.data() + (p.done + i) * ob);
                     p.iterations[p.done + i] = st.iterations;
+                    if (p.counts)
+                        p.corrected[p.done + i] = st.corrected;
                     p.passed[p.done + i] = st.check == 1;
                     p.inner[p.done + i] = uint8_t(st.inner);
                     p.erased[p.done + i] = st.erased != 0;
@@ -409,6 +414,8 @@ private:
         meta = pmt::dict_add(meta, pmt::mp("iterations"), pmt::init_s32vector(p.iterations.size(), p.iterations));
         if (p.has_check)
             meta = pmt::dict_add(meta, pmt::mp("passed"), pmt::init_u8vector(p.passed.size(), p.passed));
+        if (p.counts) // (the Reed-Solomon family: symbols corrected a frame, -1 where it failed)
+            meta = pmt::dict_add(meta, pmt::mp("corrected"), pmt::init_s32vector(p.corrected.size(), p.corrected));
         if (!p.inner.empty() && p.inner.front() != uint8_t(0xff)) // an outer code: the inner check's verdicts
             meta = pmt::dict_add(meta, pmt::mp("inner_passed"), pmt::init_u8vector(p.inner.size(), p.inner));
         meta = pmt::dict_add(meta, pmt::mp("erased"), pmt::init_u8vector(p.erased.size(), p.erased));

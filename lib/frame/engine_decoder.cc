@@ -64,6 +64,7 @@ public:
     size_t symbol_bits() const override { return d_shape.symbol_bits; }
     bool has_check() const override { return d_shape.has_check; }
     std::string check_name() const override { return d_shape.check_name; }
+    bool counts_corrections() const override { return d_shape.counts_corrections; }
     bool iterates() const override { return d_shape.iterates; }
     size_t soft_output_per_frame() const override { return d_shape.soft_output; }
     bool wants_float_input() const override { return d_shape.wants_float; }

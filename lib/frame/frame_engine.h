@@ -102,6 +102,7 @@ struct frame_shape {
     bool has_check = false;
     std::string check_name = "check_ok";
     bool iterates = false;
+    bool counts_corrections = false; //!< the engine writes frame_status::corrected
     bool wants_float = false; //!< the engine reads engine_batch::soft_f (exact max* needs the scale)
     //! variable frames (lengths min_input .. input_per_frame; output and soft output fixed)
     bool variable = false;

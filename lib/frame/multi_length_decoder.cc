@@ -52,6 +52,7 @@ public:
     size_t soft_output_for(size_t n) const override { return d_soft_max ? d_spec.soft_output_for(n) : 0; }
     bool has_check() const override { return d_proto->has_check(); }
     std::string check_name() const override { return d_proto->check_name(); }
+    bool counts_corrections() const override { return d_proto->counts_corrections(); }
     bool iterates() const override { return d_proto->iterates(); }
     size_t soft_output_per_frame() const override { return d_soft_max; }
     bool wants_float_input() const override { return d_proto->wants_float_input(); }

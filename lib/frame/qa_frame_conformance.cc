@@ -132,6 +132,7 @@ void expect_same_status(const std::vector<frame_status>& a, const std::vector<fr
         EXPECT_EQ(a[f].iterations, b[f].iterations) << "frame " << f;
         EXPECT_EQ(a[f].check, b[f].check) << "frame " << f;
         EXPECT_EQ(a[f].erased, b[f].erased) << "frame " << f;
+        EXPECT_EQ(a[f].corrected, b[f].corrected) << "frame " << f;
     }
 }
 

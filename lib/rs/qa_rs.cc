@@ -448,6 +448,7 @@ TEST(rs_family, soft_values_become_symbols_and_erasures_as_documented)
             }
             std::vector<uint8_t> info(c.info_bytes());
             bool ok = true;
+            int corrected = 0;
             for (int j = 0; j < c.interleave; ++j) {
                 std::vector<uint8_t> cw(size_t(c.n()));
                 std::vector<int> eras;
@@ -458,6 +459,7 @@ TEST(rs_family, soft_values_become_symbols_and_erasures_as_documented)
                 }
                 const int r = int(eras.size()) > c.nroots ? -1 : ref.decode_codeword(cw.data(), eras.data(), int(eras.size()));
                 ok = ok && r >= 0;
+                corrected += r >= 0 ? r : 0;
                 for (int s = 0; s < c.k(); ++s)
                     info[size_t(s) * size_t(c.interleave) + size_t(j)] = cw[size_t(s)];
             }
@@ -465,6 +467,8 @@ TEST(rs_family, soft_values_become_symbols_and_erasures_as_documented)
             unpack_bits(info.data(), out, expect.data());
             ASSERT_TRUE(std::equal(expect.begin(), expect.end(), got.begin() + long(f * out))) << opts << " frame " << f;
             ASSERT_EQ(st[f].check, ok ? 1 : 0) << opts << " frame " << f;
+            // the frame's corrections: its codewords' changed symbols, summed; -1 for a failure
+            ASSERT_EQ(st[f].corrected, ok ? corrected : -1) << opts << " frame " << f;
         }
     }
 }
@@ -513,6 +517,7 @@ TEST(rs_family, cuda_gives_the_cpu_bits_and_status)
         int failed = 0;
         for (size_t f = 0; f < frames; ++f) {
             ASSERT_EQ(sa[f].check, sb[f].check) << opts << " frame " << f;
+            ASSERT_EQ(sa[f].corrected, sb[f].corrected) << opts << " frame " << f;
             failed += sa[f].check == 0;
         }
         EXPECT_GT(failed, 0) << opts << ": (some frames beyond the distance)";

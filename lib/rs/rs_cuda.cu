@@ -272,13 +272,8 @@ public:
                 const size_t m = std::min(d_chunk, frames - size_t(c) * d_chunk);
                 enqueue(v.stream, v.input<const int8_t>(0), m, v.output<uint8_t>(0), v.output<int>(1));
             });
-        for (size_t f = 0; f < frames; ++f) {
-            frame_status& s = out.status[f];
-            s.iterations = 1;
-            s.check = 1;
-            for (size_t j = 0; j < I; ++j)
-                s.check = d_host_result[f * I + j] < 0 ? 0 : s.check;
-        }
+        for (size_t f = 0; f < frames; ++f)
+            rs_fold_status(d_host_result.data() + f * I, int(I), out.status[f]);
     }
 
     double time_kernels(const int8_t* soft, size_t frames, int reps) override

@@ -90,11 +90,7 @@ private:
             // the information bytes are the packed output bits: straight into place
             fast.decode_blocks(bytes.data(), frames, out.packed + a * ib, result.data(), erased.data());
             for (size_t f = 0; f < frames; ++f) {
-                frame_status& st = out.status[a + f];
-                st.iterations = 1;
-                st.check = 1;
-                for (int j = 0; j < I; ++j)
-                    st.check = result[f * size_t(I) + size_t(j)] < 0 ? 0 : st.check;
+                rs_fold_status(result.data() + f * size_t(I), I, out.status[a + f]);
             }
         }
     };
@@ -139,6 +135,7 @@ std::unique_ptr<batch_decoder> make_rs(option_reader& r, const frame_common& com
     shape.output_bits = c.info_bytes() * 8;
     shape.has_check = true;
     shape.check_name = "decoded";
+    shape.counts_corrections = true;
     shape.batch_cpu = 256;
     shape.min_efficient_cpu = 64;
     shape.batch_gpu = 8192;

@@ -132,6 +132,42 @@ class qa_pdu_decoder(gr_unittest.TestCase):
                     np.testing.assert_array_equal(np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8), bits,
                                                   err_msg=fam)
 
+    def test_005_reed_solomon_counts_its_corrections(self):
+        # (255, 223) I = 2: frame 0 with 3 symbol errors in codeword 0 and 2 in codeword 1, frame
+        # 1 clean, frame 2 with 20 in codeword 0 (beyond E = 16): corrected 5, 0, -1 on the PDU
+        # face ("corrected") and the stream face (tag "rs_corrected")
+        rng = np.random.default_rng(5)
+        opts = "code=ccsds:255:223, interleave=2"
+        enc = gpufec.fec_encoder("rs", opts)
+        k = fec.get_encoder_input_size(enc)
+        bits = rng.integers(0, 2, 3 * k, dtype=np.uint8)
+        tb = gr.top_block()
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_b(bits.tolist()), fec.encoder(enc, gr.sizeof_char, gr.sizeof_char), snk)
+        tb.run()
+        soft = 2.0 * np.array(snk.data(), dtype=np.float32) - 1.0
+        n = len(soft) // 3
+
+        def hit(frame, codeword, symbols):  # one bit of each of `symbols` symbols of a codeword
+            for sym in rng.choice(255, symbols, replace=False):
+                soft[frame * n + (int(sym) * 2 + codeword) * 8 + int(rng.integers(8))] *= -1
+        hit(0, 0, 3)
+        hit(0, 1, 2)
+        hit(2, 0, 20)
+        dec = gpufec.pdu_decoder("rs", opts, device="cpu")
+        out = run_pdus(dec, [pmt.cons(pmt.make_dict(), pmt.init_f32vector(len(soft), soft.tolist()))], 1)
+        meta = pmt.car(out[0])
+        self.assertEqual(list(pmt.s32vector_elements(pmt.dict_ref(meta, pmt.intern("corrected"), pmt.PMT_NIL))),
+                         [5, 0, -1])
+        tb = gr.top_block()
+        fd = gpufec.frame_decoder("rs", opts, device="cpu", status_tags="all")
+        snk = blocks.vector_sink_b()
+        tb.connect(blocks.vector_source_f(soft.tolist()), fd, snk)
+        tb.run()
+        tags = sorted((t.offset, pmt.to_long(t.value)) for t in snk.tags()
+                      if pmt.symbol_to_string(t.key) == "rs_corrected")
+        self.assertEqual(tags, [(0, 5), (k, 0), (2 * k, -1)])
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_pdu_decoder)

@@ -25,7 +25,8 @@ namespace gpufec {
  * at the end of a stream everything is decoded and delivered.
  *
  * Tags, at the first output item of a frame: "<family>_iterations" (families that iterate),
- * "<family>_<check>" (families with a check: ldpc_syndrome_ok), "<family>_erased" (true, only
+ * "<family>_<check>" (families with a check: ldpc_syndrome_ok), "<family>_corrected" (families
+ * that count corrections: rs_corrected, symbols; -1 for a failure), "<family>_erased" (true, only
  * on frames whose soft values were all zero or NaN). status_tags says which frames get them:
  * "failures" (default: frames whose check failed or that were erased), "all", or "none"; the
  * counters (frames(), failed_frames(), erased_frames(), mean_iterations()) count every frame.

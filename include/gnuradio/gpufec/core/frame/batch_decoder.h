@@ -33,6 +33,9 @@ struct frame_status {
     int8_t check = -1;
     int8_t erased = 0;
     int8_t inner = -1;
+    //! families that count their corrections (counts_corrections(): rs): the symbols the frame's
+    //! codewords needed changed, summed; -1 where a codeword did not decode, or not counted
+    int32_t corrected = -1;
     bool ok() const { return check != 0 && !erased; }
 };
 
@@ -87,6 +90,8 @@ public:
     //! what the check is called in tags and logs: "syndrome_ok", "crc_ok"
     virtual std::string check_name() const { return "check_ok"; }
     virtual bool iterates() const { return false; }
+    //! whether frame_status::corrected is counted (the Reed-Solomon family: symbols)
+    virtual bool counts_corrections() const { return false; }
     //! bits of one decoded symbol, MSB first (1 for binary codes; tvb: ceil(log2 q)), for symbol error rates
     virtual size_t symbol_bits() const { return 1; }
     virtual size_t soft_output_per_frame() const { return 0; } //!< 0: no soft output
