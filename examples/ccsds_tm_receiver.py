@@ -16,7 +16,7 @@
       symbol offset, optionally inverted (180 degrees) or with G2 sent uninverted.
   ccsds_tm_receiver.py selftest
       both, in a temporary directory, and a check that the frames come back: Reed-Solomon under
-      the convolutional code (inverted; G2 uninverted) and C2 LDPC (CI runs this).
+      the convolutional code (inverted; G2 uninverted), C2 LDPC and turbo (CI runs this).
 """
 
 import argparse
@@ -33,7 +33,8 @@ from gnuradio import gpufec
 
 def layout_args(p):
     p.add_argument("--code", default="ccsds:255:223", choices=gpufec.ccsds_tm_codes(),
-                   help="Reed-Solomon, or LDPC (C2 ccsds:8160:7136, AR4JA ccsds:<n>:<k>; with --interleave 1)")
+                   help="Reed-Solomon, or LDPC (C2 ccsds:8160:7136, AR4JA ccsds:<n>:<k>) or turbo (ccsds:<K>:1/<r>), "
+                   "with --interleave 1")
     p.add_argument("--interleave", type=int, default=5, help="interleaving depth I (1-8; 1 for LDPC)")
     p.add_argument("--conv", default="default",
                    help="inner code preset (ccsds, nasa-dsn, ..., none; default: ccsds for Reed-Solomon, none for LDPC)")
@@ -82,12 +83,13 @@ def decode(a):
     print("sync: %d acquisitions (%s), %d losses, %d slips, %d flywheel CADUs, %d symbols skipped" %
           (st["sync_acquisitions"], st["sync_ambiguity"] or "-", st["sync_losses"], st["sync_slips"],
            st["sync_flywheel"], st["sync_skipped_symbols"]))
-    ldpc = "mean_iterations" in st
-    print("frames: %d CADUs checked, %d out, %d %s failures, %d FECF failures, %d %s corrected; %.2f s (%s)"
-          % (st["cadus"], st["frames"], st["codeblock_failed"], "LDPC" if ldpc else "Reed-Solomon",
-             st["fecf_failed"], st["corrected"], "information bits" if ldpc else "symbols", dt, st["backend"]))
-    if ldpc:
-        print("LDPC: %.2f iterations a codeword on average" % st["mean_iterations"])
+    family = gpufec.ccsds_tm_decoder_options(a.code, a.interleave)[0]
+    corrected = {"rs": ", %d symbols corrected", "ldpc": ", %d information bits corrected"}.get(family, "")
+    print("frames: %d CADUs checked, %d out, %d %s failures, %d FECF failures%s; %.2f s (%s)"
+          % (st["cadus"], st["frames"], st["codeblock_failed"], {"rs": "Reed-Solomon", "ldpc": "LDPC"}.get(family, family),
+             st["fecf_failed"], corrected % st["corrected"] if corrected else "", dt, st["backend"]))
+    if "mean_iterations" in st:
+        print("%s: %.2f iterations a codeword on average" % (family, st["mean_iterations"]))
     if a.out:
         with open(a.out, "wb") as f:
             for _, body in got:
@@ -129,7 +131,8 @@ def main():
         for name, code, depth, ebn0, inverted, other in (
                 ("RS + convolutional, inverted", "ccsds:255:223", 5, 3.0, True, False),
                 ("RS + convolutional, G2 uninverted", "ccsds:255:223", 5, 3.0, False, True),
-                ("C2 LDPC, inverted", "ccsds:8160:7136", 1, 4.5, True, False)):
+                ("C2 LDPC, inverted", "ccsds:8160:7136", 1, 4.5, True, False),
+                ("turbo K = 1784 rate 1/4", "ccsds:1784:1/4", 1, 2.5, False, False)):
             make_recording(argparse.Namespace(recording=rec, frames=12, ebn0=ebn0, offset=4321, inverted=inverted,
                                               other_convention=other, seed=7, code=code, interleave=depth,
                                               conv="default"))

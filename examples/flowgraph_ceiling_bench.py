@@ -98,7 +98,7 @@ def main():
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--cases", default="all", help="comma list: vit-int8,vit-int8-packed,vit-float,"
                     "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags,ldpc-dvbs2-bch,ldpc-ar4ja,turbo-int8,turbo-int8-packed,"
-                    "scppm-int8,scppm-float,ccsds-tm,ccsds-tm-c2,ccsds-tm-ar4ja")
+                    "scppm-int8,scppm-float,ccsds-tm,ccsds-tm-c2,ccsds-tm-ar4ja,ccsds-tm-turbo")
     ap.add_argument("--csv")
     args = ap.parse_args()
     rng = np.random.default_rng(1)
@@ -112,6 +112,7 @@ def main():
     tm_rs = ("ccsds-tm", "ccsds:255:223", 5, 0.5)
     tm_c2 = ("ccsds-tm", "ccsds:8160:7136", 1, 0.4)
     tm_ar4ja = ("ccsds-tm", "ccsds:32768:16384", 1, 0.7)  # AR4JA k = 16384 rate 1/2 at Eb/N0 3.1 dB
+    tm_turbo = ("ccsds-tm", "ccsds:8920:1/2", 1, 0.65)  # turbo K = 8920 rate 1/2 at Eb/N0 3.7 dB
     cases = {
         "vit-int8": ("viterbi", True, False, {}),
         "vit-int8-packed": ("viterbi", True, True, {}),
@@ -132,6 +133,7 @@ def main():
         "ccsds-tm": (tm_rs, False, False, {}),
         "ccsds-tm-c2": (tm_c2, False, False, {}),
         "ccsds-tm-ar4ja": (tm_ar4ja, False, False, {}),
+        "ccsds-tm-turbo": (tm_turbo, False, False, {}),
     }
     names = list(cases) if args.cases == "all" else args.cases.split(",")
     tmp = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)

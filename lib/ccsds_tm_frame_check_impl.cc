@@ -28,18 +28,19 @@ public:
                     gr::io_signature::make(2, 2, sizeof(uint8_t)),
                     gr::io_signature::make(0, 0, 0)),
           d_layout(layout),
-          d_ldpc(layout.is_ldpc()),
+          d_ldpc(layout.family == "ldpc"),
+          d_turbo(layout.family == "turbo"),
           d_enc(layout.rs),
           d_pool(::gpufec::get_cpu_pool(0)),
           d_fb(layout.frame_bytes()),
-          d_bb(layout.codeblock_bytes()),
-          d_per(d_ldpc ? 1 : size_t(layout.rs.interleave)),
+          d_cb(layout.codeblock_bits()),
+          d_per(layout.is_rs() ? size_t(layout.rs.interleave) : 1),
           d_fecf(fecf),
           d_pass_failed(pass_failed),
           d_port(pmt::intern("frames")),
           k_cadu(pmt::intern("cadu")),
-          k_corrected(pmt::intern(d_ldpc ? "ldpc_corrected" : "rs_corrected")),
-          k_ok(pmt::intern(d_ldpc ? "ldpc_ok" : "rs_ok")),
+          k_corrected(pmt::intern(layout.family + "_corrected")),
+          k_ok(pmt::intern(layout.family + "_ok")),
           k_fecf_ok(pmt::intern("fecf_ok")),
           k_syndrome_ok(pmt::intern("ldpc_syndrome_ok")),
           k_erased(pmt::intern("ldpc_erased"))
@@ -51,13 +52,13 @@ public:
     void forecast(int, gr_vector_int& required) override
     {
         required[0] = int(d_fb);
-        required[1] = int(d_bb * 8);
+        required[1] = int(d_cb);
     }
 
     int general_work(int, gr_vector_int& ninput_items, gr_vector_const_void_star& input_items,
                      gr_vector_void_star&) override
     {
-        const size_t n = std::min(size_t(ninput_items[0]) / d_fb, size_t(ninput_items[1]) / (d_bb * 8));
+        const size_t n = std::min(size_t(ninput_items[0]) / d_fb, size_t(ninput_items[1]) / d_cb);
         if (n == 0)
             return 0;
         const auto* frames = static_cast<const uint8_t*>(input_items[0]);
@@ -74,7 +75,9 @@ public:
             while (t < d_tags.size() && d_tags[t].offset < end)
                 ++t;
             bool ok = true;
-            if (d_ldpc) {
+            if (d_turbo) {
+                // (no check of its own: the FECF, where there is one, says whether it decoded)
+            } else if (d_ldpc) {
                 for (size_t i = t0; i < t; ++i)
                     ok = ok && !(pmt::eq(d_tags[i].key, k_syndrome_ok) && !pmt::to_bool(d_tags[i].value)) &&
                          !(pmt::eq(d_tags[i].key, k_erased) && pmt::to_bool(d_tags[i].value));
@@ -96,9 +99,12 @@ public:
             }
             pmt::pmt_t meta = pmt::make_dict();
             meta = pmt::dict_add(meta, k_cadu, pmt::from_uint64(index));
-            meta = pmt::dict_add(meta, k_corrected,
-                                 d_ldpc ? pmt::from_long(c[0]) : pmt::init_s32vector(d_per, c));
-            meta = pmt::dict_add(meta, k_ok, pmt::from_bool(ok));
+            if (d_ldpc)
+                meta = pmt::dict_add(meta, k_corrected, pmt::from_long(c[0]));
+            else if (!d_turbo)
+                meta = pmt::dict_add(meta, k_corrected, pmt::init_s32vector(d_per, c));
+            if (!d_turbo)
+                meta = pmt::dict_add(meta, k_ok, pmt::from_bool(ok));
             if (d_fecf)
                 meta = pmt::dict_add(meta, k_fecf_ok, pmt::from_bool(fok));
             for (size_t i = t0; i < t; ++i)
@@ -108,7 +114,7 @@ public:
         }
         d_cadus += n;
         consume(0, int(n * d_fb));
-        consume(1, int(n * d_bb * 8));
+        consume(1, int(n * d_cb));
         return 0;
     }
 
@@ -124,28 +130,31 @@ private:
     //! the shared CPU pool
     void count_corrections(const uint8_t* frames, const uint8_t* hard, size_t n)
     {
-        d_counts.resize(n * d_per);
+        d_counts.assign(n * d_per, 0);
+        if (d_turbo)
+            return; // (its codeword's multiplexed order puts no information bits first)
         if (d_ldpc) {
-            ::gpufec::parallel_ranges(*d_pool, n, d_bb * 8, [&](size_t a, size_t b) {
-                ::gpufec::ldpc_information_corrections(d_layout, hard + a * d_bb * 8, frames + a * d_fb, b - a,
+            ::gpufec::parallel_ranges(*d_pool, n, d_cb, [&](size_t a, size_t b) {
+                ::gpufec::ldpc_information_corrections(d_layout, hard + a * d_cb, frames + a * d_fb, b - a,
                                                        d_counts.data() + a);
             });
             return;
         }
         // the received codeblocks packed, then encoded information beside them
-        d_raw.resize(n * d_bb);
-        ::gpufec::parallel_ranges(*d_pool, n, d_bb * 8 + d_fb, [&](size_t a, size_t b) {
-            ::gpufec::pack_bits(hard + a * d_bb * 8, (b - a) * d_bb * 8, d_raw.data() + a * d_bb);
-            ::gpufec::rs_codeword_corrections(d_enc, d_raw.data() + a * d_bb, frames + a * d_fb, b - a,
+        const size_t bb = d_cb / 8;
+        d_raw.resize(n * bb);
+        ::gpufec::parallel_ranges(*d_pool, n, d_cb + d_fb, [&](size_t a, size_t b) {
+            ::gpufec::pack_bits(hard + a * d_cb, (b - a) * d_cb, d_raw.data() + a * bb);
+            ::gpufec::rs_codeword_corrections(d_enc, d_raw.data() + a * bb, frames + a * d_fb, b - a,
                                               d_counts.data() + a * d_per);
         });
     }
 
     ::gpufec::ccsds_tm_layout d_layout;
-    bool d_ldpc;
+    bool d_ldpc, d_turbo;
     ::gpufec::rs_encoder d_enc; // (Reed-Solomon)
     std::shared_ptr<::gpufec::cpu_pool> d_pool;
-    size_t d_fb, d_bb, d_per;
+    size_t d_fb, d_cb, d_per; // frame bytes, codeblock bits, codewords a frame
     bool d_fecf, d_pass_failed;
     pmt::pmt_t d_port, k_cadu, k_corrected, k_ok, k_fecf_ok, k_syndrome_ok, k_erased;
     std::vector<int> d_counts;

@@ -27,6 +27,8 @@ def label(code):
     family, a, b = code.split(":")
     if family == "ccsds" and a == "255":
         return "Reed-Solomon (255, %s) E=%d" % (b, (255 - int(b)) // 2)
+    if family == "ccsds" and "/" in b:
+        return "CCSDS turbo K=%s rate %s" % (a, b)
     if family == "nr":
         return "5G NR %s Z=%s" % (a.upper(), b)
     if family == "dvbs2":

@@ -19,12 +19,15 @@ namespace gpufec {
 
 namespace {
 
-std::vector<uint8_t> asm_bits()
+//! hex digits to bits, MSB first
+std::vector<uint8_t> hex_bits(const std::string& hex)
 {
-    const uint8_t bytes[4] = { uint8_t(ccsds_asm_word >> 24), uint8_t(ccsds_asm_word >> 16),
-                               uint8_t(ccsds_asm_word >> 8), uint8_t(ccsds_asm_word) };
-    std::vector<uint8_t> b(ccsds_asm_bits);
-    unpack_bits(bytes, b.size(), b.data());
+    std::vector<uint8_t> b;
+    for (char c : hex) {
+        const int v = c <= '9' ? c - '0' : c - 'A' + 10;
+        for (int i = 3; i >= 0; --i)
+            b.push_back(uint8_t((v >> i) & 1));
+    }
     return b;
 }
 
@@ -37,9 +40,8 @@ const crc_spec& fecf_crc()
 /*! The marker's code symbols under `code` as expected signs: every state the bits before the
  *  marker may leave (all K - 1 bit prefixes) encoded with it; a symbol that is the same in all
  *  is known (+1 for a 1, -1 for a 0), the others 0 */
-std::vector<int8_t> coded_marker(const conv_code& code)
+std::vector<int8_t> coded_marker(const conv_code& code, const std::vector<uint8_t>& m)
 {
-    const auto m = asm_bits();
     const int pre = code.k - 1;
     const size_t per = m.size() * size_t(code.n());
     std::vector<int8_t> first;
@@ -77,7 +79,36 @@ conv_code other_convention(conv_code c)
     return c;
 }
 
+//! "ccsds:K:1/r" -> "1/r"; "" for another name
+std::string turbo_rate(const std::string& code)
+{
+    const auto c = code.rfind(':');
+    return code.rfind("ccsds:", 0) == 0 && c > 6 ? code.substr(c + 1) : std::string();
+}
+
 } // namespace
+
+std::vector<uint8_t> ccsds_marker_bits(const std::string& turbo_rate)
+{
+    // 131.0-B 9.3 (figures 9-2 .. 9-5): the rate-1/4 and 1/6 markers are the rate-1/2 and 1/3
+    // ones followed by their complements
+    const std::string half = "034776C7272895B0", third = "25D5C0CE8990F6C9461BF79C";
+    auto with_complement = [](std::vector<uint8_t> b) {
+        const size_t n = b.size();
+        for (size_t i = 0; i < n; ++i)
+            b.push_back(uint8_t(b[i] ^ 1u));
+        return b;
+    };
+    if (turbo_rate == "1/2")
+        return hex_bits(half);
+    if (turbo_rate == "1/3")
+        return hex_bits(third);
+    if (turbo_rate == "1/4")
+        return with_complement(hex_bits(half));
+    if (turbo_rate == "1/6")
+        return with_complement(hex_bits(third));
+    return hex_bits("1ACFFC1D");
+}
 
 std::vector<std::string> ccsds_tm_rs_codes()
 {
@@ -99,41 +130,57 @@ std::vector<std::string> ccsds_tm_ldpc_codes()
     return ids;
 }
 
+std::vector<std::string> ccsds_tm_turbo_codes()
+{
+    std::vector<std::string> ids;
+    for (int k : { 1784, 3568, 7136, 8920 })
+        for (const char* r : { "1/2", "1/3", "1/4", "1/6" })
+            ids.push_back("ccsds:" + std::to_string(k) + ":" + r);
+    return ids;
+}
+
 ccsds_tm_layout ccsds_tm_layout::make(const std::string& code, int interleave, int virtual_fill,
                                       const std::string& basis, const std::string& conv)
 {
     ccsds_tm_layout l;
     l.code = code;
-    const auto ldpc_ids = ccsds_tm_ldpc_codes();
-    const bool ldpc = std::find(ldpc_ids.begin(), ldpc_ids.end(), code) != ldpc_ids.end();
-    l.conv = conv == "default" ? (ldpc ? "none" : "ccsds") : conv;
-    if (ldpc) {
+    const auto ldpc_ids = ccsds_tm_ldpc_codes(), turbo_ids = ccsds_tm_turbo_codes();
+    auto among = [&](const std::vector<std::string>& ids) { return std::find(ids.begin(), ids.end(), code) != ids.end(); };
+    l.family = among(ldpc_ids) ? "ldpc" : among(turbo_ids) ? "turbo" : "rs";
+    l.conv = conv == "default" ? (l.is_rs() ? "ccsds" : "none") : conv;
+    if (!l.is_rs()) {
         // the Reed-Solomon settings mean nothing here: refused rather than ignored
+        const std::string what = "the " + std::string(l.family == "ldpc" ? "LDPC" : "turbo") + " code " + code;
         if (interleave != 1)
-            throw std::invalid_argument("interleave: " + std::to_string(interleave) + " (the LDPC code " + code +
+            throw std::invalid_argument("interleave: " + std::to_string(interleave) + " (" + what +
                                         " has one codeword a transfer frame: 1)");
         if (virtual_fill >= 0)
-            throw std::invalid_argument("virtual_fill: the LDPC code " + code + " is not shortened by it (give -1)");
+            throw std::invalid_argument("virtual_fill: " + what + " is not shortened by it (give -1)");
         if (basis != "default")
-            throw std::invalid_argument("basis: '" + basis + "' is a Reed-Solomon setting (the LDPC code " + code +
+            throw std::invalid_argument("basis: '" + basis + "' is a Reed-Solomon setting (" + what +
                                         " takes \"default\")");
         if (l.coded())
-            throw std::invalid_argument("conv: '" + l.conv + "': LDPC codewords are sent without the convolutional "
-                                        "code (131.0-B 7); give \"none\"");
+            throw std::invalid_argument("conv: '" + l.conv + "': " + what +
+                                        " is sent without the convolutional code (131.0-B); give \"none\"");
+    }
+    if (l.family == "ldpc") {
         // (the code and its transmission, not its encoder: AR4JA's takes a while to build)
         const ldpc_code c = ldpc_code::named(code);
         const ldpc_transmission tx = ldpc_transmission::parse(c, "", "");
-        l.ldpc = code;
-        l.ldpc_frame_bits = size_t(c.k()) - tx.shortened.size();
-        l.ldpc_codeword_bits = tx.sent(c).size() + size_t(tx.appended);
+        l.fec_frame_bits = size_t(c.k()) - tx.shortened.size();
+        l.fec_codeblock_bits = tx.sent(c).size() + size_t(tx.appended);
+    } else if (l.family == "turbo") {
+        const auto enc = make_frame_encoder("turbo", { { "code", code } });
+        l.fec_frame_bits = enc->info_bits();
+        l.fec_codeblock_bits = enc->coded_bits();
+        l.marker = ccsds_marker_bits(turbo_rate(code));
     } else {
         const auto names = ccsds_tm_rs_codes();
         if (std::find(names.begin(), names.end(), code) == names.end()) {
             std::string known;
-            for (const auto& n : names)
-                known += (known.empty() ? "" : ", ") + n;
-            for (const auto& n : ldpc_ids)
-                known += ", " + n;
+            for (const auto* ids : { &names, &ldpc_ids, &turbo_ids })
+                for (const auto& n : *ids)
+                    known += (known.empty() ? "" : ", ") + n;
             throw std::invalid_argument("code: '" + code + "' is not a telemetry code (allowed: " + known + ")");
         }
         if (interleave < 1 || interleave > 8) // (131.0-B 4.3: I = 1 .. 5 and 8)
@@ -146,8 +193,8 @@ ccsds_tm_layout ccsds_tm_layout::make(const std::string& code, int interleave, i
 
 std::string ccsds_tm_layout::family_options() const
 {
-    if (is_ldpc())
-        return "code=" + ldpc;
+    if (!is_rs())
+        return "code=" + code;
     std::string o = "code=" + code + ", interleave=" + std::to_string(rs.interleave) + ", basis=" +
                     (rs.dual_basis ? "dual" : "conventional");
     return o + ", virtual_fill=" + std::to_string(rs.virtual_fill);
@@ -160,11 +207,11 @@ size_t ccsds_tm_layout::cadu_symbols() const
 
 void ccsds_tm_layout::check() const
 {
-    if (is_ldpc()) {
-        if (ldpc_frame_bits == 0 || ldpc_frame_bits % 8 || ldpc_codeword_bits % 8)
-            throw std::invalid_argument("ccsds_tm: the LDPC code " + ldpc + " does not carry whole bytes");
+    if (!is_rs()) {
+        if (fec_frame_bits == 0 || fec_frame_bits % 8 || fec_codeblock_bits == 0)
+            throw std::invalid_argument("ccsds_tm: the code " + code + " does not carry whole transfer frames");
         if (coded())
-            throw std::invalid_argument("ccsds_tm: LDPC codewords are sent without the convolutional code");
+            throw std::invalid_argument("ccsds_tm: LDPC and turbo codewords are sent without the convolutional code");
     } else {
         rs.check();
     }
@@ -195,19 +242,19 @@ std::vector<marker_hypothesis> ccsds_tm_hypotheses(const ccsds_tm_layout& layout
     };
     if (!layout.coded()) {
         std::vector<int8_t> pattern;
-        for (uint8_t b : asm_bits())
+        for (uint8_t b : layout.marker)
             pattern.push_back(b ? 1 : -1);
         add("", pattern, { 1 });
         return hyps;
     }
     const conv_code own = conv_code::preset(layout.conv);
-    add("", coded_marker(own), std::vector<int8_t>(size_t(own.n()), 1));
+    add("", coded_marker(own, layout.marker), std::vector<int8_t>(size_t(own.n()), 1));
     if (both_conventions) {
         const conv_code other = other_convention(own);
         std::vector<int8_t> fix(size_t(own.n()));
         for (int j = 0; j < own.n(); ++j)
             fix[size_t(j)] = (own.polys[size_t(j)] < 0) == (other.polys[size_t(j)] < 0) ? 1 : -1;
-        add(", other convention", coded_marker(other), fix);
+        add(", other convention", coded_marker(other, layout.marker), fix);
     }
     return hyps;
 }
@@ -215,34 +262,32 @@ std::vector<marker_hypothesis> ccsds_tm_hypotheses(const ccsds_tm_layout& layout
 ccsds_tm_encoder::ccsds_tm_encoder(const ccsds_tm_layout& layout, bool randomize)
     : d_layout(layout), d_randomize(randomize), d_rs((layout.check(), layout.rs))
 {
-    if (layout.is_ldpc())
-        d_ldpc = make_frame_encoder("ldpc", { { "code", layout.ldpc } });
+    if (!layout.is_rs())
+        d_fec = make_frame_encoder(layout.family, { { "code", layout.code } });
     if (layout.coded())
         d_conv = std::make_unique<conv_encoder>(conv_code::preset(layout.conv), conv_mode::streaming);
 }
 
 std::vector<uint8_t> ccsds_tm_encoder::encode(const uint8_t* frames, size_t n)
 {
-    const size_t fb = d_layout.frame_bytes(), cb = d_layout.codeblock_bytes(), bits = d_layout.cadu_bits();
-    std::vector<uint8_t> cadus(n * bits), block(cb), info, coded;
-    if (d_ldpc) {
-        info.resize(fb * 8);
-        coded.resize(cb * 8);
-    }
-    const auto m = asm_bits();
+    const size_t fb = d_layout.frame_bytes(), cb = d_layout.codeblock_bits(), bits = d_layout.cadu_bits();
+    const auto& m = d_layout.marker;
+    std::vector<uint8_t> cadus(n * bits), block(cb / 8), info(d_fec ? fb * 8 : 0);
     for (size_t f = 0; f < n; ++f) {
-        if (d_ldpc) {
-            unpack_bits(frames + f * fb, info.size(), info.data());
-            d_ldpc->encode(info.data(), 1, coded.data());
-            pack_bits(coded.data(), coded.size(), block.data());
-        } else {
-            d_rs.encode(frames + f * fb, block.data());
-        }
-        if (d_randomize)
-            ccsds_randomize_packed(block.data(), cb * 8);
         uint8_t* o = cadus.data() + f * bits;
         std::copy(m.begin(), m.end(), o);
-        unpack_bits(block.data(), cb * 8, o + m.size());
+        uint8_t* body = o + m.size();
+        if (d_fec) { // (the family's encoder, a bit a byte: turbo codewords need not be whole bytes)
+            unpack_bits(frames + f * fb, info.size(), info.data());
+            d_fec->encode(info.data(), 1, body);
+            if (d_randomize)
+                ccsds_randomize(body, cb);
+        } else {
+            d_rs.encode(frames + f * fb, block.data());
+            if (d_randomize)
+                ccsds_randomize_packed(block.data(), cb);
+            unpack_bits(block.data(), cb, body);
+        }
     }
     if (!d_conv)
         return cadus;
@@ -286,7 +331,7 @@ void ldpc_information_corrections(const ccsds_tm_layout& layout, const uint8_t* 
 {
     // the received information bits packed as the decoded frame is, then the differing bits
     // counted 64 at a time
-    const size_t fb = layout.frame_bytes(), cw = layout.codeblock_bytes() * 8;
+    const size_t fb = layout.frame_bytes(), cw = layout.codeblock_bits();
     std::vector<uint8_t> got(fb);
     for (size_t f = 0; f < frames; ++f) {
         pack_bits(received_bits + f * cw, fb * 8, got.data());
@@ -306,7 +351,8 @@ void ldpc_information_corrections(const ccsds_tm_layout& layout, const uint8_t* 
 }
 
 ccsds_tm_deframer::ccsds_tm_deframer(const ccsds_tm_layout& layout, bool randomized, float scale)
-    : d_cadu(layout.cadu_bits()), d_bits(layout.codeblock_bytes() * 8), d_scale(scale), d_pn(d_bits, 0)
+    : d_marker(layout.marker.size()), d_cadu(layout.cadu_bits()), d_bits(layout.codeblock_bits()), d_scale(scale),
+      d_pn(d_bits, 0)
 {
     if (randomized)
         ccsds_randomize(d_pn.data(), d_bits);
@@ -319,7 +365,7 @@ void ccsds_tm_deframer::run(const uint8_t* bits, size_t cadus, int8_t* soft, uin
     const uint8_t* __restrict pn = d_pn.data();
     const size_t nb = d_bits, per = d_cadu;
     for (size_t f = 0; f < cadus; ++f) {
-        const uint8_t* __restrict b = bits + f * per + ccsds_asm_bits;
+        const uint8_t* __restrict b = bits + f * per + d_marker;
         int8_t* __restrict s = soft + f * nb;
         uint8_t* __restrict h = hard + f * nb;
         for (size_t i = 0; i < nb; ++i) {
@@ -339,7 +385,7 @@ void ccsds_tm_deframer::run(const float* symbols, size_t cadus, int8_t* soft, ui
         uint8_t* __restrict h = hard + f * nb;
         // the platform's one float -> int8 rule (NaN: 0, an erasure to the decoder; clamped to
         // +-127), then the sequence's bits as sign changes
-        quantize_soft(symbols + f * per + ccsds_asm_bits, s, nb, d_scale);
+        quantize_soft(symbols + f * per + d_marker, s, nb, d_scale);
         for (size_t i = 0; i < nb; ++i) {
             const int8_t m = int8_t(-int8_t(pn[i] & 1u)); // 0 or -1
             const int8_t q = int8_t((s[i] ^ m) - m);

@@ -8,6 +8,7 @@
 #include <gnuradio/gpufec/core/codes/ccsds_randomizer.h>
 #include <gnuradio/gpufec/core/codes/conv_encoder.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc.h>
+#include <gnuradio/gpufec/core/runtime/bits.h>
 #include <gnuradio/gpufec/core/ldpc/ldpc_code.h>
 #include <gnuradio/gpufec/core/telemetry/ccsds_tm.h>
 #include <gtest/gtest.h>
@@ -162,7 +163,7 @@ TEST(ccsds_tm, encoder_sends_marker_randomized_codeblock_and_convolutional_code)
     const auto bits = plain.encode(frames.data(), 3);
     ASSERT_EQ(bits.size(), 3 * l.cadu_bits());
     rs_encoder rs(l.rs);
-    std::vector<uint8_t> block(l.codeblock_bytes());
+    std::vector<uint8_t> block(l.codeblock_bits() / 8);
     for (size_t f = 0; f < 3; ++f) {
         const auto body = cadu_body(bits.data() + f * l.cadu_bits(), l);
         rs.encode(frames.data() + f * l.frame_bytes(), block.data());
@@ -185,17 +186,17 @@ TEST(ccsds_tm, encoder_sends_marker_randomized_codeblock_and_convolutional_code)
 TEST(ccsds_tm, layout_takes_the_telemetry_ldpc_codes)
 {
     const auto c2 = ccsds_tm_layout::make("ccsds:8160:7136", 1, -1, "default", "default");
-    EXPECT_TRUE(c2.is_ldpc());
-    EXPECT_EQ(c2.family(), "ldpc");
+    EXPECT_FALSE(c2.is_rs());
+    EXPECT_EQ(c2.family, "ldpc");
     EXPECT_EQ(c2.conv, "none"); // (LDPC codewords go without the inner code)
     EXPECT_EQ(c2.frame_bytes(), 892u);
-    EXPECT_EQ(c2.codeblock_bytes(), 1020u);
+    EXPECT_EQ(c2.codeblock_bits(), 8160u);
     EXPECT_EQ(c2.cadu_bits(), 8192u);
     const auto a = ccsds_tm_layout::make("ccsds:32768:16384", 1, -1, "default", "none");
     EXPECT_EQ(a.frame_bytes(), 2048u);
-    EXPECT_EQ(a.codeblock_bytes(), 4096u); // (the last M = 8192 bits never sent)
+    EXPECT_EQ(a.codeblock_bits(), 32768u); // (the last M = 8192 bits never sent)
     const auto rs = ccsds_tm_layout::make("ccsds:255:223", 5, -1, "default", "default");
-    EXPECT_FALSE(rs.is_ldpc());
+    EXPECT_TRUE(rs.is_rs());
     EXPECT_EQ(rs.conv, "ccsds");
     EXPECT_EQ(rs.family_options(), "code=ccsds:255:223, interleave=5, basis=dual, virtual_fill=0");
     const auto ids = ccsds_tm_ldpc_codes();
@@ -208,6 +209,38 @@ TEST(ccsds_tm, layout_takes_the_telemetry_ldpc_codes)
     EXPECT_THROW(ccsds_tm_layout::make("ccsds:8160:7136", 1, -1, "default", "ccsds"), std::invalid_argument);
     EXPECT_THROW(ccsds_tm_layout::make("ccsds:128:64", 1, -1, "default", "none"), std::invalid_argument);
     EXPECT_THROW(ccsds_tm_layout::make("ccsds:255:223", 9, -1, "default", "none"), std::invalid_argument);
+}
+
+// the turbo codes: (K + 4) / r bits after a marker of the rate's length (131.0-B 9.3)
+TEST(ccsds_tm, layout_takes_the_telemetry_turbo_codes_with_their_markers)
+{
+    const auto ids = ccsds_tm_turbo_codes();
+    EXPECT_EQ(ids.size(), 16u);
+    const struct {
+        const char* code;
+        size_t frame_bytes, codeblock_bits;
+        const char* marker_hex;
+    } cases[] = {
+        { "ccsds:1784:1/2", 223, 3576, "034776C7272895B0" },
+        { "ccsds:8920:1/3", 1115, 26772, "25D5C0CE8990F6C9461BF79C" },
+        { "ccsds:3568:1/4", 446, 14288, "034776C7272895B0FCB88938D8D76A4F" },
+        { "ccsds:7136:1/6", 892, 42840, "25D5C0CE8990F6C9461BF79CDA2A3F31766F0936B9E40863" },
+    };
+    for (const auto& c : cases) {
+        const auto l = ccsds_tm_layout::make(c.code, 1, -1, "default", "default");
+        EXPECT_EQ(l.family, "turbo") << c.code;
+        EXPECT_EQ(l.conv, "none") << c.code;
+        EXPECT_EQ(l.frame_bytes(), c.frame_bytes) << c.code;
+        EXPECT_EQ(l.codeblock_bits(), c.codeblock_bits) << c.code;
+        std::string hex;
+        for (size_t i = 0; i < l.marker.size(); i += 4)
+            hex += "0123456789ABCDEF"[l.marker[i] << 3 | l.marker[i + 1] << 2 | l.marker[i + 2] << 1 | l.marker[i + 3]];
+        EXPECT_EQ(hex, c.marker_hex) << c.code;
+        EXPECT_EQ(l.cadu_bits(), l.marker.size() + c.codeblock_bits);
+    }
+    EXPECT_EQ(ccsds_tm_layout::make("ccsds:8160:7136", 1, -1, "default", "none").marker.size(), 32u);
+    EXPECT_THROW(ccsds_tm_layout::make("ccsds:1784:1/3", 2, -1, "default", "none"), std::invalid_argument);
+    EXPECT_THROW(ccsds_tm_layout::make("ccsds:1784:1/3", 1, -1, "default", "ccsds"), std::invalid_argument);
 }
 
 // C2: each CADU the marker, then the randomized codeword as sent; de-randomized, the 18
@@ -237,11 +270,34 @@ TEST(ccsds_tm, ldpc_encoder_sends_marker_and_randomized_codeword)
     }
 }
 
+// turbo: the marker, then the turbo family's codeword (not whole bytes at rate 1/3) randomized
+// bit by bit from its first bit
+TEST(ccsds_tm, turbo_encoder_sends_its_marker_and_the_randomized_codeword)
+{
+    std::mt19937 rng(13);
+    const auto l = ccsds_tm_layout::make("ccsds:1784:1/3", 1, -1, "default", "default");
+    const auto frames = random_bytes(2 * l.frame_bytes(), rng);
+    ccsds_tm_encoder enc(l);
+    const auto bits = enc.encode(frames.data(), 2);
+    ASSERT_EQ(bits.size(), 2 * l.cadu_bits());
+    auto turbo = make_frame_encoder("turbo", { { "code", "ccsds:1784:1/3" } });
+    for (size_t f = 0; f < 2; ++f) {
+        const uint8_t* c = bits.data() + f * l.cadu_bits();
+        EXPECT_TRUE(std::equal(l.marker.begin(), l.marker.end(), c));
+        std::vector<uint8_t> body(c + l.marker.size(), c + l.cadu_bits());
+        ccsds_randomize(body.data(), body.size());
+        std::vector<uint8_t> info(1784), want(l.codeblock_bits());
+        unpack_bits(frames.data() + f * l.frame_bytes(), info.size(), info.data());
+        turbo->encode(info.data(), 1, want.data());
+        EXPECT_EQ(body, want) << f;
+    }
+}
+
 TEST(ccsds_tm, ldpc_information_corrections_count_changed_bits)
 {
     std::mt19937 rng(12);
     const auto l = ccsds_tm_layout::make("ccsds:2048:1024", 1, -1, "default", "default");
-    const size_t cw = l.codeblock_bytes() * 8;
+    const size_t cw = l.codeblock_bits();
     const auto decoded = random_bytes(2 * l.frame_bytes(), rng);
     std::vector<uint8_t> received(2 * cw);
     for (size_t f = 0; f < 2; ++f)

@@ -21,7 +21,7 @@ Insertion/deletion (TVB codes over the BSID channel): tvb_encoder, tvb_decoder (
 pdu_decoder("tvb", tvb_options(...)) for PDUs), bsid_channel (PDU block), bsid_model,
 bsid_drift_limits(), tvb_map_decoder (the CPU decoder with priors, for iterative decoding).
 CCSDS telemetry (131.0-B): ccsds_tm_receiver (soft symbols to transfer frames: marker sync over
-the ambiguities, Viterbi, de-randomizing, Reed-Solomon or LDPC (C2, AR4JA), FECF), its stages
+the ambiguities, Viterbi, de-randomizing, Reed-Solomon, LDPC (C2, AR4JA) or turbo, FECF), its stages
 ccsds_tm_sync, ccsds_tm_deframer, ccsds_tm_frame_check, and ccsds_tm_encoder; the rs family
 decodes Reed-Solomon codeblocks on any frame face; helpers ccsds_tm_codes(),
 ccsds_tm_decoder_options(), ccsds_tm_stream_encoder, rs_codeword_corrections(), ccsds_fecf_ok(),

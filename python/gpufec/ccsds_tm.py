@@ -5,21 +5,23 @@
 """The CCSDS telemetry downlink (131.0-B), from soft symbols to transfer frames.
 
 Sent: a transfer frame of k I bytes, Reed-Solomon encoded (I codewords interleaved), or of k
-bits LDPC encoded (C2, AR4JA), randomized, the 32-bit marker 1ACFFC1D in front (a CADU), then for
-Reed-Solomon the K = 7 rate-1/2 convolutional code over the whole stream (or none). Received,
-each stage a block:
+bits LDPC encoded (C2, AR4JA) or turbo encoded (K = 1784 .. 8920, rates 1/2 .. 1/6), randomized,
+the marker in front (a CADU; 1ACFFC1D, or the turbo rate's longer one), then for Reed-Solomon
+the K = 7 rate-1/2 convolutional code over the whole stream (or none). Received, each stage a
+block:
 
-  soft symbols -> ccsds_tm_sync -> viterbi_decoder (streaming; not for LDPC) -> ccsds_tm_deframer
-               -> frame_decoder("rs" or "ldpc") -> ccsds_tm_frame_check -> PDUs of frames
+  soft symbols -> ccsds_tm_sync -> viterbi_decoder (streaming; Reed-Solomon only) -> ccsds_tm_deframer
+               -> frame_decoder("rs", "ldpc" or "turbo") -> ccsds_tm_frame_check -> PDUs of frames
 
 (all C++ blocks).
 
 ccsds_tm_receiver is that chain as one hierarchical block (GRC: "CCSDS TM Receiver");
 ccsds_tm_encoder makes such a stream from transfer frames (tests, demonstrations).
-The keywords shared by all: code ("ccsds:255:223", "ccsds:255:239", or an LDPC code of
-ccsds_tm_codes(): "ccsds:8160:7136" (C2), "ccsds:2048:1024" ... (AR4JA)), interleave (I, 1-8;
-1 for LDPC), virtual_fill (-1: none), basis ("default": dual for CCSDS), conv (the inner code's
-preset; "default": "ccsds" for Reed-Solomon, "none" for LDPC; "none" for a stream without it).
+The keywords shared by all: code ("ccsds:255:223", "ccsds:255:239", or an LDPC or turbo code of
+ccsds_tm_codes(): "ccsds:8160:7136" (C2), "ccsds:2048:1024" ... (AR4JA), "ccsds:1784:1/2" ...
+(turbo)), interleave (I, 1-8; 1 for LDPC and turbo), virtual_fill (-1: none), basis ("default":
+dual for CCSDS), conv (the inner code's preset; "default": "ccsds" for Reed-Solomon, "none" for
+the others; "none" for a stream without it).
 docs/ccsds_tm.md says how to choose them.
 """
 import numpy as np
@@ -35,8 +37,8 @@ _RS_BATCH = 512  # the receiver's Reed-Solomon batches, codeblocks (256-2048 wit
 
 
 def _batch(family, codeblock_bits):
-    """codeblocks a batch of the receiver's decoder: 512 for Reed-Solomon; for LDPC about 16 MB
-    of soft values (256 to 2048 codewords), since the GPU LDPC engine needs thousands of
+    """codeblocks a batch of the receiver's decoder: 512 for Reed-Solomon; for LDPC and turbo
+    about 16 MB of soft values (256 to 2048 codewords), since their GPU engines need thousands of
     codewords to fill the device (C2 at 512 a batch decodes at half the rate of 2048)"""
     if family == "rs":
         return _RS_BATCH
@@ -60,7 +62,8 @@ class ccsds_tm_receiver(gr.hier_block2):
     """CCSDS telemetry receiver: soft symbols in (float, positive = bit 1, amplitude about 1),
     transfer frames out as PDUs on message port "frames" (ccsds_tm_frame_check's metadata).
     Inside: ccsds_tm_sync -> viterbi_decoder (conv, streaming; skipped with conv="none", as for
-    LDPC) -> ccsds_tm_deframer -> frame_decoder("rs" or "ldpc") -> ccsds_tm_frame_check. device
+    LDPC and turbo) -> ccsds_tm_deframer -> frame_decoder("rs", "ldpc" or "turbo") ->
+    ccsds_tm_frame_check. device
     ("auto", "cpu", "cuda[:N]") is the Viterbi's and the codeblock decoder's; scale turns the
     symbols into the decoders' int8 values (32: amplitude 1 -> 32; the min-sum LDPC decoder
     needs no noise estimate, only values well inside int8); decoder_options: more options for the codeblock decoder (e.g.
@@ -75,8 +78,8 @@ class ccsds_tm_receiver(gr.hier_block2):
         self.message_port_register_hier_out("frames")
         lay = _layout(code, interleave, virtual_fill, basis, conv)
         cb = {k: lay[k] for k in ("code", "interleave", "virtual_fill", "basis")}
-        family, options, _, codeblock_bytes, own_conv = ccsds_tm_codeblock_decoder(**cb)
-        batch = _batch(family, 8 * codeblock_bytes)
+        family, options, _, codeblock_bits, own_conv = ccsds_tm_codeblock_decoder(**cb)
+        batch = _batch(family, codeblock_bits)
         if lay["conv"] == "default":
             lay["conv"] = own_conv
         self.sync = ccsds_tm_sync(**lay, both_conventions=bool(both_conventions),
@@ -95,8 +98,9 @@ class ccsds_tm_receiver(gr.hier_block2):
         # come out. LDPC frames carry their status tags (the frame check reads the syndrome's
         # verdict; a tag a frame of thousands of bits costs little)
         self.decoder = frame_decoder(family, options, device=device, max_batch=batch, input_type="int8",
-                                     packed_output=True, status_tags="all" if family == "ldpc" else "none")
+                                     packed_output=True, status_tags="none" if family == "rs" else "all")
         self.rs = self.decoder if family == "rs" else None
+        self._family = family
         self.check = ccsds_tm_frame_check(**cb, fecf=bool(fecf), pass_failed=bool(pass_failed))
         if coded:
             self.viterbi = viterbi_decoder(code=lay["conv"], mode="streaming", device=device, scale=scale)
@@ -114,7 +118,7 @@ class ccsds_tm_receiver(gr.hier_block2):
         d = {"sync_" + k: v for k, v in self.sync.stats().items()}
         d.update(self.check.stats())
         d["backend"] = self.decoder.backend()
-        if self.rs is None:
+        if self._family != "rs":
             d["mean_iterations"] = self.decoder.mean_iterations()
         return d
 

@@ -169,6 +169,28 @@ class qa_ccsds_tm(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "ccsds:8160:7136"):  # the list names the LDPC codes
             gpufec.ccsds_tm_receiver(code="ccsds:8176:7156", interleave=1)
 
+    def test_010_turbo_with_its_longer_markers(self):
+        # CCSDS turbo K = 1784: rate 1/2 (64-bit marker), inverted after an odd offset, Eb/N0
+        # about 3 dB; rate 1/6 (192-bit marker) upright; the FECF says which frames decoded
+        for code, sigma, inverted, marker in (("ccsds:1784:1/2", 0.7, True, 64), ("ccsds:1784:1/6", 1.2, False, 192)):
+            kw = dict(code=code, interleave=1)
+            frames = self.rng.integers(0, 256, (6, 223), dtype=np.uint8)
+            want = gpufec.ccsds_fecf_set(frames.ravel(), 223).reshape(6, 223)
+            bits = encode(frames, fecf=True, **kw)
+            self.assertEqual(len(bits), 6 * (marker + 1788 * int(code[-1])))
+            sym = channel(bits, sigma, self.rng, offset=2001, inverted=inverted)
+            out, st = receive(sym, fecf=True, **kw)
+            self.assertEqual(len(out), 5, (code, st))
+            for f, (meta, body) in enumerate(out):
+                np.testing.assert_array_equal(body, want[f], err_msg=code)
+                self.assertTrue(meta["fecf_ok"])
+                self.assertIn("turbo_iterations", meta)
+            self.assertEqual(st["sync_ambiguity"], "inverted" if inverted else "upright")
+            self.assertEqual(st["sync_skipped_symbols"], 2001)
+            self.assertEqual(st["fecf_failed"], 0)
+        with self.assertRaisesRegex(ValueError, "interleave"):
+            gpufec.ccsds_tm_receiver(code="ccsds:1784:1/2", interleave=5)
+
     def test_009_grc_lists_every_code(self):
         # the GRC blocks' code lists are written from the library (scripts/grc_ldpc_codes.py)
         grc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "grc")

@@ -19,7 +19,8 @@ namespace gpufec {
  * \ingroup gpufec
  *
  * In 0: the codeblock decoder's information bytes (packed output of frame_decoder("rs") or
- * frame_decoder("ldpc")), a transfer frame (k I bytes, or k / 8 for LDPC) each; in 1: the
+ * frame_decoder("ldpc") or ("turbo")), a transfer frame (k I bytes, or k / 8 for LDPC and
+ * turbo) each; in 1: the
  * codeblocks' decisions as received, a bit a byte (from ccsds_tm_deframer's second output).
  * Message port "frames" out: (metadata, u8vector of the frame's bytes). Metadata: "cadu" (the
  * frame's index since the start); Reed-Solomon: "rs_corrected" (s32vector: the symbols each
@@ -28,7 +29,8 @@ namespace gpufec {
  * decoder changed), "ldpc_ok" (false where the decoder's "ldpc_syndrome_ok" tag is false or its
  * "ldpc_erased" tag true); with fecf "fecf_ok" (the last two bytes are the CRC-16 of the
  * others, 132.0-B); and the tags in the frame's bytes on in 0 (the sync's "tm_sync",
- * "tm_ambiguity", the LDPC decoder's status). Frames whose codeblock failed (or FECF) are
+ * "tm_ambiguity", the LDPC or turbo decoder's status; a turbo frame has no verdict of its own
+ * beyond the FECF). Frames whose codeblock failed (or FECF) are
  * dropped unless pass_failed; the counters count every frame. `code` and the others as
  * ccsds_tm_receiver takes them.
  */
@@ -49,7 +51,8 @@ public:
     virtual uint64_t codeblock_failed() const = 0; //!< with a codeword that did not decode
     virtual uint64_t fecf_failed() const = 0;      //!< decoded, but the CRC-16 failed
     virtual uint64_t dropped() const = 0;          //!< not sent on (failed, without pass_failed)
-    //! corrected in all codewords that decoded: symbols (Reed-Solomon), information bits (LDPC)
+    //! corrected in all codewords that decoded: symbols (Reed-Solomon), information bits (LDPC);
+    //! not counted for turbo
     virtual uint64_t corrected() const = 0;
 };
 

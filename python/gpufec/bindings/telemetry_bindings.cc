@@ -67,25 +67,27 @@ void bind_telemetry(py::module& m)
         "ccsds_tm_codeblock_decoder",
         [](const std::string& code, int interleave, int virtual_fill, const std::string& basis) {
             const auto l = make_layout(code, interleave, virtual_fill, basis, "default");
-            return py::make_tuple(l.family(), l.family_options(), l.frame_bytes(), l.codeblock_bytes(), l.conv);
+            return py::make_tuple(l.family, l.family_options(), l.frame_bytes(), l.codeblock_bits(), l.conv);
         },
         py::arg("code") = "ccsds:255:223", py::arg("interleave") = 5, py::arg("virtual_fill") = -1,
         py::arg("basis") = "default",
         "the frame family that decodes a telemetry layout's codeblocks and its options: (family, options, "
-        "transfer frame bytes, codeblock bytes, the code's default inner code)");
+        "transfer frame bytes, codeblock bits, the code's default inner code)");
     m.def(
         "ccsds_tm_codes", []() {
             auto v = gpufec::ccsds_tm_rs_codes();
             for (const auto& c : gpufec::ccsds_tm_ldpc_codes())
                 v.push_back(c);
+            for (const auto& c : gpufec::ccsds_tm_turbo_codes())
+                v.push_back(c);
             return v;
         },
-        "the codeblock codes a telemetry stream may carry: the Reed-Solomon ones, then the LDPC ones");
+        "the codeblock codes a telemetry stream may carry: the Reed-Solomon ones, then the LDPC and turbo ones");
     m.def(
         "rs_codeword_corrections",
         [](u8 received, u8 decoded, const std::string& code, int interleave, int virtual_fill, const std::string& basis) {
             const auto l = make_layout(code, interleave, virtual_fill, basis, "none");
-            if (l.is_ldpc())
+            if (!l.is_rs())
                 throw std::invalid_argument("rs_codeword_corrections: " + code + " is not a Reed-Solomon code");
             const size_t bb = l.rs.block_bytes(), ib = l.rs.info_bytes();
             if (received.size() == 0 || size_t(received.size()) % bb ||

@@ -28,37 +28,43 @@
 namespace gpufec {
 
 constexpr uint32_t ccsds_asm_word = 0x1ACFFC1Du; //!< sent MSB first
-constexpr size_t ccsds_asm_bits = 32;
 
-/*! The shape of a telemetry stream: the codeblock's code, either Reed-Solomon (with its
- *  interleaving depth and virtual fill) or a CCSDS LDPC code of the ldpc family (`ldpc`: its
- *  name; empty for Reed-Solomon), and the inner convolutional code (a conv_code preset name,
- *  "none" for none; LDPC codewords are sent without it, 131.0-B 7). */
+/*! The attached sync marker's bits (131.0-B 9.3): 1ACFFC1D for uncoded, convolutional,
+ *  Reed-Solomon and LDPC data ("" or any rate but a turbo one); for turbo codewords by the rate
+ *  ("turbo 1/2": 034776C7272895B0; 1/3: 25D5C0CE8990F6C9461BF79C; 1/4 and 1/6: those followed
+ *  by their complements). */
+std::vector<uint8_t> ccsds_marker_bits(const std::string& turbo_rate);
+
+/*! The shape of a telemetry stream: the codeblock's code, Reed-Solomon (with its interleaving
+ *  depth and virtual fill), a CCSDS LDPC code or a CCSDS turbo code of those families (one
+ *  codeword a transfer frame), the attached sync marker (1ACFFC1D; the turbo codes' longer ones
+ *  by rate, 131.0-B 9.3), and the inner convolutional code (a conv_code preset name, "none" for
+ *  none; LDPC and turbo codewords are sent without it). */
 struct ccsds_tm_layout {
     std::string code = "ccsds:255:223"; //!< the name it was made from
-    rs_code rs = rs_code::named("ccsds:255:223");
-    std::string ldpc;             //!< "ccsds:8160:7136" (C2) or an AR4JA code; "": Reed-Solomon
-    size_t ldpc_frame_bits = 0;   //!< (LDPC) information bits, the transfer frame
-    size_t ldpc_codeword_bits = 0; //!< (LDPC) bits sent after the marker
+    std::string family = "rs";          //!< the frame family that decodes the codeblocks: rs, ldpc, turbo
+    rs_code rs = rs_code::named("ccsds:255:223"); //!< (Reed-Solomon)
+    size_t fec_frame_bits = 0;      //!< (LDPC, turbo) information bits, the transfer frame
+    size_t fec_codeblock_bits = 0;  //!< (LDPC, turbo) bits sent after the marker
+    std::vector<uint8_t> marker = ccsds_marker_bits(""); //!< the marker's bits, sent first
     std::string conv = "ccsds";
 
-    /*! From the blocks' keywords: `code` a Reed-Solomon code of ccsds_tm_rs_codes() (rs_code::configured with basis,
-     *  interleave, virtual_fill) or a CCSDS telemetry LDPC code (ccsds_tm_ldpc_codes(); then
-     *  interleave 1, virtual_fill negative and basis "default", conv "none"); conv "default"
-     *  is "ccsds" for Reed-Solomon and "none" for LDPC. Checked:
-     *  std::invalid_argument names what is wrong. */
+    /*! From the blocks' keywords: `code` a Reed-Solomon code of ccsds_tm_rs_codes()
+     *  (rs_code::configured with basis, interleave, virtual_fill), or an LDPC or turbo code of
+     *  ccsds_tm_ldpc_codes() / ccsds_tm_turbo_codes() (then interleave 1, virtual_fill
+     *  negative, basis "default", conv "none"); conv "default" is "ccsds" for Reed-Solomon and
+     *  "none" for the others. Checked: std::invalid_argument names what is wrong. */
     static ccsds_tm_layout make(const std::string& code, int interleave, int virtual_fill,
                                 const std::string& basis, const std::string& conv);
 
-    bool is_ldpc() const { return !ldpc.empty(); }
+    bool is_rs() const { return family == "rs"; }
     bool coded() const { return conv != "none"; }
-    //! the frame family that decodes the codeblocks ("rs", "ldpc") and its options
-    std::string family() const { return is_ldpc() ? "ldpc" : "rs"; }
+    //! the options of `family` for the codeblocks
     std::string family_options() const;
-    size_t frame_bytes() const { return is_ldpc() ? ldpc_frame_bits / 8 : rs.info_bytes(); } //!< transfer frame
-    //! sent after the marker
-    size_t codeblock_bytes() const { return is_ldpc() ? ldpc_codeword_bits / 8 : rs.block_bytes(); }
-    size_t cadu_bits() const { return ccsds_asm_bits + 8 * codeblock_bytes(); }
+    size_t frame_bytes() const { return is_rs() ? rs.info_bytes() : fec_frame_bits / 8; } //!< transfer frame
+    //! sent after the marker (turbo codewords need not be whole bytes)
+    size_t codeblock_bits() const { return is_rs() ? 8 * rs.block_bytes() : fec_codeblock_bits; }
+    size_t cadu_bits() const { return marker.size() + codeblock_bits(); }
     //! channel symbols a CADU: its bits, times n of the convolutional code
     size_t cadu_symbols() const;
     //! std::invalid_argument for an unknown preset, a punctured or tail-biting-only code
@@ -69,6 +75,8 @@ struct ccsds_tm_layout {
 std::vector<std::string> ccsds_tm_rs_codes();
 //! the LDPC codes a telemetry stream may carry: C2 as sent and the nine AR4JA codes
 std::vector<std::string> ccsds_tm_ldpc_codes();
+//! the turbo codes a telemetry stream may carry: "ccsds:K:1/r", K 1784, 3568, 7136, 8920, r 2, 3, 4, 6
+std::vector<std::string> ccsds_tm_turbo_codes();
 
 /*! The marker hypotheses of a stream (soft_marker_sync). Uncoded: the 32 marker bits, upright
  *  and inverted (the 180-degree ambiguity). Coded with preset `conv`: the marker's code symbols
@@ -94,7 +102,7 @@ private:
     ccsds_tm_layout d_layout;
     bool d_randomize;
     rs_encoder d_rs;
-    std::unique_ptr<frame_encoder> d_ldpc;
+    std::unique_ptr<frame_encoder> d_fec; // (LDPC, turbo)
     std::unique_ptr<conv_encoder> d_conv;
 };
 
@@ -113,7 +121,7 @@ size_t rs_codeword_corrections(const rs_encoder& encoder, const uint8_t* receive
 
 /*! LDPC: the information bits the decoder changed in each of `frames` transfer frames: the
  *  decoded frames (frame_bytes() each, packed) beside the decisions as received (a bit a byte,
- *  codeblock_bytes() * 8 a frame, the information bits first, as every CCSDS LDPC code sends
+ *  codeblock_bits() a frame, the information bits first, as every CCSDS LDPC code sends
  *  them). per_frame: frames values. */
 void ldpc_information_corrections(const ccsds_tm_layout& layout, const uint8_t* received_bits,
                                   const uint8_t* decoded_frames, size_t frames, int* per_frame);
@@ -135,7 +143,7 @@ public:
     size_t codeblock_bits() const { return d_bits; }
 
 private:
-    size_t d_cadu, d_bits;
+    size_t d_marker, d_cadu, d_bits;
     float d_scale;
     std::vector<uint8_t> d_pn; //!< the sequence over a codeblock's bits, or zeros
 };
