@@ -77,13 +77,34 @@ sync_run run_sync(soft_marker_sync& s, const std::vector<float>& in)
 //! a CADU's bits after its marker (checked), de-randomized
 std::vector<uint8_t> cadu_body(const uint8_t* cadu, const ccsds_tm_layout& l)
 {
-    uint32_t m = 0;
-    for (size_t i = 0; i < 32; ++i)
-        m = m << 1 | cadu[i];
-    EXPECT_EQ(m, ccsds_asm_word);
-    std::vector<uint8_t> body(cadu + 32, cadu + l.cadu_bits());
+    EXPECT_TRUE(std::equal(l.marker.begin(), l.marker.end(), cadu));
+    std::vector<uint8_t> body(cadu + l.marker.size(), cadu + l.cadu_bits());
     ccsds_randomize(body.data(), body.size());
     return body;
+}
+
+//! n random transfer frames and the encoder's CADUs of them
+struct encoded_stream {
+    std::vector<uint8_t> frames, bits;
+};
+encoded_stream encode_random(const ccsds_tm_layout& l, size_t n, unsigned seed)
+{
+    std::mt19937 rng(seed);
+    encoded_stream e;
+    e.frames = random_bytes(n * l.frame_bytes(), rng);
+    ccsds_tm_encoder enc(l);
+    e.bits = enc.encode(e.frames.data(), n);
+    EXPECT_EQ(e.bits.size(), n * l.cadu_bits());
+    return e;
+}
+
+//! a marker's bits as hex digits
+std::string marker_hex(const std::vector<uint8_t>& m)
+{
+    std::string hex;
+    for (size_t i = 0; i + 3 < m.size(); i += 4)
+        hex += "0123456789ABCDEF"[m[i] << 3 | m[i + 1] << 2 | m[i + 2] << 1 | m[i + 3]];
+    return hex;
 }
 
 int sign_errors(const float* a, const uint8_t* bits, size_t n)
@@ -232,13 +253,12 @@ TEST(ccsds_tm, layout_takes_the_telemetry_turbo_codes_with_their_markers)
         EXPECT_EQ(l.conv, "none") << c.code;
         EXPECT_EQ(l.frame_bytes(), c.frame_bytes) << c.code;
         EXPECT_EQ(l.codeblock_bits(), c.codeblock_bits) << c.code;
-        std::string hex;
-        for (size_t i = 0; i < l.marker.size(); i += 4)
-            hex += "0123456789ABCDEF"[l.marker[i] << 3 | l.marker[i + 1] << 2 | l.marker[i + 2] << 1 | l.marker[i + 3]];
-        EXPECT_EQ(hex, c.marker_hex) << c.code;
+        EXPECT_EQ(marker_hex(l.marker), c.marker_hex) << c.code;
         EXPECT_EQ(l.cadu_bits(), l.marker.size() + c.codeblock_bits);
     }
-    EXPECT_EQ(ccsds_tm_layout::make("ccsds:8160:7136", 1, -1, "default", "none").marker.size(), 32u);
+    // every other code: 1ACFFC1D
+    EXPECT_EQ(marker_hex(ccsds_tm_layout::make("ccsds:8160:7136", 1, -1, "default", "none").marker), "1ACFFC1D");
+    EXPECT_EQ(marker_hex(ccsds_tm_layout::make("ccsds:255:223", 5, -1, "default", "ccsds").marker), "1ACFFC1D");
     EXPECT_THROW(ccsds_tm_layout::make("ccsds:1784:1/3", 2, -1, "default", "none"), std::invalid_argument);
     EXPECT_THROW(ccsds_tm_layout::make("ccsds:1784:1/3", 1, -1, "default", "ccsds"), std::invalid_argument);
 }
@@ -248,12 +268,8 @@ TEST(ccsds_tm, layout_takes_the_telemetry_turbo_codes_with_their_markers)
 // in the ldpc family's QA), with the frame as its first 7136 bits and two zeros after it
 TEST(ccsds_tm, ldpc_encoder_sends_marker_and_randomized_codeword)
 {
-    std::mt19937 rng(11);
     const auto l = ccsds_tm_layout::make("ccsds:8160:7136", 1, -1, "default", "default");
-    const auto frames = random_bytes(3 * l.frame_bytes(), rng);
-    ccsds_tm_encoder enc(l);
-    const auto bits = enc.encode(frames.data(), 3);
-    ASSERT_EQ(bits.size(), 3 * l.cadu_bits());
+    const auto [frames, bits] = encode_random(l, 3, 11);
     const ldpc_code code = ldpc_code::standard("ccsds:8176:7156");
     for (size_t f = 0; f < 3; ++f) {
         const auto body = cadu_body(bits.data() + f * l.cadu_bits(), l);
@@ -274,18 +290,11 @@ TEST(ccsds_tm, ldpc_encoder_sends_marker_and_randomized_codeword)
 // bit by bit from its first bit
 TEST(ccsds_tm, turbo_encoder_sends_its_marker_and_the_randomized_codeword)
 {
-    std::mt19937 rng(13);
     const auto l = ccsds_tm_layout::make("ccsds:1784:1/3", 1, -1, "default", "default");
-    const auto frames = random_bytes(2 * l.frame_bytes(), rng);
-    ccsds_tm_encoder enc(l);
-    const auto bits = enc.encode(frames.data(), 2);
-    ASSERT_EQ(bits.size(), 2 * l.cadu_bits());
+    const auto [frames, bits] = encode_random(l, 2, 13);
     auto turbo = make_frame_encoder("turbo", { { "code", "ccsds:1784:1/3" } });
     for (size_t f = 0; f < 2; ++f) {
-        const uint8_t* c = bits.data() + f * l.cadu_bits();
-        EXPECT_TRUE(std::equal(l.marker.begin(), l.marker.end(), c));
-        std::vector<uint8_t> body(c + l.marker.size(), c + l.cadu_bits());
-        ccsds_randomize(body.data(), body.size());
+        const auto body = cadu_body(bits.data() + f * l.cadu_bits(), l);
         std::vector<uint8_t> info(1784), want(l.codeblock_bits());
         unpack_bits(frames.data() + f * l.frame_bytes(), info.size(), info.data());
         turbo->encode(info.data(), 1, want.data());
