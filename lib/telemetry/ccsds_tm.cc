@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 namespace gpufec {
@@ -84,6 +86,33 @@ std::string turbo_rate(const std::string& code)
 {
     const auto c = code.rfind(':');
     return code.rfind("ccsds:", 0) == 0 && c > 6 ? code.substr(c + 1) : std::string();
+}
+
+/*! (information bits, bits sent) of an LDPC or turbo code, found once a code (C2's code takes
+ *  about 50 ms to build, and every block of a receiver makes its layout) */
+std::pair<size_t, size_t> fec_sizes(const std::string& family, const std::string& code)
+{
+    static std::mutex lock;
+    static std::map<std::string, std::pair<size_t, size_t>> known;
+    {
+        std::lock_guard<std::mutex> g(lock);
+        const auto it = known.find(code);
+        if (it != known.end())
+            return it->second;
+    }
+    std::pair<size_t, size_t> sizes;
+    if (family == "ldpc") {
+        // (the code and its transmission, not its encoder: AR4JA's takes a while to build)
+        const ldpc_code c = ldpc_code::named(code);
+        const ldpc_transmission tx = ldpc_transmission::parse(c, "", "");
+        sizes = { size_t(c.k()) - tx.shortened.size(), tx.sent(c).size() + size_t(tx.appended) };
+    } else {
+        const auto enc = make_frame_encoder(family, { { "code", code } });
+        sizes = { enc->info_bits(), enc->coded_bits() };
+    }
+    std::lock_guard<std::mutex> g(lock);
+    known[code] = sizes;
+    return sizes;
 }
 
 } // namespace
@@ -163,17 +192,12 @@ ccsds_tm_layout ccsds_tm_layout::make(const std::string& code, int interleave, i
             throw std::invalid_argument("conv: '" + l.conv + "': " + what +
                                         " is sent without the convolutional code (131.0-B); give \"none\"");
     }
-    if (l.family == "ldpc") {
-        // (the code and its transmission, not its encoder: AR4JA's takes a while to build)
-        const ldpc_code c = ldpc_code::named(code);
-        const ldpc_transmission tx = ldpc_transmission::parse(c, "", "");
-        l.fec_frame_bits = size_t(c.k()) - tx.shortened.size();
-        l.fec_codeblock_bits = tx.sent(c).size() + size_t(tx.appended);
-    } else if (l.family == "turbo") {
-        const auto enc = make_frame_encoder("turbo", { { "code", code } });
-        l.fec_frame_bits = enc->info_bits();
-        l.fec_codeblock_bits = enc->coded_bits();
-        l.marker = ccsds_marker_bits(turbo_rate(code));
+    if (!l.is_rs()) {
+        const auto [frame, codeblock] = fec_sizes(l.family, code);
+        l.fec_frame_bits = frame;
+        l.fec_codeblock_bits = codeblock;
+        if (l.family == "turbo")
+            l.marker = ccsds_marker_bits(turbo_rate(code));
     } else {
         const auto names = ccsds_tm_rs_codes();
         if (std::find(names.begin(), names.end(), code) == names.end()) {
