@@ -5,13 +5,14 @@
  */
 /* The CCSDS telemetry channel frame (131.0-B): a transfer frame of k I bytes is Reed-Solomon
  * encoded into a codeblock of n I bytes (I codewords interleaved), or a transfer frame of k bits
- * LDPC encoded into a codeword of n bits (C2 or AR4JA, 131.0-B 7); the codeblock (or codeword) is
- * randomized (codes/ccsds_randomizer.h), the 32-bit attached sync marker 1ACFFC1D goes in front
- * of it (the channel access data unit, CADU), and the stream of CADUs goes through the K = 7
- * rate-1/2 convolutional code (marker included; Reed-Solomon only), or is sent as it is. The
- * receiver's pieces: the marker
- * hypotheses for soft_marker_sync, the corrections a Reed-Solomon codeword needed, the frame
- * error control field (FECF) check; the encoder makes test and demonstration streams. */
+ * LDPC encoded into a codeword of n bits (C2 or AR4JA, 131.0-B 7) or turbo encoded into one of
+ * (k + 4) r bits (131.0-B 6); the codeblock (or codeword) is randomized
+ * (codes/ccsds_randomizer.h), the attached sync marker (1ACFFC1D; the turbo rate's own) goes in
+ * front of it (the channel access data unit, CADU), and the stream of CADUs goes through the
+ * K = 7 rate-1/2 convolutional code (marker included; Reed-Solomon only), or is sent as it is.
+ * The receiver's pieces: the marker hypotheses for soft_marker_sync, the corrections a
+ * codeword needed, the frame error control field (FECF) check; the encoder makes test and
+ * demonstration streams. */
 #ifndef INCLUDED_GPUFEC_CORE_TELEMETRY_CCSDS_TM_H
 #define INCLUDED_GPUFEC_CORE_TELEMETRY_CCSDS_TM_H
 
@@ -30,9 +31,9 @@ namespace gpufec {
 constexpr uint32_t ccsds_asm_word = 0x1ACFFC1Du; //!< sent MSB first
 
 /*! The attached sync marker's bits (131.0-B 9.3): 1ACFFC1D for uncoded, convolutional,
- *  Reed-Solomon and LDPC data ("" or any rate but a turbo one); for turbo codewords by the rate
- *  ("turbo 1/2": 034776C7272895B0; 1/3: 25D5C0CE8990F6C9461BF79C; 1/4 and 1/6: those followed
- *  by their complements). */
+ *  Reed-Solomon and LDPC data (turbo_rate "" or anything but a turbo rate); for turbo codewords
+ *  by the rate ("1/2": 034776C7272895B0; "1/3": 25D5C0CE8990F6C9461BF79C; "1/4" and "1/6":
+ *  those followed by their complements). */
 std::vector<uint8_t> ccsds_marker_bits(const std::string& turbo_rate);
 
 /*! The shape of a telemetry stream: the codeblock's code, Reed-Solomon (with its interleaving
