@@ -9,6 +9,8 @@
 #include <gnuradio/gpufec/core/telemetry/ccsds_tm.h>
 #include <gnuradio/gpufec/core/telemetry/marker_sync.h>
 
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <pmt/pmt.h>
 #include <atomic>
@@ -56,23 +58,38 @@ public:
         set_tag_propagation_policy(TPP_DONT); // input positions mean nothing after it
     }
 
-    void forecast(int, gr_vector_int& required) override { required[0] = int(d_sync.window()); }
+    void forecast(int, gr_vector_int& required) override
+    {
+        // at the end of the input, whatever is left (the last frame: general_work), once; then
+        // the window again, which an ended input cannot give (so the block is done)
+        required[0] = !d_finished && detail()->input(0)->done() ? 1 : int(d_sync.window());
+    }
 
     int general_work(int noutput_items, gr_vector_int& ninput_items, gr_vector_const_void_star& input_items,
                      gr_vector_void_star& output_items) override
     {
+        // (the done flag read before the count: the end is where none are left after it)
+        const bool upstream_done = detail()->input(0)->done();
         const auto* in = static_cast<const float*>(input_items[0]);
         auto* out = static_cast<float*>(output_items[0]);
         const size_t n = size_t(ninput_items[0]), room = size_t(noutput_items) / d_F;
         size_t used = 0, given = 0;
-        while (given < room) {
-            const auto r = d_sync.step(in + used, n - used, out + given * d_F);
+        auto take = [&](const ::gpufec::soft_marker_sync::step_result& r) {
             if (r.what != ::gpufec::soft_marker_sync::event::none)
                 event(r.what, r.shift, nitems_written(0) + given * d_F);
             used += r.consumed;
             given += r.frame;
-            if (r.consumed == 0 && !r.frame && r.what == ::gpufec::soft_marker_sync::event::none)
-                break;
+            return r.consumed > 0 || r.frame || r.what != ::gpufec::soft_marker_sync::event::none;
+        };
+        while (given < room && take(d_sync.step(in + used, n - used, out + given * d_F)))
+            ;
+        // the input has ended: the last frame, if its symbols have all come (a recording that
+        // ends right after a CADU), once; what is left then is skipped
+        if (upstream_done && !d_finished && given < room &&
+            detail()->input(0)->items_available() - used < d_sync.window()) {
+            d_finished = true;
+            take(d_sync.finish(in + used, n - used, out + given * d_F));
+            used = n;
         }
         consume(0, int(used));
         const auto& st = d_sync.stats();
@@ -129,6 +146,7 @@ private:
 
     ::gpufec::soft_marker_sync d_sync;
     size_t d_F;
+    bool d_finished = false; // (the end of the input handled)
     int d_max_misses;
     pmt::pmt_t k_sync, k_ambiguity, v_acquired, v_slipped, v_flywheel;
     // (read by the accessors from other threads while the flowgraph runs)

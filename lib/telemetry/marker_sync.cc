@@ -117,6 +117,18 @@ void soft_marker_sync::give(const float* in, float* out)
         y[i] = x[i] * m[i];
 }
 
+soft_marker_sync::step_result soft_marker_sync::finish(const float* in, size_t n, float* out)
+{
+    const size_t range = size_t(d_set.slip_range);
+    if (!d_locked || n >= window() || n < range + d_frame)
+        return {};
+    std::vector<float> padded(window(), 0.f);
+    std::copy(in, in + n, padded.begin());
+    step_result r = step(padded.data(), padded.size(), out);
+    r.consumed = std::min(r.consumed, n); // (a loss consumes `range`; a frame at most n)
+    return r;
+}
+
 soft_marker_sync::step_result soft_marker_sync::step(const float* in, size_t n, float* out)
 {
     step_result r;

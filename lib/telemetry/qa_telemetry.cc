@@ -427,6 +427,39 @@ TEST(ccsds_tm_sync, flywheel_over_missed_markers_then_loses_and_finds_it_again)
     EXPECT_LT(sign_errors(r.frames.data() + before_loss * F, sent.data() + 9 * F, F), int(F / 50));
 }
 
+// a stream that ends right after its last frame: step() waits for the slip range after it,
+// finish() gives it from what came; with the frame's symbols not all there, or unlocked, nothing
+TEST(ccsds_tm_sync, finish_gives_the_last_frame_of_a_stream_that_ends_with_it)
+{
+    const auto l = small_layout("none");
+    const size_t F = l.cadu_symbols();
+    std::mt19937 rng(19);
+    ccsds_tm_encoder enc(l);
+    const auto frames = random_bytes(4 * l.frame_bytes(), rng);
+    const auto sent = enc.encode(frames.data(), 4);
+    const auto soft = to_soft(sent, 0.3, rng);
+    for (size_t cut : { size_t(0), size_t(1) }) { // the whole stream; its last symbol missing
+        soft_marker_sync s(ccsds_tm_hypotheses(l), F);
+        std::vector<float> in(soft.begin(), soft.end() - long(cut));
+        auto r = run_sync(s, in);
+        EXPECT_EQ(r.frames.size(), 3 * F); // (step() alone: the last one waits)
+        const size_t left = in.size() - 3 * F + 2; // (locked, the window starts 2 before the marker)
+        std::vector<float> out(F);
+        const auto fin = s.finish(in.data() + in.size() - left, left, out.data());
+        if (cut == 0) {
+            ASSERT_TRUE(fin.frame);
+            EXPECT_EQ(fin.consumed, F);
+            EXPECT_EQ(sign_errors(out.data(), sent.data() + 3 * F, F), sign_errors(soft.data() + 3 * F, sent.data() + 3 * F, F));
+        } else {
+            EXPECT_FALSE(fin.frame);
+            EXPECT_EQ(fin.consumed, 0u);
+        }
+    }
+    soft_marker_sync idle(ccsds_tm_hypotheses(l), F); // never locked
+    std::vector<float> out(F);
+    EXPECT_FALSE(idle.finish(soft.data(), F + 10, out.data()).frame);
+}
+
 TEST(ccsds_tm_sync, follows_a_symbol_slip)
 {
     const auto l = small_layout();

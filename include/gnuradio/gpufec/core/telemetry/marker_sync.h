@@ -76,6 +76,11 @@ public:
     //! one step on in[0, n): with n < window() it consumes nothing and gives nothing; a frame
     //! is written to out (frame_symbols() values, corrected by the hypothesis' fix)
     step_result step(const float* in, size_t n, float* out);
+    /*! The end of the stream: in[0, n) is all that is left (fewer than window()). Locked, with
+     *  the next frame's symbols all there (n >= slip range + frame), the frame is given as
+     *  step() would, the symbols a later slip would need taken as 0 (no evidence); else
+     *  nothing. A stream that ends right after a frame so keeps its last frame. */
+    step_result finish(const float* in, size_t n, float* out);
 
     bool locked() const { return d_locked; }
     //! the hypothesis of the lock (or of the last one), -1 before any
