@@ -136,7 +136,11 @@ std::vector<uint8_t> ccsds_marker_bits(const std::string& turbo_rate)
         return with_complement(hex_bits(half));
     if (turbo_rate == "1/6")
         return with_complement(hex_bits(third));
-    return hex_bits("1ACFFC1D");
+    const uint8_t asm_bytes[4] = { uint8_t(ccsds_asm_word >> 24), uint8_t(ccsds_asm_word >> 16),
+                                   uint8_t(ccsds_asm_word >> 8), uint8_t(ccsds_asm_word) };
+    std::vector<uint8_t> b(32);
+    unpack_bits(asm_bytes, b.size(), b.data());
+    return b;
 }
 
 std::vector<std::string> ccsds_tm_rs_codes()
