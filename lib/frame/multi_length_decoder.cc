@@ -34,11 +34,17 @@ public:
         if (d_spec.batch == 0)
             d_spec.batch = d_proto->preferred_batch();
         d_gpu = d_proto->backend().compare(0, 4, "cuda") == 0;
+        if (d_spec.make_mixed) {
+            d_mixed = d_spec.make_mixed();
+            if (d_mixed && (d_mixed->output_bytes(true) != output_bytes(true) ||
+                            d_mixed->output_bytes(false) != output_bytes(false) || !d_mixed->variable_input()))
+                throw std::logic_error("multi_length_decoder: the mixed decoder's frames differ from the groups'");
+        }
     }
 
     std::string family() const override { return d_proto->family(); }
     std::string describe() const override { return d_spec.describe; }
-    std::string backend() const override { return d_proto->backend(); }
+    std::string backend() const override { return d_mixed ? d_mixed->backend() : d_proto->backend(); }
     size_t input_per_frame() const override { return d_spec.max_input; }
     size_t min_input_per_frame() const override { return d_spec.min_input; }
     size_t output_bits() const override { return d_out_max; }
@@ -62,6 +68,10 @@ public:
 protected:
     void decode_checked(const frame_batch& b) override
     {
+        if (d_mixed && b.soft && !b.soft_out) {
+            decode_mixed(b);
+            return;
+        }
         // each length's frames, in batch order, and where each frame's input starts
         d_start.resize(b.frames);
         size_t at = 0;
@@ -116,6 +126,31 @@ protected:
     }
 
 private:
+    /*! the whole batch through the mixed decoder, its decisions through scratch so that past a
+     *  frame's own bits its stride is left alone (as the groups leave it) */
+    void decode_mixed(const frame_batch& b)
+    {
+        const size_t stride = output_bytes(b.packed);
+        d_bits.resize(b.frames * stride);
+        frame_batch g = b;
+        g.bits = d_bits.data();
+        d_mixed->decode(g);
+        parallel_ranges(*d_pool, b.frames, stride, [&](size_t first, size_t end) {
+            for (size_t f = first; f < end; ++f) {
+                const size_t bits = d_spec.output_bits_for(b.input_lengths ? b.input_lengths[f] : d_spec.max_input);
+                const uint8_t* from = d_bits.data() + f * stride;
+                uint8_t* to = b.bits + f * stride;
+                if (!b.packed) {
+                    std::copy(from, from + bits, to);
+                    continue;
+                }
+                std::copy(from, from + (bits + 7) / 8, to);
+                if (bits % 8)
+                    to[bits / 8] &= uint8_t(0xff << (8 - bits % 8));
+            }
+        });
+    }
+
     //! frames d_order[i..j) all have `n` soft values; in_place: they lie back to back in the batch
     struct piece {
         size_t n, i, j;
@@ -251,6 +286,7 @@ private:
     multi_length_spec d_spec;
     std::list<std::pair<size_t, std::unique_ptr<batch_decoder>>> d_cache;
     const batch_decoder* d_proto = nullptr;
+    std::unique_ptr<batch_decoder> d_mixed; // (spec.make_mixed)
     size_t d_out_max = 0, d_soft_max = 0;
     std::vector<size_t> d_start, d_order;
     bool d_gpu = false;

@@ -12,7 +12,8 @@
  * pool; for a GPU decoder into page-locked memory, grown as groups grow). For a GPU decoder
  * the groups go in pieces of about `piece_bytes` of input, and a helper thread gathers the
  * next piece while the GPU decodes one: for a fast code the gather, not the decoding, would
- * otherwise set the pace (docs/performance.md). */
+ * otherwise set the pace (docs/performance.md). A family whose GPU engine takes every length in
+ * one batch (make_mixed: LTE turbo) skips the groups there. */
 #ifndef INCLUDED_GPUFEC_FRAME_MULTI_LENGTH_DECODER_H
 #define INCLUDED_GPUFEC_FRAME_MULTI_LENGTH_DECODER_H
 
@@ -34,6 +35,12 @@ struct multi_length_spec {
     std::function<std::unique_ptr<batch_decoder>(size_t length)> make;
     size_t batch = 0;       //!< frames per call
     size_t keep = 8;        //!< decoders kept (each holds buffers for `batch` frames)
+    /*! where set: a decoder of whole batches of these lengths (variable input; a frame's results
+     *  at the longest frame's stride, its own output_bits_for(n) leading bits), made once with
+     *  the wrapper and then used for every batch of int8 input without soft output instead of
+     *  the groups (a GPU engine that reads each frame where it lies: no gather, one pipeline for
+     *  the batch). It returns null where it does not apply (a CPU): the groups then. */
+    std::function<std::unique_ptr<batch_decoder>()> make_mixed;
     //! input bytes of a piece that is gathered while the one before is decoded; 0: 64 MB for a
     //! GPU decoder, whole groups without a helper thread for a CPU one (whose decoding uses
     //! every core anyway)

@@ -6,6 +6,7 @@
  * must come out as the decoder made for its K alone decodes it (bits, iterations, CRC). */
 #include <gnuradio/gpufec/core/frame/async_decoder.h>
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
 
 #include "frame/multi_length_decoder.h"
 #include "testing/test_util.h"
@@ -166,9 +167,86 @@ TEST(turbo_any_k, pieces_gathered_ahead_give_what_whole_groups_give)
     EXPECT_GT(failed, 0); // some frames fail, so iterations and checks differ between frames
 }
 
+TEST(turbo_any_k, whole_batch_decoder_gives_what_the_groups_give)
+{
+    // spec.make_mixed (on a GPU: the engine that decodes every K where it lies) stood in for by a
+    // second wrapper of groups, a decoder of whole mixed batches: the wrapper's own results must
+    // be those of the groups, packed and not, and past a frame's own bits its stride left alone
+    std::vector<int> ks;
+    for (int r = 0; r < 4; ++r)
+        for (int K : { 1024, 40, 512, 1024, 72, 2048, 512 })
+            ks.push_back(K);
+    const std::string opts = "crc=lte-24b, max_iterations=6";
+    const mixed_batch m = make_mixed(ks, ", " + opts, 0.6, 13);
+    auto spec = [&](bool whole) {
+        multi_length_spec s;
+        s.describe = "LTE turbo, some K";
+        s.lengths_text = "3K + 12";
+        s.min_input = 3 * 40 + 12;
+        s.max_input = 3 * 2048 + 12;
+        s.accepts = [](size_t n) { return (n - 12) % 3 == 0; };
+        s.output_bits_for = [](size_t n) { return (n - 12) / 3 - 24; };
+        s.make = [opts](size_t n) {
+            return make_frame_decoder("turbo",
+                                      parse_frame_options("code=lte:" + std::to_string((n - 12) / 3) + ", " + opts),
+                                      device_spec::parse("cpu"));
+        };
+        return s;
+    };
+    multi_length_spec with = spec(true);
+    int made = 0;
+    with.make_mixed = [&]() -> std::unique_ptr<batch_decoder> {
+        ++made;
+        return make_multi_length_decoder(spec(false));
+    };
+    auto whole = make_multi_length_decoder(std::move(with));
+    auto groups = make_multi_length_decoder(spec(false));
+    EXPECT_EQ(made, 1);
+    for (bool packed : { true, false }) {
+        std::vector<uint8_t> bits[2];
+        std::vector<frame_status> st[2];
+        int v = 0;
+        for (batch_decoder* dec : { whole.get(), groups.get() }) {
+            bits[v].assign(ks.size() * dec->output_bytes(packed), 0xEE);
+            st[v].resize(ks.size());
+            frame_batch b;
+            b.frames = ks.size();
+            b.soft = m.soft.data();
+            b.input_lengths = m.lengths.data();
+            b.bits = bits[v].data();
+            b.packed = packed;
+            b.status = st[v].data();
+            dec->decode(b);
+            ++v;
+        }
+        EXPECT_EQ(bits[0], bits[1]) << "packed " << packed;
+        int failed = 0;
+        for (size_t f = 0; f < ks.size(); ++f) {
+            EXPECT_EQ(st[0][f].iterations, st[1][f].iterations) << "frame " << f;
+            EXPECT_EQ(st[0][f].check, st[1][f].check) << "frame " << f;
+            failed += st[0][f].check == 0;
+        }
+        EXPECT_GT(failed, 0); // some frames fail, so iterations and checks differ between frames
+        const size_t stride = whole->output_bytes(packed), own = packed ? (40 - 24) / 8 : 40 - 24;
+        EXPECT_EQ(bits[0][1 * stride + own], 0xEE); // frame 1 (K = 40): the rest of its stride untouched
+    }
+}
+
 TEST(turbo_any_k, mixed_sizes_with_crc_early_stop_packed)
 {
     expect_like_one_k_decoders(", crc=lte-24b, max_iterations=8", true);
+}
+
+TEST(turbo_any_k, gpu_decodes_every_k_in_one_batch_chunk_by_chunk)
+{
+    // on a GPU, code=lte:any runs the engine of every K (frames where they lie); chunks of 6
+    // frames (max_batch) hold one to six K each, odd counts of a K among them
+    if (cuda_devices().empty())
+        GTEST_SKIP() << "no usable CUDA device";
+    auto any = make_frame_decoder("turbo", parse_frame_options("code=lte:any, crc=lte-24b"));
+    EXPECT_NE(any->backend().find("any K in one batch"), std::string::npos) << any->backend();
+    expect_like_one_k_decoders(", crc=lte-24b, max_iterations=8, max_batch=5", true);
+    expect_like_one_k_decoders(", max_iterations=4, max_batch=5", false);
 }
 
 TEST(turbo_any_k, reference_engine_and_soft_output)

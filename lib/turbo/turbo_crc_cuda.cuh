@@ -44,17 +44,22 @@ __device__ __forceinline__ uint32_t crc_mulmod(uint32_t a, uint32_t b, const crc
     return r;
 }
 
-//! after iteration `it`: a warp per frame still running checks its CRC (c.width 0: no CRC) and
-//! completes its report when it passes (early stop) or at the last iteration
+/*! after iteration `it`: a warp per frame still running checks its CRC (c.width 0: no CRC) and
+ *  completes its report when it passes (early stop) or at the last iteration. Frame i of the
+ *  launch is frame list[i] of the chunk (list null: frame i), its decisions `stride` bytes after
+ *  the one before (0: c.bytes, a frame's own) */
 __global__ void turbo_crc_kernel(const uint8_t* bits, int frames, int it, const __grid_constant__ crc_gpu c,
-                                 frame_status* report)
+                                 frame_status* report, const int* list = nullptr, int stride = 0)
 {
     __shared__ uint32_t table[256];
     for (int i = threadIdx.x; i < 256; i += blockDim.x)
         table[i] = c.table[i];
     __syncthreads();
-    const int f = int((blockIdx.x * blockDim.x + threadIdx.x) / 32), lane = int(threadIdx.x % 32);
-    if (f >= frames || report[f].iterations != 0)
+    const int i = int((blockIdx.x * blockDim.x + threadIdx.x) / 32), lane = int(threadIdx.x % 32);
+    if (i >= frames)
+        return;
+    const int f = list ? list[i] : i;
+    if (report[f].iterations != 0)
         return;
     const bool last = it == c.max_iterations;
     if (c.width == 0) {
@@ -62,7 +67,7 @@ __global__ void turbo_crc_kernel(const uint8_t* bits, int frames, int it, const 
             report[f] = frame_status{ int32_t(it), -1, 0 };
         return;
     }
-    const uint8_t* p = bits + size_t(f) * c.bytes;
+    const uint8_t* p = bits + size_t(f) * size_t(stride ? stride : c.bytes);
     const int run = (c.data_bytes + 31) / 32, b0 = min(lane * run, c.data_bytes), b1 = min(b0 + run, c.data_bytes);
     uint32_t reg = 0;
     for (int i = b0; i < b1; ++i)

@@ -39,6 +39,8 @@
 #include "turbo_fixed_pairs.cuh"
 #include "turbo_rsc.h"
 
+#include <gnuradio/gpufec/core/codes/interleaver.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -77,8 +79,14 @@ static_assert(GW % ALPHA_EVERY == 0, "segments of whole windows");
 static_assert(GW % 8 == 0, "turbo_fixed.h: windows are multiples of 8");
 
 struct half_args {
-    const int8_t* in;        // frames x n: d0 | d1 | d2, K + 4 each
+    const int8_t* in;        // frames x n: d0 | d1 | d2, K + 4 each (MIXED: frame f at in_off[f])
     int n, K, nwin, frames, pairs, group;
+    int out_stride;          // bytes from one frame's decisions to the next's (K / 8 where one K)
+    // MIXED (frames of several K in the chunk, this launch the pairs of one): pair q is chunk
+    // frames pair_frames[2 q] and [2 q + 1] (a lone frame twice), frame f's values start at
+    // in + in_off[f]; frames index the reports and the decisions
+    const int* pair_frames;
+    const int* in_off;
     const u32* sys2;         // pairs x K: decoder 2's systematic words (d0 at pi(k))
     const u32* apri;         // pairs x K: this decoder's a-priori words, its order
     u32* ext_out;            // pairs x K: the scaled extrinsic words, the other decoder's order
@@ -94,12 +102,28 @@ struct half_args {
 //! the first and second frame of pair q (an odd chunk's last pair: B repeats A)
 __device__ __forceinline__ int frame_a(int q) { return 2 * q; }
 __device__ __forceinline__ int frame_b(int q, int frames) { return 2 * q + 1 < frames ? 2 * q + 1 : 2 * q; }
+//! the chunk frames of pair q and where a frame's values start, one K a chunk or (MIXED) several
+template <bool MIXED>
+__device__ __forceinline__ int pair_a(const half_args& a, int q)
+{
+    return MIXED ? a.pair_frames[2 * q] : frame_a(q);
+}
+template <bool MIXED>
+__device__ __forceinline__ int pair_b(const half_args& a, int q)
+{
+    return MIXED ? a.pair_frames[2 * q + 1] : frame_b(q, a.frames);
+}
+template <bool MIXED>
+__device__ __forceinline__ const int8_t* frame_in(const half_args& a, int f)
+{
+    return MIXED ? a.in + a.in_off[f] : a.in + size_t(f) * a.n;
+}
 //! SKIP (frames stop early: a CRC and early stop) is a template parameter: without it the kernel
 //! is compiled without any of the flag reads, which cost 10% in the input loads' scheduling
-template <bool SKIP>
+template <bool SKIP, bool MIXED>
 __device__ __forceinline__ bool pair_done(const half_args& a, int q)
 {
-    return SKIP && a.report[frame_a(q)].iterations != 0 && a.report[frame_b(q, a.frames)].iterations != 0;
+    return SKIP && a.report[pair_a<MIXED>(a, q)].iterations != 0 && a.report[pair_b<MIXED>(a, q)].iterations != 0;
 }
 
 __device__ __forceinline__ u32 soft_pair(const int8_t* a, const int8_t* b, int k)
@@ -131,7 +155,7 @@ __host__ __device__ inline size_t perm_words(int K, int nwin) { return (size_t(K
 __host__ __device__ inline size_t pair_words(int K, int nwin) { return 2 * size_t(K + nwin) + K + 2 * ((K + 31) / 32); }
 __host__ __device__ inline size_t block_words(int K, int nwin, int group) { return perm_words(K, nwin) + group * pair_words(K, nwin); }
 
-template <int DEC, int T, bool SKIP>
+template <int DEC, int T, bool SKIP, bool MIXED>
 __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(half_args a)
 {
     extern __shared__ u32 smem[];
@@ -144,7 +168,7 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
     bool all_done = true;
     for (int gi = 0; gi < a.group; ++gi) {
         const int qi = blockIdx.x * a.group + gi;
-        all_done = all_done && (qi >= a.pairs || pair_done<SKIP>(a, qi));
+        all_done = all_done && (qi >= a.pairs || pair_done<SKIP, MIXED>(a, qi));
     }
     if (all_done)
         return;
@@ -152,7 +176,7 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
     // this thread's window and pair; its stored boundaries are fetched first, to arrive while
     // the block loads its inputs
     const int g = tid / NW, w = tid - g * NW, q = blockIdx.x * a.group + g;
-    const bool active = g < a.group && q < a.pairs && !pair_done<SKIP>(a, q);
+    const bool active = g < a.group && q < a.pairs && !pair_done<SKIP, MIXED>(a, q);
     const int k0 = w * GW, len = min(GW, K - k0), k1 = k0 + len;
     const size_t nb = size_t(NW) * STATES; // words of one [alpha | beta] half
     u32* pair_bounds = a.bounds + size_t(active ? q : 0) * 8 * nb;
@@ -182,10 +206,9 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
         }
         if (it < items) {
             const int gi = it / K4, k = 4 * (it - gi * K4), qi = blockIdx.x * a.group + gi;
-            if (qi < a.pairs && !pair_done<SKIP>(a, qi)) {
-                const int fa = frame_a(qi), fb = frame_b(qi, a.frames);
-                const int8_t* ia = a.in + size_t(fa) * a.n;
-                const int8_t* ib = a.in + size_t(fb) * a.n;
+            if (qi < a.pairs && !pair_done<SKIP, MIXED>(a, qi)) {
+                const int8_t* ia = frame_in<MIXED>(a, pair_a<MIXED>(a, qi));
+                const int8_t* ib = frame_in<MIXED>(a, pair_b<MIXED>(a, qi));
                 const int po = DEC == 0 ? D : 2 * D;
                 pa[j] = *reinterpret_cast<const uint32_t*>(ia + po + k); // (n and D are multiples of 4)
                 pb[j] = *reinterpret_cast<const uint32_t*>(ib + po + k);
@@ -211,7 +234,7 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
         }
         if (it < items) {
             const int gi = it / K4, k = 4 * (it - gi * K4), qi = blockIdx.x * a.group + gi;
-            if (qi < a.pairs && !pair_done<SKIP>(a, qi)) {
+            if (qi < a.pairs && !pair_done<SKIP, MIXED>(a, qi)) {
                 uint2* s_in = reinterpret_cast<uint2*>(s_pairs + gi * pair_words(K, NW));
                 const int at = k + k / GW;
                 const u32 apw[4] = { ap[j].x, ap[j].y, ap[j].z, ap[j].w };
@@ -288,9 +311,8 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
         // backward from min(k1 + T, K): the known end through the tail, or the beta stored there (b)
         if (k1 + T >= K) {
             set_known_start(b);
-            const int fb = frame_b(q, a.frames);
-            const int8_t* ta = a.in + size_t(frame_a(q)) * a.n + K;
-            const int8_t* tb = a.in + size_t(fb) * a.n + K;
+            const int8_t* ta = frame_in<MIXED>(a, pair_a<MIXED>(a, q)) + K;
+            const int8_t* tb = frame_in<MIXED>(a, pair_b<MIXED>(a, q)) + K;
 #pragma unroll
             for (int j = 2; j >= 0; --j) { // tail element e is d_(e % 3)[K + e / 3]
                 const int xe = 6 * DEC + 2 * j, ze = xe + 1;
@@ -373,7 +395,7 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
         const int q2 = blockIdx.x * a.group + g2;
         if (q2 >= a.pairs)
             break;
-        if (pair_done<SKIP>(a, q2))
+        if (pair_done<SKIP, MIXED>(a, q2))
             continue;
         const u32* s_out = s_pairs + g2 * pair_words(K, NW) + 2 * P;
         uint4* out = reinterpret_cast<uint4*>(a.ext_out + size_t(q2) * K);
@@ -383,12 +405,12 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
             const uint8_t* s_bits = reinterpret_cast<const uint8_t*>(s_out + K);
             const int bytes = K / 8;
             for (int f = 0; f < 2; ++f) {
-                const int frame = 2 * q2 + f;
-                if (frame >= a.frames)
-                    break;
+                const int frame = f == 0 ? pair_a<MIXED>(a, q2) : pair_b<MIXED>(a, q2);
+                if (MIXED ? f == 1 && frame == pair_a<MIXED>(a, q2) : frame >= a.frames)
+                    break; // (a lone frame)
                 if (SKIP && a.report[frame].iterations != 0)
                     continue; // stopped early: its decisions stay
-                uint8_t* dst = a.bits + size_t(frame) * bytes;
+                uint8_t* dst = a.bits + size_t(frame) * a.out_stride;
                 for (int i = tid; i < bytes; i += blockDim.x)
                     dst[i] = s_bits[f * 4 * KW + i];
             }
@@ -396,12 +418,14 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
     }
 }
 
-//! decoder 2's systematic words: d0 at pi(k) of both frames of a pair; a block per pair
-__global__ void turbo_sys2_kernel(const int8_t* in, int n, int K, int frames, const uint32_t* pi, u32* sys2)
+//! decoder 2's systematic words: d0 at pi(k) of both frames of a pair; a block per pair (a's
+//! in, n, K, frames and, MIXED, the pairs' tables)
+template <bool MIXED>
+__global__ void turbo_sys2_kernel(const half_args a, const uint32_t* pi, u32* sys2)
 {
-    const int q = blockIdx.x;
-    const int8_t* ia = in + size_t(frame_a(q)) * n;
-    const int8_t* ib = in + size_t(frame_b(q, frames)) * n;
+    const int q = blockIdx.x, K = a.K;
+    const int8_t* ia = frame_in<MIXED>(a, pair_a<MIXED>(a, q));
+    const int8_t* ib = frame_in<MIXED>(a, pair_b<MIXED>(a, q));
     for (int k = threadIdx.x; k < K; k += blockDim.x) {
         const uint32_t j = pi[k];
         sys2[size_t(q) * K + k] = pk16(soft_in(ia[j]), soft_in(ib[j]));
@@ -468,6 +492,7 @@ public:
         d_args.K = K;
         d_args.nwin = d_nwin;
         d_args.group = d_group;
+        d_args.out_stride = K / 8;
         d_args.scale16 = int(std::lround(o.scaling * 16));
     }
     std::string name() const override
@@ -511,12 +536,12 @@ private:
     void pick()
     {
         if (d_skip) {
-            d_half[0] = turbo_half_kernel<0, T, true>;
-            d_half[1] = turbo_half_kernel<1, T, true>;
+            d_half[0] = turbo_half_kernel<0, T, true, false>;
+            d_half[1] = turbo_half_kernel<1, T, true, false>;
             return;
         }
-        d_half[0] = turbo_half_kernel<0, T, false>;
-        d_half[1] = turbo_half_kernel<1, T, false>;
+        d_half[0] = turbo_half_kernel<0, T, false, false>;
+        d_half[1] = turbo_half_kernel<1, T, false, false>;
     }
 
     void enqueue(cudaStream_t s, const int8_t* in, size_t m, u32* sys2, u32* apri, u32* bounds, uint8_t* bits,
@@ -525,12 +550,12 @@ private:
         const int K = d_code.K;
         const size_t pairs = (m + 1) / 2;
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(report, 0, m * sizeof(frame_status), s)); // every frame running
-        turbo_sys2_kernel<<<unsigned(pairs), 256, 0, s>>>(in, d_args.n, K, int(m), d_perm.get(), sys2);
-        GPUFEC_CUDA_CHECK_LAUNCH("turbo_sys2_kernel");
         half_args a = d_args;
         a.in = in;
         a.frames = int(m);
         a.pairs = int(pairs);
+        turbo_sys2_kernel<false><<<unsigned(pairs), 256, 0, s>>>(a, d_perm.get(), sys2);
+        GPUFEC_CUDA_CHECK_LAUNCH("turbo_sys2_kernel");
         a.sys2 = sys2;
         a.bounds = bounds;
         a.report = report;
@@ -574,7 +599,280 @@ private:
     std::unique_ptr<batch_pipeline> d_pipe;
 };
 
+/*! Frames of every LTE K in one batch, decoded where they lie (code=lte:any on the GPU). A chunk
+ *  is a run of the batch's frames, copied in as it lies in host memory (no gather). With it goes a
+ *  table the host makes (input port 1, int32): each frame's first value in the chunk, then the
+ *  chunk's pairs K by K (two frames of one K; a K's odd frame alone), then the chunk's frames K
+ *  by K (the CRC kernel's lists). Each K of the chunk is one run of the kernels above (MIXED:
+ *  the pairs read their frames through the table) with that K's permutation and CRC constants;
+ *  its scratch (decoder 2's systematic words, a-priori words, window boundaries) follows the K
+ *  before's in the slot's scratch. Decisions: a frame's K / 8 bytes at a stride of 6144 / 8.
+ *  The kernels and the arithmetic are the one-K engine's: the same bits, iterations and CRC
+ *  results as each K's own decoder. */
+class turbo_cuda_mixed : public frame_engine
+{
+public:
+    turbo_cuda_mixed(const turbo_options& o, int window, int device, size_t max_batch) : d_opts(o), d_dev(device)
+    {
+        if (window != GW)
+            throw std::invalid_argument("window: the GPU decoder runs windows of " + std::to_string(GW) + " stages");
+        device_guard g(d_dev);
+        cudaDeviceProp prop;
+        GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_dev));
+        d_gpu = prop.name;
+        // every LTE K: its permutations (pi, then its inverse) side by side, its CRC constants
+        // and its launch (frame pairs a block as the one-K engine picks them)
+        std::vector<uint32_t> perms;
+        d_index.assign(size_t(max_k) + 1, -1);
+        for (int K : interleaver::lte_sizes()) {
+            const turbo_code code = turbo_code::named("lte:" + std::to_string(K));
+            check_fixed_window(code, window, o.training, o.crc);
+            k_info ki;
+            ki.K = K;
+            ki.nwin = (K + GW - 1) / GW;
+            ki.group = std::max(1, MAX_THREADS / ki.nwin);
+            while (ki.group > 1 && block_words(K, ki.nwin, ki.group) > size_t(100 * 1024 / 4))
+                --ki.group;
+            ki.shared = block_words(K, ki.nwin, ki.group) * 4;
+            ki.perm_at = perms.size();
+            ki.crc = make_crc_gpu(o, K);
+            const std::vector<uint32_t>& pi = code.pi.permutation();
+            perms.insert(perms.end(), pi.begin(), pi.end());
+            perms.insert(perms.end(), code.pi.inverse().begin(), code.pi.inverse().end());
+            d_index[size_t(K)] = int(d_k.size());
+            d_shared = std::max(d_shared, ki.shared);
+            d_k.push_back(ki);
+        }
+        d_perm.assign(perms);
+        d_skip = !o.crc.empty() && o.early_termination;
+        switch (o.training) {
+        case 16: pick<16>(); break;
+        case 24: pick<24>(); break;
+        case 32: pick<32>(); break;
+        default:
+            throw std::invalid_argument("training: the GPU decoder runs 16, 24 or 32 stages (others: device=cpu)");
+        }
+        for (half_fn f : d_half) {
+            allow_dynamic_shared(f, d_shared, "turbo GPU decoder");
+            GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                   int(cudaSharedmemCarveoutMaxShared)));
+        }
+        // a chunk: as many frames as the one-K engine's chunk of K = 6144 (whole waves of blocks,
+        // at least ~6 M soft values); its scratch for the most pairs a chunk can have (each K's
+        // odd frame alone) of the longest K
+        const size_t longest = size_t(3 * max_k + 12);
+        size_t chunk = max_batch ? max_batch : std::max<size_t>(8 * size_t(prop.multiProcessorCount),
+                                                                 6000000 / longest);
+        d_chunk = (chunk + 1) / 2 * 2;
+        const size_t pairs = d_chunk / 2 + std::min(d_chunk, d_k.size()), nwin = size_t(max_k / GW);
+        pipeline_layout l;
+        l.in = { d_chunk * longest, table_ints(d_chunk, pairs) * 4 };
+        l.out = { d_chunk * out_stride, d_chunk * sizeof(frame_status) };
+        l.scratch = { pairs * max_k * 4, 2 * pairs * max_k * 4, pairs * 8 * nwin * STATES * 4 };
+        d_pipe = std::make_unique<batch_pipeline>(3, l);
+    }
+
+    std::string name() const override
+    {
+        return "cuda:" + std::to_string(d_dev) + " (" + d_gpu + ") fixed-point max-log, int16 pairs, window " +
+               std::to_string(GW) + ", training " + std::to_string(d_opts.training) + ", any K in one batch";
+    }
+    bool on_gpu() const override { return true; }
+
+    void run(const engine_batch& in, const engine_output& out) override
+    {
+        if (!in.soft || !in.lengths)
+            throw std::logic_error("turbo_cuda_mixed: int8 frames with their lengths");
+        const size_t frames = in.frames;
+        d_start.resize(frames + 1);
+        d_start[0] = 0;
+        for (size_t f = 0; f < frames; ++f) {
+            const size_t n = in.lengths[f];
+            const int K = n >= 12 && (n - 12) % 3 == 0 && n <= size_t(3 * max_k + 12) ? int((n - 12) / 3) : 0;
+            if (K == 0 || d_index[size_t(K)] < 0)
+                throw std::invalid_argument("turbo: frame " + std::to_string(f) + " has " + std::to_string(n) +
+                                            " soft values, not 3K + 12 for an LTE K");
+            d_start[f + 1] = d_start[f] + n;
+        }
+        if (frames == 0)
+            return;
+        device_guard g(d_dev);
+        const int64_t chunks = int64_t((frames + d_chunk - 1) / d_chunk);
+        d_pipe->run(
+            chunks, [&](int64_t c) { return describe(in, out, size_t(c) * d_chunk, std::min(d_chunk, frames - size_t(c) * d_chunk)); },
+            [&](int64_t, const slot_view& v) { enqueue(v); });
+    }
+
+private:
+    static constexpr int max_k = 6144;
+    static constexpr size_t out_stride = max_k / 8;
+    using half_fn = void (*)(half_args);
+
+    struct k_info {
+        int K = 0, nwin = 0, group = 1;
+        size_t shared = 0, perm_at = 0;
+        crc_gpu crc{};
+    };
+    //! one K's frames of the chunk being described: its pairs and frames in the chunk's table
+    struct k_run {
+        int k = 0;                   // index into d_k
+        int pair0 = 0, pairs = 0;    // its pairs: table entries m + 2 pair0 ..
+        int frame0 = 0, frames = 0;  // its frames: table entries m + 2 P + frame0 ..
+    };
+
+    //! the table's int32 entries for m frames in P pairs
+    static size_t table_ints(size_t m, size_t pairs) { return m + 2 * pairs + m; }
+
+    template <int T>
+    void pick()
+    {
+        if (d_skip) {
+            d_half[0] = turbo_half_kernel<0, T, true, true>;
+            d_half[1] = turbo_half_kernel<1, T, true, true>;
+            return;
+        }
+        d_half[0] = turbo_half_kernel<0, T, false, true>;
+        d_half[1] = turbo_half_kernel<1, T, false, true>;
+    }
+
+    //! frames a .. a + m of the batch: the chunk's host memory and its table (d_table, d_runs)
+    chunk_io describe(const engine_batch& in, const engine_output& out, size_t a, size_t m)
+    {
+        // the chunk's frames K by K (batch order within a K)
+        d_order.resize(m);
+        for (size_t i = 0; i < m; ++i)
+            d_order[i] = int(i);
+        auto k_of = [&](int i) { return (in.lengths[a + size_t(i)] - 12) / 3; };
+        std::stable_sort(d_order.begin(), d_order.end(), [&](int x, int y) { return k_of(x) < k_of(y); });
+        d_runs.clear();
+        for (size_t i = 0; i < m;) {
+            size_t j = i;
+            while (j < m && k_of(d_order[j]) == k_of(d_order[i]))
+                ++j;
+            k_run r;
+            r.k = d_index[k_of(d_order[i])];
+            r.frame0 = int(i);
+            r.frames = int(j - i);
+            r.pairs = int((j - i + 1) / 2);
+            r.pair0 = d_runs.empty() ? 0 : d_runs.back().pair0 + d_runs.back().pairs;
+            d_runs.push_back(r);
+            i = j;
+        }
+        const size_t pairs = size_t(d_runs.back().pair0 + d_runs.back().pairs);
+        d_pairs = pairs;
+        d_m = m;
+        d_table.resize(table_ints(m, pairs));
+        int32_t* off = d_table.data();
+        int32_t* pf = off + m;
+        int32_t* list = pf + 2 * pairs;
+        for (size_t i = 0; i < m; ++i)
+            off[i] = int32_t(d_start[a + i] - d_start[a]);
+        for (const k_run& r : d_runs)
+            for (int p = 0; p < r.pairs; ++p) {
+                const int x = d_order[size_t(r.frame0 + 2 * p)];
+                pf[2 * (r.pair0 + p)] = x;
+                pf[2 * (r.pair0 + p) + 1] = 2 * p + 1 < r.frames ? d_order[size_t(r.frame0 + 2 * p + 1)] : x;
+            }
+        std::copy(d_order.begin(), d_order.end(), list);
+        chunk_io io;
+        io.in[0] = in.soft + d_start[a];
+        io.in_bytes[0] = d_start[a + m] - d_start[a];
+        io.in[1] = d_table.data();
+        io.in_bytes[1] = d_table.size() * sizeof(int32_t);
+        io.out[0] = out.packed + a * out_stride;
+        io.out_bytes[0] = m * out_stride;
+        io.out[1] = out.status + a;
+        io.out_bytes[1] = m * sizeof(frame_status);
+        return io;
+    }
+
+    //! the chunk just described: each K's runs of the kernels, one after the other on the slot's stream
+    void enqueue(const slot_view& v)
+    {
+        const cudaStream_t s = v.stream;
+        const int m = int(d_m);
+        frame_status* report = v.output<frame_status>(1);
+        uint8_t* bits = v.output<uint8_t>(0);
+        const int* table = v.input<const int>(1);
+        GPUFEC_CUDA_CHECK(cudaMemsetAsync(report, 0, d_m * sizeof(frame_status), s)); // every frame running
+        size_t at_words = 0, at_bounds = 0; // this K's scratch in the slot's
+        for (const k_run& r : d_runs) {
+            const k_info& ki = d_k[size_t(r.k)];
+            const int K = ki.K;
+            half_args a{};
+            a.in = v.input<const int8_t>(0);
+            a.n = 3 * K + 12;
+            a.K = K;
+            a.nwin = ki.nwin;
+            a.group = ki.group;
+            a.frames = m;
+            a.pairs = r.pairs;
+            a.out_stride = int(out_stride);
+            a.pair_frames = table + m + 2 * r.pair0;
+            a.in_off = table;
+            a.scale16 = int(std::lround(d_opts.scaling * 16));
+            a.report = report;
+            u32* sys2 = v.scratch_as<u32>(0) + at_words;
+            u32* apri1 = v.scratch_as<u32>(1) + 2 * at_words;
+            u32* apri2 = apri1 + size_t(r.pairs) * size_t(K);
+            a.sys2 = sys2;
+            a.bounds = v.scratch_as<u32>(2) + at_bounds;
+            at_words += size_t(r.pairs) * size_t(K);
+            at_bounds += size_t(r.pairs) * 8 * size_t(ki.nwin) * STATES;
+            const uint32_t* pi = d_perm.get() + ki.perm_at;
+            turbo_sys2_kernel<true><<<unsigned(r.pairs), 256, 0, s>>>(a, pi, sys2);
+            GPUFEC_CUDA_CHECK_LAUNCH("turbo_sys2_kernel");
+            const unsigned grid = unsigned((r.pairs + ki.group - 1) / ki.group), threads = unsigned(ki.group * ki.nwin);
+            const unsigned crc_blocks = unsigned((size_t(r.frames) * 32 + 255) / 256);
+            const int* list = table + m + 2 * d_pairs + r.frame0;
+            for (int it = 1; it <= d_opts.max_iterations; ++it) {
+                a.first = it == 1;
+                a.read_buf = (it & 1) ^ 1;
+                a.bits = nullptr;
+                a.apri = apri1;
+                a.ext_out = apri2;
+                a.perm = pi + K; // natural -> interleaved: the inverse of pi
+                d_half[0]<<<grid, threads, ki.shared, s>>>(a);
+                GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<0>");
+                a.apri = apri2;
+                a.ext_out = apri1;
+                a.perm = pi;
+                a.bits = it == d_opts.max_iterations || d_skip ? bits : nullptr;
+                d_half[1]<<<grid, threads, ki.shared, s>>>(a);
+                GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<1>");
+                if (d_skip || it == d_opts.max_iterations) {
+                    turbo_crc_kernel<<<crc_blocks, 256, 0, s>>>(bits, r.frames, it, ki.crc, report, list,
+                                                                int(out_stride));
+                    GPUFEC_CUDA_CHECK_LAUNCH("turbo_crc_kernel");
+                }
+            }
+        }
+    }
+
+    turbo_options d_opts;
+    int d_dev;
+    std::string d_gpu;
+    std::vector<k_info> d_k;   // every LTE K
+    std::vector<int> d_index;  // K -> its entry of d_k (-1: no LTE K)
+    size_t d_shared = 0, d_chunk = 0;
+    bool d_skip = false;
+    half_fn d_half[2] = { nullptr, nullptr };
+    device_buffer<uint32_t> d_perm; // each K's pi and inverse, at k_info::perm_at
+    std::unique_ptr<batch_pipeline> d_pipe;
+    // the batch and the chunk being described
+    std::vector<size_t> d_start;   // frame f's first value in the batch
+    std::vector<int> d_order;      // the chunk's frames K by K
+    std::vector<k_run> d_runs;
+    std::vector<int32_t> d_table;  // input port 1
+    size_t d_m = 0, d_pairs = 0;
+};
+
 } // namespace
+
+std::unique_ptr<frame_engine> make_turbo_cuda_any_k(const turbo_options& o, int window, int device, size_t max_batch)
+{
+    return std::make_unique<turbo_cuda_mixed>(o, window, device, max_batch);
+}
 
 std::unique_ptr<turbo_engine> make_turbo_cuda(const turbo_code& code, const turbo_options& o, int window, int device,
                                               size_t max_batch)

@@ -67,6 +67,11 @@ std::unique_ptr<turbo_engine> make_turbo_fixed_scalar(const turbo_code& code, co
 #ifdef GPUFEC_HAVE_CUDA
 std::unique_ptr<turbo_engine> make_turbo_cuda(const turbo_code& code, const turbo_options& o, int window,
                                               int device, size_t max_batch);
+/*! frames of every LTE K in one batch (engine_batch::lengths: 3K + 12 each, the streams
+ *  layout), each decoded as make_turbo_cuda's engine for its K decodes it, where it lies in the
+ *  batch (no gather); decisions at a stride of 6144 / 8 bytes */
+std::unique_ptr<frame_engine> make_turbo_cuda_any_k(const turbo_options& o, int window, int device,
+                                                    size_t max_batch);
 //! the CCSDS codes: the CPU SIMD engine's int32 arithmetic (and CRC early stop), a thread per
 //! window of a frame (windows up to 32 stages)
 std::unique_ptr<turbo_engine> make_turbo_ccsds_cuda(const turbo_code& code, const turbo_options& o, int window,

@@ -12,6 +12,7 @@
 #include "turbo_reference.h"
 
 #include "runtime/gpu_engine.h"
+#include "runtime/tuning.h"
 #include "frame/multi_length_decoder.h"
 #include "turbo_engine.h"
 #include "turbo_fixed.h"
@@ -244,6 +245,40 @@ std::unique_ptr<batch_decoder> make_any_k(const turbo_setup& s)
         return build(turbo_code::named("lte:" + std::to_string(lte_k_of_length(n)), layout), s);
     };
     m.batch = s.common.max_batch > 0 ? size_t(s.common.max_batch) : 0;
+#ifdef GPUFEC_HAVE_CUDA
+    // the max-log engine of GPU windows on a GPU: every K in one batch, frames where they lie;
+    // GPUFEC_TURBO_ANY_K=groups decodes K by K as elsewhere (a tuning aid: the A/B of
+    // docs/performance.md)
+    const turbo_options& o = s.c.opts;
+    const bool one_batch = tuning_choice("GPUFEC_TURBO_ANY_K", { "one-batch", "groups" }, "one-batch") == "one-batch";
+    if (one_batch && s.fixed && o.algorithm == turbo_algorithm::max_log && layout == turbo_layout::streams &&
+        o.window == turbo_fx::GPU_WINDOW && turbo_fx::gpu_training(o.training))
+        m.make_mixed = [s, crc_bits, describe = m.describe, lengths = m.lengths_text]() -> std::unique_ptr<batch_decoder> {
+            const turbo_options& o = s.c.opts;
+            const size_t max_batch = size_t(s.common.max_batch);
+            auto eng = gpu_engine_or_cpu(s.device, resolve_backend(s.device), "turbo", [&](int d) {
+                return make_turbo_cuda_any_k(o, o.window, d, max_batch);
+            });
+            if (!eng)
+                return nullptr;
+            frame_shape shape;
+            shape.family = "turbo";
+            shape.description = describe + ", training " + std::to_string(o.training);
+            shape.input_per_frame = 3 * 6144 + 12;
+            shape.min_input = 3 * 40 + 12;
+            shape.variable = true;
+            shape.lengths_text = lengths;
+            shape.output_bits = 6144 - crc_bits;
+            shape.packed_bits = 6144;
+            shape.has_check = crc_bits > 0;
+            shape.check_name = "crc_ok";
+            shape.iterates = true;
+            shape.batch_gpu = 4096;
+            shape.min_efficient_gpu = 256;
+            shape.cpu_threads = s.common.cpu_threads;
+            return make_engine_decoder(shape, std::move(eng), max_batch);
+        };
+#endif
     return make_multi_length_decoder(std::move(m));
 }
 
