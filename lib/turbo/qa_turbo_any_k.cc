@@ -6,12 +6,14 @@
  * must come out as the decoder made for its K alone decodes it (bits, iterations, CRC). */
 #include <gnuradio/gpufec/core/frame/async_decoder.h>
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/codes/interleaver.h>
 #include <gnuradio/gpufec/core/runtime/device.h>
 
 #include "frame/multi_length_decoder.h"
 #include "testing/test_util.h"
 #include "turbo_test_util.h"
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <map>
 
 namespace gpufec {
@@ -50,13 +52,18 @@ mixed_batch make_mixed(const std::vector<int>& ks, const std::string& extra, dou
     return m;
 }
 
-void expect_like_one_k_decoders(const std::string& extra, bool packed)
+//! two sizes of one transport block, a few others, out of order; more than the decoders kept
+std::vector<int> some_sizes()
 {
-    // two sizes of one transport block, a few others, out of order; more than the decoders kept
     std::vector<int> ks;
     for (int r = 0; r < 3; ++r)
         for (int K : { 6144, 6080, 40, 1024, 6144, 512, 6080, 72, 2048, 104, 3072, 40, 4096, 152, 768 })
             ks.push_back(K);
+    return ks;
+}
+
+void expect_like_one_k_decoders(const std::string& extra, bool packed, const std::vector<int>& ks = some_sizes())
+{
     const mixed_batch m = make_mixed(ks, extra, 0.6, 7);
     auto any = make_frame_decoder("turbo", parse_frame_options("code=lte:any" + extra));
     ASSERT_TRUE(any->variable_input());
@@ -247,6 +254,12 @@ TEST(turbo_any_k, gpu_decodes_every_k_in_one_batch_chunk_by_chunk)
     EXPECT_NE(any->backend().find("any K in one batch"), std::string::npos) << any->backend();
     expect_like_one_k_decoders(", crc=lte-24b, max_iterations=8, max_batch=5", true);
     expect_like_one_k_decoders(", max_iterations=4, max_batch=5", false);
+    // every one of the 188 K in one chunk (188 runs of one frame each, in descending order), and
+    // three of the largest
+    std::vector<int> every = interleaver::lte_sizes();
+    std::reverse(every.begin(), every.end());
+    every.insert(every.end(), { 6144, 6144, 6144 });
+    expect_like_one_k_decoders(", crc=lte-24a, max_iterations=5", true, every);
 }
 
 TEST(turbo_any_k, reference_engine_and_soft_output)

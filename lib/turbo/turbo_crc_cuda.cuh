@@ -30,6 +30,13 @@ struct crc_gpu {
     uint32_t lane_shift[32];
 };
 
+//! the constants of turbo_crc_kernel that follow from K, for launches over frames of several K
+struct crc_k {
+    int data_bytes = 0, bytes = 0;
+    uint32_t zero_crc = 0;
+    uint32_t lane_shift[32];
+};
+
 __device__ __forceinline__ uint32_t crc_mulmod(uint32_t a, uint32_t b, const crc_gpu& c)
 {
     uint32_t r = 0;
@@ -45,21 +52,19 @@ __device__ __forceinline__ uint32_t crc_mulmod(uint32_t a, uint32_t b, const crc
 }
 
 /*! after iteration `it`: a warp per frame still running checks its CRC (c.width 0: no CRC) and
- *  completes its report when it passes (early stop) or at the last iteration. Frame i of the
- *  launch is frame list[i] of the chunk (list null: frame i), its decisions `stride` bytes after
- *  the one before (0: c.bytes, a frame's own) */
+ *  completes its report when it passes (early stop) or at the last iteration. A frame's
+ *  decisions are `stride` bytes after the one before (0: c.bytes, a frame's own); where per_k is
+ *  given, frame f's K-dependent constants are per_k[k_of[f]] rather than c's (frames of several K) */
 __global__ void turbo_crc_kernel(const uint8_t* bits, int frames, int it, const __grid_constant__ crc_gpu c,
-                                 frame_status* report, const int* list = nullptr, int stride = 0)
+                                 frame_status* report, int stride = 0, const crc_k* per_k = nullptr,
+                                 const int* k_of = nullptr)
 {
     __shared__ uint32_t table[256];
     for (int i = threadIdx.x; i < 256; i += blockDim.x)
         table[i] = c.table[i];
     __syncthreads();
-    const int i = int((blockIdx.x * blockDim.x + threadIdx.x) / 32), lane = int(threadIdx.x % 32);
-    if (i >= frames)
-        return;
-    const int f = list ? list[i] : i;
-    if (report[f].iterations != 0)
+    const int f = int((blockIdx.x * blockDim.x + threadIdx.x) / 32), lane = int(threadIdx.x % 32);
+    if (f >= frames || report[f].iterations != 0)
         return;
     const bool last = it == c.max_iterations;
     if (c.width == 0) {
@@ -67,23 +72,43 @@ __global__ void turbo_crc_kernel(const uint8_t* bits, int frames, int it, const 
             report[f] = frame_status{ int32_t(it), -1, 0 };
         return;
     }
+    int data_bytes = c.data_bytes, bytes = c.bytes;
+    uint32_t zero_crc = c.zero_crc, shift = c.lane_shift[lane];
+    if (per_k) {
+        const crc_k& k = per_k[k_of[f]];
+        data_bytes = k.data_bytes;
+        bytes = k.bytes;
+        zero_crc = k.zero_crc;
+        shift = k.lane_shift[lane];
+    }
     const uint8_t* p = bits + size_t(f) * size_t(stride ? stride : c.bytes);
-    const int run = (c.data_bytes + 31) / 32, b0 = min(lane * run, c.data_bytes), b1 = min(b0 + run, c.data_bytes);
+    const int run = (data_bytes + 31) / 32, b0 = min(lane * run, data_bytes), b1 = min(b0 + run, data_bytes);
     uint32_t reg = 0;
     for (int i = b0; i < b1; ++i)
         reg = ((reg << 8) ^ table[((reg >> (c.width - 8)) ^ p[i]) & 0xFFu]) & c.mask;
-    reg = crc_mulmod(reg, c.lane_shift[lane], c);
+    reg = crc_mulmod(reg, shift, c);
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1)
         reg ^= __shfl_xor_sync(0xFFFFFFFFu, reg, o);
     if (lane == 0) {
         uint32_t sent = 0;
-        for (int i = c.data_bytes; i < c.bytes; ++i)
+        for (int i = data_bytes; i < bytes; ++i)
             sent = sent << 8 | p[i];
-        const bool ok = (reg ^ c.zero_crc) == sent;
+        const bool ok = (reg ^ zero_crc) == sent;
         if ((ok && c.early) || last)
             report[f] = frame_status{ int32_t(it), int8_t(ok), 0 };
     }
+}
+
+//! the K-dependent part of c (make_crc_gpu)
+inline crc_k crc_k_of(const crc_gpu& c)
+{
+    crc_k k;
+    k.data_bytes = c.data_bytes;
+    k.bytes = c.bytes;
+    k.zero_crc = c.zero_crc;
+    std::copy(c.lane_shift, c.lane_shift + 32, k.lane_shift);
+    return k;
 }
 
 //! the CRC kernel's constants for code blocks of K bits (width 0 without a CRC)

@@ -43,6 +43,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 namespace gpufec {
@@ -78,6 +79,14 @@ static_assert(ALPHA_EVERY <= 4 && 8 % ALPHA_EVERY == 0,
 static_assert(GW % ALPHA_EVERY == 0, "segments of whole windows");
 static_assert(GW % 8 == 0, "turbo_fixed.h: windows are multiples of 8");
 
+/*! MIXED: the pairs of one K in a launch over frames of several (turbo_cuda_mixed): its blocks
+ *  block0 .., its pairs pair0 .. (of the launch's pair table); its scratch `words` words into
+ *  decoder 2's systematic words (twice that into the a-priori words) and `bounds` into the window
+ *  boundaries; its permutations perm_at words into the engine's (pi, then the inverse) */
+struct k_run_desc {
+    int K, nwin, group, pairs, block0, pair0, words, bounds, perm_at;
+};
+
 struct half_args {
     const int8_t* in;        // frames x n: d0 | d1 | d2, K + 4 each (MIXED: frame f at in_off[f])
     int n, K, nwin, frames, pairs, group;
@@ -85,8 +94,13 @@ struct half_args {
     // MIXED (frames of several K in the chunk, this launch the pairs of one): pair q is chunk
     // frames pair_frames[2 q] and [2 q + 1] (a lone frame twice), frame f's values start at
     // in + in_off[f]; frames index the reports and the decisions
+    // MIXED also: the launch's runs of one K (k_run_desc) and their number; sys2, bounds and perm
+    // are the whole scratch and the engine's permutations, ext_out the a-priori words (both
+    // decoders'), each block taking its run's part (take_run)
     const int* pair_frames;
     const int* in_off;
+    const k_run_desc* runs;
+    int nruns;
     const u32* sys2;         // pairs x K: decoder 2's systematic words (d0 at pi(k))
     const u32* apri;         // pairs x K: this decoder's a-priori words, its order
     u32* ext_out;            // pairs x K: the scaled extrinsic words, the other decoder's order
@@ -155,9 +169,37 @@ __host__ __device__ inline size_t perm_words(int K, int nwin) { return (size_t(K
 __host__ __device__ inline size_t pair_words(int K, int nwin) { return 2 * size_t(K + nwin) + K + 2 * ((K + 31) / 32); }
 __host__ __device__ inline size_t block_words(int K, int nwin, int group) { return perm_words(K, nwin) + group * pair_words(K, nwin); }
 
-template <int DEC, int T, bool SKIP, bool MIXED>
-__global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(half_args a)
+/*! MIXED: block b's run (frames of one K) in a launch over several: a made that run's (its K, its
+ *  pairs, its scratch and permutation for decoder DEC); returns the block within the run */
+template <int DEC>
+__device__ __forceinline__ int take_run(half_args& a, int b)
 {
+    int r = 0;
+    while (r + 1 < a.nruns && a.runs[r + 1].block0 <= b)
+        ++r;
+    const k_run_desc d = a.runs[r];
+    a.K = d.K;
+    a.n = 3 * d.K + 12;
+    a.nwin = d.nwin;
+    a.group = d.group;
+    a.pairs = d.pairs;
+    a.pair_frames += 2 * d.pair0;
+    a.sys2 += d.words;
+    a.bounds += size_t(d.bounds);
+    a.perm += d.perm_at + (DEC == 0 ? d.K : 0); // decoder 1: natural -> interleaved, the inverse of pi
+    u32* const apri = a.ext_out + 2 * size_t(d.words), *const other = apri + size_t(d.pairs) * size_t(d.K);
+    a.apri = DEC == 0 ? apri : other;
+    a.ext_out = DEC == 0 ? other : apri;
+    return b - d.block0;
+}
+
+//! one half-iteration of a block of the pairs of a's K (turbo_half_kernel; MIXED: block run_block of them)
+template <int DEC, int T, bool SKIP, bool MIXED>
+__device__ __forceinline__ void half_iteration(const half_args& a, const int run_block)
+{
+    // (one K: blockIdx.x where it is used, as a special register read rather than a register
+    // held throughout, which cost the one-K kernels a few bytes of spills)
+    const auto block = [&] { return MIXED ? run_block : int(blockIdx.x); };
     extern __shared__ u32 smem[];
     const int K = a.K, NW = a.nwin, P = K + NW, D = K + 4, KW = (K + 31) / 32;
     u32* s_pairs = smem + perm_words(K, NW); // the pairs' areas, 8-byte aligned
@@ -167,7 +209,7 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
     // a block whose pairs have all stopped early has nothing to do (a block-wide decision)
     bool all_done = true;
     for (int gi = 0; gi < a.group; ++gi) {
-        const int qi = blockIdx.x * a.group + gi;
+        const int qi = block() * a.group + gi;
         all_done = all_done && (qi >= a.pairs || pair_done<SKIP, MIXED>(a, qi));
     }
     if (all_done)
@@ -175,7 +217,7 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
 
     // this thread's window and pair; its stored boundaries are fetched first, to arrive while
     // the block loads its inputs
-    const int g = tid / NW, w = tid - g * NW, q = blockIdx.x * a.group + g;
+    const int g = tid / NW, w = tid - g * NW, q = block() * a.group + g;
     const bool active = g < a.group && q < a.pairs && !pair_done<SKIP, MIXED>(a, q);
     const int k0 = w * GW, len = min(GW, K - k0), k1 = k0 + len;
     const size_t nb = size_t(NW) * STATES; // words of one [alpha | beta] half
@@ -205,7 +247,7 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
             perm4[j][0] = v.x, perm4[j][1] = v.y, perm4[j][2] = v.z, perm4[j][3] = v.w;
         }
         if (it < items) {
-            const int gi = it / K4, k = 4 * (it - gi * K4), qi = blockIdx.x * a.group + gi;
+            const int gi = it / K4, k = 4 * (it - gi * K4), qi = block() * a.group + gi;
             if (qi < a.pairs && !pair_done<SKIP, MIXED>(a, qi)) {
                 const int8_t* ia = frame_in<MIXED>(a, pair_a<MIXED>(a, qi));
                 const int8_t* ib = frame_in<MIXED>(a, pair_b<MIXED>(a, qi));
@@ -233,7 +275,7 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
                 s_perm[at + e] = perm4[j][e];
         }
         if (it < items) {
-            const int gi = it / K4, k = 4 * (it - gi * K4), qi = blockIdx.x * a.group + gi;
+            const int gi = it / K4, k = 4 * (it - gi * K4), qi = block() * a.group + gi;
             if (qi < a.pairs && !pair_done<SKIP, MIXED>(a, qi)) {
                 uint2* s_in = reinterpret_cast<uint2*>(s_pairs + gi * pair_words(K, NW));
                 const int at = k + k / GW;
@@ -392,7 +434,7 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
 
     // 3. the extrinsic words and the decisions out (coalesced)
     for (int g2 = 0; g2 < a.group; ++g2) {
-        const int q2 = blockIdx.x * a.group + g2;
+        const int q2 = block() * a.group + g2;
         if (q2 >= a.pairs)
             break;
         if (pair_done<SKIP, MIXED>(a, q2))
@@ -418,12 +460,37 @@ __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(hal
     }
 }
 
+template <int DEC, int T, bool SKIP, bool MIXED>
+__global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(const half_args launch)
+{
+    if constexpr (MIXED) {
+        half_args a = launch;
+        const int bx = take_run<DEC>(a, int(blockIdx.x));
+        half_iteration<DEC, T, SKIP, MIXED>(a, bx);
+    } else {
+        half_iteration<DEC, T, SKIP, MIXED>(launch, int(blockIdx.x)); // (the parameters as they are)
+    }
+}
+
 //! decoder 2's systematic words: d0 at pi(k) of both frames of a pair; a block per pair (a's
 //! in, n, K, frames and, MIXED, the pairs' tables)
 template <bool MIXED>
-__global__ void turbo_sys2_kernel(const half_args a, const uint32_t* pi, u32* sys2)
+__global__ void turbo_sys2_kernel(const half_args launch, const uint32_t* pi, u32* sys2)
 {
-    const int q = blockIdx.x, K = a.K;
+    half_args a = launch;
+    int q = blockIdx.x;
+    if constexpr (MIXED) { // (the run of pair q: as take_run)
+        int r = 0;
+        while (r + 1 < a.nruns && a.runs[r + 1].pair0 <= q)
+            ++r;
+        const k_run_desc d = a.runs[r];
+        a.K = d.K;
+        a.pair_frames += 2 * d.pair0;
+        pi += d.perm_at;
+        sys2 += d.words;
+        q -= d.pair0;
+    }
+    const int K = a.K;
     const int8_t* ia = frame_in<MIXED>(a, pair_a<MIXED>(a, q));
     const int8_t* ib = frame_in<MIXED>(a, pair_b<MIXED>(a, q));
     for (int k = threadIdx.x; k < K; k += blockDim.x) {
@@ -601,14 +668,14 @@ private:
 
 /*! Frames of every LTE K in one batch, decoded where they lie (code=lte:any on the GPU). A chunk
  *  is a run of the batch's frames, copied in as it lies in host memory (no gather). With it goes a
- *  table the host makes (input port 1, int32): each frame's first value in the chunk, then the
- *  chunk's pairs K by K (two frames of one K; a K's odd frame alone), then the chunk's frames K
- *  by K (the CRC kernel's lists). Each K of the chunk is one run of the kernels above (MIXED:
- *  the pairs read their frames through the table) with that K's permutation and CRC constants;
- *  its scratch (decoder 2's systematic words, a-priori words, window boundaries) follows the K
- *  before's in the slot's scratch. Decisions: a frame's K / 8 bytes at a stride of 6144 / 8.
- *  The kernels and the arithmetic are the one-K engine's: the same bits, iterations and CRC
- *  results as each K's own decoder. */
+ *  table the host makes (input port 1, int32): the chunk's runs of one K (k_run_desc), each
+ *  frame's first value in the chunk, each frame's K (its entry of the engine's per-K constants),
+ *  and the pairs K by K (two frames of one K; a K's odd frame alone). One launch of each kernel
+ *  serves every K of the chunk: a block finds its run and takes that K, its pairs, its scratch
+ *  and its permutation (take_run); a block's threads and shared memory are the most any of the
+ *  chunk's K needs. The CRC kernel reads each frame's K-dependent constants from a table. The
+ *  arithmetic is the one-K engine's: the same bits, iterations and CRC results as each K's own
+ *  decoder. Decisions: a frame's K / 8 bytes at a stride of 6144 / 8. */
 class turbo_cuda_mixed : public frame_engine
 {
 public:
@@ -623,6 +690,7 @@ public:
         // every LTE K: its permutations (pi, then its inverse) side by side, its CRC constants
         // and its launch (frame pairs a block as the one-K engine picks them)
         std::vector<uint32_t> perms;
+        std::vector<crc_k> crcs;
         d_index.assign(size_t(max_k) + 1, -1);
         for (int K : interleaver::lte_sizes()) {
             const turbo_code code = turbo_code::named("lte:" + std::to_string(K));
@@ -635,15 +703,17 @@ public:
                 --ki.group;
             ki.shared = block_words(K, ki.nwin, ki.group) * 4;
             ki.perm_at = perms.size();
-            ki.crc = make_crc_gpu(o, K);
             const std::vector<uint32_t>& pi = code.pi.permutation();
             perms.insert(perms.end(), pi.begin(), pi.end());
             perms.insert(perms.end(), code.pi.inverse().begin(), code.pi.inverse().end());
+            crcs.push_back(crc_k_of(make_crc_gpu(o, K)));
             d_index[size_t(K)] = int(d_k.size());
             d_shared = std::max(d_shared, ki.shared);
             d_k.push_back(ki);
         }
         d_perm.assign(perms);
+        d_crc_k.assign(crcs);
+        d_crc = make_crc_gpu(o, max_k); // (its K-dependent constants come from d_crc_k)
         d_skip = !o.crc.empty() && o.early_termination;
         switch (o.training) {
         case 16: pick<16>(); break;
@@ -661,12 +731,12 @@ public:
         // at least ~6 M soft values); its scratch for the most pairs a chunk can have (each K's
         // odd frame alone) of the longest K
         const size_t longest = size_t(3 * max_k + 12);
-        size_t chunk = max_batch ? max_batch : std::max<size_t>(8 * size_t(prop.multiProcessorCount),
-                                                                 6000000 / longest);
+        const size_t chunk = max_batch ? max_batch
+                                       : std::max<size_t>(8 * size_t(prop.multiProcessorCount), 6000000 / longest);
         d_chunk = (chunk + 1) / 2 * 2;
-        const size_t pairs = d_chunk / 2 + std::min(d_chunk, d_k.size()), nwin = size_t(max_k / GW);
+        const size_t runs = std::min(d_chunk, d_k.size()), pairs = d_chunk / 2 + runs, nwin = size_t(max_k / GW);
         pipeline_layout l;
-        l.in = { d_chunk * longest, table_ints(d_chunk, pairs) * 4 };
+        l.in = { d_chunk * longest, table_ints(d_chunk, pairs, runs) * 4 };
         l.out = { d_chunk * out_stride, d_chunk * sizeof(frame_status) };
         l.scratch = { pairs * max_k * 4, 2 * pairs * max_k * 4, pairs * 8 * nwin * STATES * 4 };
         d_pipe = std::make_unique<batch_pipeline>(3, l);
@@ -685,6 +755,7 @@ public:
             throw std::logic_error("turbo_cuda_mixed: int8 frames with their lengths");
         const size_t frames = in.frames;
         d_start.resize(frames + 1);
+        d_kidx.resize(frames);
         d_start[0] = 0;
         for (size_t f = 0; f < frames; ++f) {
             const size_t n = in.lengths[f];
@@ -692,6 +763,7 @@ public:
             if (K == 0 || d_index[size_t(K)] < 0)
                 throw std::invalid_argument("turbo: frame " + std::to_string(f) + " has " + std::to_string(n) +
                                             " soft values, not 3K + 12 for an LTE K");
+            d_kidx[f] = d_index[size_t(K)];
             d_start[f + 1] = d_start[f] + n;
         }
         if (frames == 0)
@@ -699,29 +771,27 @@ public:
         device_guard g(d_dev);
         const int64_t chunks = int64_t((frames + d_chunk - 1) / d_chunk);
         d_pipe->run(
-            chunks, [&](int64_t c) { return describe(in, out, size_t(c) * d_chunk, std::min(d_chunk, frames - size_t(c) * d_chunk)); },
+            chunks,
+            [&](int64_t c) {
+                const size_t a = size_t(c) * d_chunk;
+                return describe(in, out, a, std::min(d_chunk, frames - a));
+            },
             [&](int64_t, const slot_view& v) { enqueue(v); });
     }
 
 private:
     static constexpr int max_k = 6144;
     static constexpr size_t out_stride = max_k / 8;
+    static constexpr size_t run_ints = sizeof(k_run_desc) / sizeof(int32_t);
     using half_fn = void (*)(half_args);
 
     struct k_info {
         int K = 0, nwin = 0, group = 1;
         size_t shared = 0, perm_at = 0;
-        crc_gpu crc{};
-    };
-    //! one K's frames of the chunk being described: its pairs and frames in the chunk's table
-    struct k_run {
-        int k = 0;                   // index into d_k
-        int pair0 = 0, pairs = 0;    // its pairs: table entries m + 2 pair0 ..
-        int frame0 = 0, frames = 0;  // its frames: table entries m + 2 P + frame0 ..
     };
 
-    //! the table's int32 entries for m frames in P pairs
-    static size_t table_ints(size_t m, size_t pairs) { return m + 2 * pairs + m; }
+    //! the table's int32 entries for m frames in P pairs of R runs
+    static size_t table_ints(size_t m, size_t pairs, size_t runs) { return run_ints * runs + 2 * m + 2 * pairs; }
 
     template <int T>
     void pick()
@@ -735,45 +805,68 @@ private:
         d_half[1] = turbo_half_kernel<1, T, false, true>;
     }
 
-    //! frames a .. a + m of the batch: the chunk's host memory and its table (d_table, d_runs)
+    //! frames a .. a + m of the batch: the chunk's host memory, its table (d_table) and launch
     chunk_io describe(const engine_batch& in, const engine_output& out, size_t a, size_t m)
     {
-        // the chunk's frames K by K (batch order within a K)
+        // the chunk's frames K by K (batch order within a K), cut into runs of one K
         d_order.resize(m);
         for (size_t i = 0; i < m; ++i)
             d_order[i] = int(i);
-        auto k_of = [&](int i) { return (in.lengths[a + size_t(i)] - 12) / 3; };
-        std::stable_sort(d_order.begin(), d_order.end(), [&](int x, int y) { return k_of(x) < k_of(y); });
+        const int* kidx = d_kidx.data() + a;
+        std::stable_sort(d_order.begin(), d_order.end(), [&](int x, int y) { return kidx[x] < kidx[y]; });
         d_runs.clear();
+        d_first.clear();
+        k_run_desc r{};
+        size_t words = 0, bounds = 0;
+        int blocks = 0, pairs = 0;
+        d_threads = 32;
+        d_smem = 0;
         for (size_t i = 0; i < m;) {
             size_t j = i;
-            while (j < m && k_of(d_order[j]) == k_of(d_order[i]))
+            while (j < m && kidx[d_order[j]] == kidx[d_order[i]])
                 ++j;
-            k_run r;
-            r.k = d_index[k_of(d_order[i])];
-            r.frame0 = int(i);
-            r.frames = int(j - i);
+            const k_info& ki = d_k[size_t(kidx[d_order[i]])];
+            r.K = ki.K;
+            r.nwin = ki.nwin;
+            r.group = ki.group;
             r.pairs = int((j - i + 1) / 2);
-            r.pair0 = d_runs.empty() ? 0 : d_runs.back().pair0 + d_runs.back().pairs;
+            r.block0 = blocks;
+            r.pair0 = pairs;
+            r.words = int(words);
+            r.bounds = int(bounds);
+            r.perm_at = int(ki.perm_at);
             d_runs.push_back(r);
+            d_first.push_back(int(i));
+            blocks += (r.pairs + ki.group - 1) / ki.group;
+            pairs += r.pairs;
+            words += size_t(r.pairs) * size_t(ki.K);
+            bounds += size_t(r.pairs) * 8 * size_t(ki.nwin) * STATES;
+            d_threads = std::max(d_threads, (ki.group * ki.nwin + 31) / 32 * 32);
+            d_smem = std::max(d_smem, ki.shared);
             i = j;
         }
-        const size_t pairs = size_t(d_runs.back().pair0 + d_runs.back().pairs);
-        d_pairs = pairs;
+        d_blocks = blocks;
+        d_pairs = size_t(pairs);
         d_m = m;
-        d_table.resize(table_ints(m, pairs));
-        int32_t* off = d_table.data();
-        int32_t* pf = off + m;
-        int32_t* list = pf + 2 * pairs;
-        for (size_t i = 0; i < m; ++i)
+        // the table: runs, each frame's first value, each frame's K, the pairs
+        d_table.resize(table_ints(m, d_pairs, d_runs.size()));
+        int32_t* t = d_table.data();
+        std::memcpy(t, d_runs.data(), d_runs.size() * sizeof(k_run_desc));
+        int32_t* off = t + run_ints * d_runs.size();
+        int32_t* ks = off + m;
+        int32_t* pf = ks + m;
+        for (size_t i = 0; i < m; ++i) {
             off[i] = int32_t(d_start[a + i] - d_start[a]);
-        for (const k_run& r : d_runs)
-            for (int p = 0; p < r.pairs; ++p) {
-                const int x = d_order[size_t(r.frame0 + 2 * p)];
-                pf[2 * (r.pair0 + p)] = x;
-                pf[2 * (r.pair0 + p) + 1] = 2 * p + 1 < r.frames ? d_order[size_t(r.frame0 + 2 * p + 1)] : x;
+            ks[i] = kidx[i];
+        }
+        for (size_t q = 0; q < d_runs.size(); ++q) {
+            const int first = d_first[q], end = q + 1 < d_runs.size() ? d_first[q + 1] : int(m);
+            for (int p = 0; p < d_runs[q].pairs; ++p) {
+                const int x = d_order[size_t(first + 2 * p)];
+                pf[2 * (d_runs[q].pair0 + p)] = x;
+                pf[2 * (d_runs[q].pair0 + p) + 1] = first + 2 * p + 1 < end ? d_order[size_t(first + 2 * p + 1)] : x;
             }
-        std::copy(d_order.begin(), d_order.end(), list);
+        }
         chunk_io io;
         io.in[0] = in.soft + d_start[a];
         io.in_bytes[0] = d_start[a + m] - d_start[a];
@@ -786,65 +879,46 @@ private:
         return io;
     }
 
-    //! the chunk just described: each K's runs of the kernels, one after the other on the slot's stream
+    //! the chunk just described: one launch of each kernel for all its K, on the slot's stream
     void enqueue(const slot_view& v)
     {
         const cudaStream_t s = v.stream;
         const int m = int(d_m);
+        const int* table = v.input<const int>(1);
         frame_status* report = v.output<frame_status>(1);
         uint8_t* bits = v.output<uint8_t>(0);
-        const int* table = v.input<const int>(1);
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(report, 0, d_m * sizeof(frame_status), s)); // every frame running
-        size_t at_words = 0, at_bounds = 0; // this K's scratch in the slot's
-        for (const k_run& r : d_runs) {
-            const k_info& ki = d_k[size_t(r.k)];
-            const int K = ki.K;
-            half_args a{};
-            a.in = v.input<const int8_t>(0);
-            a.n = 3 * K + 12;
-            a.K = K;
-            a.nwin = ki.nwin;
-            a.group = ki.group;
-            a.frames = m;
-            a.pairs = r.pairs;
-            a.out_stride = int(out_stride);
-            a.pair_frames = table + m + 2 * r.pair0;
-            a.in_off = table;
-            a.scale16 = int(std::lround(d_opts.scaling * 16));
-            a.report = report;
-            u32* sys2 = v.scratch_as<u32>(0) + at_words;
-            u32* apri1 = v.scratch_as<u32>(1) + 2 * at_words;
-            u32* apri2 = apri1 + size_t(r.pairs) * size_t(K);
-            a.sys2 = sys2;
-            a.bounds = v.scratch_as<u32>(2) + at_bounds;
-            at_words += size_t(r.pairs) * size_t(K);
-            at_bounds += size_t(r.pairs) * 8 * size_t(ki.nwin) * STATES;
-            const uint32_t* pi = d_perm.get() + ki.perm_at;
-            turbo_sys2_kernel<true><<<unsigned(r.pairs), 256, 0, s>>>(a, pi, sys2);
-            GPUFEC_CUDA_CHECK_LAUNCH("turbo_sys2_kernel");
-            const unsigned grid = unsigned((r.pairs + ki.group - 1) / ki.group), threads = unsigned(ki.group * ki.nwin);
-            const unsigned crc_blocks = unsigned((size_t(r.frames) * 32 + 255) / 256);
-            const int* list = table + m + 2 * d_pairs + r.frame0;
-            for (int it = 1; it <= d_opts.max_iterations; ++it) {
-                a.first = it == 1;
-                a.read_buf = (it & 1) ^ 1;
-                a.bits = nullptr;
-                a.apri = apri1;
-                a.ext_out = apri2;
-                a.perm = pi + K; // natural -> interleaved: the inverse of pi
-                d_half[0]<<<grid, threads, ki.shared, s>>>(a);
-                GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<0>");
-                a.apri = apri2;
-                a.ext_out = apri1;
-                a.perm = pi;
-                a.bits = it == d_opts.max_iterations || d_skip ? bits : nullptr;
-                d_half[1]<<<grid, threads, ki.shared, s>>>(a);
-                GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<1>");
-                if (d_skip || it == d_opts.max_iterations) {
-                    turbo_crc_kernel<<<crc_blocks, 256, 0, s>>>(bits, r.frames, it, ki.crc, report, list,
-                                                                int(out_stride));
-                    GPUFEC_CUDA_CHECK_LAUNCH("turbo_crc_kernel");
-                }
+        half_args a{};
+        a.runs = reinterpret_cast<const k_run_desc*>(table);
+        a.nruns = int(d_runs.size());
+        a.in_off = table + run_ints * d_runs.size();
+        const int* k_of = a.in_off + m;
+        a.pair_frames = k_of + m;
+        a.in = v.input<const int8_t>(0);
+        a.frames = m;
+        a.out_stride = int(out_stride);
+        a.scale16 = int(std::lround(d_opts.scaling * 16));
+        a.report = report;
+        a.sys2 = v.scratch_as<u32>(0);
+        a.ext_out = v.scratch_as<u32>(1); // (the a-priori words of both decoders: take_run)
+        a.bounds = v.scratch_as<u32>(2);
+        a.perm = d_perm.get();
+        turbo_sys2_kernel<true><<<unsigned(d_pairs), 256, 0, s>>>(a, d_perm.get(), v.scratch_as<u32>(0));
+        GPUFEC_CUDA_CHECK_LAUNCH("turbo_sys2_kernel");
+        const unsigned crc_blocks = unsigned((d_m * 32 + 255) / 256);
+        for (int it = 1; it <= d_opts.max_iterations; ++it) {
+            a.first = it == 1;
+            a.read_buf = (it & 1) ^ 1;
+            a.bits = nullptr;
+            d_half[0]<<<unsigned(d_blocks), unsigned(d_threads), d_smem, s>>>(a);
+            GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<0>");
+            a.bits = it == d_opts.max_iterations || d_skip ? bits : nullptr;
+            d_half[1]<<<unsigned(d_blocks), unsigned(d_threads), d_smem, s>>>(a);
+            GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<1>");
+            if (d_skip || it == d_opts.max_iterations) {
+                turbo_crc_kernel<<<crc_blocks, 256, 0, s>>>(bits, m, it, d_crc, report, int(out_stride),
+                                                            d_crc_k.get(), k_of);
+                GPUFEC_CUDA_CHECK_LAUNCH("turbo_crc_kernel");
             }
         }
     }
@@ -858,13 +932,18 @@ private:
     bool d_skip = false;
     half_fn d_half[2] = { nullptr, nullptr };
     device_buffer<uint32_t> d_perm; // each K's pi and inverse, at k_info::perm_at
+    device_buffer<crc_k> d_crc_k;   // each K's CRC constants (d_k's order)
+    crc_gpu d_crc{};                // the rest of them
     std::unique_ptr<batch_pipeline> d_pipe;
-    // the batch and the chunk being described
+    // the batch, and the chunk being described (its launch: blocks, threads, shared memory)
     std::vector<size_t> d_start;   // frame f's first value in the batch
+    std::vector<int> d_kidx;       // frame f's entry of d_k
     std::vector<int> d_order;      // the chunk's frames K by K
-    std::vector<k_run> d_runs;
+    std::vector<k_run_desc> d_runs;
+    std::vector<int> d_first;      // each run's first entry of d_order
     std::vector<int32_t> d_table;  // input port 1
-    size_t d_m = 0, d_pairs = 0;
+    size_t d_m = 0, d_pairs = 0, d_smem = 0;
+    int d_blocks = 0, d_threads = 32;
 };
 
 } // namespace
