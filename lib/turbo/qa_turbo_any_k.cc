@@ -112,6 +112,24 @@ void expect_like_one_k_decoders(const std::string& extra, bool packed, const std
         EXPECT_GT(failed, 0);
 }
 
+//! a multi-length decoder of LTE K up to 2048 with a 24-bit CRC, each K's decoder on the CPU
+multi_length_spec cpu_spec_up_to_2048(const std::string& opts)
+{
+    multi_length_spec s;
+    s.describe = "LTE turbo, some K";
+    s.lengths_text = "3K + 12";
+    s.min_input = 3 * 40 + 12;
+    s.max_input = 3 * 2048 + 12;
+    s.accepts = [](size_t n) { return (n - 12) % 3 == 0; };
+    s.output_bits_for = [](size_t n) { return (n - 12) / 3 - 24; };
+    s.make = [opts](size_t n) {
+        return make_frame_decoder("turbo",
+                                  parse_frame_options("code=lte:" + std::to_string((n - 12) / 3) + ", " + opts),
+                                  device_spec::parse("cpu"));
+    };
+    return s;
+}
+
 TEST(turbo_any_k, mixed_sizes_decode_as_their_own_decoders)
 {
     expect_like_one_k_decoders("", false);
@@ -130,19 +148,7 @@ TEST(turbo_any_k, pieces_gathered_ahead_give_what_whole_groups_give)
         ks.push_back(2048);
     const mixed_batch m = make_mixed(ks, ", crc=lte-24b, max_iterations=6", 0.6, 9);
     auto make = [](size_t piece_bytes) {
-        multi_length_spec s;
-        s.describe = "LTE turbo, some K";
-        s.lengths_text = "3K + 12";
-        s.min_input = 3 * 40 + 12;
-        s.max_input = 3 * 2048 + 12;
-        s.accepts = [](size_t n) { return (n - 12) % 3 == 0; };
-        s.output_bits_for = [](size_t n) { return (n - 12) / 3 - 24; };
-        s.make = [](size_t n) {
-            return make_frame_decoder("turbo",
-                                      parse_frame_options("code=lte:" + std::to_string((n - 12) / 3) +
-                                                          ", crc=lte-24b, max_iterations=6"),
-                                      device_spec::parse("cpu"));
-        };
+        multi_length_spec s = cpu_spec_up_to_2048("crc=lte-24b, max_iterations=6");
         s.piece_bytes = piece_bytes;
         return make_multi_length_decoder(std::move(s));
     };
@@ -185,29 +191,14 @@ TEST(turbo_any_k, whole_batch_decoder_gives_what_the_groups_give)
             ks.push_back(K);
     const std::string opts = "crc=lte-24b, max_iterations=6";
     const mixed_batch m = make_mixed(ks, ", " + opts, 0.6, 13);
-    auto spec = [&](bool whole) {
-        multi_length_spec s;
-        s.describe = "LTE turbo, some K";
-        s.lengths_text = "3K + 12";
-        s.min_input = 3 * 40 + 12;
-        s.max_input = 3 * 2048 + 12;
-        s.accepts = [](size_t n) { return (n - 12) % 3 == 0; };
-        s.output_bits_for = [](size_t n) { return (n - 12) / 3 - 24; };
-        s.make = [opts](size_t n) {
-            return make_frame_decoder("turbo",
-                                      parse_frame_options("code=lte:" + std::to_string((n - 12) / 3) + ", " + opts),
-                                      device_spec::parse("cpu"));
-        };
-        return s;
-    };
-    multi_length_spec with = spec(true);
+    multi_length_spec with = cpu_spec_up_to_2048(opts);
     int made = 0;
     with.make_mixed = [&]() -> std::unique_ptr<batch_decoder> {
         ++made;
-        return make_multi_length_decoder(spec(false));
+        return make_multi_length_decoder(cpu_spec_up_to_2048(opts));
     };
     auto whole = make_multi_length_decoder(std::move(with));
-    auto groups = make_multi_length_decoder(spec(false));
+    auto groups = make_multi_length_decoder(cpu_spec_up_to_2048(opts));
     EXPECT_EQ(made, 1);
     for (bool packed : { true, false }) {
         std::vector<uint8_t> bits[2];

@@ -499,6 +499,44 @@ __global__ void turbo_sys2_kernel(const half_args launch, const uint32_t* pi, u3
     }
 }
 
+using half_fn = void (*)(half_args);
+
+//! frame pairs a block for K: up to MAX_THREADS threads and 100 KiB of shared memory
+inline int pairs_per_block(int K, int nwin)
+{
+    int group = std::max(1, MAX_THREADS / nwin);
+    while (group > 1 && block_words(K, nwin, group) > size_t(100 * 1024 / 4))
+        --group;
+    return group;
+}
+
+template <int T, bool MIXED>
+void set_half_kernels(bool skip, half_fn (&half)[2])
+{
+    half[0] = skip ? turbo_half_kernel<0, T, true, MIXED> : turbo_half_kernel<0, T, false, MIXED>;
+    half[1] = skip ? turbo_half_kernel<1, T, true, MIXED> : turbo_half_kernel<1, T, false, MIXED>;
+}
+
+/*! the two decoders' half-iteration kernels for the training length (skip: frames stop early),
+ *  allowed `shared` bytes a block and all the shared memory a multiprocessor has, so that
+ *  MIN_BLOCKS blocks fit beside each other */
+template <bool MIXED>
+void pick_half_kernels(int training, bool skip, size_t shared, half_fn (&half)[2])
+{
+    switch (training) {
+    case 16: set_half_kernels<16, MIXED>(skip, half); break;
+    case 24: set_half_kernels<24, MIXED>(skip, half); break;
+    case 32: set_half_kernels<32, MIXED>(skip, half); break;
+    default:
+        throw std::invalid_argument("training: the GPU decoder runs 16, 24 or 32 stages (others: device=cpu)");
+    }
+    for (half_fn f : half) {
+        allow_dynamic_shared(f, shared, "turbo GPU decoder");
+        GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                               int(cudaSharedmemCarveoutMaxShared)));
+    }
+}
+
 class turbo_cuda : public turbo_engine
 {
 public:
@@ -524,25 +562,9 @@ public:
         d_nwin = (K + GW - 1) / GW;
         if (d_nwin > MAX_THREADS)
             throw std::invalid_argument("turbo: K up to " + std::to_string(MAX_THREADS * GW) + " on the GPU");
-        // frame pairs per block: up to MAX_THREADS threads and 100 KiB of shared memory
-        const size_t budget = 100 * 1024 / 4;
-        d_group = std::max(1, MAX_THREADS / d_nwin);
-        while (d_group > 1 && block_words(K, d_nwin, d_group) > budget)
-            --d_group;
+        d_group = pairs_per_block(K, d_nwin);
         d_shared = block_words(K, d_nwin, d_group) * 4;
-        switch (o.training) {
-        case 16: pick<16>(); break;
-        case 24: pick<24>(); break;
-        case 32: pick<32>(); break;
-        default:
-            throw std::invalid_argument("training: the GPU decoder runs 16, 24 or 32 stages (others: device=cpu)");
-        }
-        for (half_fn f : d_half) {
-            allow_dynamic_shared(f, d_shared, "turbo GPU decoder");
-            // all the shared memory a multiprocessor has, so MIN_BLOCKS blocks fit beside each other
-            GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                   int(cudaSharedmemCarveoutMaxShared)));
-        }
+        pick_half_kernels<false>(o.training, d_skip, d_shared, d_half);
         // a chunk: whole waves of blocks (one block of a large K per SM), at least ~6 M soft values
         const size_t pairs_per_wave = size_t(prop.multiProcessorCount) * size_t(d_group);
         size_t chunk = max_batch ? max_batch : std::max<size_t>(8 * pairs_per_wave, 6000000 / code.coded_bits());
@@ -598,18 +620,6 @@ public:
     }
 
 private:
-    using half_fn = void (*)(half_args);
-    template <int T>
-    void pick()
-    {
-        if (d_skip) {
-            d_half[0] = turbo_half_kernel<0, T, true, false>;
-            d_half[1] = turbo_half_kernel<1, T, true, false>;
-            return;
-        }
-        d_half[0] = turbo_half_kernel<0, T, false, false>;
-        d_half[1] = turbo_half_kernel<1, T, false, false>;
-    }
 
     void enqueue(cudaStream_t s, const int8_t* in, size_t m, u32* sys2, u32* apri, u32* bounds, uint8_t* bits,
                  frame_status* report)
@@ -698,9 +708,7 @@ public:
             k_info ki;
             ki.K = K;
             ki.nwin = (K + GW - 1) / GW;
-            ki.group = std::max(1, MAX_THREADS / ki.nwin);
-            while (ki.group > 1 && block_words(K, ki.nwin, ki.group) > size_t(100 * 1024 / 4))
-                --ki.group;
+            ki.group = pairs_per_block(K, ki.nwin);
             ki.shared = block_words(K, ki.nwin, ki.group) * 4;
             ki.perm_at = perms.size();
             const std::vector<uint32_t>& pi = code.pi.permutation();
@@ -715,18 +723,7 @@ public:
         d_crc_k.assign(crcs);
         d_crc = make_crc_gpu(o, max_k); // (its K-dependent constants come from d_crc_k)
         d_skip = !o.crc.empty() && o.early_termination;
-        switch (o.training) {
-        case 16: pick<16>(); break;
-        case 24: pick<24>(); break;
-        case 32: pick<32>(); break;
-        default:
-            throw std::invalid_argument("training: the GPU decoder runs 16, 24 or 32 stages (others: device=cpu)");
-        }
-        for (half_fn f : d_half) {
-            allow_dynamic_shared(f, d_shared, "turbo GPU decoder");
-            GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                   int(cudaSharedmemCarveoutMaxShared)));
-        }
+        pick_half_kernels<true>(o.training, d_skip, d_shared, d_half);
         // a chunk: as many frames as the one-K engine's chunk of K = 6144 (whole waves of blocks,
         // at least ~6 M soft values); its scratch for the most pairs a chunk can have (each K's
         // odd frame alone) of the longest K
@@ -783,8 +780,6 @@ private:
     static constexpr int max_k = 6144;
     static constexpr size_t out_stride = max_k / 8;
     static constexpr size_t run_ints = sizeof(k_run_desc) / sizeof(int32_t);
-    using half_fn = void (*)(half_args);
-
     struct k_info {
         int K = 0, nwin = 0, group = 1;
         size_t shared = 0, perm_at = 0;
@@ -792,18 +787,6 @@ private:
 
     //! the table's int32 entries for m frames in P pairs of R runs
     static size_t table_ints(size_t m, size_t pairs, size_t runs) { return run_ints * runs + 2 * m + 2 * pairs; }
-
-    template <int T>
-    void pick()
-    {
-        if (d_skip) {
-            d_half[0] = turbo_half_kernel<0, T, true, true>;
-            d_half[1] = turbo_half_kernel<1, T, true, true>;
-            return;
-        }
-        d_half[0] = turbo_half_kernel<0, T, false, true>;
-        d_half[1] = turbo_half_kernel<1, T, false, true>;
-    }
 
     //! frames a .. a + m of the batch: the chunk's host memory, its table (d_table) and launch
     chunk_io describe(const engine_batch& in, const engine_output& out, size_t a, size_t m)
