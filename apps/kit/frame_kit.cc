@@ -4,7 +4,8 @@
  */
 /* The code kit of every frame family, through the registry: frames are made (information bits,
  * encoding, the channel, quantisation) in parallel on the CPU pool, each from its own
- * generator, then decoded in one call. With a mix of encoders (gpufec_bench --mix), frame f is
+ * generator, then decoded in one call. `soft_bits=4` among the options (the kit's, not the
+ * decoder's) packs the int8 values into 4-bit ones (pack_soft4) and decodes those. With a mix of encoders (gpufec_bench --mix), frame f is
  * made by encoder f mod (their number), so a decoder of several lengths (turbo code=lte:any)
  * gets a batch of mixed frames, as from an LTE transport block. */
 #include "kit_buffer.h"
@@ -30,7 +31,7 @@ class frame_kit : public code_kit
 {
 public:
     frame_kit(const std::string& family, const frame_options& opts, const device_spec& device,
-              const std::vector<std::string>& mix)
+              const std::vector<std::string>& mix, int soft_bits)
         : d_dec(make_frame_decoder(family, opts, device)),
           d_pool(get_cpu_pool(0)),
           d_family(family),
@@ -79,6 +80,11 @@ public:
             for (const auto& m : mix)
                 d_desc += " [" + m + "]";
         }
+        d_soft_bits = soft_bits;
+        if (d_soft_bits == 4 && d_dec->wants_float_input())
+            throw std::invalid_argument("soft_bits=4: " + family + " decoders with these options take float values");
+        if (d_soft_bits == 4)
+            d_desc += ", 4-bit input";
         const frame_family& info = frame_family_info(family);
         if (info.union_bound) { // the family's ML union bound, where its code has one
             option_reader r(family, opts, &info.schema);
@@ -93,7 +99,10 @@ public:
     uint64_t preferred_frames() const override { return d_dec->preferred_batch(); }
     bool iterates() const override { return d_dec->iterates(); }
     uint64_t symbol_bits() const override { return d_symbol_bits; }
-    std::string input_kind() const override { return d_dec->wants_float_input() ? "float LLR" : "int8"; }
+    std::string input_kind() const override
+    {
+        return d_dec->wants_float_input() ? "float LLR" : d_soft_bits == 4 ? "4-bit" : "int8";
+    }
     double union_bound_ber(double ebn0) const override
     {
         return d_bound ? d_bound(rate(), ebn0) : NAN;
@@ -130,12 +139,15 @@ public:
     }
     uint64_t bench_input_bytes() const override
     {
-        return d_input_values * (d_dec->wants_float_input() ? sizeof(float) : 1);
+        return d_soft_bits == 4 ? d_input_values / 2 : d_input_values * (d_dec->wants_float_input() ? sizeof(float) : 1);
     }
     void bench_decode() override { decode(d_bench_frames, true); }
     double bench_kernel_seconds(int reps) override
     {
-        return d_dec->wants_float_input() || !d_len.empty() ? -1 : d_dec->time_kernels(d_soft8, d_bench_frames, reps);
+        // (the kernels time int8 input)
+        return d_dec->wants_float_input() || !d_len.empty() || d_soft_bits == 4
+                   ? -1
+                   : d_dec->time_kernels(d_soft8, d_bench_frames, reps);
     }
     error_counts bench_errors() const override
     {
@@ -244,6 +256,7 @@ private:
             else
                 quantize_soft(x, d_soft8 + at[f], d_len[f], i8);
         });
+        pack_input();
     }
 
     // frame first + f draws its bits, then its noise, from unit_rng(seed, point, first + f)
@@ -283,6 +296,19 @@ private:
                 quantize_soft(wk.rx.data(), d_soft8 + f * d_n, d_n, i8);
             }
         });
+        pack_input();
+    }
+
+    //! soft_bits=4: the batch's int8 values packed (frames of an even number of values start on a byte)
+    void pack_input()
+    {
+        if (d_soft_bits != 4 || d_dec->wants_float_input())
+            return;
+        const size_t n = d_input_values;
+        d_soft4 = d_in4.get<uint8_t>((n + 1) / 2);
+        parallel_ranges(*d_pool, (n + 1) / 2, 2, [&](size_t first, size_t end) {
+            pack_soft4(d_soft8 + 2 * first, d_soft4 + first, std::min(n, 2 * end) - 2 * first);
+        });
     }
 
     void decode(uint64_t count, bool packed)
@@ -290,10 +316,13 @@ private:
         d_status.resize(count);
         frame_batch b;
         b.frames = count;
-        if (d_dec->wants_float_input())
+        if (d_dec->wants_float_input()) {
             b.soft_f = d_softf;
-        else
+        } else if (d_soft_bits == 4) {
+            b.soft4 = d_soft4;
+        } else {
             b.soft = d_soft8;
+        }
         if (packed) {
             d_packed = d_out_buf.get<uint8_t>(count * d_dec->output_bytes(true));
             b.bits = d_packed;
@@ -325,8 +354,10 @@ private:
     double d_rate = 0;
     std::string d_desc;
     std::function<double(double, double)> d_bound; //!< (rate, Eb/N0 dB) -> BER, where the family has one
-    kit_buffer d_in, d_out_buf;
+    kit_buffer d_in, d_in4, d_out_buf;
+    int d_soft_bits = 8; //!< 4: the decoder gets the int8 values packed (pack_soft4)
     int8_t* d_soft8 = nullptr;
+    uint8_t* d_soft4 = nullptr; //!< soft_bits=4: d_soft8 packed
     float* d_softf = nullptr;
     uint8_t* d_packed = nullptr;
     std::vector<uint8_t> d_info, d_out;
@@ -339,7 +370,15 @@ private:
 std::unique_ptr<code_kit> make_frame_kit(const std::string& family, const std::string& options,
                                          const device_spec& device, const std::vector<std::string>& mix)
 {
-    return std::make_unique<frame_kit>(family, parse_frame_options(options), device, mix);
+    frame_options opts = parse_frame_options(options);
+    int soft_bits = 8;
+    if (const auto it = opts.find("soft_bits"); it != opts.end()) { // (the kit's option: not the decoder's)
+        if (it->second != "4" && it->second != "8")
+            throw std::invalid_argument("soft_bits: '" + it->second + "' is not 4 or 8");
+        soft_bits = std::stoi(it->second);
+        opts.erase(it);
+    }
+    return std::make_unique<frame_kit>(family, opts, device, mix, soft_bits);
 }
 
 } // namespace app

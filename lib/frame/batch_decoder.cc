@@ -31,8 +31,13 @@ void batch_decoder::decode(const frame_batch& batch)
     if (batch.soft_f && !wants_float_input())
         throw std::invalid_argument("decode: the " + family() +
                                     " decoder takes int8 soft values (decode_float quantises float)");
-    if (!batch.soft && !batch.soft_f)
+    if (!batch.soft && !batch.soft_f && !batch.soft4)
         throw std::invalid_argument("decode: no soft input given");
+    if (batch.soft4 && (batch.soft || batch.soft_f))
+        throw std::invalid_argument("decode: give the soft values once (soft, soft_f or soft4)");
+    if (batch.soft4 && wants_float_input())
+        throw std::invalid_argument("decode: the " + family() + " decoder with these options takes float values, "
+                                    "not packed 4-bit ones");
     if (!batch.bits)
         throw std::invalid_argument("decode: no output buffer given");
     if (batch.soft_out && soft_output_per_frame() == 0)
@@ -44,6 +49,23 @@ void batch_decoder::decode(const frame_batch& batch)
                 throw std::invalid_argument("decode: frame " + std::to_string(f) + " has " +
                                             std::to_string(len) + " soft values; the " + family() +
                                             " decoder takes " + accepted_lengths());
+        }
+    }
+    if (batch.soft4) {
+        for (size_t f = 0; f < batch.frames; ++f)
+            if ((batch.input_lengths ? batch.input_lengths[f] : input_per_frame()) % 2)
+                throw std::invalid_argument("decode: frame " + std::to_string(f) +
+                                            " has an odd number of soft values; packed 4-bit frames must start on a "
+                                            "byte (give int8 values)");
+        if (!takes_soft4()) { // the decoder's own int8 path, with the values 16 q
+            const size_t n = batch_input(batch);
+            d_q.resize(n);
+            unpack_soft4(batch.soft4, d_q.data(), n);
+            frame_batch b = batch;
+            b.soft4 = nullptr;
+            b.soft = d_q.data();
+            decode(b);
+            return;
         }
     }
     if (fault_injected("batch") && on_gpu()) // (runtime/gpu_engine.h: tests; on_gpu() builds a string)
@@ -113,6 +135,9 @@ void batch_decoder::find_erased(const frame_batch& b)
             zero = std::all_of(sf, sf + len, [](float v) {
                 return std::fpclassify(v) == FP_ZERO || std::fpclassify(v) == FP_SUBNORMAL;
             });
+        } else if (b.soft4) { // (a frame starts on a byte: decode() checks it)
+            const uint8_t* p = b.soft4 + at / 2;
+            zero = std::all_of(p, p + len / 2, [](uint8_t v) { return v == 0; });
         } else {
             const int8_t* s8 = b.soft + at;
             if (!b.input_lengths && f + ahead < end)

@@ -68,6 +68,10 @@ public:
     bool iterates() const override { return d_shape.iterates; }
     size_t soft_output_per_frame() const override { return d_shape.soft_output; }
     bool wants_float_input() const override { return d_shape.wants_float; }
+    bool takes_soft4() const override
+    {
+        return d_engine->takes_soft4() && !d_shape.wants_float && (d_shape.input_order.empty() || d_engine_orders);
+    }
     size_t preferred_batch() const override { return d_batch; }
     size_t min_efficient_batch() const override
     {
@@ -89,6 +93,7 @@ protected:
         engine_batch in;
         in.soft = b.soft;
         in.soft_f = b.soft_f;
+        in.soft4 = b.soft4;
         in.lengths = b.input_lengths;
         in.frames = b.frames;
         if (d_shape.variable && !in.lengths) { // (variable engines always get lengths)

@@ -27,6 +27,8 @@ namespace gpufec {
 struct engine_batch {
     const int8_t* soft = nullptr;
     const float* soft_f = nullptr;
+    const uint8_t* soft4 = nullptr; //!< packed 4-bit values (frame_batch::soft4), to engines that take them
+
     const size_t* lengths = nullptr;
     size_t frames = 0;
 };
@@ -61,6 +63,9 @@ public:
     virtual ~frame_engine() = default;
     virtual std::string name() const = 0; //!< "cpu (...)", "cuda:0 (...)": the backend string
     virtual bool on_gpu() const { return false; }
+    //! whether run() reads engine_batch::soft4 (packed 4-bit values, the same bits as their
+    //! unpack_soft4 values); the decoder unpacks them for the others
+    virtual bool takes_soft4() const { return false; }
     //! decodes a batch host memory to host memory, blocking
     virtual void run(const engine_batch& in, const engine_output& out) = 0;
     //! seconds per run of `frames` frames in the device kernels alone; negative where not measured

@@ -319,6 +319,58 @@ TEST_P(conformance, cuda_gives_the_cpu_bits_and_status)
     expect_same_status(g.status, c.status);
 }
 
+// Packed 4-bit input decodes as its unpack_soft4 values do, on the CPU and (where the configuration
+// runs there) on the GPU, whose turbo engine reads the packed values itself; a frame of zero
+// bytes is erased; decoders of float input and frames of an odd number of values refuse it
+TEST_P(conformance, packed_4bit_input_gives_the_bits_of_its_unpacked_values)
+{
+    constexpr size_t frames = 37;
+    make_frames(frames, 1.5, 61); // noisy: some frames fail, iterations vary
+    std::vector<uint8_t> packed4((soft.size() + 1) / 2);
+    pack_soft4(soft.data(), packed4.data(), soft.size());
+    auto run4 = [&](batch_decoder& d) {
+        result r;
+        r.bits.resize(frames * d.output_bytes(true));
+        r.status.resize(frames);
+        frame_batch b;
+        b.frames = frames;
+        b.soft4 = packed4.data();
+        b.input_lengths = lengths_of(frames);
+        b.bits = r.bits.data();
+        b.packed = true;
+        b.status = r.status.data();
+        d.decode(b);
+        return r;
+    };
+    if (dec->wants_float_input() || in % 2) {
+        EXPECT_THROW(run4(*dec), std::invalid_argument);
+        return;
+    }
+    std::fill(packed4.begin() + long(in / 2), packed4.begin() + long(in), uint8_t(0)); // frame 1: all zero
+    std::vector<int8_t> unpacked(soft.size());
+    unpack_soft4(packed4.data(), unpacked.data(), soft.size());
+    const auto want = run(*dec, unpacked.data(), frames, true);
+    EXPECT_EQ(want.status[1].erased, 1);
+    const auto got = run4(*dec);
+    EXPECT_EQ(got.bits, want.bits);
+    expect_same_status(got.status, want.status);
+    frame_batch both;
+    both.frames = 1;
+    both.soft = unpacked.data();
+    both.soft4 = packed4.data();
+    std::vector<uint8_t> o(dec->output_bits());
+    both.bits = o.data();
+    EXPECT_THROW(dec->decode(both), std::invalid_argument); // the input twice
+    if (cuda_devices().empty())
+        return;
+    std::string cpu_only;
+    if (std::unique_ptr<batch_decoder> gpu = make_gpu(cpu_only)) {
+        const auto g = run4(*gpu);
+        EXPECT_EQ(g.bits, want.bits) << gpu->backend();
+        expect_same_status(g.status, want.status);
+    }
+}
+
 //! GPUFEC_FAULT set for the scope of a test (runtime/gpu_engine.h)
 struct fault_scope {
     explicit fault_scope(const char* what) { setenv("GPUFEC_FAULT", what, 1); }

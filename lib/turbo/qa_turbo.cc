@@ -274,6 +274,24 @@ TEST(turbo_decoder, fixed_point_gpu_gives_the_cpu_bits)
                     ASSERT_EQ(sa[f].check, sb[f].check) << opts << " frame " << f;
                     ASSERT_EQ(sa[f].iterations, sb[f].iterations) << opts << " frame " << f;
                 }
+                if (!packed)
+                    continue;
+                // packed 4-bit input (the one-K engine reads it itself) against the CPU given
+                // its unpacked values
+                std::vector<uint8_t> four((inputs[t].size() + 1) / 2);
+                pack_soft4(inputs[t].data(), four.data(), inputs[t].size());
+                std::vector<int8_t> unpacked(inputs[t].size());
+                unpack_soft4(four.data(), unpacked.data(), unpacked.size());
+                ba.soft = unpacked.data();
+                bb.soft = nullptr;
+                bb.soft4 = four.data();
+                cpu->decode(ba);
+                gpu->decode(bb);
+                ASSERT_EQ(a, b) << opts << ", input " << t << ", 4-bit";
+                for (size_t f = 0; f < frames; ++f) {
+                    ASSERT_EQ(sa[f].check, sb[f].check) << opts << " frame " << f << ", 4-bit";
+                    ASSERT_EQ(sa[f].iterations, sb[f].iterations) << opts << " frame " << f << ", 4-bit";
+                }
             }
     }
     // other windows run on the CPU twin with device=auto, and are refused by name on the GPU

@@ -38,6 +38,7 @@
 #include "turbo_fixed.h"
 #include "turbo_fixed_pairs.cuh"
 #include "turbo_rsc.h"
+#include "runtime/soft4.h"
 
 #include <gnuradio/gpufec/core/codes/interleaver.h>
 
@@ -140,9 +141,37 @@ __device__ __forceinline__ bool pair_done(const half_args& a, int q)
     return SKIP && a.report[pair_a<MIXED>(a, q)].iterations != 0 && a.report[pair_b<MIXED>(a, q)].iterations != 0;
 }
 
-__device__ __forceinline__ u32 soft_pair(const int8_t* a, const int8_t* b, int k)
+/*! Values v .. v + 3 of frame f (v a multiple of 4) as four int8 in a word, lowest byte first:
+ *  the int8 input where it lies, or (SOFT4: one K, frame f's values from value f n on) packed 4-bit
+ *  values (runtime/soft.h) read as soft4_value reads them: each nibble to the high half of its
+ *  byte (16 q, sign-extended), the nibble -8 (-128) read as -7 (-112). A 16-bit load: f n + v is
+ *  a multiple of 4 (n and D are). */
+template <bool MIXED, bool SOFT4>
+__device__ __forceinline__ uint32_t frame_word4(const half_args& a, int f, int v)
 {
-    return pk16(soft_in(a[k]), soft_in(b[k]));
+    if constexpr (SOFT4) {
+        const uint8_t* p = reinterpret_cast<const uint8_t*>(a.in) + ((size_t(f) * size_t(a.n) + size_t(v)) >> 1);
+        const uint32_t h = *reinterpret_cast<const uint16_t*>(p);
+        const uint32_t w = ((h & 0xfu) << 4) | ((h & 0xf0u) << 8) | ((h & 0xf00u) << 12) | ((h & 0xf000u) << 16);
+        return w | (__vcmpeq4(w, 0x80808080u) & 0x10101010u);
+    } else {
+        return *reinterpret_cast<const uint32_t*>(frame_in<MIXED>(a, f) + v);
+    }
+}
+//! value v of frame f (frame_word4's input), as int8
+template <bool MIXED, bool SOFT4>
+__device__ __forceinline__ int8_t frame_value(const half_args& a, int f, int v)
+{
+    if constexpr (SOFT4)
+        return int8_t(soft4_value(reinterpret_cast<const uint8_t*>(a.in), int64_t(f) * a.n + v));
+    else
+        return frame_in<MIXED>(a, f)[v];
+}
+//! value v of frames fa and fb, a word
+template <bool MIXED, bool SOFT4>
+__device__ __forceinline__ u32 soft_pair(const half_args& a, int fa, int fb, int v)
+{
+    return pk16(soft_in(frame_value<MIXED, SOFT4>(a, fa, v)), soft_in(frame_value<MIXED, SOFT4>(a, fb, v)));
 }
 
 __device__ __forceinline__ void load8(u32 (&m)[STATES], const u32* p)
@@ -194,7 +223,7 @@ __device__ __forceinline__ int take_run(half_args& a, int b)
 }
 
 //! one half-iteration of a block of the pairs of a's K (turbo_half_kernel; MIXED: block run_block of them)
-template <int DEC, int T, bool SKIP, bool MIXED>
+template <int DEC, int T, bool SKIP, bool MIXED, bool SOFT4>
 __device__ __forceinline__ void half_iteration(const half_args& a, const int run_block)
 {
     // (one K: blockIdx.x where it is used, as a special register read rather than a register
@@ -249,14 +278,13 @@ __device__ __forceinline__ void half_iteration(const half_args& a, const int run
         if (it < items) {
             const int gi = it / K4, k = 4 * (it - gi * K4), qi = block() * a.group + gi;
             if (qi < a.pairs && !pair_done<SKIP, MIXED>(a, qi)) {
-                const int8_t* ia = frame_in<MIXED>(a, pair_a<MIXED>(a, qi));
-                const int8_t* ib = frame_in<MIXED>(a, pair_b<MIXED>(a, qi));
+                const int fa = pair_a<MIXED>(a, qi), fb = pair_b<MIXED>(a, qi);
                 const int po = DEC == 0 ? D : 2 * D;
-                pa[j] = *reinterpret_cast<const uint32_t*>(ia + po + k); // (n and D are multiples of 4)
-                pb[j] = *reinterpret_cast<const uint32_t*>(ib + po + k);
+                pa[j] = frame_word4<MIXED, SOFT4>(a, fa, po + k); // (n and D are multiples of 4)
+                pb[j] = frame_word4<MIXED, SOFT4>(a, fb, po + k);
                 if (DEC == 0) {
-                    sy[j].x = *reinterpret_cast<const uint32_t*>(ia + k);
-                    sy[j].y = *reinterpret_cast<const uint32_t*>(ib + k);
+                    sy[j].x = frame_word4<MIXED, SOFT4>(a, fa, k);
+                    sy[j].y = frame_word4<MIXED, SOFT4>(a, fb, k);
                 } else {
                     sy[j] = *reinterpret_cast<const uint4*>(a.sys2 + size_t(qi) * K + k);
                 }
@@ -353,13 +381,12 @@ __device__ __forceinline__ void half_iteration(const half_args& a, const int run
         // backward from min(k1 + T, K): the known end through the tail, or the beta stored there (b)
         if (k1 + T >= K) {
             set_known_start(b);
-            const int8_t* ta = frame_in<MIXED>(a, pair_a<MIXED>(a, q)) + K;
-            const int8_t* tb = frame_in<MIXED>(a, pair_b<MIXED>(a, q)) + K;
+            const int ta = pair_a<MIXED>(a, q), tb = pair_b<MIXED>(a, q);
 #pragma unroll
             for (int j = 2; j >= 0; --j) { // tail element e is d_(e % 3)[K + e / 3]
                 const int xe = 6 * DEC + 2 * j, ze = xe + 1;
                 const int xo = (xe % 3) * D + xe / 3, zo = (ze % 3) * D + ze / 3;
-                const u32 xv = soft_pair(ta, tb, xo), zv = soft_pair(ta, tb, zo);
+                const u32 xv = soft_pair<MIXED, SOFT4>(a, ta, tb, K + xo), zv = soft_pair<MIXED, SOFT4>(a, ta, tb, K + zo);
                 u32 bn[STATES];
 #pragma unroll
                 for (int s = 0; s < STATES; ++s) {
@@ -460,21 +487,24 @@ __device__ __forceinline__ void half_iteration(const half_args& a, const int run
     }
 }
 
-template <int DEC, int T, bool SKIP, bool MIXED>
+/* MIXED: frames of several K, read where they lie (turbo_cuda_mixed); SOFT4: packed 4-bit input
+ * (one K) */
+template <int DEC, int T, bool SKIP, bool MIXED, bool SOFT4>
 __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(const half_args launch)
 {
+    static_assert(!(MIXED && SOFT4), "packed input: one K");
     if constexpr (MIXED) {
         half_args a = launch;
         const int bx = take_run<DEC>(a, int(blockIdx.x));
-        half_iteration<DEC, T, SKIP, MIXED>(a, bx);
+        half_iteration<DEC, T, SKIP, MIXED, SOFT4>(a, bx);
     } else {
-        half_iteration<DEC, T, SKIP, MIXED>(launch, int(blockIdx.x)); // (the parameters as they are)
+        half_iteration<DEC, T, SKIP, MIXED, SOFT4>(launch, int(blockIdx.x)); // (the parameters as they are)
     }
 }
 
 //! decoder 2's systematic words: d0 at pi(k) of both frames of a pair; a block per pair (a's
 //! in, n, K, frames and, MIXED, the pairs' tables)
-template <bool MIXED>
+template <bool MIXED, bool SOFT4>
 __global__ void turbo_sys2_kernel(const half_args launch, const uint32_t* pi, u32* sys2)
 {
     half_args a = launch;
@@ -491,12 +521,9 @@ __global__ void turbo_sys2_kernel(const half_args launch, const uint32_t* pi, u3
         q -= d.pair0;
     }
     const int K = a.K;
-    const int8_t* ia = frame_in<MIXED>(a, pair_a<MIXED>(a, q));
-    const int8_t* ib = frame_in<MIXED>(a, pair_b<MIXED>(a, q));
-    for (int k = threadIdx.x; k < K; k += blockDim.x) {
-        const uint32_t j = pi[k];
-        sys2[size_t(q) * K + k] = pk16(soft_in(ia[j]), soft_in(ib[j]));
-    }
+    const int fa = pair_a<MIXED>(a, q), fb = pair_b<MIXED>(a, q);
+    for (int k = threadIdx.x; k < K; k += blockDim.x)
+        sys2[size_t(q) * K + k] = soft_pair<MIXED, SOFT4>(a, fa, fb, int(pi[k]));
 }
 
 using half_fn = void (*)(half_args);
@@ -510,23 +537,23 @@ inline int pairs_per_block(int K, int nwin)
     return group;
 }
 
-template <int T, bool MIXED>
+template <int T, bool MIXED, bool SOFT4>
 void set_half_kernels(bool skip, half_fn (&half)[2])
 {
-    half[0] = skip ? turbo_half_kernel<0, T, true, MIXED> : turbo_half_kernel<0, T, false, MIXED>;
-    half[1] = skip ? turbo_half_kernel<1, T, true, MIXED> : turbo_half_kernel<1, T, false, MIXED>;
+    half[0] = skip ? turbo_half_kernel<0, T, true, MIXED, SOFT4> : turbo_half_kernel<0, T, false, MIXED, SOFT4>;
+    half[1] = skip ? turbo_half_kernel<1, T, true, MIXED, SOFT4> : turbo_half_kernel<1, T, false, MIXED, SOFT4>;
 }
 
 /*! the two decoders' half-iteration kernels for the training length (skip: frames stop early),
  *  allowed `shared` bytes a block and all the shared memory a multiprocessor has, so that
  *  MIN_BLOCKS blocks fit beside each other */
-template <bool MIXED>
+template <bool MIXED, bool SOFT4 = false>
 void pick_half_kernels(int training, bool skip, size_t shared, half_fn (&half)[2])
 {
     switch (training) {
-    case 16: set_half_kernels<16, MIXED>(skip, half); break;
-    case 24: set_half_kernels<24, MIXED>(skip, half); break;
-    case 32: set_half_kernels<32, MIXED>(skip, half); break;
+    case 16: set_half_kernels<16, MIXED, SOFT4>(skip, half); break;
+    case 24: set_half_kernels<24, MIXED, SOFT4>(skip, half); break;
+    case 32: set_half_kernels<32, MIXED, SOFT4>(skip, half); break;
     default:
         throw std::invalid_argument("training: the GPU decoder runs 16, 24 or 32 stages (others: device=cpu)");
     }
@@ -565,6 +592,7 @@ public:
         d_group = pairs_per_block(K, d_nwin);
         d_shared = block_words(K, d_nwin, d_group) * 4;
         pick_half_kernels<false>(o.training, d_skip, d_shared, d_half);
+        pick_half_kernels<false, true>(o.training, d_skip, d_shared, d_half4);
         // a chunk: whole waves of blocks (one block of a large K per SM), at least ~6 M soft values
         const size_t pairs_per_wave = size_t(prop.multiProcessorCount) * size_t(d_group);
         size_t chunk = max_batch ? max_batch : std::max<size_t>(8 * pairs_per_wave, 6000000 / code.coded_bits());
@@ -590,16 +618,16 @@ public:
                std::to_string(GW) + ", training " + std::to_string(d_opts.training);
     }
     bool on_gpu() const override { return true; }
+    bool takes_soft4() const override { return true; }
 
     void decode(const int8_t* in, size_t frames, uint8_t* bits, frame_status* report) override
     {
-        // ports: in 0 soft values; out 0 packed decisions, 1 the reports; scratch 0 decoder 2's
-        // systematic words, 1 the two a-priori arrays, 2 the window boundaries
-        const turbo_chunks ch{ in, bits, report, frames, d_chunk, d_code.coded_bits(), size_t(d_code.K / 8) };
-        ch.run(d_dev, *d_pipe, [&](const slot_view& v, size_t m) {
-            enqueue(v.stream, v.input<const int8_t>(0), m, v.scratch_as<u32>(0), v.scratch_as<u32>(1),
-                    v.scratch_as<u32>(2), v.output<uint8_t>(0), v.output<frame_status>(1));
-        });
+        run_chunks(in, d_code.coded_bits(), frames, bits, report, false);
+    }
+    //! packed 4-bit values: half the bytes in (every LTE frame has an even number of values)
+    void decode_soft4(const uint8_t* in, size_t frames, uint8_t* bits, frame_status* report) override
+    {
+        run_chunks(reinterpret_cast<const int8_t*>(in), d_code.coded_bits() / 2, frames, bits, report, true);
     }
 
     double time_kernels(const int8_t* in, size_t frames, int reps) override
@@ -620,10 +648,22 @@ public:
     }
 
 private:
+    //! frames of `bytes` bytes of input each through the pipeline (soft4: packed values)
+    void run_chunks(const int8_t* in, size_t bytes, size_t frames, uint8_t* bits, frame_status* report, bool soft4)
+    {
+        // ports: in 0 soft values; out 0 packed decisions, 1 the reports; scratch 0 decoder 2's
+        // systematic words, 1 the two a-priori arrays, 2 the window boundaries
+        const turbo_chunks ch{ in, bits, report, frames, d_chunk, bytes, size_t(d_code.K / 8) };
+        ch.run(d_dev, *d_pipe, [&](const slot_view& v, size_t m) {
+            enqueue(v.stream, v.input<const int8_t>(0), m, v.scratch_as<u32>(0), v.scratch_as<u32>(1),
+                    v.scratch_as<u32>(2), v.output<uint8_t>(0), v.output<frame_status>(1), soft4);
+        });
+    }
 
     void enqueue(cudaStream_t s, const int8_t* in, size_t m, u32* sys2, u32* apri, u32* bounds, uint8_t* bits,
-                 frame_status* report)
+                 frame_status* report, bool soft4 = false)
     {
+        const half_fn* half = soft4 ? d_half4 : d_half;
         const int K = d_code.K;
         const size_t pairs = (m + 1) / 2;
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(report, 0, m * sizeof(frame_status), s)); // every frame running
@@ -631,7 +671,10 @@ private:
         a.in = in;
         a.frames = int(m);
         a.pairs = int(pairs);
-        turbo_sys2_kernel<false><<<unsigned(pairs), 256, 0, s>>>(a, d_perm.get(), sys2);
+        if (soft4)
+            turbo_sys2_kernel<false, true><<<unsigned(pairs), 256, 0, s>>>(a, d_perm.get(), sys2);
+        else
+            turbo_sys2_kernel<false, false><<<unsigned(pairs), 256, 0, s>>>(a, d_perm.get(), sys2);
         GPUFEC_CUDA_CHECK_LAUNCH("turbo_sys2_kernel");
         a.sys2 = sys2;
         a.bounds = bounds;
@@ -648,13 +691,13 @@ private:
             a.apri = apri1;
             a.ext_out = apri2;
             a.perm = d_perm.get() + K; // natural -> interleaved: the inverse of pi
-            d_half[0]<<<grid, threads, d_shared, s>>>(a);
+            half[0]<<<grid, threads, d_shared, s>>>(a);
             GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<0>");
             a.apri = apri2;
             a.ext_out = apri1;
             a.perm = d_perm.get(); // interleaved -> natural: pi
             a.bits = it == d_opts.max_iterations || d_skip ? bits : nullptr;
-            d_half[1]<<<grid, threads, d_shared, s>>>(a);
+            half[1]<<<grid, threads, d_shared, s>>>(a);
             GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<1>");
             if (d_skip || it == d_opts.max_iterations) { // the CRC after every iteration, or once
                 turbo_crc_kernel<<<crc_blocks, 256, 0, s>>>(bits, int(m), it, d_crc, report);
@@ -672,6 +715,7 @@ private:
     crc_gpu d_crc{};
     bool d_skip = false; // frames stop early
     half_fn d_half[2] = { nullptr, nullptr }; // the two decoders' kernels for the training length
+    half_fn d_half4[2] = { nullptr, nullptr }; // the same for packed 4-bit input
     device_buffer<uint32_t> d_perm; // pi, then its inverse (upload_permutations)
     std::unique_ptr<batch_pipeline> d_pipe;
 };
@@ -886,7 +930,7 @@ private:
         a.ext_out = v.scratch_as<u32>(1); // (the a-priori words of both decoders: take_run)
         a.bounds = v.scratch_as<u32>(2);
         a.perm = d_perm.get();
-        turbo_sys2_kernel<true><<<unsigned(d_pairs), 256, 0, s>>>(a, d_perm.get(), v.scratch_as<u32>(0));
+        turbo_sys2_kernel<true, false><<<unsigned(d_pairs), 256, 0, s>>>(a, d_perm.get(), v.scratch_as<u32>(0));
         GPUFEC_CUDA_CHECK_LAUNCH("turbo_sys2_kernel");
         const unsigned crc_blocks = unsigned((d_m * 32 + 255) / 256);
         for (int it = 1; it <= d_opts.max_iterations; ++it) {

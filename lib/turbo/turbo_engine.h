@@ -14,6 +14,7 @@
 
 #include "frame/frame_engine.h"
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -36,12 +37,20 @@ class turbo_engine : public frame_engine
 public:
     void run(const engine_batch& in, const engine_output& out) final
     {
-        decode(in.soft, in.frames, out.packed, out.status);
+        if (in.soft4)
+            decode_soft4(in.soft4, in.frames, out.packed, out.status);
+        else
+            decode(in.soft, in.frames, out.packed, out.status);
     }
     //! frames x (3K + 12) int8 in, frames x K / 8 bytes of decisions out (packed, MSB first; the
     //! CRC, where there is one, ends them), and per frame the iterations run and the CRC result
     //! (-1: no CRC)
     virtual void decode(const int8_t* in, size_t frames, uint8_t* bits, frame_status* report) = 0;
+    //! the same from packed 4-bit values (engines whose takes_soft4() says so)
+    virtual void decode_soft4(const uint8_t*, size_t, uint8_t*, frame_status*)
+    {
+        throw std::logic_error("turbo engine: no packed 4-bit input");
+    }
 };
 
 /*! Where each soft value a fixed-point engine reads sits in a frame (-1: not sent, read as 0):

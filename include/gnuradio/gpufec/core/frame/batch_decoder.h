@@ -43,7 +43,13 @@ struct frame_status {
 struct frame_batch {
     size_t frames = 0;
     const int8_t* soft = nullptr; //!< int8 soft values (positive = bit 1), or ...
-    const float* soft_f = nullptr; //!< ... float, only for decoders with wants_float_input()
+    const float* soft_f = nullptr; //!< ... float, only for decoders with wants_float_input(), or ...
+    /*! ... packed 4-bit values (pack_soft4, runtime/soft.h: two a byte, each standing for the int8
+     *  value 16 q), every frame an even number of them (so that each starts on a byte). A decoder
+     *  decodes them exactly as their unpack_soft4 values; one whose engine reads them packed
+     *  (takes_soft4(): the LTE turbo GPU engine) moves half the bytes to the GPU, the others get
+     *  them unpacked here. Not for decoders that want float input. */
+    const uint8_t* soft4 = nullptr;
     /*! Variable-length families (variable_input()): the input length of each frame; null for
      *  fixed frames (every frame input_per_frame() values). */
     const size_t* input_lengths = nullptr;
@@ -97,6 +103,8 @@ public:
     virtual size_t soft_output_per_frame() const { return 0; } //!< 0: no soft output
     //! LDPC with float messages wants the float values themselves, not int8
     virtual bool wants_float_input() const { return false; }
+    //! whether frame_batch::soft4 reaches the engine packed (else decode() unpacks it first)
+    virtual bool takes_soft4() const { return false; }
     //! frames per call the decoder was sized for (a good batch for the block's slots)
     virtual size_t preferred_batch() const = 0;
     //! frames per call that keep the engine efficient; smaller calls still work
@@ -131,7 +139,7 @@ public:
 
 private:
     std::vector<frame_status> d_status; // when the caller passes none
-    std::vector<int8_t> d_q;            // float input, quantised
+    std::vector<int8_t> d_q;            // float input, quantised; packed input, unpacked
     std::vector<float> d_f;             // float input, as given (wants_float_input)
     std::vector<uint8_t> d_erased;      // per frame: all input values 0
     std::unique_ptr<side_task> d_side;  // scans large batches beside decode_checked()
