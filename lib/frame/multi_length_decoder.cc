@@ -62,16 +62,20 @@ public:
     bool iterates() const override { return d_proto->iterates(); }
     size_t soft_output_per_frame() const override { return d_soft_max; }
     bool wants_float_input() const override { return d_proto->wants_float_input(); }
+    //! packed 4-bit input reaches a mixed decoder that takes it; else decode() unpacks it
+    bool takes_soft4() const override { return d_mixed && d_mixed->takes_soft4(); }
     size_t preferred_batch() const override { return d_spec.batch; }
     size_t min_efficient_batch() const override { return d_proto->min_efficient_batch(); }
 
 protected:
     void decode_checked(const frame_batch& b) override
     {
-        if (d_mixed && b.soft && !b.soft_out) {
+        if (d_mixed && (b.soft || b.soft4) && !b.soft_out) { // (soft4: only where the mixed decoder takes it)
             decode_mixed(b);
             return;
         }
+        if (b.soft4) // (takes_soft4() is the mixed decoder's: the base unpacks for the groups)
+            throw std::logic_error("multi_length_decoder: packed input for the groups");
         // each length's frames, in batch order, and where each frame's input starts
         d_start.resize(b.frames);
         size_t at = 0;

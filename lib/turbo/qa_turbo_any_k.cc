@@ -253,6 +253,41 @@ TEST(turbo_any_k, gpu_decodes_every_k_in_one_batch_chunk_by_chunk)
     expect_like_one_k_decoders(", crc=lte-24a, max_iterations=5", true, every);
 }
 
+TEST(turbo_any_k, packed_4bit_input_gives_the_bits_of_its_unpacked_values)
+{
+    // read packed by the GPU engine (where there is one), unpacked for the groups on the CPU
+    auto any = make_frame_decoder("turbo", parse_frame_options("code=lte:any, crc=lte-24b"));
+    EXPECT_EQ(any->takes_soft4(), any->on_gpu()) << any->backend();
+    const mixed_batch m = make_mixed(some_sizes(), ", crc=lte-24b", 0.6, 5);
+    std::vector<uint8_t> four((m.soft.size() + 1) / 2);
+    pack_soft4(m.soft.data(), four.data(), m.soft.size());
+    std::vector<int8_t> unpacked(m.soft.size());
+    unpack_soft4(four.data(), unpacked.data(), unpacked.size());
+    const size_t frames = m.lengths.size(), stride = any->output_bytes(true);
+    std::vector<uint8_t> a(frames * stride, 0xEE), b(frames * stride, 0xEE);
+    std::vector<frame_status> sa(frames), sb(frames);
+    frame_batch ba, bb;
+    ba.frames = bb.frames = frames;
+    ba.input_lengths = bb.input_lengths = m.lengths.data();
+    ba.packed = bb.packed = true;
+    ba.soft = unpacked.data();
+    bb.soft4 = four.data();
+    ba.bits = a.data();
+    bb.bits = b.data();
+    ba.status = sa.data();
+    bb.status = sb.data();
+    any->decode(ba);
+    any->decode(bb);
+    EXPECT_EQ(a, b);
+    int failed = 0;
+    for (size_t f = 0; f < frames; ++f) {
+        EXPECT_EQ(sa[f].iterations, sb[f].iterations) << "frame " << f;
+        EXPECT_EQ(sa[f].check, sb[f].check) << "frame " << f;
+        failed += sa[f].check == 0;
+    }
+    EXPECT_GT(failed, 0);
+}
+
 TEST(turbo_any_k, reference_engine_and_soft_output)
 {
     const std::vector<int> ks = { 40, 48, 40 };

@@ -141,16 +141,22 @@ __device__ __forceinline__ bool pair_done(const half_args& a, int q)
     return SKIP && a.report[pair_a<MIXED>(a, q)].iterations != 0 && a.report[pair_b<MIXED>(a, q)].iterations != 0;
 }
 
+//! SOFT4: the first value of frame f, counted in values of the packed input
+template <bool MIXED>
+__device__ __forceinline__ size_t frame_start4(const half_args& a, int f)
+{
+    return MIXED ? size_t(a.in_off[f]) : size_t(f) * size_t(a.n);
+}
 /*! Values v .. v + 3 of frame f (v a multiple of 4) as four int8 in a word, lowest byte first:
- *  the int8 input where it lies, or (SOFT4: one K, frame f's values from value f n on) packed 4-bit
- *  values (runtime/soft.h) read as soft4_value reads them: each nibble to the high half of its
- *  byte (16 q, sign-extended), the nibble -8 (-128) read as -7 (-112). A 16-bit load: f n + v is
- *  a multiple of 4 (n and D are). */
+ *  the int8 input where it lies, or (SOFT4) packed 4-bit values (runtime/soft.h) read as
+ *  soft4_value reads them: each nibble to the high half of its byte (16 q, sign-extended), the
+ *  nibble -8 (-128) read as -7 (-112). A 16-bit load: a frame's first value and v are multiples
+ *  of 4 (every 3K + 12 and D are). */
 template <bool MIXED, bool SOFT4>
 __device__ __forceinline__ uint32_t frame_word4(const half_args& a, int f, int v)
 {
     if constexpr (SOFT4) {
-        const uint8_t* p = reinterpret_cast<const uint8_t*>(a.in) + ((size_t(f) * size_t(a.n) + size_t(v)) >> 1);
+        const uint8_t* p = reinterpret_cast<const uint8_t*>(a.in) + ((frame_start4<MIXED>(a, f) + size_t(v)) >> 1);
         const uint32_t h = *reinterpret_cast<const uint16_t*>(p);
         const uint32_t w = ((h & 0xfu) << 4) | ((h & 0xf0u) << 8) | ((h & 0xf00u) << 12) | ((h & 0xf000u) << 16);
         return w | (__vcmpeq4(w, 0x80808080u) & 0x10101010u);
@@ -163,7 +169,7 @@ template <bool MIXED, bool SOFT4>
 __device__ __forceinline__ int8_t frame_value(const half_args& a, int f, int v)
 {
     if constexpr (SOFT4)
-        return int8_t(soft4_value(reinterpret_cast<const uint8_t*>(a.in), int64_t(f) * a.n + v));
+        return int8_t(soft4_value(reinterpret_cast<const uint8_t*>(a.in), int64_t(frame_start4<MIXED>(a, f)) + v));
     else
         return frame_in<MIXED>(a, f)[v];
 }
@@ -487,12 +493,10 @@ __device__ __forceinline__ void half_iteration(const half_args& a, const int run
     }
 }
 
-/* MIXED: frames of several K, read where they lie (turbo_cuda_mixed); SOFT4: packed 4-bit input
- * (one K) */
+/* MIXED: frames of several K, read where they lie (turbo_cuda_mixed); SOFT4: packed 4-bit input */
 template <int DEC, int T, bool SKIP, bool MIXED, bool SOFT4>
 __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS) turbo_half_kernel(const half_args launch)
 {
-    static_assert(!(MIXED && SOFT4), "packed input: one K");
     if constexpr (MIXED) {
         half_args a = launch;
         const int bx = take_run<DEC>(a, int(blockIdx.x));
@@ -721,7 +725,8 @@ private:
 };
 
 /*! Frames of every LTE K in one batch, decoded where they lie (code=lte:any on the GPU). A chunk
- *  is a run of the batch's frames, copied in as it lies in host memory (no gather). With it goes a
+ *  is a run of the batch's frames (int8 or packed 4-bit values), copied in as it lies in host
+ *  memory (no gather). With it goes a
  *  table the host makes (input port 1, int32): the chunk's runs of one K (k_run_desc), each
  *  frame's first value in the chunk, each frame's K (its entry of the engine's per-K constants),
  *  and the pairs K by K (two frames of one K; a K's odd frame alone). One launch of each kernel
@@ -768,6 +773,7 @@ public:
         d_crc = make_crc_gpu(o, max_k); // (its K-dependent constants come from d_crc_k)
         d_skip = !o.crc.empty() && o.early_termination;
         pick_half_kernels<true>(o.training, d_skip, d_shared, d_half);
+        pick_half_kernels<true, true>(o.training, d_skip, d_shared, d_half4);
         // a chunk: as many frames as the one-K engine's chunk of K = 6144 (whole waves of blocks,
         // at least ~6 M soft values); its scratch for the most pairs a chunk can have (each K's
         // odd frame alone) of the longest K
@@ -789,11 +795,12 @@ public:
                std::to_string(GW) + ", training " + std::to_string(d_opts.training) + ", any K in one batch";
     }
     bool on_gpu() const override { return true; }
+    bool takes_soft4() const override { return true; }
 
     void run(const engine_batch& in, const engine_output& out) override
     {
-        if (!in.soft || !in.lengths)
-            throw std::logic_error("turbo_cuda_mixed: int8 frames with their lengths");
+        if ((!in.soft && !in.soft4) || !in.lengths)
+            throw std::logic_error("turbo_cuda_mixed: int8 or packed 4-bit frames with their lengths");
         const size_t frames = in.frames;
         d_start.resize(frames + 1);
         d_kidx.resize(frames);
@@ -817,7 +824,7 @@ public:
                 const size_t a = size_t(c) * d_chunk;
                 return describe(in, out, a, std::min(d_chunk, frames - a));
             },
-            [&](int64_t, const slot_view& v) { enqueue(v); });
+            [&](int64_t, const slot_view& v) { enqueue(v, in.soft4 != nullptr); });
     }
 
 private:
@@ -895,8 +902,13 @@ private:
             }
         }
         chunk_io io;
-        io.in[0] = in.soft + d_start[a];
-        io.in_bytes[0] = d_start[a + m] - d_start[a];
+        if (in.soft4) { // (every frame an even number of values: it starts on a byte)
+            io.in[0] = in.soft4 + d_start[a] / 2;
+            io.in_bytes[0] = (d_start[a + m] - d_start[a]) / 2;
+        } else {
+            io.in[0] = in.soft + d_start[a];
+            io.in_bytes[0] = d_start[a + m] - d_start[a];
+        }
         io.in[1] = d_table.data();
         io.in_bytes[1] = d_table.size() * sizeof(int32_t);
         io.out[0] = out.packed + a * out_stride;
@@ -907,8 +919,10 @@ private:
     }
 
     //! the chunk just described: one launch of each kernel for all its K, on the slot's stream
-    void enqueue(const slot_view& v)
+    //! (soft4: its values packed)
+    void enqueue(const slot_view& v, bool soft4)
     {
+        const half_fn* half = soft4 ? d_half4 : d_half;
         const cudaStream_t s = v.stream;
         const int m = int(d_m);
         const int* table = v.input<const int>(1);
@@ -930,17 +944,20 @@ private:
         a.ext_out = v.scratch_as<u32>(1); // (the a-priori words of both decoders: take_run)
         a.bounds = v.scratch_as<u32>(2);
         a.perm = d_perm.get();
-        turbo_sys2_kernel<true, false><<<unsigned(d_pairs), 256, 0, s>>>(a, d_perm.get(), v.scratch_as<u32>(0));
+        if (soft4)
+            turbo_sys2_kernel<true, true><<<unsigned(d_pairs), 256, 0, s>>>(a, d_perm.get(), v.scratch_as<u32>(0));
+        else
+            turbo_sys2_kernel<true, false><<<unsigned(d_pairs), 256, 0, s>>>(a, d_perm.get(), v.scratch_as<u32>(0));
         GPUFEC_CUDA_CHECK_LAUNCH("turbo_sys2_kernel");
         const unsigned crc_blocks = unsigned((d_m * 32 + 255) / 256);
         for (int it = 1; it <= d_opts.max_iterations; ++it) {
             a.first = it == 1;
             a.read_buf = (it & 1) ^ 1;
             a.bits = nullptr;
-            d_half[0]<<<unsigned(d_blocks), unsigned(d_threads), d_smem, s>>>(a);
+            half[0]<<<unsigned(d_blocks), unsigned(d_threads), d_smem, s>>>(a);
             GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<0>");
             a.bits = it == d_opts.max_iterations || d_skip ? bits : nullptr;
-            d_half[1]<<<unsigned(d_blocks), unsigned(d_threads), d_smem, s>>>(a);
+            half[1]<<<unsigned(d_blocks), unsigned(d_threads), d_smem, s>>>(a);
             GPUFEC_CUDA_CHECK_LAUNCH("turbo_half_kernel<1>");
             if (d_skip || it == d_opts.max_iterations) {
                 turbo_crc_kernel<<<crc_blocks, 256, 0, s>>>(bits, m, it, d_crc, report, int(out_stride),
@@ -958,6 +975,7 @@ private:
     size_t d_shared = 0, d_chunk = 0;
     bool d_skip = false;
     half_fn d_half[2] = { nullptr, nullptr };
+    half_fn d_half4[2] = { nullptr, nullptr }; // packed 4-bit input
     device_buffer<uint32_t> d_perm; // each K's pi and inverse, at k_info::perm_at
     device_buffer<crc_k> d_crc_k;   // each K's CRC constants (d_k's order)
     crc_gpu d_crc{};                // the rest of them
