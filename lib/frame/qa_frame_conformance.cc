@@ -91,12 +91,18 @@ protected:
     };
     result run(batch_decoder& d, const int8_t* s, size_t frames, bool packed = false)
     {
+        return run_with(d, frames, packed, [&](frame_batch& b) { b.soft = s; });
+    }
+    //! input(b) sets the batch's soft values
+    template <class Input>
+    result run_with(batch_decoder& d, size_t frames, bool packed, Input&& input)
+    {
         result r;
         r.bits.resize(frames * d.output_bytes(packed));
         r.status.resize(frames);
         frame_batch b;
         b.frames = frames;
-        b.soft = s;
+        input(b);
         b.input_lengths = lengths_of(frames);
         b.bits = r.bits.data();
         b.packed = packed;
@@ -329,18 +335,7 @@ TEST_P(conformance, packed_4bit_input_gives_the_bits_of_its_unpacked_values)
     std::vector<uint8_t> packed4((soft.size() + 1) / 2);
     pack_soft4(soft.data(), packed4.data(), soft.size());
     auto run4 = [&](batch_decoder& d) {
-        result r;
-        r.bits.resize(frames * d.output_bytes(true));
-        r.status.resize(frames);
-        frame_batch b;
-        b.frames = frames;
-        b.soft4 = packed4.data();
-        b.input_lengths = lengths_of(frames);
-        b.bits = r.bits.data();
-        b.packed = true;
-        b.status = r.status.data();
-        d.decode(b);
-        return r;
+        return run_with(d, frames, true, [&](frame_batch& b) { b.soft4 = packed4.data(); });
     };
     if (dec->wants_float_input() || in % 2) {
         EXPECT_THROW(run4(*dec), std::invalid_argument);
