@@ -52,7 +52,7 @@ void batch_decoder::decode(const frame_batch& batch)
         }
     }
     if (batch.soft4) {
-        for (size_t f = 0; f < batch.frames; ++f)
+        for (size_t f = 0; f < (batch.input_lengths ? batch.frames : 1); ++f) // (fixed frames: one length)
             if ((batch.input_lengths ? batch.input_lengths[f] : input_per_frame()) % 2)
                 throw std::invalid_argument("decode: frame " + std::to_string(f) +
                                             " has an odd number of soft values; packed 4-bit frames must start on a "

@@ -23,18 +23,18 @@ namespace {
  * moves the remainder past the bytes after its run by multiplying it with x^(8 after) mod G
  * (lane_shift[j], from the host); the lanes' remainders XOR to the CRC of the data from a zero
  * register, and the CRC of as many zero bytes (with the spec's preset and final XOR) completes it. */
-struct crc_gpu {
-    int width = 0, data_bytes = 0, bytes = 0, max_iterations = 0, early = 0;
-    uint32_t poly = 0, mask = 0, zero_crc = 0;
-    uint32_t table[256];
-    uint32_t lane_shift[32];
-};
-
-//! the constants of turbo_crc_kernel that follow from K, for launches over frames of several K
+//! the constants that follow from K (a launch over frames of several K takes a table of them)
 struct crc_k {
     int data_bytes = 0, bytes = 0;
     uint32_t zero_crc = 0;
     uint32_t lane_shift[32];
+};
+
+struct crc_gpu {
+    int width = 0, max_iterations = 0, early = 0;
+    uint32_t poly = 0, mask = 0;
+    uint32_t table[256];
+    crc_k k; // for the K make_crc_gpu was given
 };
 
 __device__ __forceinline__ uint32_t crc_mulmod(uint32_t a, uint32_t b, const crc_gpu& c)
@@ -72,43 +72,25 @@ __global__ void turbo_crc_kernel(const uint8_t* bits, int frames, int it, const 
             report[f] = frame_status{ int32_t(it), -1, 0 };
         return;
     }
-    int data_bytes = c.data_bytes, bytes = c.bytes;
-    uint32_t zero_crc = c.zero_crc, shift = c.lane_shift[lane];
-    if (per_k) {
-        const crc_k& k = per_k[k_of[f]];
-        data_bytes = k.data_bytes;
-        bytes = k.bytes;
-        zero_crc = k.zero_crc;
-        shift = k.lane_shift[lane];
-    }
-    const uint8_t* p = bits + size_t(f) * size_t(stride ? stride : c.bytes);
+    const crc_k& k = per_k ? per_k[k_of[f]] : c.k;
+    const int data_bytes = k.data_bytes;
+    const uint8_t* p = bits + size_t(f) * size_t(stride ? stride : c.k.bytes);
     const int run = (data_bytes + 31) / 32, b0 = min(lane * run, data_bytes), b1 = min(b0 + run, data_bytes);
     uint32_t reg = 0;
     for (int i = b0; i < b1; ++i)
         reg = ((reg << 8) ^ table[((reg >> (c.width - 8)) ^ p[i]) & 0xFFu]) & c.mask;
-    reg = crc_mulmod(reg, shift, c);
+    reg = crc_mulmod(reg, k.lane_shift[lane], c);
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1)
         reg ^= __shfl_xor_sync(0xFFFFFFFFu, reg, o);
     if (lane == 0) {
         uint32_t sent = 0;
-        for (int i = data_bytes; i < bytes; ++i)
+        for (int i = data_bytes; i < k.bytes; ++i)
             sent = sent << 8 | p[i];
-        const bool ok = (reg ^ zero_crc) == sent;
+        const bool ok = (reg ^ k.zero_crc) == sent;
         if ((ok && c.early) || last)
             report[f] = frame_status{ int32_t(it), int8_t(ok), 0 };
     }
-}
-
-//! the K-dependent part of c (make_crc_gpu)
-inline crc_k crc_k_of(const crc_gpu& c)
-{
-    crc_k k;
-    k.data_bytes = c.data_bytes;
-    k.bytes = c.bytes;
-    k.zero_crc = c.zero_crc;
-    std::copy(c.lane_shift, c.lane_shift + 32, k.lane_shift);
-    return k;
 }
 
 //! the CRC kernel's constants for code blocks of K bits (width 0 without a CRC)
@@ -117,14 +99,14 @@ crc_gpu make_crc_gpu(const turbo_options& o, int K)
     crc_gpu c{};
     c.max_iterations = o.max_iterations;
     c.early = o.early_termination ? 1 : 0;
-    c.bytes = K / 8;
+    c.k.bytes = K / 8;
     if (o.crc.empty())
         return c;
     const crc_spec spec = crc_spec::named(o.crc);
     c.width = spec.width;
     c.poly = spec.poly;
     c.mask = spec.width == 32 ? 0xFFFFFFFFu : (1u << spec.width) - 1;
-    c.data_bytes = (K - spec.width) / 8;
+    c.k.data_bytes = (K - spec.width) / 8;
     auto times_x = [&](uint32_t r) { return ((r << 1) & c.mask) ^ (((r >> (c.width - 1)) & 1u) ? c.poly : 0u); };
     for (uint32_t i = 0; i < 256; ++i) {
         uint32_t r = i << (c.width - 8);
@@ -132,16 +114,16 @@ crc_gpu make_crc_gpu(const turbo_options& o, int K)
             r = times_x(r);
         c.table[i] = r & c.mask;
     }
-    const int run = (c.data_bytes + 31) / 32;
+    const int run = (c.k.data_bytes + 31) / 32;
     for (int lane = 0; lane < 32; ++lane) {
-        const int after = c.data_bytes - std::min((lane + 1) * run, c.data_bytes);
+        const int after = c.k.data_bytes - std::min((lane + 1) * run, c.k.data_bytes);
         uint32_t r = 1; // x^0
         for (int b = 0; b < 8 * after; ++b)
             r = times_x(r);
-        c.lane_shift[lane] = r;
+        c.k.lane_shift[lane] = r;
     }
-    const std::vector<uint8_t> zeros(size_t(c.data_bytes), 0);
-    c.zero_crc = crc_bytes(spec, zeros.data(), zeros.size());
+    const std::vector<uint8_t> zeros(size_t(c.k.data_bytes), 0);
+    c.k.zero_crc = crc_bytes(spec, zeros.data(), zeros.size());
     return c;
 }
 

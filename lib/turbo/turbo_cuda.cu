@@ -92,12 +92,11 @@ struct half_args {
     const int8_t* in;        // frames x n: d0 | d1 | d2, K + 4 each (MIXED: frame f at in_off[f])
     int n, K, nwin, frames, pairs, group;
     int out_stride;          // bytes from one frame's decisions to the next's (K / 8 where one K)
-    // MIXED (frames of several K in the chunk, this launch the pairs of one): pair q is chunk
-    // frames pair_frames[2 q] and [2 q + 1] (a lone frame twice), frame f's values start at
-    // in + in_off[f]; frames index the reports and the decisions
-    // MIXED also: the launch's runs of one K (k_run_desc) and their number; sys2, bounds and perm
-    // are the whole scratch and the engine's permutations, ext_out the a-priori words (both
-    // decoders'), each block taking its run's part (take_run)
+    // MIXED (frames of several K in the chunk): pair q of a run is chunk frames pair_frames[2 q]
+    // and [2 q + 1] (a lone frame twice), frame f's values start at value in_off[f]; frames index
+    // the reports and the decisions. The launch's runs of one K (k_run_desc) and their number;
+    // sys2, bounds and perm are the whole scratch and the engine's permutations, ext_out the
+    // a-priori words (both decoders'), each block taking its run's part (take_run)
     const int* pair_frames;
     const int* in_off;
     const k_run_desc* runs;
@@ -128,10 +127,16 @@ __device__ __forceinline__ int pair_b(const half_args& a, int q)
 {
     return MIXED ? a.pair_frames[2 * q + 1] : frame_b(q, a.frames);
 }
+//! frame f's first value, counted in values of the input (int8 or packed)
+template <bool MIXED>
+__device__ __forceinline__ size_t frame_start(const half_args& a, int f)
+{
+    return MIXED ? size_t(a.in_off[f]) : size_t(f) * size_t(a.n);
+}
 template <bool MIXED>
 __device__ __forceinline__ const int8_t* frame_in(const half_args& a, int f)
 {
-    return MIXED ? a.in + a.in_off[f] : a.in + size_t(f) * a.n;
+    return a.in + frame_start<MIXED>(a, f);
 }
 //! SKIP (frames stop early: a CRC and early stop) is a template parameter: without it the kernel
 //! is compiled without any of the flag reads, which cost 10% in the input loads' scheduling
@@ -141,12 +146,6 @@ __device__ __forceinline__ bool pair_done(const half_args& a, int q)
     return SKIP && a.report[pair_a<MIXED>(a, q)].iterations != 0 && a.report[pair_b<MIXED>(a, q)].iterations != 0;
 }
 
-//! SOFT4: the first value of frame f, counted in values of the packed input
-template <bool MIXED>
-__device__ __forceinline__ size_t frame_start4(const half_args& a, int f)
-{
-    return MIXED ? size_t(a.in_off[f]) : size_t(f) * size_t(a.n);
-}
 /*! Values v .. v + 3 of frame f (v a multiple of 4) as four int8 in a word, lowest byte first:
  *  the int8 input where it lies, or (SOFT4) packed 4-bit values (runtime/soft.h) read as
  *  soft4_value reads them: each nibble to the high half of its byte (16 q, sign-extended), the
@@ -156,7 +155,7 @@ template <bool MIXED, bool SOFT4>
 __device__ __forceinline__ uint32_t frame_word4(const half_args& a, int f, int v)
 {
     if constexpr (SOFT4) {
-        const uint8_t* p = reinterpret_cast<const uint8_t*>(a.in) + ((frame_start4<MIXED>(a, f) + size_t(v)) >> 1);
+        const uint8_t* p = reinterpret_cast<const uint8_t*>(a.in) + ((frame_start<MIXED>(a, f) + size_t(v)) >> 1);
         const uint32_t h = *reinterpret_cast<const uint16_t*>(p);
         const uint32_t w = ((h & 0xfu) << 4) | ((h & 0xf0u) << 8) | ((h & 0xf00u) << 12) | ((h & 0xf000u) << 16);
         return w | (__vcmpeq4(w, 0x80808080u) & 0x10101010u);
@@ -169,7 +168,7 @@ template <bool MIXED, bool SOFT4>
 __device__ __forceinline__ int8_t frame_value(const half_args& a, int f, int v)
 {
     if constexpr (SOFT4)
-        return int8_t(soft4_value(reinterpret_cast<const uint8_t*>(a.in), int64_t(frame_start4<MIXED>(a, f)) + v));
+        return int8_t(soft4_value(reinterpret_cast<const uint8_t*>(a.in), int64_t(frame_start<MIXED>(a, f)) + v));
     else
         return frame_in<MIXED>(a, f)[v];
 }
@@ -204,15 +203,22 @@ __host__ __device__ inline size_t perm_words(int K, int nwin) { return (size_t(K
 __host__ __device__ inline size_t pair_words(int K, int nwin) { return 2 * size_t(K + nwin) + K + 2 * ((K + 31) / 32); }
 __host__ __device__ inline size_t block_words(int K, int nwin, int group) { return perm_words(K, nwin) + group * pair_words(K, nwin); }
 
-/*! MIXED: block b's run (frames of one K) in a launch over several: a made that run's (its K, its
- *  pairs, its scratch and permutation for decoder DEC); returns the block within the run */
+//! MIXED: the run (frames of one K) whose FIRST field (its first block, or pair) is the last at or below x
+template <int k_run_desc::*FIRST>
+__device__ __forceinline__ k_run_desc run_of(const half_args& a, int x)
+{
+    int r = 0;
+    while (r + 1 < a.nruns && a.runs[r + 1].*FIRST <= x)
+        ++r;
+    return a.runs[r];
+}
+
+/*! MIXED: block b's run in a launch over several K: a made that run's (its K, its pairs, its
+ *  scratch and permutation for decoder DEC); returns the block within the run */
 template <int DEC>
 __device__ __forceinline__ int take_run(half_args& a, int b)
 {
-    int r = 0;
-    while (r + 1 < a.nruns && a.runs[r + 1].block0 <= b)
-        ++r;
-    const k_run_desc d = a.runs[r];
+    const k_run_desc d = run_of<&k_run_desc::block0>(a, b);
     a.K = d.K;
     a.n = 3 * d.K + 12;
     a.nwin = d.nwin;
@@ -514,10 +520,7 @@ __global__ void turbo_sys2_kernel(const half_args launch, const uint32_t* pi, u3
     half_args a = launch;
     int q = blockIdx.x;
     if constexpr (MIXED) { // (the run of pair q: as take_run)
-        int r = 0;
-        while (r + 1 < a.nruns && a.runs[r + 1].pair0 <= q)
-            ++r;
-        const k_run_desc d = a.runs[r];
+        const k_run_desc d = run_of<&k_run_desc::pair0>(a, q);
         a.K = d.K;
         a.pair_frames += 2 * d.pair0;
         pi += d.perm_at;
@@ -763,7 +766,7 @@ public:
             const std::vector<uint32_t>& pi = code.pi.permutation();
             perms.insert(perms.end(), pi.begin(), pi.end());
             perms.insert(perms.end(), code.pi.inverse().begin(), code.pi.inverse().end());
-            crcs.push_back(crc_k_of(make_crc_gpu(o, K)));
+            crcs.push_back(make_crc_gpu(o, K).k);
             d_index[size_t(K)] = int(d_k.size());
             d_shared = std::max(d_shared, ki.shared);
             d_k.push_back(ki);
@@ -807,8 +810,8 @@ public:
         d_start[0] = 0;
         for (size_t f = 0; f < frames; ++f) {
             const size_t n = in.lengths[f];
-            const int K = n >= 12 && (n - 12) % 3 == 0 && n <= size_t(3 * max_k + 12) ? int((n - 12) / 3) : 0;
-            if (K == 0 || d_index[size_t(K)] < 0)
+            const int K = lte_k_of_length(n);
+            if (K == 0)
                 throw std::invalid_argument("turbo: frame " + std::to_string(f) + " has " + std::to_string(n) +
                                             " soft values, not 3K + 12 for an LTE K");
             d_kidx[f] = d_index[size_t(K)];

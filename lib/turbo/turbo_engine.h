@@ -73,6 +73,9 @@ std::unique_ptr<turbo_engine> make_turbo_fixed_cpu(const turbo_code& code, const
 std::unique_ptr<turbo_engine> make_turbo_fptd_fixed_cpu(const turbo_code& code, const turbo_options& o);
 //! the scalar engine, a frame at a time, state by state (the readable twin the tests compare with)
 std::unique_ptr<turbo_engine> make_turbo_fixed_scalar(const turbo_code& code, const turbo_options& o, int window);
+//! LTE K of a frame of n soft values (3K + 12), or 0 where n is no such length
+int lte_k_of_length(size_t n);
+
 #ifdef GPUFEC_HAVE_CUDA
 std::unique_ptr<turbo_engine> make_turbo_cuda(const turbo_code& code, const turbo_options& o, int window,
                                               int device, size_t max_batch);

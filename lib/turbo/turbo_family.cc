@@ -218,16 +218,6 @@ std::unique_ptr<batch_decoder> build(const turbo_code& code, const turbo_setup& 
     return make_engine_decoder(shape, std::move(eng), size_t(s.common.max_batch));
 }
 
-//! LTE K of a frame of n soft values (3K + 12), or 0
-int lte_k_of_length(size_t n)
-{
-    if (n < 12 || (n - 12) % 3 != 0)
-        return 0;
-    static const std::vector<int> sizes = interleaver::lte_sizes();
-    const int K = int((n - 12) / 3);
-    return std::binary_search(sizes.begin(), sizes.end(), K) ? K : 0;
-}
-
 std::unique_ptr<batch_decoder> make_any_k(const turbo_setup& s)
 {
     const size_t crc_bits = s.c.opts.crc.empty() ? 0 : size_t(crc_spec::named(s.c.opts.crc).width);
@@ -332,6 +322,15 @@ std::unique_ptr<frame_encoder> make_encoder_from_options(option_reader& r)
 }
 
 } // namespace
+
+int lte_k_of_length(size_t n)
+{
+    if (n < 12 || (n - 12) % 3 != 0)
+        return 0;
+    static const std::vector<int> sizes = interleaver::lte_sizes();
+    const int K = int((n - 12) / 3);
+    return std::binary_search(sizes.begin(), sizes.end(), K) ? K : 0;
+}
 
 GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                              "turbo",
