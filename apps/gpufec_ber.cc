@@ -174,6 +174,15 @@ int main(int argc, char** argv)
                                    "counts do not depend on devices, ranks or batch")
         ->capture_default_str()
         ->transform(count_value);
+    std::string frame_maker = "auto";
+    cli.add_option("--frame-maker", frame_maker,
+                   "how frames are made: auto (span frames where the code is affine and the channel "
+                   "BPSK over AWGN with int8 or 4-bit input: on the decoder's GPU when it decodes on one, "
+                   "else on the CPU; otherwise each frame through the encoder), gpu, cpu, or encoder "
+                   "(each frame's random bits through the family's encoder, the sweeps of earlier "
+                   "versions); gpu and cpu make the same frames")
+        ->capture_default_str()
+        ->check(CLI::IsMember({ "auto", "gpu", "cpu", "encoder" }));
     cli.add_option("--csv", csv, "CSV output (rewritten after every point)")->capture_default_str();
     cli.add_option("--json", json, "JSON output: device, commit, code, options, units and the points");
     cli.add_option("--plot", plot, "draw the curves into this file (.png, .pdf or .svg) with "
@@ -210,10 +219,12 @@ int main(int argc, char** argv)
         const std::string label = ch->measure_label();
         // this process's decoders; a rank that cannot make them fails the run on every rank
         std::vector<std::unique_ptr<code_kit>> kits;
-        std::string made_error;
+        std::string made_error, frames_made;
         try {
-            for (const auto& d : devices_for_process(parse_devices(devices), tm->local_rank(), tm->local_size()))
+            for (const auto& d : devices_for_process(parse_devices(devices), tm->local_rank(), tm->local_size())) {
                 kits.push_back(make_code_kit(family, options, d));
+                frames_made += (frames_made.empty() ? "" : " | ") + kits.back()->choose_frame_maker(frame_maker, *ch, seed);
+            }
         } catch (const std::exception& e) {
             made_error = e.what();
         }
@@ -237,9 +248,9 @@ int main(int argc, char** argv)
         code_kit& kit = *kits.front();
         sim_driver driver(raw, *tm, batch);
         if (lead)
-            std::fprintf(stderr, "gpufec_ber: %s, rate %.4f, %s; %s; %llu frames per round\n",
+            std::fprintf(stderr, "gpufec_ber: %s, rate %.4f, %s; %s; %llu frames per round; frames: %s\n",
                          kit.describe().c_str(), kit.rate(), ch->name().c_str(), backends.c_str(),
-                         (unsigned long long)driver.round_frames());
+                         (unsigned long long)driver.round_frames(), frames_made.c_str());
         std::vector<point> done;
         std::signal(SIGINT, on_interrupt);
         progress_line progress(quiet || !lead);
@@ -301,6 +312,7 @@ int main(int argc, char** argv)
             j["rate"] = kit.rate();
             j["input"] = kit.input_kind();
             j["seed"] = seed;
+            j["frames_made_by"] = frames_made;
             j["stop_rule"] = { { "min_frame_errors", rule.min_frame_errors },
                                { "min_bit_errors", rule.min_bit_errors },
                                { "max_frames", rule.max_frames },

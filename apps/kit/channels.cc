@@ -39,6 +39,7 @@ public:
     }
     float llr_scale() const override { return 2.f / (d_sigma * d_sigma); }
     double uncoded_ber(double ebn0_db) const override { return uncoded_bpsk_ber(ebn0_db); }
+    double awgn_sigma() const override { return d_sigma; }
 
 private:
     float d_sigma = 1.f;

@@ -16,10 +16,13 @@
 #include <gnuradio/gpufec/core/runtime/bits.h>
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include "runtime/cpu_pool.h"
+#include "sim/span_frames.h"
 
 #include <algorithm>
+#include <bitset>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 namespace gpufec {
@@ -108,9 +111,43 @@ public:
         return d_bound ? d_bound(rate(), ebn0) : NAN;
     }
 
+    std::string choose_frame_maker(const std::string& maker, const channel_kit& ch, uint64_t seed) override
+    {
+        d_gpu.reset();
+        d_span = false;
+        d_pending.valid = d_have_last = false;
+        if (maker != "auto" && maker != "gpu" && maker != "cpu")
+            return code_kit::choose_frame_maker(maker, ch, seed); // "encoder", or a bad name
+        const std::string why_not = span_refusal(ch, seed);
+        if (!why_not.empty()) {
+            if (maker != "auto")
+                throw std::invalid_argument("--frame-maker " + maker + ": " + why_not);
+            return code_kit::choose_frame_maker("auto", ch, seed) + " (" + why_not + ")";
+        }
+        d_span = true;
+        const std::string what = "span frames (64 encoded words, Philox, exact int8 levels)";
+        if (maker == "cpu" || !d_dec->on_gpu()) {
+            if (maker == "gpu")
+                throw std::invalid_argument("--frame-maker gpu: the decoder runs on the CPU (" + d_dec->backend() + ")");
+            return what + " on the CPU";
+        }
+        try {
+            d_gpu = sim::make_span_maker_gpu(resolve_backend(d_device).device, *d_basis, d_soft_bits);
+        } catch (const std::exception& e) {
+            if (maker == "gpu")
+                throw;
+            return what + " on the CPU (" + e.what() + ")";
+        }
+        return what + " on " + d_gpu->device();
+    }
+
     void simulate(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch,
                   frame_result* out) override
     {
+        if (d_span) {
+            simulate_span(key, first, count, ch, out);
+            return;
+        }
         tell_decoder(ch);
         make_frames(key, first, count, ch);
         decode(count, false);
@@ -178,6 +215,107 @@ private:
     };
     //! the code of frame `frame` of a point (the mix in turn)
     const code_shape& code_of(uint64_t frame) const { return d_codes[frame % d_codes.size()]; }
+
+    //! why span frames cannot make this kit's frames through `ch` (empty: they can); builds the basis
+    std::string span_refusal(const channel_kit& ch, uint64_t seed)
+    {
+        if (std::isnan(ch.awgn_sigma()))
+            return "span frames draw BPSK over AWGN only, not " + ch.name();
+        if (!ch.decoder_options().empty())
+            return "the decoder is told the channel";
+        if (d_dec->wants_float_input())
+            return "span frames draw int8 values; this decoder takes float LLRs";
+        if (d_codes.size() > 1 || d_dec->variable_input())
+            return "span frames are of one length";
+        if (d_soft_bits == 4 && d_n % 2)
+            return "packed 4-bit span frames need an even number of values";
+        if (!basis_for(seed))
+            return "the encoder is not affine";
+        return "";
+    }
+
+    //! the basis of `seed` (made again when the seed changes); false where the encoder is not affine
+    bool basis_for(uint64_t seed)
+    {
+        if (d_basis && d_basis_seed == seed)
+            return true;
+        auto& enc = *d_workers.front().enc.front();
+        d_basis = sim::make_span_basis(d_k, d_n, [&](const uint8_t* u, uint8_t* c) { enc.encode(u, 1, c); }, seed);
+        d_basis_seed = seed;
+        if (d_basis && d_gpu) // the maker holds the rows of the seed it was made with
+            d_gpu = sim::make_span_maker_gpu(resolve_backend(d_device).device, *d_basis, d_soft_bits);
+        return bool(d_basis);
+    }
+
+    /*! Span frames: made on the GPU (the next call's frames guessed and made while this call's
+     *  decode: a wrong guess costs only GPU time) or on the CPU, decoded with packed output, and
+     *  compared with the frames' information bytes. */
+    void simulate_span(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch, frame_result* out)
+    {
+        if (!basis_for(key.seed))
+            throw std::logic_error("span frames: the encoder is not affine"); // checked when chosen
+        const double sigma = ch.awgn_sigma();
+        if (sigma != d_levels_sigma) {
+            d_levels = sim::make_awgn_levels(sigma, ch.int8_scale());
+            d_levels_sigma = sigma;
+        }
+        const sim::span_key sk = sim::make_span_key(key.seed, key.point);
+        sim::span_output in;
+        if (d_gpu) {
+            const bool ready = d_pending.valid && d_pending.seed == key.seed && d_pending.point == key.point &&
+                               d_pending.first == first && d_pending.count == count && d_pending.sigma == sigma;
+            const int slot = d_pending.valid ? d_pending.slot : 0;
+            if (!ready)
+                d_gpu->start(slot, d_levels, sk, first, count);
+            in = d_gpu->wait(slot);
+            // the next call of this point most likely starts as far on as this one did from the last
+            const bool same_point = d_have_last && d_last.seed == key.seed && d_last.point == key.point;
+            const uint64_t next = first + (same_point && first > d_last_first ? first - d_last_first : count);
+            d_gpu->start(1 - slot, d_levels, sk, next, count);
+            d_pending = { true, key.seed, key.point, next, count, sigma, 1 - slot };
+            d_last = key;
+            d_last_first = first;
+            d_have_last = true;
+        } else {
+            if (d_soft_bits == 4)
+                in.soft4 = d_in4.get<uint8_t>(count * d_n / 2);
+            else
+                in.soft8 = d_in.get<int8_t>(count * d_n);
+            in.info = d_span_info.get<uint8_t>(count * d_basis->info_bytes());
+            sim::make_span_frames_cpu(*d_basis, d_levels, sk, first, count, in);
+        }
+        d_status.resize(count);
+        frame_batch b;
+        b.frames = count;
+        b.soft = in.soft8;
+        b.soft4 = in.soft4;
+        const size_t stride = d_dec->output_bytes(true), info_stride = d_basis->info_bytes();
+        d_packed = d_out_buf.get<uint8_t>(count * stride);
+        b.bits = d_packed;
+        b.packed = true;
+        b.status = d_status.data();
+        d_dec->decode(b);
+        const size_t k = d_k, whole = k / 8;
+        for_frames(*d_pool, count, [&](uint64_t f, int) {
+            const uint8_t* got = d_packed + f * stride;
+            const uint8_t* sent = in.info + f * info_stride;
+            uint32_t e = 0, se = 0;
+            for (size_t i = 0; i < whole; ++i)
+                e += uint32_t(std::bitset<8>(got[i] ^ sent[i]).count());
+            if (k % 8) // the last byte's bits past k are padding
+                e += uint32_t(std::bitset<8>((got[whole] ^ sent[whole]) & (0xff00u >> (k % 8))).count());
+            if (d_symbol_bits > 1 && e)
+                for (size_t i = 0; i < k; i += d_symbol_bits) {
+                    bool wrong = false;
+                    for (size_t j = i; j < std::min(k, i + d_symbol_bits) && !wrong; ++j)
+                        wrong = packed_bit(got, j) != packed_bit(sent, j);
+                    se += wrong;
+                }
+            out[f].bit_errors = e;
+            out[f].symbol_errors = se;
+            out[f].iterations = uint32_t(std::max(0, d_status[f].iterations));
+        });
+    }
 
     //! frame first + f's information bits (into d_info, at a stride of the longest) and code bits
     //! (into wk.coded), drawn from its own generator, which goes on to the channel
@@ -363,6 +501,23 @@ private:
     std::vector<uint8_t> d_info, d_out;
     std::vector<frame_status> d_status;
     uint64_t d_bench_frames = 0;
+    // span frames (choose_frame_maker)
+    bool d_span = false;
+    std::optional<sim::span_basis> d_basis;
+    uint64_t d_basis_seed = 0;
+    std::unique_ptr<sim::span_maker_gpu> d_gpu; //!< null: made on the CPU
+    sim::awgn_levels d_levels{};
+    double d_levels_sigma = NAN;
+    kit_buffer d_span_info;
+    struct pending_frames { //!< what the GPU maker's other slot is making
+        bool valid = false;
+        uint64_t seed = 0, point = 0, first = 0, count = 0;
+        double sigma = NAN;
+        int slot = 0;
+    } d_pending;
+    sim_key d_last;
+    uint64_t d_last_first = 0;
+    bool d_have_last = false;
 };
 
 } // namespace

@@ -14,6 +14,16 @@ namespace app {
 
 double code_kit::union_bound_ber(double) const { return NAN; }
 
+std::string code_kit::choose_frame_maker(const std::string& maker, const channel_kit&, uint64_t)
+{
+    if (maker == "auto" || maker == "encoder")
+        return "each frame through the encoder, on the CPU";
+    if (maker == "gpu" || maker == "cpu")
+        throw std::invalid_argument("--frame-maker " + maker + ": " + describe() +
+                                    " makes its frames through its encoder only (use auto or encoder)");
+    throw std::invalid_argument("--frame-maker: '" + maker + "' is not auto, gpu, cpu or encoder");
+}
+
 std::unique_ptr<code_kit> make_code_kit(const std::string& family, const std::string& options,
                                         const device_spec& device, const std::vector<std::string>& mix)
 {

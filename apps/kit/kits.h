@@ -18,6 +18,7 @@
 #include <gnuradio/gpufec/core/runtime/device.h>
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include <cstdint>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -68,6 +69,9 @@ public:
         out.resize(n);
         transmit(bits, n, out.data(), rng);
     }
+    /*! BPSK over AWGN with quantize_soft's int8 rule: the noise's deviation at this point
+     *  (symbols +-1), for frames drawn by span frames' exact levels; NaN for other channels */
+    virtual double awgn_sigma() const { return NAN; }
     /*! options the decoder needs to know the channel at this point (the BSID channel's
      *  probabilities: "pi=0.01, pd=0.01, ps=0"); empty: none */
     virtual std::string decoder_options() const { return ""; }
@@ -124,6 +128,14 @@ public:
     virtual std::string input_kind() const { return "int8"; } //!< what the decoder is fed
     //! union bound on the BER of ML decoding (NaN where the kit has none)
     virtual double union_bound_ber(double) const;
+
+    /*! How simulate() makes frames through `ch` for runs seeded with `seed`: "auto" (span
+     *  frames where the code, channel and input allow, on the decoder's GPU when it decodes on
+     *  one, else on the CPU; else each frame through the encoder), "gpu" or "cpu" (span frames
+     *  there, or an error saying why not), "encoder" (each frame's own random bits through the
+     *  family's encoder, its noise from the frame's unit_rng). Returns the choice in words. A
+     *  kit that is never told makes frames through the encoder. */
+    virtual std::string choose_frame_maker(const std::string& maker, const channel_kit& ch, uint64_t seed);
 
     /*! Simulates frames [first, first + count) of point `key` through `ch` (already set to the
      *  point) and writes one result per frame. The same frame gives the same result in any

@@ -13,6 +13,7 @@
 
 #include <gnuradio/gpufec/core/codes/distance_spectrum.h>
 #include <gtest/gtest.h>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -299,4 +300,87 @@ TEST(app_kits, mixed_lengths_through_one_decoder)
     EXPECT_THROW(make_code_kit("turbo", "code=lte:any", cpu(), { "code=ccsds:1784" }), std::invalid_argument);
     EXPECT_THROW(make_code_kit("viterbi", "code=ccsds, mode=streaming", cpu(), { "code=ccsds" }),
                  std::invalid_argument);
+}
+
+// Span frames (choose_frame_maker): the counts do not depend on the decoder's device, the
+// maker's place (CPU, or the GPU with its guessed batches), the decoders or the batch; and they
+// agree in distribution with frames made through the encoder.
+TEST(app_kits, span_frames_counts_do_not_depend_on_where_they_are_made)
+{
+    auto ch = make_bpsk_awgn();
+    const std::string code = "code=802.11n:648:1/2";
+    team one;
+    stop_rule rule;
+    rule.min_frame_errors = 40;
+    rule.max_bits = 0;
+    struct setup {
+        device_spec dev;
+        std::string maker;
+        size_t decoders;
+        uint64_t batch;
+    };
+    std::vector<setup> setups{ { cpu(), "cpu", 1, 500 }, { cpu(), "auto", 2, 37 } };
+    if (!cuda_devices().empty()) {
+        const auto gpu = device_spec::parse("cuda:0");
+        setups.push_back({ gpu, "gpu", 1, 500 });
+        setups.push_back({ gpu, "gpu", 2, 113 });
+        setups.push_back({ gpu, "cpu", 1, 64 });
+    }
+    error_counts ref;
+    for (size_t s = 0; s < setups.size(); ++s) {
+        std::vector<std::unique_ptr<code_kit>> kits;
+        std::vector<code_kit*> use;
+        for (size_t i = 0; i < setups[s].decoders; ++i) {
+            kits.push_back(make_code_kit("ldpc", code, setups[s].dev));
+            const std::string how = kits.back()->choose_frame_maker(setups[s].maker, *ch, 9);
+            EXPECT_NE(how.find("span frames"), std::string::npos) << how;
+            use.push_back(kits.back().get());
+        }
+        ch->set_point(1.5, kits[0]->rate());
+        sim_driver d(use, one, setups[s].batch);
+        error_counts c = d.run_point({ 9, 0 }, *ch, rule);
+        c = d.run_point({ 9, 0 }, *ch, rule); // again: batches made ahead by the GPU maker are right or remade
+        EXPECT_EQ(c.frame_errors, 40u);
+        if (s == 0)
+            ref = c;
+        EXPECT_EQ(c.frames, ref.frames) << setups[s].dev.str() << " " << setups[s].maker;
+        EXPECT_EQ(c.bit_errors, ref.bit_errors) << setups[s].dev.str() << " " << setups[s].maker;
+        EXPECT_EQ(c.iterations, ref.iterations) << setups[s].dev.str() << " " << setups[s].maker;
+    }
+}
+
+TEST(app_kits, span_frames_error_rates_match_encoded_frames)
+{
+    auto ch = make_bpsk_awgn();
+    team one;
+    stop_rule rule;
+    rule.min_frame_errors = 0;
+    rule.max_frames = 6000;
+    uint64_t fe[2];
+    for (int span = 0; span < 2; ++span) {
+        auto k = make_code_kit("ldpc", "code=802.11n:648:1/2", cpu());
+        k->choose_frame_maker(span ? "cpu" : "encoder", *ch, 3);
+        ch->set_point(1.75, k->rate());
+        sim_driver d({ k.get() }, one, 1000);
+        fe[span] = d.run_point({ 3, 0 }, *ch, rule).frame_errors;
+    }
+    // two binomial counts of 6000 frames at FER about 5 %: a difference within 5 standard deviations
+    const double p = double(fe[0] + fe[1]) / 12000, sd = std::sqrt(2 * 6000 * p * (1 - p));
+    EXPECT_GT(fe[0], 60u);
+    EXPECT_LT(std::abs(double(fe[0]) - double(fe[1])), 5 * sd) << fe[0] << " against " << fe[1];
+}
+
+TEST(app_kits, frame_maker_choices_and_refusals)
+{
+    auto awgn = make_bpsk_awgn();
+    auto ppm = make_channel("poisson-ppm");
+    auto k = make_code_kit("ldpc", "code=802.11n:648:1/2", cpu());
+    EXPECT_NE(k->choose_frame_maker("encoder", *awgn, 1).find("encoder"), std::string::npos);
+    EXPECT_THROW(k->choose_frame_maker("gpu", *awgn, 1), std::invalid_argument); // it decodes on the CPU
+    EXPECT_THROW(k->choose_frame_maker("fast", *awgn, 1), std::invalid_argument);
+    auto s = make_code_kit("scppm", "", cpu());
+    EXPECT_NE(s->choose_frame_maker("auto", *ppm, 1).find("encoder"), std::string::npos); // not AWGN
+    EXPECT_THROW(s->choose_frame_maker("cpu", *ppm, 1), std::invalid_argument);
+    auto v = make_code_kit("viterbi", "code=ccsds, mode=streaming", cpu());
+    EXPECT_THROW(v->choose_frame_maker("cpu", *awgn, 1), std::invalid_argument);
 }

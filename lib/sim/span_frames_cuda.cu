@@ -73,6 +73,12 @@ public:
         d_res->code_rows.assign(b.code);
     }
 
+    ~span_maker_cuda() override
+    {
+        if (d_res) // a batch made ahead may still be on its way into the host buffers
+            cudaStreamSynchronize(d_res->stream.get());
+    }
+
     void start(int slot, const awgn_levels& lv, span_key key, uint64_t first, uint64_t count) override
     {
         device_guard g(d_device);
