@@ -382,5 +382,63 @@ TEST(app_kits, frame_maker_choices_and_refusals)
     EXPECT_NE(s->choose_frame_maker("auto", *ppm, 1).find("encoder"), std::string::npos); // not AWGN
     EXPECT_THROW(s->choose_frame_maker("cpu", *ppm, 1), std::invalid_argument);
     auto v = make_code_kit("viterbi", "code=ccsds, mode=streaming", cpu());
-    EXPECT_THROW(v->choose_frame_maker("cpu", *awgn, 1), std::invalid_argument);
+    EXPECT_THROW(v->choose_frame_maker("gpu", *awgn, 1), std::invalid_argument); // it decodes on the CPU
+    EXPECT_NE(v->choose_frame_maker("cpu", *awgn, 1).find("Philox"), std::string::npos);
+}
+
+// The drawn stream of the streaming Viterbi kit: counts independent of device, maker and batch;
+// its error rate consistent with the stream made through the encoder.
+TEST(app_kits, drawn_stream_counts_do_not_depend_on_where_it_is_made)
+{
+    auto ch = make_bpsk_awgn();
+    team one;
+    stop_rule rule;
+    rule.min_frame_errors = 30;
+    rule.max_bits = 0;
+    struct setup {
+        device_spec dev;
+        std::string maker, options;
+        uint64_t batch;
+    };
+    const std::string punct = "code=80211-2/3, mode=streaming, block_len=64";
+    std::vector<setup> setups{ { cpu(), "cpu", punct, 200 }, { cpu(), "auto", punct, 33 } };
+    if (!cuda_devices().empty()) {
+        const auto gpu = device_spec::parse("cuda:0");
+        setups.push_back({ gpu, "gpu", punct, 200 });
+        setups.push_back({ gpu, "gpu", punct + ", soft_bits=4", 77 }); // other input: only run, not compared
+        setups.push_back({ gpu, "cpu", punct, 1000 });
+    }
+    error_counts ref;
+    for (size_t s = 0; s < setups.size(); ++s) {
+        auto k = make_code_kit("viterbi", setups[s].options, setups[s].dev);
+        const std::string how = k->choose_frame_maker(setups[s].maker, *ch, 5);
+        EXPECT_NE(how.find("Philox"), std::string::npos) << how;
+        ch->set_point(3.0, k->rate());
+        sim_driver d({ k.get() }, one, setups[s].batch);
+        error_counts c = d.run_point({ 5, 0 }, *ch, rule);
+        c = d.run_point({ 5, 0 }, *ch, rule);
+        EXPECT_EQ(c.frame_errors, 30u);
+        if (s == 0)
+            ref = c;
+        if (setups[s].options != punct)
+            continue;
+        EXPECT_EQ(c.frames, ref.frames) << setups[s].dev.str() << " " << setups[s].maker;
+        EXPECT_EQ(c.bit_errors, ref.bit_errors) << setups[s].dev.str() << " " << setups[s].maker;
+    }
+    // against the stream made through the encoder: frame error counts of 3000 blocks
+    stop_rule fixed;
+    fixed.min_frame_errors = 0;
+    fixed.max_frames = 3000;
+    fixed.max_bits = 0;
+    uint64_t fe[2];
+    for (int drawn = 0; drawn < 2; ++drawn) {
+        auto k = make_code_kit("viterbi", "code=ccsds, mode=streaming, block_len=64", cpu());
+        k->choose_frame_maker(drawn ? "cpu" : "encoder", *ch, 5);
+        ch->set_point(2.5, k->rate());
+        sim_driver d({ k.get() }, one, 500);
+        fe[drawn] = d.run_point({ 5, 1 }, *ch, fixed).frame_errors;
+    }
+    const double p = double(fe[0] + fe[1]) / 6000, sd = std::sqrt(2 * 3000 * p * (1 - p));
+    EXPECT_GT(fe[0], 30u);
+    EXPECT_LT(std::abs(double(fe[0]) - double(fe[1])), 5 * sd) << fe[0] << " against " << fe[1];
 }

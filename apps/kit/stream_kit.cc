@@ -18,8 +18,10 @@
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gnuradio/gpufec/core/viterbi/viterbi.h>
 #include "runtime/cpu_pool.h"
+#include "sim/stream_frames.h"
 
 #include <algorithm>
+#include <bitset>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -32,7 +34,7 @@ namespace {
 class stream_kit : public code_kit
 {
 public:
-    stream_kit(const frame_options& opts, const device_spec& device) : d_pool(get_cpu_pool(0))
+    stream_kit(const frame_options& opts, const device_spec& device) : d_pool(get_cpu_pool(0)), d_device(device)
     {
         option_reader r("viterbi", opts, &frame_family_info("viterbi").schema);
         d_code = conv_code_from_options(r);
@@ -75,9 +77,45 @@ public:
         return d_spectrum.empty() ? NAN : gpufec::union_bound_ber(d_spectrum, rate(), ebn0);
     }
 
+    std::string choose_frame_maker(const std::string& maker, const channel_kit& ch, uint64_t seed) override
+    {
+        d_sim = false;
+        d_gpu.reset();
+        d_pending.valid = d_have_last = false;
+        if (maker != "auto" && maker != "gpu" && maker != "cpu")
+            return code_kit::choose_frame_maker(maker, ch, seed);
+        if (std::isnan(ch.awgn_sigma())) {
+            if (maker != "auto")
+                throw std::invalid_argument("--frame-maker " + maker + ": the simulated stream is BPSK over AWGN only, not " +
+                                            ch.name());
+            return code_kit::choose_frame_maker("auto", ch, seed) + " (not BPSK over AWGN)";
+        }
+        d_stream_code = sim::make_stream_code(d_code);
+        d_sim = true;
+        const std::string what = "the stream drawn by Philox, exact int8 levels";
+        const bool on_gpu = d_dec->backend().rfind("cuda", 0) == 0;
+        if (maker == "cpu" || !on_gpu) {
+            if (maker == "gpu")
+                throw std::invalid_argument("--frame-maker gpu: the decoder runs on the CPU (" + d_dec->backend() + ")");
+            return what + ", on the CPU";
+        }
+        try {
+            d_gpu = sim::make_stream_maker_gpu(resolve_backend(d_device).device, d_stream_code, d_soft_bits);
+        } catch (const std::exception& e) {
+            if (maker == "gpu")
+                throw;
+            return what + ", on the CPU (" + e.what() + ")";
+        }
+        return what + ", on " + d_gpu->device();
+    }
+
     void simulate(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch,
                   frame_result* out) override
     {
+        if (d_sim) {
+            simulate_drawn(key, first, count, ch, out);
+            return;
+        }
         make_blocks(key, first, count, ch);
         decode();
         const size_t D = size_t(d_opts.block_len), bytes = D / 8;
@@ -133,11 +171,17 @@ private:
      * decode_blocks() can take them; hi = first + count + margin. The encoder starts d_align
      * blocks before lo (state 0 there is wrong, but d_align * D >= K - 1 bits later the shift
      * register holds the true state) and its output for those blocks is dropped. */
+    //! the first block whose values decoding blocks from `first` on needs: the margin before
+    //! it, rounded down to a puncturing-period boundary
+    uint64_t first_made_block(uint64_t first) const
+    {
+        uint64_t lo = first > uint64_t(d_margin) ? first - uint64_t(d_margin) : 0;
+        return lo - lo % uint64_t(d_align);
+    }
+
     void make_blocks(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch)
     {
-        const uint64_t D = uint64_t(d_opts.block_len), A = uint64_t(d_align);
-        uint64_t lo = first > uint64_t(d_margin) ? first - uint64_t(d_margin) : 0;
-        lo -= lo % A;
+        const uint64_t D = uint64_t(d_opts.block_len), A = uint64_t(d_align), lo = first_made_block(first);
         const uint64_t lead = lo >= A ? A : 0, hi = first + count + uint64_t(d_margin);
         const uint64_t from = lo - lead, blocks = hi - from;
         d_first = first;
@@ -183,6 +227,73 @@ private:
         }
     }
 
+    //! the stretch of the stream blocks [first, first + count) need: from lo (as make_blocks) to hi
+    sim::stream_stretch stretch_of(uint64_t first, uint64_t count) const
+    {
+        const uint64_t D = uint64_t(d_opts.block_len), lo = first_made_block(first);
+        const uint64_t hi = first + count + uint64_t(d_margin);
+        sim::stream_stretch st;
+        st.v0 = uint64_t(d_code.kept_for_stages(int64_t(lo * D)));
+        st.v1 = uint64_t(d_code.kept_for_stages(int64_t(hi * D)));
+        st.s0 = int64_t(first * D);
+        st.s1 = int64_t((first + count) * D);
+        return st;
+    }
+
+    /*! The drawn stream (choose_frame_maker): made on the GPU (the next call's stretch guessed
+     *  and made while this one decodes) or on the CPU, then decoded and compared. */
+    void simulate_drawn(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch, frame_result* out)
+    {
+        const double sigma = ch.awgn_sigma();
+        if (sigma != d_levels_sigma) {
+            d_levels = sim::make_awgn_levels(sigma, d_soft_scale);
+            d_levels_sigma = sigma;
+        }
+        const sim::span_key sk = sim::make_span_key(key.seed, key.point);
+        const sim::stream_stretch st = stretch_of(first, count);
+        sim::span_output in;
+        if (d_gpu) {
+            const bool ready = d_pending.valid && d_pending.seed == key.seed && d_pending.point == key.point &&
+                               d_pending.first == first && d_pending.count == count && d_pending.sigma == sigma;
+            const int slot = d_pending.valid ? d_pending.slot : 0;
+            if (!ready)
+                d_gpu->start(slot, d_levels, sk, st);
+            in = d_gpu->wait(slot);
+            const bool same_point = d_have_last && d_last.seed == key.seed && d_last.point == key.point;
+            const uint64_t next = first + (same_point && first > d_last_first ? first - d_last_first : count);
+            d_gpu->start(1 - slot, d_levels, sk, stretch_of(next, count));
+            d_pending = { true, key.seed, key.point, next, count, sigma, 1 - slot };
+            d_last = key;
+            d_last_first = first;
+            d_have_last = true;
+        } else {
+            const uint64_t values = st.v1 - st.v0;
+            if (d_soft_bits == 4)
+                in.soft4 = d_in4.get<uint8_t>((values + 1) / 2);
+            else
+                in.soft8 = d_in.get<int8_t>(values);
+            in.info = d_drawn_info.get<uint8_t>(st.info_bytes());
+            sim::make_stream_cpu(d_stream_code, d_levels, sk, st, in);
+        }
+        d_first = first;
+        d_count = count;
+        d_stage0 = int64_t(first_made_block(first) * uint64_t(d_opts.block_len));
+        d_soft_len = size_t(st.v1 - st.v0);
+        d_soft = in.soft8;
+        d_soft4 = in.soft4;
+        decode();
+        const size_t bytes = size_t(d_opts.block_len) / 8;
+        for_frames(*d_pool, count, [&](uint64_t b, int) {
+            const uint8_t* got = d_packed + b * bytes;
+            const uint8_t* sent = in.info + b * bytes;
+            uint32_t e = 0;
+            for (size_t i = 0; i < bytes; ++i)
+                e += uint32_t(std::bitset<8>(got[i] ^ sent[i]).count());
+            out[b].bit_errors = e;
+            out[b].iterations = 1;
+        });
+    }
+
     void decode()
     {
         d_packed = d_out.get<uint8_t>(d_count * size_t(d_opts.block_len) / 8);
@@ -213,6 +324,23 @@ private:
     uint8_t* d_soft4 = nullptr;
     size_t d_soft_len = 0;
     uint8_t* d_packed = nullptr;
+    device_spec d_device;
+    // the drawn stream (choose_frame_maker)
+    bool d_sim = false;
+    sim::stream_code d_stream_code;
+    std::unique_ptr<sim::stream_maker_gpu> d_gpu; //!< null: drawn on the CPU
+    sim::awgn_levels d_levels{};
+    double d_levels_sigma = NAN;
+    kit_buffer d_drawn_info;
+    struct pending_stretch { //!< what the GPU maker's other slot is making
+        bool valid = false;
+        uint64_t seed = 0, point = 0, first = 0, count = 0;
+        double sigma = NAN;
+        int slot = 0;
+    } d_pending;
+    sim_key d_last;
+    uint64_t d_last_first = 0;
+    bool d_have_last = false;
 };
 
 } // namespace

@@ -70,10 +70,9 @@ awgn_levels make_awgn_levels(double sigma, double scale);
 //! the int8 value of a bit 1 for uniform u (binary search in the thresholds)
 GPUFEC_HD int awgn_level(const uint64_t* t, uint64_t u)
 {
-    int below = 0; // thresholds <= u
+    int below = 0; // thresholds <= u (a select, not a branch: u is random)
     for (int step = 128; step > 0; step >>= 1)
-        if (t[below + step - 1] <= u)
-            below += step;
+        below += t[below + step - 1] <= u ? step : 0;
     return (below > 254 ? 254 : below) - 127;
 }
 

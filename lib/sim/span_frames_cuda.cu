@@ -13,6 +13,7 @@
  * page-locked host memory on the maker's stream. */
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
+#include "gpu_slots.cuh"
 #include "span_frames.h"
 
 #include <algorithm>
@@ -62,81 +63,51 @@ class span_maker_cuda : public span_maker_gpu
 {
 public:
     span_maker_cuda(int device, const span_basis& b, int soft_bits)
-        : d_device(device), d_n(b.n), d_code_words(b.code_words), d_info_words(b.info_words),
-          d_soft4(soft_bits == 4)
+        : d_n(b.n), d_code_words(b.code_words), d_info_words(b.info_words), d_soft4(soft_bits == 4),
+          d_slots(device)
     {
         if (d_soft4 && b.n % 2)
             throw std::invalid_argument("span frames: packed 4-bit frames need an even number of values");
-        device_guard g(d_device); // the stream and buffers belong to d_device
-        d_res = std::make_unique<resources>();
-        d_res->info_rows.assign(b.info);
-        d_res->code_rows.assign(b.code);
-    }
-
-    ~span_maker_cuda() override
-    {
-        if (d_res) // a batch made ahead may still be on its way into the host buffers
-            cudaStreamSynchronize(d_res->stream.get());
+        device_guard g(device);
+        d_info_rows.assign(b.info);
+        d_code_rows.assign(b.code);
     }
 
     void start(int slot, const awgn_levels& lv, span_key key, uint64_t first, uint64_t count) override
     {
-        device_guard g(d_device);
-        slot_state& s = d_res->slots.at(size_t(slot));
-        s.done.sync(); // its last batch may still be on its way to the host
+        device_guard g(d_slots.device());
         const size_t value_bytes = d_soft4 ? count * (d_n / 2) : count * d_n;
-        const size_t info_bytes = count * d_info_words * 4;
-        s.values.resize(value_bytes);
-        s.info.resize(count * d_info_words);
-        s.host_values.resize(value_bytes);
-        s.host_info.resize(info_bytes);
+        const auto dev = d_slots.prepare(slot, value_bytes, count * d_info_words * 4);
         const uint64_t items = count * (d_code_words + d_info_words);
         const int threads = 256;
         const uint64_t blocks = std::min<uint64_t>((items + threads - 1) / threads, 65536);
-        span_frames_kernel<<<unsigned(std::max<uint64_t>(blocks, 1)), threads, 0, d_res->stream.get()>>>(
-            d_res->info_rows.get(), d_res->code_rows.get(), lv, key, first, count, uint32_t(d_n), uint32_t(d_code_words),
-            uint32_t(d_info_words), d_soft4 ? nullptr : reinterpret_cast<int8_t*>(s.values.get()),
-            d_soft4 ? s.values.get() : nullptr, s.info.get());
+        span_frames_kernel<<<unsigned(std::max<uint64_t>(blocks, 1)), threads, 0, d_slots.stream()>>>(
+            d_info_rows.get(), d_code_rows.get(), lv, key, first, count, uint32_t(d_n), uint32_t(d_code_words),
+            uint32_t(d_info_words), d_soft4 ? nullptr : reinterpret_cast<int8_t*>(dev.values),
+            d_soft4 ? dev.values : nullptr, reinterpret_cast<uint32_t*>(dev.info));
         GPUFEC_CUDA_CHECK_LAUNCH("span_frames_kernel");
-        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(s.host_values.get(), s.values.get(), value_bytes, cudaMemcpyDeviceToHost,
-                                          d_res->stream.get()));
-        GPUFEC_CUDA_CHECK(cudaMemcpyAsync(s.host_info.get(), s.info.get(), info_bytes, cudaMemcpyDeviceToHost,
-                                          d_res->stream.get()));
-        s.done.record(d_res->stream.get());
+        d_slots.finish(slot);
     }
 
     span_output wait(int slot) override
     {
-        device_guard g(d_device);
-        slot_state& s = d_res->slots.at(size_t(slot));
-        s.done.sync();
+        const auto h = d_slots.wait(slot);
         span_output o;
         if (d_soft4)
-            o.soft4 = s.host_values.get();
+            o.soft4 = h.values;
         else
-            o.soft8 = reinterpret_cast<int8_t*>(s.host_values.get());
-        o.info = s.host_info.get();
+            o.soft8 = reinterpret_cast<int8_t*>(h.values);
+        o.info = h.info;
         return o;
     }
 
-    std::string device() const override { return "cuda:" + std::to_string(d_device); }
+    std::string device() const override { return "cuda:" + std::to_string(d_slots.device()); }
 
 private:
-    struct slot_state {
-        device_buffer<uint8_t> values;
-        device_buffer<uint32_t> info;
-        pinned_buffer<uint8_t> host_values, host_info;
-        cuda_event done;
-    };
-    struct resources {
-        device_buffer<uint32_t> info_rows, code_rows;
-        cuda_stream stream;
-        std::array<slot_state, 2> slots;
-    };
-    int d_device;
     size_t d_n, d_code_words, d_info_words;
     bool d_soft4;
-    std::unique_ptr<resources> d_res;
+    device_buffer<uint32_t> d_info_rows, d_code_rows;
+    gpu_slots d_slots; // last: destroyed first, waiting for a batch still in flight
 };
 
 } // namespace

@@ -1,0 +1,84 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The host side of the simulated stream (stream_frames.h): the code table and the CPU maker. */
+#include "stream_frames.h"
+#include "runtime/cpu_pool.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace gpufec {
+namespace sim {
+
+stream_code make_stream_code(const conv_code& c)
+{
+    c.validate();
+    stream_code s;
+    s.k = uint32_t(c.k);
+    s.n = uint32_t(c.n());
+    s.period = uint32_t(c.period());
+    s.kept = uint32_t(c.kept_per_period());
+    if (s.kept > uint32_t(stream_code::max_kept))
+        throw std::invalid_argument("simulated stream: a puncturing period keeping " + std::to_string(s.kept) +
+                                    " values (at most " + std::to_string(stream_code::max_kept) + ")");
+    for (uint32_t r = 0; r < s.n; ++r) {
+        const int p = c.polys[r];
+        s.mag[r] = uint32_t(p < 0 ? -p : p);
+        for (uint32_t j = 0; j < s.k; ++j)
+            s.rmag[r] |= (s.mag[r] >> j & 1u) << (s.k - 1 - j);
+        s.invert |= uint32_t(p < 0) << r;
+    }
+    uint32_t at = 0;
+    for (uint32_t stage = 0; stage < s.period; ++stage)
+        for (uint32_t r = 0; r < s.n; ++r)
+            if (c.puncture.empty() || c.puncture[stage * s.n + r]) {
+                s.stage_of[at] = uint8_t(stage);
+                s.output_of[at] = uint8_t(r);
+                ++at;
+            }
+    return s;
+}
+
+void make_stream_cpu(const stream_code& c, const awgn_levels& lv, span_key key, const stream_stretch& st,
+                     const span_output& out)
+{
+    const uint64_t groups = (st.v1 - st.v0 + 31) / 32, info_groups = uint64_t(st.s1 - st.s0 + 31) / 32;
+    auto pool = get_cpu_pool(0);
+    // a task: 64 groups of values, or of information bits
+    constexpr uint64_t per_task = 64;
+    const uint64_t tasks = (groups + per_task - 1) / per_task, info_tasks = (info_groups + per_task - 1) / per_task;
+    pool->parallel_for(int64_t(tasks + info_tasks), [&](int64_t task, int) {
+        if (uint64_t(task) >= tasks) {
+            const uint64_t g0 = (uint64_t(task) - tasks) * per_task;
+            for (uint64_t g = g0; g < std::min(info_groups, g0 + per_task); ++g) {
+                const uint32_t w = stream_info_word(key, st.s0 + int64_t(32 * g), st.s1);
+                std::memcpy(out.info + 4 * g, &w, 4);
+            }
+            return;
+        }
+        for (uint64_t g = uint64_t(task) * per_task; g < std::min(groups, uint64_t(task + 1) * per_task); ++g) {
+            const uint64_t v = st.v0 + 32 * g;
+            if (out.soft4)
+                stream_group_values(c, lv.t, key, v, st.v1, [&](uint64_t y, int q) {
+                    const uint64_t i = y - st.v0;
+                    const uint32_t nib = soft4_nibble(q);
+                    uint8_t& b = out.soft4[i / 2];
+                    b = uint8_t(i & 1 ? (b & 0x0f) | nib << 4 : nib);
+                });
+            else
+                stream_group_values(c, lv.t, key, v, st.v1, [&](uint64_t y, int q) { out.soft8[y - st.v0] = int8_t(q); });
+        }
+    });
+}
+
+#if !defined(GPUFEC_HAVE_CUDA)
+std::unique_ptr<stream_maker_gpu> make_stream_maker_gpu(int, const stream_code&, int)
+{
+    throw std::runtime_error("a simulated stream on a GPU: this build of gr-gpufec has no CUDA");
+}
+#endif
+
+} // namespace sim
+} // namespace gpufec
