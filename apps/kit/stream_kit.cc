@@ -70,7 +70,8 @@ public:
     uint64_t info_bits_per_frame() const override { return uint64_t(d_opts.block_len); }
     uint64_t preferred_frames() const override
     {
-        return d_opts.max_batch > 0 ? uint64_t(d_opts.max_batch) : (d_dec->backend().rfind("cuda", 0) == 0 ? 16384 : 512);
+        // a GPU: 65536 blocks of 512 bits a call (9.0 Gb/s simulated on an H200 with the drawn stream, 6.2 at 16384)
+        return d_opts.max_batch > 0 ? uint64_t(d_opts.max_batch) : (d_dec->backend().rfind("cuda", 0) == 0 ? 65536 : 512);
     }
     double union_bound_ber(double ebn0) const override
     {
