@@ -25,6 +25,9 @@ typedef int8_t i8x8 __attribute__((vector_size(8), aligned(8)));
 typedef int8_t i8x16 __attribute__((vector_size(16), aligned(16)));
 typedef int8_t i8x32 __attribute__((vector_size(32), aligned(16)));
 typedef int16_t i16x4 __attribute__((vector_size(8), aligned(8)));
+// int8 lanes that engines compute in (saturating), with int16 lanes of as many for their sums
+typedef int8_t i8x64 __attribute__((vector_size(64), aligned(16)));
+typedef int16_t i16x64 __attribute__((vector_size(128), aligned(16)));
 
 //! LANES int64: each lane's next eight bytes (simd_transpose_bytes)
 template <int LANES>
@@ -44,6 +47,10 @@ struct simd_words<16> {
 template <>
 struct simd_words<32> {
     typedef int64_t type __attribute__((vector_size(256), aligned(16)));
+};
+template <>
+struct simd_words<64> {
+    typedef int64_t type __attribute__((vector_size(512), aligned(16)));
 };
 
 /*! Eight bytes of each of LANES streams as eight vectors of lanes, sign-extended:

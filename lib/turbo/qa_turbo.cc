@@ -112,6 +112,15 @@ TEST(turbo_code, names_and_bad_options)
                  std::invalid_argument);
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("algorithm=log-map, engine=fixed")), std::invalid_argument);
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("window=512")), std::invalid_argument); // fixed: <= 256
+    // int8: the LTE max-log engine on the CPU only
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("precision=int4")), std::invalid_argument);
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("precision=int8, engine=reference")), std::invalid_argument);
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("precision=int8, code=ccsds:1784:1/2")), std::invalid_argument);
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("precision=int8, algorithm=fptd-max-log")), std::invalid_argument);
+    EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("precision=int8"), device_spec::parse("cuda")),
+                 std::invalid_argument);
+    EXPECT_NE(make_frame_decoder("turbo", parse_frame_options("precision=int8"), device_spec::parse("cpu"))->backend().find("int8"),
+              std::string::npos);
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("window=12")), std::invalid_argument); // multiples of 8
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("training=12")), std::invalid_argument);
     EXPECT_THROW(make_frame_decoder("turbo", parse_frame_options("training=72")), std::invalid_argument);
@@ -143,7 +152,8 @@ TEST(turbo_decoder, max_log_matches_the_published_lte_6144_curve)
     const struct {
         double ebn0, fer;
     } pts[] = { { 0.4, 0.561 }, { 0.5, 0.221 } };
-    for (const char* engine : { "reference", "fixed" })
+    // (and the CPU's int8 engine: the same bound)
+    for (const char* engine : { "reference", "fixed", "fixed, precision=int8" })
         for (const auto& p : pts) {
             const fer_point r = simulate(std::string("code=lte:6144, max_iterations=6, early_termination=false, engine=") +
                                              engine,

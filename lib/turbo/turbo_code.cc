@@ -217,6 +217,8 @@ void turbo_options::validate() const
         crc_spec::named(crc); // throws for an unknown name, listing the known ones
     if (cpu_threads < 0)
         throw std::invalid_argument("cpu_threads: must be >= 0");
+    if (precision != 16 && precision != 8)
+        throw std::invalid_argument("precision: " + std::to_string(precision) + " is not valid (allowed: 16, 8)");
     if (prelaunch && algorithm != turbo_algorithm::fptd_max_log)
         throw std::invalid_argument("prelaunch: an option of the GPU FPTD (algorithm=fptd-max-log)");
 }

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 // every vector function here is inlined into its caller, so the ABI of vector arguments between
 // instruction sets never applies
@@ -55,6 +56,101 @@ __attribute__((always_inline)) inline V lanes_max(V a, V b)
     return a > b ? a : b;
 }
 
+/* The metrics' arithmetic. int16 and int32 lanes: plain sums (turbo_fixed.h's bound: they never
+ * overflow). int8 lanes (the CPU-only int8 engine): every sum and difference saturates at
+ * -128 / 127, one instruction on x86 (paddsb, psubsb) and the same values everywhere else, so
+ * every instruction set gives the same bits. */
+template <class V>
+constexpr bool int8_lanes = std::is_same<std::remove_cv_t<std::remove_reference_t<decltype(V{}[0])>>, int8_t>::value;
+
+template <class V>
+__attribute__((always_inline)) inline V int8_saturate_generic(V a, V b, bool sub)
+{
+    V r;
+    for (size_t l = 0; l < sizeof(V); ++l) {
+        const int x = sub ? int(a[l]) - int(b[l]) : int(a[l]) + int(b[l]);
+        r[l] = int8_t(x > 127 ? 127 : x < -128 ? -128 : x);
+    }
+    return r;
+}
+
+/* (GCC's builtins, not the intrinsics: an intrinsic carries its instruction set as a target
+ * attribute and cannot be inlined into these functions, which have none; a builtin is checked
+ * where it is expanded, inside the engine's function for that instruction set, after inlining) */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__clang__)
+#include <immintrin.h> // (declares the builtins of every instruction set)
+#define GPUFEC_INT8_SAT_BUILTINS 1
+typedef char gpufec_v16qi __attribute__((vector_size(16)));
+typedef char gpufec_v32qi __attribute__((vector_size(32)));
+typedef char gpufec_v64qi __attribute__((vector_size(64)));
+#endif
+
+template <class V>
+__attribute__((always_inline)) inline V madd(V a, V b)
+{
+    if constexpr (!int8_lanes<V>) {
+        return a + b;
+    } else {
+#if defined(GPUFEC_INT8_SAT_BUILTINS)
+        if constexpr (sizeof(V) == 16)
+            return (V)__builtin_ia32_paddsb128((gpufec_v16qi)a, (gpufec_v16qi)b);
+        if constexpr (sizeof(V) == 32)
+            return (V)__builtin_ia32_paddsb256((gpufec_v32qi)a, (gpufec_v32qi)b);
+        if constexpr (sizeof(V) == 64)
+            return (V)__builtin_ia32_paddsb512_mask((gpufec_v64qi)a, (gpufec_v64qi)b, (gpufec_v64qi)a,
+                                                    ~0ull);
+#endif
+        return int8_saturate_generic(a, b, false);
+    }
+}
+
+template <class V>
+__attribute__((always_inline)) inline V msub(V a, V b)
+{
+    if constexpr (!int8_lanes<V>) {
+        return a - b;
+    } else {
+#if defined(GPUFEC_INT8_SAT_BUILTINS)
+        if constexpr (sizeof(V) == 16)
+            return (V)__builtin_ia32_psubsb128((gpufec_v16qi)a, (gpufec_v16qi)b);
+        if constexpr (sizeof(V) == 32)
+            return (V)__builtin_ia32_psubsb256((gpufec_v32qi)a, (gpufec_v32qi)b);
+        if constexpr (sizeof(V) == 64)
+            return (V)__builtin_ia32_psubsb512_mask((gpufec_v64qi)a, (gpufec_v64qi)b, (gpufec_v64qi)a,
+                                                    ~0ull);
+#endif
+        return int8_saturate_generic(a, b, true);
+    }
+}
+
+/* What the metrics of a stage are normalised by: state 0's (int16 and int32 lanes, as the GPU:
+ * a broadcast), or the largest (int8 lanes: every metric then <= 0, so sums with branch metrics
+ * never reach the top and saturation at -128 only merges states far below the best). */
+template <int S, class V>
+__attribute__((always_inline)) inline V norm_of(const V* m)
+{
+    if constexpr (!int8_lanes<V>) {
+        return m[0];
+    } else {
+        V t = m[0];
+#pragma GCC unroll 16
+        for (int s = 1; s < S; ++s)
+            t = lanes_max(t, m[s]);
+        return t;
+    }
+}
+
+/* The int8 engine's constants: channel values v / 4 rounded (|v| <= 31), an unknown state at
+ * -64, the extrinsic clamped to +-63. */
+constexpr int INT8_UNKNOWN = 64;
+constexpr int INT8_EXT_MAX = 63;
+//! the int8 engine's channel value of an int8 soft value
+inline int soft_in8(int8_t v)
+{
+    const int a = v < 0 ? -int(v) : int(v), q = std::min(31, (a + 2) >> 2);
+    return v < 0 ? -q : q;
+}
+
 /* The scalar engine's half() (turbo_fixed_cpu.cc), lane-parallel, for code C: the same windows,
  * training, boundaries, normalisation, extrinsic and decisions. */
 template <class C, class V, class V32, int LANES>
@@ -68,22 +164,23 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
     V* a_out = h.bound + 2 * nb;
     V* b_out = h.bound + 3 * nb;
     const V zero = simd_splat<V, LANES>(0);
-    const V unknown = simd_splat<V, LANES>(-UNKNOWN);
+    const V unknown = simd_splat<V, LANES>(int8_lanes<V> ? -INT8_UNKNOWN : -UNKNOWN);
+    const int ext_max = int8_lanes<V> ? INT8_EXT_MAX : EXT_MAX;
     V am[S], b[S];
     // the parity part of the branch metric of (s, x): the sum of the parities it emits
     auto pgamma = [&](const V* P, int s, int x) {
         V g = zero;
         for (int j = 0; j < NP; ++j)
             if (C::par(j, s, x))
-                g += P[j];
+                g = madd(g, P[j]);
         return g;
     };
     // the branch metric of (state s, input x): x (sys + apri) + its parities
-    auto gamma = [&](const V& sa, const V* P, int s, int x) { return x ? sa + pgamma(P, s, x) : pgamma(P, s, x); };
+    auto gamma = [&](const V& sa, const V* P, int s, int x) { return x ? madd(sa, pgamma(P, s, x)) : pgamma(P, s, x); };
     auto load = [&](int k, V* P) {
         for (int j = 0; j < NP; ++j)
             P[j] = h.par[j][k];
-        return h.sys[k] + h.apri[k];
+        return madd(h.sys[k], h.apri[k]);
     };
     auto forward = [&](int k) {
         V P[NP], an[S];
@@ -91,20 +188,23 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
 #pragma GCC unroll 16
         for (int n = 0; n < S; ++n) {
             const int s0 = C::prev(n, 0), s1 = C::prev(n, 1);
-            an[n] = lanes_max(am[s0] + gamma(sa, P, s0, C::prev_x(n, 0)), am[s1] + gamma(sa, P, s1, C::prev_x(n, 1)));
+            an[n] = lanes_max(madd(am[s0], gamma(sa, P, s0, C::prev_x(n, 0))),
+                              madd(am[s1], gamma(sa, P, s1, C::prev_x(n, 1))));
         }
+        const V top = norm_of<S>(an);
 #pragma GCC unroll 16
         for (int s = 0; s < S; ++s)
-            am[s] = an[s] - an[0];
+            am[s] = msub(an[s], top);
     };
     auto backward = [&](const V& sa, const V* P) {
         V bn[S];
 #pragma GCC unroll 16
         for (int s = 0; s < S; ++s)
-            bn[s] = lanes_max(b[C::next(s, 0)] + gamma(sa, P, s, 0), b[C::next(s, 1)] + gamma(sa, P, s, 1));
+            bn[s] = lanes_max(madd(b[C::next(s, 0)], gamma(sa, P, s, 0)), madd(b[C::next(s, 1)], gamma(sa, P, s, 1)));
+        const V top = norm_of<S>(bn);
 #pragma GCC unroll 16
         for (int s = 0; s < S; ++s)
-            b[s] = bn[s] - bn[0];
+            b[s] = msub(bn[s], top);
     };
     for (int w = 0; w < nwin; ++w) {
         const int k0 = w * W, k1 = std::min(K, k0 + W), len = k1 - k0;
@@ -130,9 +230,9 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
 #pragma GCC unroll 16
                 for (int s = 0; s < S; ++s) {
                     const int x = C::fb(s);
-                    bn[s] = b[C::next(s, x)] + pgamma(tv + 1, s, x);
+                    bn[s] = madd(b[C::next(s, x)], pgamma(tv + 1, s, x));
                     if (x)
-                        bn[s] += tv[0];
+                        bn[s] = madd(bn[s], tv[0]);
                 }
                 std::copy(bn, bn + S, b);
             }
@@ -151,22 +251,28 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
             const V sa = load(k, P);
             const V* al = h.alpha + i * S;
             // without the x (sys + apri) term of x = 1, as the scalar engine: it is added below
-            V m0 = al[0] + pgamma(P, 0, 0) + b[C::next(0, 0)];
-            V m1 = al[0] + pgamma(P, 0, 1) + b[C::next(0, 1)];
+            V m0 = madd(madd(al[0], pgamma(P, 0, 0)), b[C::next(0, 0)]);
+            V m1 = madd(madd(al[0], pgamma(P, 0, 1)), b[C::next(0, 1)]);
 #pragma GCC unroll 16
             for (int s = 1; s < S; ++s) {
-                m0 = lanes_max(m0, al[s] + pgamma(P, s, 0) + b[C::next(s, 0)]);
-                m1 = lanes_max(m1, al[s] + pgamma(P, s, 1) + b[C::next(s, 1)]);
+                m0 = lanes_max(m0, madd(madd(al[s], pgamma(P, s, 0)), b[C::next(s, 0)]));
+                m1 = lanes_max(m1, madd(madd(al[s], pgamma(P, s, 1)), b[C::next(s, 1)]));
             }
+            // (in the wider lanes V32: int32 for int16 lanes, int16 for int8 lanes)
             const V32 ext = __builtin_convertvector(m1, V32) - __builtin_convertvector(m0, V32);
-            V32 sc = (ext * scale16) >> 4;
-            const V32 lim = sc - sc + EXT_MAX;
+            using E32 = std::remove_cv_t<std::remove_reference_t<decltype(V32{}[0])>>;
+            V32 sc = (ext * E32(scale16)) >> 4;
+            const V32 lim = sc - sc + E32(ext_max);
             sc = sc > lim ? lim : sc;
             sc = sc < -lim ? -lim : sc;
             h.dst[h.dst_index[k]] = __builtin_convertvector(sc, V);
             if (h.decide) {
                 const V32 total = __builtin_convertvector(sa, V32) + ext;
-                h.decide[h.bit_index[k]] = __builtin_convertvector(total > 0, V);
+                if constexpr (int8_lanes<V>) // (-total) >> 15: all ones where total > 0; a compare of
+                    // lanes twice a register wide would go lane by lane
+                    h.decide[h.bit_index[k]] = __builtin_convertvector((total - total - total) >> 15, V);
+                else
+                    h.decide[h.bit_index[k]] = __builtin_convertvector(total > 0, V);
             }
             backward(sa, P);
             if (k - T >= W && (k - T) % W == 0)

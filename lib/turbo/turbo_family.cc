@@ -18,6 +18,7 @@
 #include "turbo_fixed.h"
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 
 namespace gpufec {
@@ -106,12 +107,19 @@ turbo_setup read_setup(option_reader& r, const frame_common& common, const devic
     // the FPTD with max-log runs every iteration by default (the GPU one always does)
     o.early_termination = r.get_bool_or("early_termination", !fptd_ml);
     o.prelaunch = r.get_bool("prelaunch");
+    o.precision = r.get("precision") == "int8" ? 8 : 16;
     o.cpu_threads = common.cpu_threads;
     o.validate();
     if (s.fixed && maxlog && o.window == 0)
         throw std::invalid_argument("window: engine=fixed needs windows (window=0, the whole block, is engine=reference)");
     if (s.fixed && maxlog)
         check_fixed_window(s.c.code, o.window, o.training, o.crc);
+    if (o.precision == 8 && !(s.fixed && maxlog && lte))
+        throw std::invalid_argument("precision: int8 is the fixed-point max-log engine's (LTE), not " +
+                                    std::string(s.fixed ? (maxlog ? "the CCSDS code's" : "the FPTD's") : "engine=reference's"));
+    if (o.precision == 8 && s.device.type == device_spec::kind::cuda)
+        throw std::invalid_argument("precision: int8 runs on the CPU only (the GPU decodes int16, "
+                                    "precision=int16)");
     return s;
 }
 
@@ -156,8 +164,8 @@ std::unique_ptr<batch_decoder> build(const turbo_code& code, const turbo_setup& 
 #ifdef GPUFEC_HAVE_CUDA
         // the GPU runs windows of GPU_WINDOW stages and a few training lengths: others go to the CPU twin unless
         // the GPU was asked for by name (then the GPU engine says why it cannot)
-        const bool gpu_window = (o.window == turbo_fx::GPU_WINDOW && turbo_fx::gpu_training(o.training)) ||
-                                device.type == device_spec::kind::cuda;
+        const bool gpu_window = o.precision == 16 && ((o.window == turbo_fx::GPU_WINDOW && turbo_fx::gpu_training(o.training)) ||
+                                                      device.type == device_spec::kind::cuda);
         if (gpu_window && lte)
             eng = gpu_engine_or_cpu(device, choice, "turbo", [&](int d) {
                 return make_turbo_cuda(code, o, o.window, d, size_t(s.common.max_batch));
@@ -173,6 +181,10 @@ std::unique_ptr<batch_decoder> build(const turbo_code& code, const turbo_setup& 
 #endif
         if (!eng)
             eng = make_turbo_fixed_cpu(code, o, o.window);
+        if (o.precision == 8 && choice.cuda) { // device=auto on a machine with a GPU
+            static std::once_flag told;
+            std::call_once(told, [] { log(log_level::info, "turbo: precision=int8 decodes on the CPU (the GPU decodes int16)"); });
+        }
     } else if (fptd_ml && lte) {
 #ifdef GPUFEC_HAVE_CUDA
         // the GPU FPTD runs every iteration: with early_termination the CPU one, unless asked for by name
@@ -242,7 +254,7 @@ std::unique_ptr<batch_decoder> make_any_k(const turbo_setup& s)
     const turbo_options& o = s.c.opts;
     const bool one_batch = tuning_choice("GPUFEC_TURBO_ANY_K", { "one-batch", "groups" }, "one-batch") == "one-batch";
     if (one_batch && s.fixed && o.algorithm == turbo_algorithm::max_log && layout == turbo_layout::streams &&
-        o.window == turbo_fx::GPU_WINDOW && turbo_fx::gpu_training(o.training))
+        o.window == turbo_fx::GPU_WINDOW && turbo_fx::gpu_training(o.training) && o.precision == 16)
         m.make_mixed = [s, crc_bits, describe = m.describe, lengths = m.lengths_text]() -> std::unique_ptr<batch_decoder> {
             const turbo_options& o = s.c.opts;
             const size_t max_batch = size_t(s.common.max_batch);
@@ -350,6 +362,9 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                                           "fixed point (max-log, fptd-max-log; CPU or GPU) or the float reference; "
                                           "default: fixed for max-log, reference otherwise"),
                                opt_int("max_iterations", "6", 1, 100, "iterations at most"),
+                               opt_choice("precision", "int16", { "int16", "int8" },
+                                          "the fixed-point max-log engine's metrics: int16 (CPU and GPU, the same bits) or "
+                                          "int8 (LTE, CPU only: saturating, twice the frames per vector, its own bits)"),
                                opt_real("scaling", "", 1e-3, 1.0, "extrinsic scaling; default 0.75 max-log, 1 log-map"),
                                opt_int("window", "", 0, 6144, "window stages, multiples of 8 (fixed); default 16 (fixed: the GPU runs 16 only), 0 (reference: the whole block)"),
                                opt_int("training", "32", 0, 1000, "training stages outside each window (fixed: 8..64; the GPU runs 16, 24 or 32)"),
@@ -363,6 +378,7 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                                           "LTE code bits: d0 | d1 | d2 streams, or d0 d1 d2 triplets") },
                              {},
                              { "code=lte:104, max_iterations=4", "code=lte:256, crc=lte-24a, layout=interleaved",
-                               "code=ccsds:1784:1/2, max_iterations=4" });
+                               "code=ccsds:1784:1/2, max_iterations=4",
+                               "code=lte:1024, precision=int8, crc=lte-24a, layout=interleaved" });
 
 } // namespace gpufec

@@ -59,8 +59,26 @@ template <class C>
 size_t group_scratch_vectors(const group_setup& g)
 {
     const size_t K = size_t(g.K), nb = size_t(g.nwin) * C::S;
-    // sys, sys2, apri1, apri2, decisions: K each; 2 NP parities; tails; alpha W x S; bounds 8 nb
-    return (5 + 2 * C::NP) * K + 2 * C::TAIL * (1 + C::NP) + size_t(g.W) * C::S + 8 * nb;
+    // sys, sys2, apri1, apri2, decisions: K each; 2 NP parities; tails; alpha W x S; bounds 8 nb;
+    // packed decisions K / 8
+    return (5 + 2 * C::NP) * K + 2 * C::TAIL * (1 + C::NP) + size_t(g.W) * C::S + 8 * nb + K / 8;
+}
+
+/* The channel values of int8 soft values in lanes, as soft_in (int16 lanes) or soft_in8 (int8
+ * lanes: |v| + 2 saturates at 127, which leaves (|v| + 2) >> 2 at most 31 as the clamp would) */
+template <class V, int LANES>
+__attribute__((always_inline)) inline V lane_channel_values(V v)
+{
+    const V floor = simd_splat<V, LANES>(-127);
+    v = v < floor ? floor : v;
+    if constexpr (!int8_lanes<V>) {
+        return v;
+    } else {
+        const V zero = simd_splat<V, LANES>(0);
+        const V a = v < zero ? zero - v : v;
+        const V q = madd(a, simd_splat<V, LANES>(2)) >> 2;
+        return v < zero ? zero - q : q;
+    }
 }
 
 template <class C, class V, class V32, int LANES>
@@ -77,17 +95,33 @@ __attribute__((always_inline)) inline void decode_group_lanes(const group_setup&
     V* tails = par + 2 * NP * K; // [e] x TV
     V* alpha = tails + 2 * TV;
     V* bounds = alpha + size_t(g.W) * C::S;
-    // frames into lanes (-128 reads as -127, values not sent as 0)
-    for (int l = 0; l < LANES; ++l) {
-        const int8_t* f = io.in + size_t(std::min(l, io.used - 1)) * g.n;
-        auto value = [f](int32_t at) { return at < 0 ? 0 : soft_in(f[at]); };
-        for (size_t k = 0; k < K; ++k)
-            sys[k][l] = value(g.at_sys[k]);
-        for (size_t i = 0; i < 2 * NP * K; ++i)
-            par[i][l] = value(g.at_par[i]);
-        for (int i = 0; i < 2 * TV; ++i)
-            tails[i][l] = value(g.at_tail[i]);
-    }
+    V* bytes = bounds + 8 * nb; // K / 8: the packed decisions of a lane
+    // frames into lanes (-128 reads as -127, values not sent as 0): runs of 8 values that lie
+    // one after the other in every frame (the streams layout: nearly all) by simd_transpose_bytes,
+    // 8 bytes a lane at a time, then the channel-value rule on whole vectors; the rest value by value
+    const int8_t* lane[LANES];
+    for (int l = 0; l < LANES; ++l)
+        lane[l] = io.in + size_t(std::min(l, io.used - 1)) * g.n;
+    auto fill = [&](const int32_t* at, size_t count, V* out) __attribute__((always_inline)) {
+        for (size_t k = 0; k < count;) {
+            bool run = k + 8 <= count && at[k] >= 0;
+            for (int j = 1; j < 8 && run; ++j)
+                run = at[k + size_t(j)] == at[k] + j;
+            if (run) {
+                simd_transpose_bytes<V, LANES>(lane, size_t(at[k]), out + k);
+                for (int j = 0; j < 8; ++j)
+                    out[k + size_t(j)] = lane_channel_values<V, LANES>(out[k + size_t(j)]);
+                k += 8;
+                continue;
+            }
+            for (int l = 0; l < LANES; ++l)
+                out[k][l] = at[k] < 0 ? 0 : int8_lanes<V> ? soft_in8(lane[l][at[k]]) : soft_in(lane[l][at[k]]);
+            ++k;
+        }
+    };
+    fill(g.at_sys, K, sys);
+    fill(g.at_par, 2 * NP * K, par);
+    fill(g.at_tail, size_t(2 * TV), tails);
     for (size_t k = 0; k < K; ++k)
         sys2[k] = sys[g.pi[k]];
     const V zero = simd_splat<V, LANES>(0);
@@ -123,16 +157,22 @@ __attribute__((always_inline)) inline void decode_group_lanes(const group_setup&
         lanes_half<C, V, V32, LANES>(h1, g.K, g.W, g.T, g.nwin, g.scale16);
         lanes_half<C, V, V32, LANES>(h2, g.K, g.W, g.T, g.nwin, g.scale16);
         if (decide) {
+            // the decisions (all ones or zero a lane) as packed bytes a lane, MSB first as
+            // pack_bits(), eight stages at a time on whole vectors (bit 7 of an int8 lane: -128)
+            for (size_t i = 0; i < K / 8; ++i) {
+                V byte = zero;
+                for (int j = 0; j < 8; ++j) {
+                    const int bit = int8_lanes<V> && j == 0 ? -128 : 1 << (7 - j);
+                    byte = byte | (dec[8 * i + size_t(j)] & simd_splat<V, LANES>(bit));
+                }
+                bytes[i] = byte;
+            }
             for (int l = 0; l < io.used; ++l) {
                 if (done[l])
                     continue;
                 uint8_t* out = io.packed + size_t(l) * (K / 8);
-                for (size_t i = 0; i < K / 8; ++i) { // packed MSB first, as pack_bits()
-                    unsigned byte = 0;
-                    for (size_t k = 8 * i; k < 8 * i + 8; ++k)
-                        byte = byte << 1 | unsigned(dec[k][l] != 0);
-                    out[i] = uint8_t(byte);
-                }
+                for (size_t i = 0; i < K / 8; ++i)
+                    out[i] = uint8_t(bytes[i][l]);
                 frame_status& r = io.report[l];
                 r.iterations = uint8_t(it);
                 if (g.crc) {
@@ -179,6 +219,21 @@ struct kernel_choice {
     int lanes, vector_bytes;
     size_t vectors; // scratch per group
 };
+
+//! the int8 engine (LTE, CPU only): int8 lanes, their sums in int16 lanes
+kernel_choice pick_int8(simd_isa isa, const group_setup& g)
+{
+    const size_t v = group_scratch_vectors<lte_rsc>(g);
+#if defined(__x86_64__) || defined(__i386__)
+    if (isa == simd_isa::avx512)
+        return { group_avx512<lte_rsc, i8x64, i16x64, 64>, 64, 64, v };
+    if (isa == simd_isa::avx2)
+        return { group_avx2<lte_rsc, i8x32, i16x32, 32>, 32, 32, v };
+#else
+    (void)isa;
+#endif
+    return { group_generic<lte_rsc, i8x16, i16x16, 16>, 16, 16, v };
+}
 
 template <class C>
 kernel_choice pick(simd_isa isa, const group_setup& g)
@@ -233,12 +288,15 @@ public:
         g.at_sys = d_map.at_sys.data();
         g.at_par = d_map.at_par.data();
         g.at_tail = d_map.at_tail.data();
-        d_k = lte ? pick<lte_rsc>(d_isa, g) : pick<ccsds_rsc>(d_isa, g);
+        if (o.precision == 8 && !lte)
+            throw std::invalid_argument("precision: int8 runs the LTE code only");
+        d_k = o.precision == 8 ? pick_int8(d_isa, g) : lte ? pick<lte_rsc>(d_isa, g) : pick<ccsds_rsc>(d_isa, g);
         d_scratch.resize(size_t(d_pool->size()));
     }
     std::string name() const override
     {
-        return "cpu fixed-point max-log" + std::string(d_code.standard == turbo_standard::lte ? "" : " (int32)") +
+        return "cpu fixed-point max-log" +
+               std::string(d_opts.precision == 8 ? " int8" : d_code.standard == turbo_standard::lte ? "" : " (int32)") +
                ", window " + std::to_string(d_setup.W) + ", training " + std::to_string(d_setup.T) + ", " +
                std::to_string(d_k.lanes) + " frames per vector (" + simd_isa_name(d_isa) + ", " +
                std::to_string(d_pool->size()) + " threads " + d_pool->kind() + ")";

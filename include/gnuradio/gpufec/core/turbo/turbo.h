@@ -119,6 +119,9 @@ struct turbo_options {
      *  (a cluster) for up to 4 ms; a frame that comes within 2 ms of the one before skips the
      *  launch. No effect on the CPU. */
     bool prelaunch = false;
+    /*! the fixed-point max-log engine's metrics: 16 (int16: CPU and GPU, the same bits) or 8
+     *  (int8 lanes with saturation, twice the frames per vector: the CPU only, its own bits) */
+    int precision = 16;
     int cpu_threads = 0;
 
     void validate() const;
