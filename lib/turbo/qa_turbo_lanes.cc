@@ -101,12 +101,14 @@ TEST(turbo_lanes, int8_engine_gives_the_same_bits_on_every_instruction_set)
         double ebn0;
         int iterations;
         const char* crc;
+        const char* more;
     };
     const int8_case cases[] = {
-        { "lte:40", 37, 0.5, 6, "" },
-        { "lte:1056", 70, 0.8, 8, "lte-24b" }, // frames stop at different iterations
-        { "lte:6144", 9, 0.6, 6, "lte-24a" },
-        { "lte:512", 19, 0.7, 5, "" },
+        { "lte:40", 37, 0.5, 6, "", "" },
+        { "lte:1056", 70, 0.8, 8, "lte-24b", "" }, // frames stop at different iterations
+        { "lte:6144", 9, 0.6, 6, "lte-24a", "" },
+        { "lte:512", 19, 0.7, 5, "", ", scaling=0.7" }, // the extrinsic's other two ways
+        { "lte:512", 19, 0.7, 5, "", ", scaling=0.5" },
     };
     for (const auto& c : cases) {
         for (const bool interleaved : { false, true }) {
@@ -125,7 +127,7 @@ TEST(turbo_lanes, int8_engine_gives_the_same_bits_on_every_instruction_set)
                 for (const char* isa : { "baseline", "avx2", "avx512" }) {
                     ASSERT_EQ(setenv("GPUFEC_SIMD", isa, 1), 0);
                     auto dec = make_frame_decoder("turbo",
-                                                  parse_frame_options("code=" + c.code + crc + layout +
+                                                  parse_frame_options("code=" + c.code + crc + layout + c.more +
                                                                       ", precision=int8, max_iterations=" +
                                                                       std::to_string(c.iterations)),
                                                   device_spec::parse("cpu"));
@@ -140,7 +142,7 @@ TEST(turbo_lanes, int8_engine_gives_the_same_bits_on_every_instruction_set)
                     dec->decode(b);
                 }
                 unsetenv("GPUFEC_SIMD");
-                const std::string what = c.code + crc + layout + (in == &extreme ? ", full scale" : "");
+                const std::string what = c.code + crc + layout + c.more + (in == &extreme ? ", full scale" : "");
                 for (size_t i = 1; i < bits.size(); ++i) {
                     EXPECT_EQ(bits[i], bits[0]) << what << ", instruction set " << i;
                     for (size_t f = 0; f < c.frames; ++f) {

@@ -151,6 +151,35 @@ inline int soft_in8(int8_t v)
     return v < 0 ? -q : q;
 }
 
+/* The int8 engine's extrinsic and decision from the two maxima m1, m0 and sa = sys + apri:
+ * e = m1 - m0, scaled by scale16 / 16 (floor), clamped to +-INT8_EXT_MAX; the decision
+ * sa + e > 0. As if e were exact: where m1 - m0 saturates (|m1 - m0| > 127), the scaled value
+ * is past the clamp either way (scale16 >= 11: at least 87; smaller scalings go through int16
+ * lanes, exact), and |sa| <= 94 leaves the decision's sign as the exact sum's. The default
+ * 0.75 (scale16 = 12) stays in int8 lanes: floor(3 e / 4) = e + ((-e) >> 2). */
+template <class V, class V32, int LANES>
+__attribute__((always_inline)) inline void int8_extrinsic(V m1, V m0, V sa, int scale16, V* dst, V* decide)
+{
+    const V zero = simd_splat<V, LANES>(0), lim = simd_splat<V, LANES>(INT8_EXT_MAX);
+    const V e = msub(m1, m0);
+    V sc;
+    if (scale16 == 12) {
+        sc = madd(e, msub(zero, e) >> 2);
+    } else if (scale16 >= 11) {
+        const V32 w = (__builtin_convertvector(e, V32) * int16_t(scale16)) >> 4;
+        sc = __builtin_convertvector(w, V); // |w| <= 127 * 16 / 16
+    } else {
+        const V32 w = ((__builtin_convertvector(m1, V32) - __builtin_convertvector(m0, V32)) * int16_t(scale16)) >> 4;
+        const V32 l32 = w - w + int16_t(INT8_EXT_MAX);
+        sc = __builtin_convertvector(w > l32 ? l32 : w < -l32 ? -l32 : w, V);
+    }
+    sc = sc > lim ? lim : sc;
+    sc = sc < -lim ? -lim : sc;
+    *dst = sc;
+    if (decide)
+        *decide = madd(sa, e) > zero;
+}
+
 /* The scalar engine's half() (turbo_fixed_cpu.cc), lane-parallel, for code C: the same windows,
  * training, boundaries, normalisation, extrinsic and decisions. */
 template <class C, class V, class V32, int LANES>
@@ -258,21 +287,21 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
                 m0 = lanes_max(m0, madd(madd(al[s], pgamma(P, s, 0)), b[C::next(s, 0)]));
                 m1 = lanes_max(m1, madd(madd(al[s], pgamma(P, s, 1)), b[C::next(s, 1)]));
             }
-            // (in the wider lanes V32: int32 for int16 lanes, int16 for int8 lanes)
-            const V32 ext = __builtin_convertvector(m1, V32) - __builtin_convertvector(m0, V32);
-            using E32 = std::remove_cv_t<std::remove_reference_t<decltype(V32{}[0])>>;
-            V32 sc = (ext * E32(scale16)) >> 4;
-            const V32 lim = sc - sc + E32(ext_max);
-            sc = sc > lim ? lim : sc;
-            sc = sc < -lim ? -lim : sc;
-            h.dst[h.dst_index[k]] = __builtin_convertvector(sc, V);
-            if (h.decide) {
-                const V32 total = __builtin_convertvector(sa, V32) + ext;
-                if constexpr (int8_lanes<V>) // (-total) >> 15: all ones where total > 0; a compare of
-                    // lanes twice a register wide would go lane by lane
-                    h.decide[h.bit_index[k]] = __builtin_convertvector((total - total - total) >> 15, V);
-                else
+            if constexpr (int8_lanes<V>) {
+                int8_extrinsic<V, V32, LANES>(m1, m0, sa, scale16, h.dst + h.dst_index[k],
+                                              h.decide ? h.decide + h.bit_index[k] : nullptr);
+            } else {
+                // (in int32 lanes)
+                const V32 ext = __builtin_convertvector(m1, V32) - __builtin_convertvector(m0, V32);
+                V32 sc = (ext * scale16) >> 4;
+                const V32 lim = sc - sc + EXT_MAX;
+                sc = sc > lim ? lim : sc;
+                sc = sc < -lim ? -lim : sc;
+                h.dst[h.dst_index[k]] = __builtin_convertvector(sc, V);
+                if (h.decide) {
+                    const V32 total = __builtin_convertvector(sa, V32) + ext;
                     h.decide[h.bit_index[k]] = __builtin_convertvector(total > 0, V);
+                }
             }
             backward(sa, P);
             if (k - T >= W && (k - T) % W == 0)
