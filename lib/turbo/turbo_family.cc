@@ -142,7 +142,7 @@ std::unique_ptr<batch_decoder> build(const turbo_code& code, const turbo_setup& 
     shape.has_check = crc_bits > 0;
     shape.check_name = "crc_ok";
     shape.iterates = true;
-    shape.batch_cpu = 64;
+    shape.batch_cpu = o.precision == 8 ? 128 : 64; // a group per core of a pair: 64 int8 lanes, 32 int16
     shape.batch_gpu = 4096;
     shape.min_efficient_gpu = 256;
     shape.cpu_threads = s.common.cpu_threads;
