@@ -84,6 +84,27 @@ TEST(SpanFrames, LevelsAreQuantisedGaussianNoise)
     }
 }
 
+// The CPU's indexed lookup gives the binary search's level (what the GPU runs) for every u:
+// random ones, every threshold and its neighbours, the ends.
+TEST(SpanFrames, IndexedLevelsAreTheBinarySearchs)
+{
+    std::mt19937_64 rng(3);
+    for (const double sigma : { 0.05, 0.35, 0.8, 3.0, 40.0 }) {
+        const awgn_levels lv = make_awgn_levels(sigma, default_soft_scale);
+        const awgn_index ix = make_awgn_index(lv);
+        std::vector<uint64_t> us = { 0, 1, ~uint64_t(0), ~uint64_t(0) - 1 };
+        for (int j = 0; j < 256; ++j)
+            for (const uint64_t d : { uint64_t(0), uint64_t(1), ~uint64_t(0) })
+                us.push_back(lv.t[j] + d);
+        for (int i = 0; i < 4096; ++i)
+            us.push_back(uint64_t(i) << 52);
+        for (int i = 0; i < 200000; ++i)
+            us.push_back(rng());
+        for (const uint64_t u : us)
+            ASSERT_EQ(awgn_level_indexed(lv.t, ix, u), awgn_level(lv.t, u)) << "sigma " << sigma << " u " << u;
+    }
+}
+
 TEST(SpanFrames, Soft4NibbleIsPackSoft4s)
 {
     for (int v = -128; v < 128; ++v) {

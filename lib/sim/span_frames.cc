@@ -126,12 +126,26 @@ awgn_levels make_awgn_levels(double sigma, double scale)
     return lv;
 }
 
+awgn_index make_awgn_index(const awgn_levels& lv)
+{
+    awgn_index ix;
+    int c = 0; // thresholds <= the range's first u
+    for (uint64_t i = 0; i < 4096; ++i) {
+        while (c < 254 && lv.t[c] <= i << 52)
+            ++c;
+        ix.start[i] = uint8_t(c);
+    }
+    return ix;
+}
+
 void make_span_frames_cpu(const span_basis& b, const awgn_levels& lv, span_key key, uint64_t first,
                           uint64_t count, const span_output& out)
 {
     if (out.soft4 && b.n % 2)
         throw std::invalid_argument("span frames: packed 4-bit frames need an even number of values");
     const size_t words = b.code_words + b.info_words;
+    const awgn_index ix = make_awgn_index(lv);
+    auto level = [&](uint64_t u) { return awgn_level_indexed(lv.t, ix, u); };
     auto pool = get_cpu_pool(0);
     // a task: one frame (its mask drawn once)
     pool->parallel_for(int64_t(count), [&](int64_t fi, int) {
@@ -147,13 +161,13 @@ void make_span_frames_cpu(const span_basis& b, const awgn_levels& lv, span_key k
             const uint32_t bits = span_code_word(b.code.data(), b.code_words, mask, w);
             if (out.soft4) {
                 uint8_t* o = out.soft4 + f * (b.n / 2);
-                span_word_values(lv.t, key, frame, bits, w, b.n, [&](size_t j, int v) {
+                span_word_values(level, key, frame, bits, w, b.n, [&](size_t j, int v) {
                     const uint32_t nib = soft4_nibble(v);
                     o[j / 2] = uint8_t(j & 1 ? (o[j / 2] & 0x0f) | nib << 4 : nib);
                 });
             } else {
                 int8_t* o = out.soft8 + f * b.n;
-                span_word_values(lv.t, key, frame, bits, w, b.n, [&](size_t j, int v) { o[j] = int8_t(v); });
+                span_word_values(level, key, frame, bits, w, b.n, [&](size_t j, int v) { o[j] = int8_t(v); });
             }
         }
     });

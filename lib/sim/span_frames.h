@@ -76,6 +76,24 @@ GPUFEC_HD int awgn_level(const uint64_t* t, uint64_t u)
     return (below > 254 ? 254 : below) - 127;
 }
 
+/*! The CPU's way into the levels: where the count of thresholds <= u starts for each of 4096
+ *  ranges of u (u >> 52); a few steps from there give awgn_level's count (the thresholds are
+ *  254 among 4096 ranges: most hold none). The GPU keeps the binary search (the index would not
+ *  fit a kernel's parameters). */
+struct awgn_index {
+    uint8_t start[4096];
+};
+awgn_index make_awgn_index(const awgn_levels& lv);
+
+//! awgn_level's value through the index
+inline int awgn_level_indexed(const uint64_t* t, const awgn_index& ix, uint64_t u)
+{
+    int c = ix.start[u >> 52];
+    while (c < 254 && t[c] <= u)
+        ++c;
+    return c - 127;
+}
+
 //! pack_soft4's nibble of an int8 value (q = sign(v) min(7, (|v| + 8) >> 4), two's complement)
 GPUFEC_HD uint32_t soft4_nibble(int v)
 {
@@ -106,10 +124,10 @@ GPUFEC_HD uint32_t span_code_word(const uint32_t* code_rows, size_t code_words, 
 }
 
 /*! The values of code word w (values 32 w .. 32 w + 31, those below n) of frame `frame`:
- *  put(j, int8 value) for each. */
-template <class Put>
-GPUFEC_HD void span_word_values(const uint64_t* t, span_key key, uint64_t frame, uint32_t bits, size_t w,
-                                size_t n, Put&& put)
+ *  put(j, int8 value) for each; level(u): awgn_level's value of uniform u. */
+template <class Put, class Level>
+GPUFEC_HD void span_word_values(Level&& level, span_key key, uint64_t frame, uint32_t bits, size_t w, size_t n,
+                                Put&& put)
 {
     for (int i = 0; i < 32; i += 2) {
         const size_t j = 32 * w + size_t(i);
@@ -117,8 +135,8 @@ GPUFEC_HD void span_word_values(const uint64_t* t, span_key key, uint64_t frame,
             return;
         const philox4x32 r =
             philox4x32_10({ { uint32_t(j >> 1), uint32_t(frame), uint32_t(frame >> 32), 0u } }, key.k0, key.k1);
-        const int q0 = awgn_level(t, r.v[0] | uint64_t(r.v[1]) << 32);
-        const int q1 = awgn_level(t, r.v[2] | uint64_t(r.v[3]) << 32);
+        const int q0 = level(r.v[0] | uint64_t(r.v[1]) << 32);
+        const int q1 = level(r.v[2] | uint64_t(r.v[3]) << 32);
         // bit i of the word: byte i / 8, most significant bit first
         const bool b0 = bits >> (8 * (i >> 3) + 7 - (i & 7)) & 1u, b1 = bits >> (8 * (i >> 3) + 6 - (i & 7)) & 1u;
         put(j, b0 ? q0 : -q0);

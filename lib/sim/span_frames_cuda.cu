@@ -35,6 +35,7 @@ __global__ void span_frames_kernel(const uint32_t* __restrict__ info_rows, const
     for (int i = threadIdx.x; i < 256; i += blockDim.x)
         t[i] = lv.t[i];
     __syncthreads();
+    auto level = [&](uint64_t u) { return awgn_level(t, u); };
     const uint64_t words = code_words + info_words, items = count * words;
     for (uint64_t item = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; item < items;
          item += uint64_t(gridDim.x) * blockDim.x) {
@@ -48,13 +49,13 @@ __global__ void span_frames_kernel(const uint32_t* __restrict__ info_rows, const
         const uint32_t bits = span_code_word(code_rows, code_words, mask, w);
         if (soft4) {
             uint8_t* o = soft4 + f * (n / 2);
-            span_word_values(t, key, frame, bits, w, n, [&](size_t j, int v) {
+            span_word_values(level, key, frame, bits, w, n, [&](size_t j, int v) {
                 const uint32_t nib = soft4_nibble(v);
                 o[j / 2] = uint8_t(j & 1 ? (o[j / 2] & 0x0f) | nib << 4 : nib);
             });
         } else {
             int8_t* o = soft8 + f * n;
-            span_word_values(t, key, frame, bits, w, n, [&](size_t j, int v) { o[j] = int8_t(v); });
+            span_word_values(level, key, frame, bits, w, n, [&](size_t j, int v) { o[j] = int8_t(v); });
         }
     }
 }

@@ -45,6 +45,8 @@ void make_stream_cpu(const stream_code& c, const awgn_levels& lv, span_key key, 
                      const span_output& out)
 {
     const uint64_t groups = (st.v1 - st.v0 + 31) / 32, info_groups = uint64_t(st.s1 - st.s0 + 31) / 32;
+    const awgn_index ix = make_awgn_index(lv);
+    auto level = [&](uint64_t u) { return awgn_level_indexed(lv.t, ix, u); };
     auto pool = get_cpu_pool(0);
     // a task: 64 groups of values, or of information bits
     constexpr uint64_t per_task = 64;
@@ -61,14 +63,14 @@ void make_stream_cpu(const stream_code& c, const awgn_levels& lv, span_key key, 
         for (uint64_t g = uint64_t(task) * per_task; g < std::min(groups, uint64_t(task + 1) * per_task); ++g) {
             const uint64_t v = st.v0 + 32 * g;
             if (out.soft4)
-                stream_group_values(c, lv.t, key, v, st.v1, [&](uint64_t y, int q) {
+                stream_group_values(c, level, key, v, st.v1, [&](uint64_t y, int q) {
                     const uint64_t i = y - st.v0;
                     const uint32_t nib = soft4_nibble(q);
                     uint8_t& b = out.soft4[i / 2];
                     b = uint8_t(i & 1 ? (b & 0x0f) | nib << 4 : nib);
                 });
             else
-                stream_group_values(c, lv.t, key, v, st.v1, [&](uint64_t y, int q) { out.soft8[y - st.v0] = int8_t(q); });
+                stream_group_values(c, level, key, v, st.v1, [&](uint64_t y, int q) { out.soft8[y - st.v0] = int8_t(q); });
         }
     });
 }

@@ -81,16 +81,19 @@ GPUFEC_HD uint32_t parity32(uint32_t x)
 {
 #if defined(__CUDA_ARCH__)
     return uint32_t(__popc(x)) & 1u;
-#else
-    return uint32_t(__builtin_popcount(x)) & 1u;
+#else // (folds: without -mpopcnt a popcount is a library call)
+    x ^= x >> 16;
+    x ^= x >> 8;
+    x ^= x >> 4;
+    return (0x6996u >> (x & 0xfu)) & 1u;
 #endif
 }
 
-/*! Values [v, v + 32) below v_end: put(value index, int8 value). (Values 2i and 2i + 1 share
- *  one Philox draw, whichever group they fall in.) */
-template <class Put>
-GPUFEC_HD void stream_group_values(const stream_code& c, const uint64_t* t, span_key key, uint64_t v,
-                                   uint64_t v_end, Put&& put)
+/*! Values [v, v + 32) below v_end: put(value index, int8 value); level(u): awgn_level's value of
+ *  uniform u. (Values 2i and 2i + 1 share one Philox draw, whichever group they fall in.) */
+template <class Put, class Level>
+GPUFEC_HD void stream_group_values(const stream_code& c, Level&& level, span_key key, uint64_t v, uint64_t v_end,
+                                   Put&& put)
 {
     const uint64_t last = (v + 32 < v_end ? v + 32 : v_end) - 1;
     uint64_t period = v / c.kept; // value y: stage period * c.period + c.stage_of[r]
@@ -129,7 +132,7 @@ GPUFEC_HD void stream_group_values(const stream_code& c, const uint64_t* t, span
             bit = parity32(reg & c.mag[out]);
         }
         bit ^= c.invert >> out & 1u;
-        const int q = awgn_level(t, y & 1 ? rnd.v[2] | uint64_t(rnd.v[3]) << 32 : rnd.v[0] | uint64_t(rnd.v[1]) << 32);
+        const int q = level(y & 1 ? rnd.v[2] | uint64_t(rnd.v[3]) << 32 : rnd.v[0] | uint64_t(rnd.v[1]) << 32);
         put(y, bit ? q : -q);
         if (++r == c.kept) {
             r = 0;
