@@ -8,6 +8,7 @@
  * decoder's) packs the int8 values into 4-bit ones (pack_soft4) and decodes those. With a mix of encoders (gpufec_bench --mix), frame f is
  * made by encoder f mod (their number), so a decoder of several lengths (turbo code=lte:any)
  * gets a batch of mixed frames, as from an LTE transport block. */
+#include "frames_ahead.h"
 #include "kit_buffer.h"
 #include "kits.h"
 
@@ -115,7 +116,7 @@ public:
     {
         d_gpu.reset();
         d_span = false;
-        d_pending.valid = d_have_last = false;
+        d_ahead.reset();
         if (maker != "auto" && maker != "gpu" && maker != "cpu")
             return code_kit::choose_frame_maker(maker, ch, seed); // "encoder", or a bad name
         const std::string why_not = span_refusal(ch, seed);
@@ -255,34 +256,21 @@ private:
         if (!basis_for(key.seed))
             throw std::logic_error("span frames: the encoder is not affine"); // checked when chosen
         const double sigma = ch.awgn_sigma();
-        if (sigma != d_levels_sigma) {
-            d_levels = sim::make_awgn_levels(sigma, ch.int8_scale());
-            d_levels_sigma = sigma;
-        }
+        const sim::awgn_levels& levels = d_levels.at(sigma, ch.int8_scale());
         const sim::span_key sk = sim::make_span_key(key.seed, key.point);
         sim::span_output in;
         if (d_gpu) {
-            const bool ready = d_pending.valid && d_pending.seed == key.seed && d_pending.point == key.point &&
-                               d_pending.first == first && d_pending.count == count && d_pending.sigma == sigma;
-            const int slot = d_pending.valid ? d_pending.slot : 0;
-            if (!ready)
-                d_gpu->start(slot, d_levels, sk, first, count);
-            in = d_gpu->wait(slot);
-            // the next call of this point most likely starts as far on as this one did from the last
-            const bool same_point = d_have_last && d_last.seed == key.seed && d_last.point == key.point;
-            const uint64_t next = first + (same_point && first > d_last_first ? first - d_last_first : count);
-            d_gpu->start(1 - slot, d_levels, sk, next, count);
-            d_pending = { true, key.seed, key.point, next, count, sigma, 1 - slot };
-            d_last = key;
-            d_last_first = first;
-            d_have_last = true;
+            in = d_ahead.made(
+                { key.seed, key.point, first, count, sigma },
+                [&](int slot, const frames_ahead::batch& b) { d_gpu->start(slot, levels, sk, b.first, b.count); },
+                [&](int slot) { return d_gpu->wait(slot); });
         } else {
             if (d_soft_bits == 4)
                 in.soft4 = d_in4.get<uint8_t>(count * d_n / 2);
             else
                 in.soft8 = d_in.get<int8_t>(count * d_n);
             in.info = d_span_info.get<uint8_t>(count * d_basis->info_bytes());
-            sim::make_span_frames_cpu(*d_basis, d_levels, sk, first, count, in);
+            sim::make_span_frames_cpu(*d_basis, levels, sk, first, count, in);
         }
         d_status.resize(count);
         frame_batch b;
@@ -506,18 +494,9 @@ private:
     std::optional<sim::span_basis> d_basis;
     uint64_t d_basis_seed = 0;
     std::unique_ptr<sim::span_maker_gpu> d_gpu; //!< null: made on the CPU
-    sim::awgn_levels d_levels{};
-    double d_levels_sigma = NAN;
+    levels_cache d_levels;
     kit_buffer d_span_info;
-    struct pending_frames { //!< what the GPU maker's other slot is making
-        bool valid = false;
-        uint64_t seed = 0, point = 0, first = 0, count = 0;
-        double sigma = NAN;
-        int slot = 0;
-    } d_pending;
-    sim_key d_last;
-    uint64_t d_last_first = 0;
-    bool d_have_last = false;
+    frames_ahead d_ahead; //!< the GPU maker's slots
 };
 
 } // namespace

@@ -6,6 +6,7 @@
  * it, so counts do not depend on decoders or batch; the stop rule is exact; the channel's
  * Eb/N0 scaling against theory; --devices parsing; the CSV writer. */
 #include "devices.h"
+#include "frames_ahead.h"
 #include "kits.h"
 #include "report.h"
 #include "sim_driver.h"
@@ -441,4 +442,29 @@ TEST(app_kits, drawn_stream_counts_do_not_depend_on_where_it_is_made)
     const double p = double(fe[0] + fe[1]) / 6000, sd = std::sqrt(2 * 3000 * p * (1 - p));
     EXPECT_GT(fe[0], 30u);
     EXPECT_LT(std::abs(double(fe[0]) - double(fe[1])), 5 * sd) << fe[0] << " against " << fe[1];
+}
+
+// The GPU makers' slots from the kits' side: a batch made ahead is used when the next call asks
+// for it, made again when the guess was wrong; the guess follows the calls' stride.
+TEST(app_kits, frames_made_ahead_follow_the_calls)
+{
+    frames_ahead ahead;
+    std::vector<std::pair<int, uint64_t>> started; // (slot, first)
+    auto call = [&](uint64_t first, uint64_t count, uint64_t point = 0) {
+        return ahead.made(
+            { 1, point, first, count, 0.5 },
+            [&](int slot, const frames_ahead::batch& b) { started.emplace_back(slot, b.first); },
+            [&](int slot) { return slot; });
+    };
+    EXPECT_EQ(call(0, 100), 0); // nothing ahead: made now in slot 0, then 100.. ahead in slot 1
+    EXPECT_EQ(started, (std::vector<std::pair<int, uint64_t>>{ { 0, 0 }, { 1, 100 } }));
+    started.clear();
+    EXPECT_EQ(call(300, 100), 1); // the guess was wrong: made now where the guess was, next 600 ahead
+    EXPECT_EQ(started, (std::vector<std::pair<int, uint64_t>>{ { 1, 300 }, { 0, 600 } }));
+    started.clear();
+    EXPECT_EQ(call(600, 100), 0); // right: read at once, 900 ahead
+    EXPECT_EQ(started, (std::vector<std::pair<int, uint64_t>>{ { 1, 900 } }));
+    started.clear();
+    EXPECT_EQ(call(900, 100, 1), 1); // another point: made now, its first stride is the count
+    EXPECT_EQ(started, (std::vector<std::pair<int, uint64_t>>{ { 1, 900 }, { 0, 1000 } }));
 }

@@ -8,6 +8,7 @@
  * any range of blocks can be made on its own: the blocks around it (the L stages of traceback
  * before and after) are made too, and the encoder state at its start comes from the blocks
  * before. Decoding goes through decode_blocks(), what push() runs inside. */
+#include "frames_ahead.h"
 #include "kit_buffer.h"
 #include "kits.h"
 
@@ -82,7 +83,7 @@ public:
     {
         d_sim = false;
         d_gpu.reset();
-        d_pending.valid = d_have_last = false;
+        d_ahead.reset();
         if (maker != "auto" && maker != "gpu" && maker != "cpu")
             return code_kit::choose_frame_maker(maker, ch, seed);
         if (std::isnan(ch.awgn_sigma())) {
@@ -246,27 +247,15 @@ private:
     void simulate_drawn(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch, frame_result* out)
     {
         const double sigma = ch.awgn_sigma();
-        if (sigma != d_levels_sigma) {
-            d_levels = sim::make_awgn_levels(sigma, d_soft_scale);
-            d_levels_sigma = sigma;
-        }
+        const sim::awgn_levels& levels = d_levels.at(sigma, d_soft_scale);
         const sim::span_key sk = sim::make_span_key(key.seed, key.point);
         const sim::stream_stretch st = stretch_of(first, count);
         sim::span_output in;
         if (d_gpu) {
-            const bool ready = d_pending.valid && d_pending.seed == key.seed && d_pending.point == key.point &&
-                               d_pending.first == first && d_pending.count == count && d_pending.sigma == sigma;
-            const int slot = d_pending.valid ? d_pending.slot : 0;
-            if (!ready)
-                d_gpu->start(slot, d_levels, sk, st);
-            in = d_gpu->wait(slot);
-            const bool same_point = d_have_last && d_last.seed == key.seed && d_last.point == key.point;
-            const uint64_t next = first + (same_point && first > d_last_first ? first - d_last_first : count);
-            d_gpu->start(1 - slot, d_levels, sk, stretch_of(next, count));
-            d_pending = { true, key.seed, key.point, next, count, sigma, 1 - slot };
-            d_last = key;
-            d_last_first = first;
-            d_have_last = true;
+            in = d_ahead.made(
+                { key.seed, key.point, first, count, sigma },
+                [&](int slot, const frames_ahead::batch& b) { d_gpu->start(slot, levels, sk, stretch_of(b.first, b.count)); },
+                [&](int slot) { return d_gpu->wait(slot); });
         } else {
             const uint64_t values = st.v1 - st.v0;
             if (d_soft_bits == 4)
@@ -274,7 +263,7 @@ private:
             else
                 in.soft8 = d_in.get<int8_t>(values);
             in.info = d_drawn_info.get<uint8_t>(st.info_bytes());
-            sim::make_stream_cpu(d_stream_code, d_levels, sk, st, in);
+            sim::make_stream_cpu(d_stream_code, levels, sk, st, in);
         }
         d_first = first;
         d_count = count;
@@ -330,18 +319,9 @@ private:
     bool d_sim = false;
     sim::stream_code d_stream_code;
     std::unique_ptr<sim::stream_maker_gpu> d_gpu; //!< null: drawn on the CPU
-    sim::awgn_levels d_levels{};
-    double d_levels_sigma = NAN;
+    levels_cache d_levels;
     kit_buffer d_drawn_info;
-    struct pending_stretch { //!< what the GPU maker's other slot is making
-        bool valid = false;
-        uint64_t seed = 0, point = 0, first = 0, count = 0;
-        double sigma = NAN;
-        int slot = 0;
-    } d_pending;
-    sim_key d_last;
-    uint64_t d_last_first = 0;
-    bool d_have_last = false;
+    frames_ahead d_ahead; //!< the GPU maker's slots
 };
 
 } // namespace

@@ -10,6 +10,7 @@
 
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
+#include "span_frames.h"
 
 #include <array>
 #include <memory>
@@ -65,16 +66,19 @@ public:
             cudaMemcpyAsync(s.host_info.get(), s.info.get(), s.info_bytes, cudaMemcpyDeviceToHost, stream()));
         s.done.record(stream());
     }
-    struct host_side {
-        uint8_t* values;
-        uint8_t* info;
-    };
-    host_side wait(int slot)
+    //! waits for the slot's batch: its values (int8, or packed 4-bit) and information bytes
+    span_output wait(int slot, bool soft4)
     {
         device_guard g(d_device);
         slot_state& s = d_res->slots.at(size_t(slot));
         s.done.sync();
-        return { s.host_values.get(), s.host_info.get() };
+        span_output o;
+        if (soft4)
+            o.soft4 = s.host_values.get();
+        else
+            o.soft8 = reinterpret_cast<int8_t*>(s.host_values.get());
+        o.info = s.host_info.get();
+        return o;
     }
 
 private:

@@ -72,17 +72,7 @@ public:
         d_slots.finish(slot);
     }
 
-    span_output wait(int slot) override
-    {
-        const auto h = d_slots.wait(slot);
-        span_output o;
-        if (d_soft4)
-            o.soft4 = h.values;
-        else
-            o.soft8 = reinterpret_cast<int8_t*>(h.values);
-        o.info = h.info;
-        return o;
-    }
+    span_output wait(int slot) override { return d_slots.wait(slot, d_soft4); }
 
     std::string device() const override { return "cuda:" + std::to_string(d_slots.device()); }
 
