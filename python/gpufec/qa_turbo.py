@@ -97,6 +97,24 @@ class qa_turbo(gr_unittest.TestCase):
         np.testing.assert_array_equal(out, bits)
         self.assertIn("fptd", dec.code_description().lower())
 
+    def test_005c_int8_engine_on_the_cpu(self):
+        # precision="int8": the CPU's int8 engine decodes clean frames, is named as such, and is
+        # refused where it does not run (the CCSDS code, a GPU asked for by name)
+        K, frames = 1024, 70
+        bits = self.rng.integers(0, 2, K * frames, dtype=np.uint8)
+        coded = encode_with(gpufec.turbo_encoder(K=K), bits)
+        dec = gpufec.turbo_decoder(K=K, precision="int8", device="cpu")
+        out, _ = run_decoder(dec, bpsk(coded, 0.8))
+        np.testing.assert_array_equal(out, bits)
+        self.assertEqual(dec.failed_frames(), 0)
+        for kwargs, word in (({"standard": "ccsds", "K": 1784}, "precision"), ({"precision": "int4"}, "precision")):
+            with self.assertRaises(ValueError) as cm:
+                gpufec.turbo_decoder(device="cpu", precision=kwargs.pop("precision", "int8"), **kwargs)
+            self.assertIn(word, str(cm.exception))
+        with self.assertRaises(ValueError) as cm:
+            gpufec.turbo_decoder(precision="int8", device="cuda")
+        self.assertIn("precision", str(cm.exception))
+
     def test_006_ccsds_rates(self):
         K = 1784
         for rate, n, sigma in (("1/2", 2, 0.6), ("1/3", 3, 0.8), ("1/4", 4, 0.9), ("1/6", 6, 1.0)):

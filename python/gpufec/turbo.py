@@ -36,12 +36,14 @@ def turbo_code_id(standard="lte", K=6144, rate="1/3"):
 
 def turbo_options(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=None,
                   crc="none", early_termination=True, layout="streams", training=None,
-                  standard="lte", rate="1/3", prelaunch=False):
+                  standard="lte", rate="1/3", prelaunch=False, precision="int16"):
     """the turbo family's option string ("code=lte:6144, algorithm=max-log, ..."); window and
     training None (or 0 from GRC) and scaling None: the engine's default; values are used as
     given or refused (K=6144.7, max_iterations=1.9 and scaling=0 raise ValueError); prelaunch (the GPU FPTD):
     the next frame's kernel is launched ahead and waits on the GPU (up to 4 ms, holding its
-    multiprocessors), so that a frame within 2 ms of the one before skips the launch"""
+    multiprocessors), so that a frame within 2 ms of the one before skips the launch;
+    precision="int8": LTE max-log on the CPU only, about 1.3-1.5 times the int16 engine a core
+    (its own bits; the GPU decodes int16)"""
     opts = ["code=%s" % turbo_code_id(standard, K, rate), "algorithm=%s" % algorithm,
             "max_iterations=%d" % check_int("max_iterations", max_iterations, 1),
             "crc=%s" % crc, "early_termination=%s" % ("true" if early_termination else "false"),
@@ -54,22 +56,27 @@ def turbo_options(K=6144, algorithm="max-log", max_iterations=6, scaling=None, w
         opts.append("scaling=%.17g" % check_real("scaling", scaling))
     if prelaunch:
         opts.append("prelaunch=true")
+    if precision != "int16":  # (the family refuses what it does not know)
+        opts.append("precision=%s" % precision)
     return ", ".join(opts)
 
 
 def turbo_decoder(K=6144, algorithm="max-log", max_iterations=6, scaling=None, window=None, crc="none",
                   early_termination=True, layout="streams", device="auto", max_batch=0,
                   input_type="float", packed_output=False, scale=32.0, status_tags="failures",
-                  length_tag_key="", training=None, standard="lte", rate="1/3", prelaunch=False):
+                  length_tag_key="", training=None, standard="lte", rate="1/3", prelaunch=False,
+                  precision="int16"):
     """turbo decoder block: LTE (any of the 188 K; 3K + 12 soft values in) or CCSDS ((K + 4) / rate
     soft values in); K information bits out (fewer with a CRC, whose result goes into the status
     tags). max-log takes int8 soft values (float input is quantised with `scale`); log-map takes
     float LLRs as they are. LTE max-log runs on the GPU where there is one; the rest on the CPU.
     fptd-max-log is the fully parallel decoder, for latency (GPU or CPU, the same bits); with
-    prelaunch=True its single frames find their kernel already waiting on the GPU."""
+    prelaunch=True its single frames find their kernel already waiting on the GPU. precision="int8":
+    the CPU's int8 engine (LTE max-log; for receivers without a GPU)."""
     return frame_decoder("turbo",
                          turbo_options(K, algorithm, max_iterations, scaling, window, crc,
-                                       early_termination, layout, training, standard, rate, prelaunch),
+                                       early_termination, layout, training, standard, rate, prelaunch,
+                                       precision),
                          device, check_int("max_batch", max_batch, 0), input_type, bool(packed_output),
                          check_real("scale", scale, 0, lo_open=True),
                          status_tags, length_tag_key)
