@@ -5,6 +5,7 @@
 /* Span frames: Philox against its published answers, the AWGN levels against quantize_soft of
  * Gaussian noise drawn another way, the frames against the family's encoder, and the GPU maker
  * against the CPU one. */
+#include "sim/philox_lanes.h"
 #include "sim/span_frames.h"
 #include "testing/test_util.h"
 
@@ -41,6 +42,53 @@ TEST(SpanFrames, PhiloxKnownAnswers)
         for (int i = 0; i < 4; ++i)
             EXPECT_EQ(r.v[i], c.want.v[i]) << i;
     }
+}
+
+// The SIMD draws are Philox's, counter by counter, on every instruction set: counts that are
+// not a multiple of the lanes, and a first word that wraps.
+TEST(SpanFrames, DrawsInLanesArePhiloxs)
+{
+    const span_key key = make_span_key(17, 4);
+    for (const char* isa : { "baseline", "avx2", "avx512" }) {
+        ASSERT_EQ(setenv("GPUFEC_SIMD", isa, 1), 0);
+        const philox_many_fn many = pick_philox_many();
+        for (const uint32_t c0 : { 0u, 1000u, 0xfffffff0u })
+            for (const size_t count : { size_t(1), size_t(7), size_t(64), size_t(129), philox_lanes_max }) {
+                uint32_t out[4][philox_lanes_max];
+                many(key, c0, 3u, 0xabcdefu, 5u, count, out);
+                for (size_t i = 0; i < count; ++i) {
+                    const philox4x32 r = philox4x32_10({ { c0 + uint32_t(i), 3u, 0xabcdefu, 5u } }, key.k0, key.k1);
+                    for (int w = 0; w < 4; ++w)
+                        ASSERT_EQ(out[w][i], r.v[w]) << isa << " c0 " << c0 << " i " << i;
+                }
+            }
+    }
+    unsetenv("GPUFEC_SIMD");
+}
+
+// The CPU maker (draws made ahead in lanes, levels through the index) makes the frames of the
+// rule as the GPU computes it (each draw where it is needed, levels by binary search).
+TEST(SpanFrames, CpuMakerIsTheRule)
+{
+    auto enc = make_frame_encoder("ldpc", parse_frame_options("code=802.11n:648:1/2"));
+    const size_t n = enc->coded_bits();
+    const auto b = make_span_basis(enc->info_bits(), n, [&](const uint8_t* u, uint8_t* c) { enc->encode(u, 1, c); }, 2);
+    ASSERT_TRUE(b);
+    const awgn_levels lv = make_awgn_levels(0.8, default_soft_scale);
+    const span_key key = make_span_key(2, 9);
+    const uint64_t first = (uint64_t(1) << 32) - 3, count = 7; // frame numbers across 2^32
+    std::vector<int8_t> got(count * n), want(count * n);
+    std::vector<uint8_t> info(count * b->info_bytes());
+    make_span_frames_cpu(*b, lv, key, first, count, { got.data(), nullptr, info.data() });
+    for (uint64_t f = 0; f < count; ++f) {
+        const uint64_t frame = first + f, mask = span_mask(key, frame);
+        for (size_t w = 0; w < b->code_words; ++w)
+            span_word_values([&](uint64_t u) { return awgn_level(lv.t, u); },
+                             [&](uint64_t p) { return span_pair_draw(key, frame, p); },
+                             span_code_word(b->code.data(), b->code_words, mask, w), w, n,
+                             [&](size_t j, int v) { want[f * n + j] = int8_t(v); });
+    }
+    EXPECT_EQ(got, want);
 }
 
 // The levels give the distribution of quantize_soft(1 + sigma z): compared with that rule run on

@@ -95,6 +95,29 @@ TEST(StreamFrames, StretchesAreSlicesOfTheStream)
     EXPECT_THROW(make_stream_code(conv_code{ 7, { 79, -109 }, std::vector<uint8_t>(2 * 100, 1) }), std::invalid_argument);
 }
 
+// The CPU maker (draws made ahead in lanes, levels through the index) makes the stream of the
+// rule as the GPU computes it, across a pair counter's 2^32 boundary too.
+TEST(StreamFrames, CpuMakerIsTheRule)
+{
+    const conv_code code = conv_code::preset("dvbs-7/8");
+    const stream_code c = make_stream_code(code);
+    const awgn_levels lv = make_awgn_levels(0.6, default_soft_scale);
+    const span_key key = make_span_key(6, 2);
+    const int64_t P = code.period();
+    const int64_t at = ((int64_t(1) << 33) - 5000) / code.kept_per_period() * P; // values from 2^33 - 5000 on: pairs cross 2^32
+    const stream_stretch st{ uint64_t(code.kept_for_stages(at)), uint64_t(code.kept_for_stages(at + 70 * P * 64)), at,
+                             at + 64 };
+    ASSERT_LT(st.v0, uint64_t(1) << 33);
+    ASSERT_GT(st.v1, uint64_t(1) << 33);
+    const stretch_out got = make(c, lv, key, st, false);
+    std::vector<uint8_t> want(got.values.size());
+    for (uint64_t v = st.v0; v < st.v1; v += 32)
+        stream_group_values(c, [&](uint64_t u) { return awgn_level(lv.t, u); },
+                            [&](uint64_t p) { return stream_pair_draw(key, p); }, key, v, st.v1,
+                            [&](uint64_t y, int q) { want[y - st.v0] = uint8_t(int8_t(q)); });
+    EXPECT_EQ(got.values, want);
+}
+
 TEST(StreamFramesGpu, SameBytesAsTheCpu)
 {
     GPUFEC_REQUIRE_GPU();

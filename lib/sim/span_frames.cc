@@ -5,6 +5,7 @@
 /* The host side of span frames (span_frames.h): the basis, the AWGN level thresholds, the CPU
  * maker, and the GPU maker's stand-in where the library has no CUDA. */
 #include "span_frames.h"
+#include "philox_lanes.h"
 #include "runtime/cpu_pool.h"
 
 #include <algorithm>
@@ -143,31 +144,41 @@ void make_span_frames_cpu(const span_basis& b, const awgn_levels& lv, span_key k
 {
     if (out.soft4 && b.n % 2)
         throw std::invalid_argument("span frames: packed 4-bit frames need an even number of values");
-    const size_t words = b.code_words + b.info_words;
     const awgn_index ix = make_awgn_index(lv);
     auto level = [&](uint64_t u) { return awgn_level_indexed(lv.t, ix, u); };
+    const philox_many_fn draws = pick_philox_many();
+    constexpr size_t words_a_chunk = philox_lanes_max / 16; // a word's 32 values take 16 draws
     auto pool = get_cpu_pool(0);
-    // a task: one frame (its mask drawn once)
+    // a task: one frame (its mask drawn once); its draws made ahead in SIMD lanes, a chunk of
+    // words at a time
     pool->parallel_for(int64_t(count), [&](int64_t fi, int) {
         const uint64_t f = uint64_t(fi), frame = first + f;
         const uint64_t mask = span_mask(key, frame);
-        for (size_t w = 0; w < words; ++w) {
-            if (w >= b.code_words) {
-                const size_t iw = w - b.code_words;
-                const uint32_t x = span_row_word(b.info.data(), b.info_words, mask, iw);
-                std::memcpy(out.info + f * b.info_bytes() + 4 * iw, &x, 4);
-                continue;
-            }
-            const uint32_t bits = span_code_word(b.code.data(), b.code_words, mask, w);
-            if (out.soft4) {
-                uint8_t* o = out.soft4 + f * (b.n / 2);
-                span_word_values(level, key, frame, bits, w, b.n, [&](size_t j, int v) {
-                    const uint32_t nib = soft4_nibble(v);
-                    o[j / 2] = uint8_t(j & 1 ? (o[j / 2] & 0x0f) | nib << 4 : nib);
-                });
-            } else {
-                int8_t* o = out.soft8 + f * b.n;
-                span_word_values(level, key, frame, bits, w, b.n, [&](size_t j, int v) { o[j] = int8_t(v); });
+        for (size_t iw = 0; iw < b.info_words; ++iw) {
+            const uint32_t x = span_row_word(b.info.data(), b.info_words, mask, iw);
+            std::memcpy(out.info + f * b.info_bytes() + 4 * iw, &x, 4);
+        }
+        uint32_t pairs[4][philox_lanes_max];
+        for (size_t w0 = 0; w0 < b.code_words; w0 += words_a_chunk) {
+            const size_t w1 = std::min(b.code_words, w0 + words_a_chunk), p0 = 16 * w0;
+            const size_t np = std::min((b.n + 1) / 2, 16 * w1) - p0;
+            draws(key, uint32_t(p0), uint32_t(frame), uint32_t(frame >> 32), 0u, np, pairs);
+            auto draw = [&](uint64_t p) {
+                const size_t i = size_t(p) - p0;
+                return philox4x32{ { pairs[0][i], pairs[1][i], pairs[2][i], pairs[3][i] } };
+            };
+            for (size_t w = w0; w < w1; ++w) {
+                const uint32_t bits = span_code_word(b.code.data(), b.code_words, mask, w);
+                if (out.soft4) {
+                    uint8_t* o = out.soft4 + f * (b.n / 2);
+                    span_word_values(level, draw, bits, w, b.n, [&](size_t j, int v) {
+                        const uint32_t nib = soft4_nibble(v);
+                        o[j / 2] = uint8_t(j & 1 ? (o[j / 2] & 0x0f) | nib << 4 : nib);
+                    });
+                } else {
+                    int8_t* o = out.soft8 + f * b.n;
+                    span_word_values(level, draw, bits, w, b.n, [&](size_t j, int v) { o[j] = int8_t(v); });
+                }
             }
         }
     });

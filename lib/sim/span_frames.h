@@ -123,20 +123,31 @@ GPUFEC_HD uint32_t span_code_word(const uint32_t* code_rows, size_t code_words, 
     return span_row_word(code_rows, code_words, mask, w) ^ code_rows[size_t(span_rows) * code_words + w];
 }
 
-/*! The values of code word w (values 32 w .. 32 w + 31, those below n) of frame `frame`:
- *  put(j, int8 value) for each; level(u): awgn_level's value of uniform u. */
-template <class Put, class Level>
-GPUFEC_HD void span_word_values(Level&& level, span_key key, uint64_t frame, uint32_t bits, size_t w, size_t n,
-                                Put&& put)
+//! frame f's draw for its values 2 p and 2 p + 1 (the first takes words 0, 1; the second 2, 3)
+GPUFEC_HD philox4x32 span_pair_draw(span_key key, uint64_t frame, uint64_t p)
+{
+    return philox4x32_10({ { uint32_t(p), uint32_t(frame), uint32_t(frame >> 32), 0u } }, key.k0, key.k1);
+}
+
+//! the uniform of the first (h = 0) or second (h = 1) value of a pair's draw
+GPUFEC_HD uint64_t pair_uniform(const philox4x32& r, int h)
+{
+    return h ? r.v[2] | uint64_t(r.v[3]) << 32 : r.v[0] | uint64_t(r.v[1]) << 32;
+}
+
+/*! The values of code word w (values 32 w .. 32 w + 31, those below n) of a frame:
+ *  put(j, int8 value) for each; level(u): awgn_level's value of uniform u; draw(p): the frame's
+ *  draw of pair p (span_pair_draw, computed there or read where the CPU made it ahead). */
+template <class Put, class Level, class Draw>
+GPUFEC_HD void span_word_values(Level&& level, Draw&& draw, uint32_t bits, size_t w, size_t n, Put&& put)
 {
     for (int i = 0; i < 32; i += 2) {
         const size_t j = 32 * w + size_t(i);
         if (j >= n)
             return;
-        const philox4x32 r =
-            philox4x32_10({ { uint32_t(j >> 1), uint32_t(frame), uint32_t(frame >> 32), 0u } }, key.k0, key.k1);
-        const int q0 = level(r.v[0] | uint64_t(r.v[1]) << 32);
-        const int q1 = level(r.v[2] | uint64_t(r.v[3]) << 32);
+        const philox4x32 r = draw(j >> 1);
+        const int q0 = level(pair_uniform(r, 0));
+        const int q1 = level(pair_uniform(r, 1));
         // bit i of the word: byte i / 8, most significant bit first
         const bool b0 = bits >> (8 * (i >> 3) + 7 - (i & 7)) & 1u, b1 = bits >> (8 * (i >> 3) + 6 - (i & 7)) & 1u;
         put(j, b0 ? q0 : -q0);

@@ -4,8 +4,10 @@
  */
 /* The host side of the simulated stream (stream_frames.h): the code table and the CPU maker. */
 #include "stream_frames.h"
+#include "philox_lanes.h"
 #include "runtime/cpu_pool.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -47,9 +49,12 @@ void make_stream_cpu(const stream_code& c, const awgn_levels& lv, span_key key, 
     const uint64_t groups = (st.v1 - st.v0 + 31) / 32, info_groups = uint64_t(st.s1 - st.s0 + 31) / 32;
     const awgn_index ix = make_awgn_index(lv);
     auto level = [&](uint64_t u) { return awgn_level_indexed(lv.t, ix, u); };
+    const philox_many_fn draws = pick_philox_many();
     auto pool = get_cpu_pool(0);
-    // a task: 64 groups of values, or of information bits
-    constexpr uint64_t per_task = 64;
+    // a task: 64 groups of values (their draws made ahead in SIMD lanes, 8 groups at a time), or
+    // of information bits
+    constexpr uint64_t per_task = 64, per_chunk = 8;
+    static_assert(per_chunk * 16 + 1 <= philox_lanes_max, "a chunk's draws");
     const uint64_t tasks = (groups + per_task - 1) / per_task, info_tasks = (info_groups + per_task - 1) / per_task;
     pool->parallel_for(int64_t(tasks + info_tasks), [&](int64_t task, int) {
         if (uint64_t(task) >= tasks) {
@@ -60,17 +65,38 @@ void make_stream_cpu(const stream_code& c, const awgn_levels& lv, span_key key, 
             }
             return;
         }
-        for (uint64_t g = uint64_t(task) * per_task; g < std::min(groups, uint64_t(task + 1) * per_task); ++g) {
-            const uint64_t v = st.v0 + 32 * g;
-            if (out.soft4)
-                stream_group_values(c, level, key, v, st.v1, [&](uint64_t y, int q) {
-                    const uint64_t i = y - st.v0;
-                    const uint32_t nib = soft4_nibble(q);
-                    uint8_t& b = out.soft4[i / 2];
-                    b = uint8_t(i & 1 ? (b & 0x0f) | nib << 4 : nib);
-                });
-            else
-                stream_group_values(c, level, key, v, st.v1, [&](uint64_t y, int q) { out.soft8[y - st.v0] = int8_t(q); });
+        uint32_t pairs[4][philox_lanes_max];
+        const uint64_t g_end = std::min(groups, uint64_t(task + 1) * per_task);
+        for (uint64_t g0 = uint64_t(task) * per_task; g0 < g_end; g0 += per_chunk) {
+            const uint64_t g1 = std::min(g_end, g0 + per_chunk);
+            const uint64_t p0 = (st.v0 + 32 * g0) >> 1, p1 = (std::min(st.v1, st.v0 + 32 * g1) - 1) >> 1;
+            // the pairs' counters are 64-bit: a chunk crossing 2^32 is drawn in two runs
+            const uint64_t np = p1 - p0 + 1, first_run = std::min<uint64_t>(np, (uint64_t(1) << 32) - uint32_t(p0));
+            draws(key, uint32_t(p0), uint32_t(p0 >> 32), 0u, 5u, size_t(first_run), pairs);
+            if (first_run < np) {
+                uint32_t rest[4][philox_lanes_max];
+                const uint64_t q = p0 + first_run;
+                draws(key, uint32_t(q), uint32_t(q >> 32), 0u, 5u, size_t(np - first_run), rest);
+                for (int w = 0; w < 4; ++w)
+                    std::copy(rest[w], rest[w] + (np - first_run), pairs[w] + first_run);
+            }
+            auto draw = [&](uint64_t p) {
+                const size_t i = size_t(p - p0);
+                return philox4x32{ { pairs[0][i], pairs[1][i], pairs[2][i], pairs[3][i] } };
+            };
+            for (uint64_t g = g0; g < g1; ++g) {
+                const uint64_t v = st.v0 + 32 * g;
+                if (out.soft4)
+                    stream_group_values(c, level, draw, key, v, st.v1, [&](uint64_t y, int q) {
+                        const uint64_t i = y - st.v0;
+                        const uint32_t nib = soft4_nibble(q);
+                        uint8_t& b = out.soft4[i / 2];
+                        b = uint8_t(i & 1 ? (b & 0x0f) | nib << 4 : nib);
+                    });
+                else
+                    stream_group_values(c, level, draw, key, v, st.v1,
+                                        [&](uint64_t y, int q) { out.soft8[y - st.v0] = int8_t(q); });
+            }
         }
     });
 }

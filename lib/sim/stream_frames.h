@@ -89,11 +89,18 @@ GPUFEC_HD uint32_t parity32(uint32_t x)
 #endif
 }
 
+//! the stream's draw for its values 2 p and 2 p + 1
+GPUFEC_HD philox4x32 stream_pair_draw(span_key key, uint64_t p)
+{
+    return philox4x32_10({ { uint32_t(p), uint32_t(p >> 32), 0u, 5u } }, key.k0, key.k1);
+}
+
 /*! Values [v, v + 32) below v_end: put(value index, int8 value); level(u): awgn_level's value of
- *  uniform u. (Values 2i and 2i + 1 share one Philox draw, whichever group they fall in.) */
-template <class Put, class Level>
-GPUFEC_HD void stream_group_values(const stream_code& c, Level&& level, span_key key, uint64_t v, uint64_t v_end,
-                                   Put&& put)
+ *  uniform u; draw(p): stream_pair_draw of pair p (values 2 p and 2 p + 1 share it, whichever
+ *  group they fall in), computed there or read where the CPU made it ahead. */
+template <class Put, class Level, class Draw>
+GPUFEC_HD void stream_group_values(const stream_code& c, Level&& level, Draw&& draw, span_key key, uint64_t v,
+                                   uint64_t v_end, Put&& put)
 {
     const uint64_t last = (v + 32 < v_end ? v + 32 : v_end) - 1;
     uint64_t period = v / c.kept; // value y: stage period * c.period + c.stage_of[r]
@@ -119,7 +126,7 @@ GPUFEC_HD void stream_group_values(const stream_code& c, Level&& level, span_key
     philox4x32 rnd{};
     for (uint64_t y = v; y <= last; ++y) {
         if (y == v || !(y & 1))
-            rnd = philox4x32_10({ { uint32_t(y >> 1), uint32_t(y >> 33), 0u, 5u } }, key.k0, key.k1);
+            rnd = draw(y >> 1);
         const int64_t stage = int64_t(period) * c.period + c.stage_of[r];
         const uint32_t out = c.output_of[r];
         uint32_t bit;
@@ -132,7 +139,7 @@ GPUFEC_HD void stream_group_values(const stream_code& c, Level&& level, span_key
             bit = parity32(reg & c.mag[out]);
         }
         bit ^= c.invert >> out & 1u;
-        const int q = level(y & 1 ? rnd.v[2] | uint64_t(rnd.v[3]) << 32 : rnd.v[0] | uint64_t(rnd.v[1]) << 32);
+        const int q = level(pair_uniform(rnd, int(y & 1)));
         put(y, bit ? q : -q);
         if (++r == c.kept) {
             r = 0;

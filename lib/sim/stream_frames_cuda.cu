@@ -28,6 +28,7 @@ __global__ void stream_kernel(stream_code c, awgn_levels lv, span_key key, strea
         t[i] = lv.t[i];
     __syncthreads();
     auto level = [&](uint64_t u) { return awgn_level(t, u); };
+    auto draw = [&](uint64_t p) { return stream_pair_draw(key, p); };
     const uint64_t groups = (st.v1 - st.v0 + 31) / 32, info_groups = uint64_t(st.s1 - st.s0 + 31) / 32;
     for (uint64_t item = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; item < groups + info_groups;
          item += uint64_t(gridDim.x) * blockDim.x) {
@@ -38,14 +39,14 @@ __global__ void stream_kernel(stream_code c, awgn_levels lv, span_key key, strea
         }
         const uint64_t v = st.v0 + 32 * item;
         if (soft4)
-            stream_group_values(c, level, key, v, st.v1, [&](uint64_t y, int q) {
+            stream_group_values(c, level, draw, key, v, st.v1, [&](uint64_t y, int q) {
                 const uint64_t i = y - st.v0;
                 const uint32_t nib = soft4_nibble(q);
                 uint8_t& b = soft4[i / 2];
                 b = uint8_t(i & 1 ? (b & 0x0f) | nib << 4 : nib);
             });
         else
-            stream_group_values(c, level, key, v, st.v1, [&](uint64_t y, int q) { soft8[y - st.v0] = int8_t(q); });
+            stream_group_values(c, level, draw, key, v, st.v1, [&](uint64_t y, int q) { soft8[y - st.v0] = int8_t(q); });
     }
 }
 
