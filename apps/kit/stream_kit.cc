@@ -92,7 +92,13 @@ public:
                                             ch.name());
             return code_kit::choose_frame_maker("auto", ch, seed) + " (not BPSK over AWGN)";
         }
-        d_stream_code = sim::make_stream_code(d_code);
+        try {
+            d_stream_code = sim::make_stream_code(d_code);
+        } catch (const std::invalid_argument& e) { // (a puncturing period keeping very many values)
+            if (maker != "auto")
+                throw std::invalid_argument("--frame-maker " + maker + ": " + e.what());
+            return code_kit::choose_frame_maker("auto", ch, seed) + " (" + e.what() + ")";
+        }
         d_sim = true;
         const std::string what = "the stream drawn by Philox, exact int8 levels";
         const bool on_gpu = d_dec->backend().rfind("cuda", 0) == 0;
