@@ -197,7 +197,7 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
     const int ext_max = int8_lanes<V> ? INT8_EXT_MAX : EXT_MAX;
     V am[S], b[S];
     // the parity part of the branch metric of (s, x): the sum of the parities it emits
-    auto pgamma = [&](const V* P, int s, int x) {
+    auto pgamma = [&](const V* P, int s, int x) __attribute__((always_inline)) {
         V g = zero;
         for (int j = 0; j < NP; ++j)
             if (C::par(j, s, x))
@@ -205,13 +205,13 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
         return g;
     };
     // the branch metric of (state s, input x): x (sys + apri) + its parities
-    auto gamma = [&](const V& sa, const V* P, int s, int x) { return x ? madd(sa, pgamma(P, s, x)) : pgamma(P, s, x); };
-    auto load = [&](int k, V* P) {
+    auto gamma = [&](const V& sa, const V* P, int s, int x) __attribute__((always_inline)) { return x ? madd(sa, pgamma(P, s, x)) : pgamma(P, s, x); };
+    auto load = [&](int k, V* P) __attribute__((always_inline)) {
         for (int j = 0; j < NP; ++j)
             P[j] = h.par[j][k];
         return madd(h.sys[k], h.apri[k]);
     };
-    auto forward = [&](int k) {
+    auto forward = [&](int k) __attribute__((always_inline)) {
         V P[NP], an[S];
         const V sa = load(k, P);
 #pragma GCC unroll 16
@@ -225,7 +225,7 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
         for (int s = 0; s < S; ++s)
             am[s] = msub(an[s], top);
     };
-    auto backward = [&](const V& sa, const V* P) {
+    auto backward = [&](const V& sa, const V* P) __attribute__((always_inline)) {
         V bn[S];
 #pragma GCC unroll 16
         for (int s = 0; s < S; ++s)
