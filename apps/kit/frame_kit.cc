@@ -20,7 +20,6 @@
 #include "sim/span_frames.h"
 
 #include <algorithm>
-#include <bitset>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -115,31 +114,15 @@ public:
     std::string choose_frame_maker(const std::string& maker, const channel_kit& ch, uint64_t seed) override
     {
         d_gpu.reset();
-        d_span = false;
         d_ahead.reset();
-        if (maker != "auto" && maker != "gpu" && maker != "cpu")
-            return code_kit::choose_frame_maker(maker, ch, seed); // "encoder", or a bad name
-        const std::string why_not = span_refusal(ch, seed);
-        if (!why_not.empty()) {
-            if (maker != "auto")
-                throw std::invalid_argument("--frame-maker " + maker + ": " + why_not);
-            return code_kit::choose_frame_maker("auto", ch, seed) + " (" + why_not + ")";
-        }
-        d_span = true;
-        const std::string what = "span frames (64 encoded words, Philox, exact int8 levels)";
-        if (maker == "cpu" || !d_dec->on_gpu()) {
-            if (maker == "gpu")
-                throw std::invalid_argument("--frame-maker gpu: the decoder runs on the CPU (" + d_dec->backend() + ")");
-            return what + " on the CPU";
-        }
-        try {
-            d_gpu = sim::make_span_maker_gpu(resolve_backend(d_device).device, *d_basis, d_soft_bits);
-        } catch (const std::exception& e) {
-            if (maker == "gpu")
-                throw;
-            return what + " on the CPU (" + e.what() + ")";
-        }
-        return what + " on " + d_gpu->device();
+        return choose_drawn(
+            maker, ch, seed, [&] { return span_refusal(ch, seed); },
+            "span frames (64 encoded words, Philox, exact int8 levels)",
+            [&] {
+                d_gpu = sim::make_span_maker_gpu(resolve_backend(d_device).device, *d_basis, d_soft_bits);
+                return d_gpu->device();
+            },
+            d_span);
     }
 
     void simulate(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch,
@@ -283,15 +266,12 @@ private:
         b.packed = true;
         b.status = d_status.data();
         d_dec->decode(b);
-        const size_t k = d_k, whole = k / 8;
+        const size_t k = d_k;
         for_frames(*d_pool, count, [&](uint64_t f, int) {
             const uint8_t* got = d_packed + f * stride;
             const uint8_t* sent = in.info + f * info_stride;
-            uint32_t e = 0, se = 0;
-            for (size_t i = 0; i < whole; ++i)
-                e += uint32_t(std::bitset<8>(got[i] ^ sent[i]).count());
-            if (k % 8) // the last byte's bits past k are padding
-                e += uint32_t(std::bitset<8>((got[whole] ^ sent[whole]) & (0xff00u >> (k % 8))).count());
+            const auto e = uint32_t(packed_bit_differences(got, sent, k));
+            uint32_t se = 0;
             if (d_symbol_bits > 1 && e)
                 for (size_t i = 0; i < k; i += d_symbol_bits) {
                     bool wrong = false;

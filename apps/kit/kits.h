@@ -156,6 +156,17 @@ public:
     virtual double bench_kernel_seconds(int /*reps*/) { return -1; }
     //! the errors of the last bench_decode()
     virtual error_counts bench_errors() const = 0;
+
+protected:
+    /*! choose_frame_maker's choice for kits that draw their frames by one rule (span frames, the
+     *  drawn stream): refusal() says why they cannot here (empty: they can); `what` names them;
+     *  make_gpu() makes the GPU maker on the decoder's GPU and names it ("cuda:0"), or throws.
+     *  `drawn`: whether the kit draws its frames (on the GPU when make_gpu() was called and
+     *  returned). "encoder", a refusal under auto and a GPU that fails under auto fall back;
+     *  under gpu or cpu they are errors. */
+    std::string choose_drawn(const std::string& maker, const channel_kit& ch, uint64_t seed,
+                             const std::function<std::string()>& refusal, const std::string& what,
+                             const std::function<std::string()>& make_gpu, bool& drawn);
 };
 
 /*! family "viterbi" with option mode=streaming is the streaming kit (a frame is a block of

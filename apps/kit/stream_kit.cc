@@ -22,7 +22,6 @@
 #include "sim/stream_frames.h"
 
 #include <algorithm>
-#include <bitset>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -81,40 +80,25 @@ public:
 
     std::string choose_frame_maker(const std::string& maker, const channel_kit& ch, uint64_t seed) override
     {
-        d_sim = false;
         d_gpu.reset();
         d_ahead.reset();
-        if (maker != "auto" && maker != "gpu" && maker != "cpu")
-            return code_kit::choose_frame_maker(maker, ch, seed);
-        if (std::isnan(ch.awgn_sigma())) {
-            if (maker != "auto")
-                throw std::invalid_argument("--frame-maker " + maker + ": the simulated stream is BPSK over AWGN only, not " +
-                                            ch.name());
-            return code_kit::choose_frame_maker("auto", ch, seed) + " (not BPSK over AWGN)";
-        }
-        try {
-            d_stream_code = sim::make_stream_code(d_code);
-        } catch (const std::invalid_argument& e) { // (a puncturing period keeping very many values)
-            if (maker != "auto")
-                throw std::invalid_argument("--frame-maker " + maker + ": " + e.what());
-            return code_kit::choose_frame_maker("auto", ch, seed) + " (" + e.what() + ")";
-        }
-        d_sim = true;
-        const std::string what = "the stream drawn by Philox, exact int8 levels";
-        const bool on_gpu = d_dec->backend().rfind("cuda", 0) == 0;
-        if (maker == "cpu" || !on_gpu) {
-            if (maker == "gpu")
-                throw std::invalid_argument("--frame-maker gpu: the decoder runs on the CPU (" + d_dec->backend() + ")");
-            return what + ", on the CPU";
-        }
-        try {
-            d_gpu = sim::make_stream_maker_gpu(resolve_backend(d_device).device, d_stream_code, d_soft_bits);
-        } catch (const std::exception& e) {
-            if (maker == "gpu")
-                throw;
-            return what + ", on the CPU (" + e.what() + ")";
-        }
-        return what + ", on " + d_gpu->device();
+        auto refusal = [&]() -> std::string {
+            if (std::isnan(ch.awgn_sigma()))
+                return "the drawn stream is BPSK over AWGN only, not " + ch.name();
+            try {
+                d_stream_code = sim::make_stream_code(d_code);
+            } catch (const std::invalid_argument& e) { // (a puncturing period keeping very many values)
+                return e.what();
+            }
+            return "";
+        };
+        return choose_drawn(
+            maker, ch, seed, refusal, "the stream drawn by Philox, exact int8 levels,",
+            [&] {
+                d_gpu = sim::make_stream_maker_gpu(resolve_backend(d_device).device, d_stream_code, d_soft_bits);
+                return d_gpu->device();
+            },
+            d_sim);
     }
 
     void simulate(const sim_key& key, uint64_t first, uint64_t count, const channel_kit& ch,
@@ -280,12 +264,7 @@ private:
         decode();
         const size_t bytes = size_t(d_opts.block_len) / 8;
         for_frames(*d_pool, count, [&](uint64_t b, int) {
-            const uint8_t* got = d_packed + b * bytes;
-            const uint8_t* sent = in.info + b * bytes;
-            uint32_t e = 0;
-            for (size_t i = 0; i < bytes; ++i)
-                e += uint32_t(std::bitset<8>(got[i] ^ sent[i]).count());
-            out[b].bit_errors = e;
+            out[b].bit_errors = uint32_t(packed_bit_differences(d_packed + b * bytes, in.info + b * bytes, 8 * bytes));
             out[b].iterations = 1;
         });
     }

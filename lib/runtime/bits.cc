@@ -27,6 +27,24 @@ std::array<uint64_t, 256> make_unpack_table()
 const std::array<uint64_t, 256> unpack_table = make_unpack_table();
 } // namespace
 
+size_t packed_bit_differences(const uint8_t* a, const uint8_t* b, size_t nbits)
+{
+    // eight bytes at a time, then the rest; the last byte's bits past nbits do not count
+    const size_t whole = nbits / 8;
+    size_t c = 0, i = 0;
+    for (; i + 8 <= whole; i += 8) {
+        uint64_t x, y;
+        std::memcpy(&x, a + i, 8);
+        std::memcpy(&y, b + i, 8);
+        c += size_t(__builtin_popcountll(x ^ y));
+    }
+    for (; i < whole; ++i)
+        c += size_t(__builtin_popcount(unsigned(a[i] ^ b[i])));
+    if (nbits % 8)
+        c += size_t(__builtin_popcount(unsigned(a[whole] ^ b[whole]) & (0xff00u >> (nbits % 8))));
+    return c;
+}
+
 void pack_bits(const uint8_t* bits, size_t nbits, uint8_t* bytes)
 {
     // eight bits (bit 0 of eight bytes) gathered MSB first by one multiplication: byte t's bit

@@ -7,6 +7,7 @@
 #include "span_frames.h"
 #include "philox_lanes.h"
 #include "runtime/cpu_pool.h"
+#include <gnuradio/gpufec/core/runtime/bits.h>
 
 #include <algorithm>
 #include <cmath>
@@ -26,13 +27,11 @@ uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
-//! bits (one a byte) into a row of `words` words, most significant bit of each byte first
+//! bits (one a byte) into a row of `words` words: pack_bits' bytes, zero padded
 void pack_row(const uint8_t* bits, size_t nbits, uint32_t* row, size_t words)
 {
-    std::vector<uint8_t> bytes(words * 4, 0);
-    for (size_t i = 0; i < nbits; ++i)
-        bytes[i / 8] |= uint8_t((bits[i] & 1) << (7 - i % 8));
-    std::memcpy(row, bytes.data(), bytes.size());
+    std::memset(row, 0, words * 4);
+    pack_bits(bits, nbits, reinterpret_cast<uint8_t*>(row));
 }
 
 //! 2^64 p rounded, saturated (p in [0, 1])
@@ -96,8 +95,7 @@ std::optional<span_basis> make_span_basis(size_t k, size_t n, const span_encode_
             const uint32_t x = span_row_word(b.info.data(), b.info_words, mask, w);
             std::memcpy(info_bytes.data() + 4 * w, &x, 4);
         }
-        for (size_t i = 0; i < k; ++i)
-            u[i] = uint8_t(info_bytes[i / 8] >> (7 - i % 8) & 1);
+        unpack_bits(info_bytes.data(), k, u.data());
         encode(u.data(), c.data());
         pack_row(c.data(), n, got_code.data(), b.code_words);
         for (size_t w = 0; w < b.code_words; ++w)
@@ -158,6 +156,8 @@ void make_span_frames_cpu(const span_basis& b, const awgn_levels& lv, span_key k
             const uint32_t x = span_row_word(b.info.data(), b.info_words, mask, iw);
             std::memcpy(out.info + f * b.info_bytes() + 4 * iw, &x, 4);
         }
+        int8_t* o8 = out.soft4 ? nullptr : out.soft8 + f * b.n;
+        uint8_t* o4 = out.soft4 ? out.soft4 + f * (b.n / 2) : nullptr;
         uint32_t pairs[4][philox_lanes_max];
         for (size_t w0 = 0; w0 < b.code_words; w0 += words_a_chunk) {
             const size_t w1 = std::min(b.code_words, w0 + words_a_chunk), p0 = 16 * w0;
@@ -169,16 +169,8 @@ void make_span_frames_cpu(const span_basis& b, const awgn_levels& lv, span_key k
             };
             for (size_t w = w0; w < w1; ++w) {
                 const uint32_t bits = span_code_word(b.code.data(), b.code_words, mask, w);
-                if (out.soft4) {
-                    uint8_t* o = out.soft4 + f * (b.n / 2);
-                    span_word_values(level, draw, bits, w, b.n, [&](size_t j, int v) {
-                        const uint32_t nib = soft4_nibble(v);
-                        o[j / 2] = uint8_t(j & 1 ? (o[j / 2] & 0x0f) | nib << 4 : nib);
-                    });
-                } else {
-                    int8_t* o = out.soft8 + f * b.n;
-                    span_word_values(level, draw, bits, w, b.n, [&](size_t j, int v) { o[j] = int8_t(v); });
-                }
+                span_word_values(level, draw, bits, w, b.n,
+                                 [&](size_t j, int v) { put_soft_value(o8, o4, j, v); });
             }
         }
     });

@@ -101,6 +101,18 @@ GPUFEC_HD uint32_t soft4_nibble(int v)
     return uint32_t(v < 0 ? -q : q) & 0xfu;
 }
 
+/*! value i of a batch's output: the int8 value into soft8, or its nibble into soft4 (the low
+ *  one of a byte first: the makers write a byte's two values in order, from one thread) */
+GPUFEC_HD void put_soft_value(int8_t* soft8, uint8_t* soft4, uint64_t i, int v)
+{
+    if (soft4) {
+        const uint32_t nib = soft4_nibble(v);
+        soft4[i / 2] = uint8_t(i & 1 ? (soft4[i / 2] & 0x0fu) | nib << 4 : nib);
+    } else {
+        soft8[i] = int8_t(v);
+    }
+}
+
 //! frame f's mask of basis rows
 GPUFEC_HD uint64_t span_mask(span_key key, uint64_t frame)
 {

@@ -48,16 +48,9 @@ __global__ void span_frames_kernel(const uint32_t* __restrict__ info_rows, const
         }
         const uint32_t bits = span_code_word(code_rows, code_words, mask, w);
         auto draw = [&](uint64_t p) { return span_pair_draw(key, frame, p); };
-        if (soft4) {
-            uint8_t* o = soft4 + f * (n / 2);
-            span_word_values(level, draw, bits, w, n, [&](size_t j, int v) {
-                const uint32_t nib = soft4_nibble(v);
-                o[j / 2] = uint8_t(j & 1 ? (o[j / 2] & 0x0f) | nib << 4 : nib);
-            });
-        } else {
-            int8_t* o = soft8 + f * n;
-            span_word_values(level, draw, bits, w, n, [&](size_t j, int v) { o[j] = int8_t(v); });
-        }
+        int8_t* o8 = soft4 ? nullptr : soft8 + f * n;
+        uint8_t* o4 = soft4 ? soft4 + f * (n / 2) : nullptr;
+        span_word_values(level, draw, bits, w, n, [&](size_t j, int v) { put_soft_value(o8, o4, j, v); });
     }
 }
 

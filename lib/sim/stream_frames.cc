@@ -86,16 +86,8 @@ void make_stream_cpu(const stream_code& c, const awgn_levels& lv, span_key key, 
             };
             for (uint64_t g = g0; g < g1; ++g) {
                 const uint64_t v = st.v0 + 32 * g;
-                if (out.soft4)
-                    stream_group_values(c, level, draw, key, v, st.v1, [&](uint64_t y, int q) {
-                        const uint64_t i = y - st.v0;
-                        const uint32_t nib = soft4_nibble(q);
-                        uint8_t& b = out.soft4[i / 2];
-                        b = uint8_t(i & 1 ? (b & 0x0f) | nib << 4 : nib);
-                    });
-                else
-                    stream_group_values(c, level, draw, key, v, st.v1,
-                                        [&](uint64_t y, int q) { out.soft8[y - st.v0] = int8_t(q); });
+                stream_group_values(c, level, draw, key, v, st.v1,
+                                    [&](uint64_t y, int q) { put_soft_value(out.soft8, out.soft4, y - st.v0, q); });
             }
         }
     });

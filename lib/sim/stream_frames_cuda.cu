@@ -38,15 +38,8 @@ __global__ void stream_kernel(stream_code c, awgn_levels lv, span_key key, strea
             continue;
         }
         const uint64_t v = st.v0 + 32 * item;
-        if (soft4)
-            stream_group_values(c, level, draw, key, v, st.v1, [&](uint64_t y, int q) {
-                const uint64_t i = y - st.v0;
-                const uint32_t nib = soft4_nibble(q);
-                uint8_t& b = soft4[i / 2];
-                b = uint8_t(i & 1 ? (b & 0x0f) | nib << 4 : nib);
-            });
-        else
-            stream_group_values(c, level, draw, key, v, st.v1, [&](uint64_t y, int q) { soft8[y - st.v0] = int8_t(q); });
+        stream_group_values(c, level, draw, key, v, st.v1,
+                            [&](uint64_t y, int q) { put_soft_value(soft8, soft4, y - st.v0, q); });
     }
 }
 

@@ -363,18 +363,7 @@ void ldpc_information_corrections(const ccsds_tm_layout& layout, const uint8_t* 
     std::vector<uint8_t> got(fb);
     for (size_t f = 0; f < frames; ++f) {
         pack_bits(received_bits + f * cw, fb * 8, got.data());
-        const uint8_t* dec = decoded_frames + f * fb;
-        int c = 0;
-        size_t i = 0;
-        for (; i + 8 <= fb; i += 8) {
-            uint64_t a, b;
-            std::memcpy(&a, got.data() + i, 8);
-            std::memcpy(&b, dec + i, 8);
-            c += __builtin_popcountll(a ^ b);
-        }
-        for (; i < fb; ++i)
-            c += __builtin_popcount(unsigned(got[i] ^ dec[i]));
-        per_frame[f] = c;
+        per_frame[f] = int(packed_bit_differences(got.data(), decoded_frames + f * fb, fb * 8));
     }
 }
 

@@ -85,42 +85,38 @@ typedef char gpufec_v32qi __attribute__((vector_size(32)));
 typedef char gpufec_v64qi __attribute__((vector_size(64)));
 #endif
 
-template <class V>
-__attribute__((always_inline)) inline V madd(V a, V b)
+//! a + b (Sub: a - b), saturating in int8 lanes
+template <bool Sub, class V>
+__attribute__((always_inline)) inline V metric_op(V a, V b)
 {
     if constexpr (!int8_lanes<V>) {
-        return a + b;
+        return Sub ? a - b : a + b;
     } else {
 #if defined(GPUFEC_INT8_SAT_BUILTINS)
         if constexpr (sizeof(V) == 16)
-            return (V)__builtin_ia32_paddsb128((gpufec_v16qi)a, (gpufec_v16qi)b);
+            return Sub ? (V)__builtin_ia32_psubsb128((gpufec_v16qi)a, (gpufec_v16qi)b)
+                       : (V)__builtin_ia32_paddsb128((gpufec_v16qi)a, (gpufec_v16qi)b);
         if constexpr (sizeof(V) == 32)
-            return (V)__builtin_ia32_paddsb256((gpufec_v32qi)a, (gpufec_v32qi)b);
+            return Sub ? (V)__builtin_ia32_psubsb256((gpufec_v32qi)a, (gpufec_v32qi)b)
+                       : (V)__builtin_ia32_paddsb256((gpufec_v32qi)a, (gpufec_v32qi)b);
         if constexpr (sizeof(V) == 64)
-            return (V)__builtin_ia32_paddsb512_mask((gpufec_v64qi)a, (gpufec_v64qi)b, (gpufec_v64qi)a,
-                                                    ~0ull);
+            return Sub ? (V)__builtin_ia32_psubsb512_mask((gpufec_v64qi)a, (gpufec_v64qi)b, (gpufec_v64qi)a, ~0ull)
+                       : (V)__builtin_ia32_paddsb512_mask((gpufec_v64qi)a, (gpufec_v64qi)b, (gpufec_v64qi)a, ~0ull);
 #endif
-        return int8_saturate_generic(a, b, false);
+        return int8_saturate_generic(a, b, Sub);
     }
+}
+
+template <class V>
+__attribute__((always_inline)) inline V madd(V a, V b)
+{
+    return metric_op<false>(a, b);
 }
 
 template <class V>
 __attribute__((always_inline)) inline V msub(V a, V b)
 {
-    if constexpr (!int8_lanes<V>) {
-        return a - b;
-    } else {
-#if defined(GPUFEC_INT8_SAT_BUILTINS)
-        if constexpr (sizeof(V) == 16)
-            return (V)__builtin_ia32_psubsb128((gpufec_v16qi)a, (gpufec_v16qi)b);
-        if constexpr (sizeof(V) == 32)
-            return (V)__builtin_ia32_psubsb256((gpufec_v32qi)a, (gpufec_v32qi)b);
-        if constexpr (sizeof(V) == 64)
-            return (V)__builtin_ia32_psubsb512_mask((gpufec_v64qi)a, (gpufec_v64qi)b, (gpufec_v64qi)a,
-                                                    ~0ull);
-#endif
-        return int8_saturate_generic(a, b, true);
-    }
+    return metric_op<true>(a, b);
 }
 
 /* What the metrics of a stage are normalised by: state 0's (int16 and int32 lanes, as the GPU:

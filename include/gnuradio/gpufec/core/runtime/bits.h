@@ -16,6 +16,8 @@ namespace gpufec {
 void pack_bits(const uint8_t* bits, size_t nbits, uint8_t* bytes);
 //! bytes, MSB first -> nbits bits (one per byte)
 void unpack_bits(const uint8_t* bytes, size_t nbits, uint8_t* bits);
+//! how many of the first nbits bits of two MSB-first packed arrays differ
+size_t packed_bit_differences(const uint8_t* a, const uint8_t* b, size_t nbits);
 //! bit i of bits packed MSB first
 inline uint8_t packed_bit(const uint8_t* bytes, size_t i) { return uint8_t((bytes[i / 8] >> (7 - i % 8)) & 1); }
 //! sets bit i of bits packed MSB first where `bit` is 1 (the byte starts cleared)
