@@ -123,6 +123,27 @@ struct launch_shape {
     int resident_threads() const { return per_sm * threads * (pairs ? 2 : 1); }
 };
 
+/*! Whether the pair kernel takes half2 arithmetic for this code (pair_row_half: exact where
+ *  every posterior stays within 2048 and a magnitude of 1023 normalises to the message limit).
+ *  Measured on the H100 (int8, 10 iterations, no early stop, host to host, against the int16x2
+ *  form in the same run): see docs/performance.md. GPUFEC_LDPC_PAIR_ARITH=auto|int|half
+ *  (a tuning aid; half refuses a code where it would not be exact). */
+bool pair_half_arithmetic(const ldpc_code& code, const ldpc_options& o)
+{
+    const std::string want = tuning_choice("GPUFEC_LDPC_PAIR_ARITH", { "auto", "int", "half" }, "auto");
+    if (want == "int")
+        return false;
+    const auto degrees = code.column_degrees();
+    const int dv = degrees.empty() ? 0 : *std::max_element(degrees.begin(), degrees.end());
+    const ldpc_fixed f{ 127, ldpc_norm16(code, o), int(std::lround(o.offset)) };
+    const bool exact = 128 + dv * 127 <= 2048 && ldpc_norm(1023, f) == f.mmax;
+    if (want == "half" && !exact)
+        throw std::invalid_argument("GPUFEC_LDPC_PAIR_ARITH=half: fp16 is not exact for this code (columns of up to " +
+                                    std::to_string(dv) + " bits; at most 15, and a normalisation that reaches " +
+                                    "the message limit at 1023)");
+    return exact;
+}
+
 class cuda_engine : public ldpc_engine
 {
 public:
@@ -149,6 +170,7 @@ public:
         const std::string pairs = tuning_choice("GPUFEC_LDPC_PAIRS", { "auto", "on", "off" }, "auto");
         d_pairs = d_int8 && (pairs == "on" || (pairs == "auto" && prop.major >= 9));
         const bool pairs_forced = pairs == "on";
+        d_pair_half = d_pairs && pair_half_arithmetic(code, o);
         // the circulants, layer by layer, in column order (general_table; gpu_table holds the
         // same for the layered kernel) and the most rows of a sub-layer
         const int tsize = d_int8 ? 2 : 4, z = code.z();
@@ -371,6 +393,7 @@ public:
     {
         return d_name + " layered " + (d_int8 ? "int8" : "int16") + ", " + std::to_string(d_c) + " cw/block, " +
                std::to_string(d_per_sm) + " blocks/SM" + (d_shape.pairs ? ", 2 codewords a thread" : "") +
+               (d_shape.pairs && d_pair_half ? " in fp16 arithmetic" : "") +
                (d_shape.tr > 1 ? ", " + std::to_string(d_shape.tr) + " lanes a row" : std::string()) +
                (!d_shape.global  ? ""
                                  : std::string(d_shape.shared ? ", general kernel, messages in shared memory"
@@ -583,7 +606,7 @@ private:
                     sh.slots = layered_slots(1);
                 }
             }
-            sh.layered = sh.pairs ? pair_kernel_for(lane_degree) : pick_kernel(d_int8, tr, lane_degree);
+            sh.layered = sh.pairs ? pair_kernel_for(lane_degree, d_pair_half) : pick_kernel(d_int8, tr, lane_degree);
             if (!sh.layered)
                 return false;
         }
@@ -680,6 +703,7 @@ private:
     int d_gstride = 0; // posteriors a codeword in shared memory (n, + the sink where holes)
     bool d_int8 = false;
     bool d_pairs = false; // the pair kernel where it applies (ldpc_cuda_pairs.cuh)
+    bool d_pair_half = false; // its rows in half2 arithmetic (pair_row_half)
     size_t d_optin = 0;   // shared memory a block may have
     launch_shape d_shape; // the kernel and how it is launched
     std::unique_ptr<gpu_table> d_table;      // the layered kernel's, passed by value at each launch

@@ -226,7 +226,7 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
         if (HOLES && threadIdx.x < C)
             s_gamma[threadIdx.x * gp.gstride + n] = T(hole_sink<T>());
         if constexpr (SHARED) {
-            zero_shared(s_msg, align16(size_t(blockDim.x) * S * sizeof(M)));
+            fill_shared(s_msg, align16(size_t(blockDim.x) * S * sizeof(M)));
         } else {
             for (int i = 0; i < S; ++i)
                 mrow[size_t(i) * ms] = M(0);

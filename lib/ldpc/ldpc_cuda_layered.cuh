@@ -401,22 +401,25 @@ __device__ __forceinline__ void load_group(const gpu_params& p, const Table& tab
     }
 }
 
-//! `bytes` (a multiple of 16) of shared memory zeroed by the block, 16 bytes a thread at a time
-__device__ __forceinline__ void zero_shared(void* at, size_t bytes)
+//! `bytes` (a multiple of 16) of shared memory set to the 32-bit `word` by the block, 16 bytes
+//! a thread at a time
+__device__ __forceinline__ void fill_shared(void* at, size_t bytes, unsigned word = 0u)
 {
+    const int w = int(word);
     for (int i = threadIdx.x; i < int(bytes / 16); i += blockDim.x)
-        reinterpret_cast<int4*>(at)[i] = make_int4(0, 0, 0, 0);
+        reinterpret_cast<int4*>(at)[i] = make_int4(w, w, w, w);
 }
 
 /*! A group's start in the layered kernels: its codewords loaded (load_group), `msg_bytes` of
- *  messages zeroed, its flags reset (start_group_flags), then a barrier */
+ *  messages set to zero messages (`msg_fill`: how a kernel writes them), its flags reset
+ *  (start_group_flags), then a barrier */
 template <int AHEAD, typename T, int STEP = 1, typename Table>
 __device__ __forceinline__ void begin_group(const gpu_params& p, const Table& tab, const int8_t* soft, T* s_gamma,
                                             int stride, int group, void* s_msg, size_t msg_bytes, int* s_done,
-                                            int* s_iters)
+                                            int* s_iters, unsigned msg_fill = 0u)
 {
     load_group<AHEAD, T, STEP>(p, tab, soft, s_gamma, stride, group);
-    zero_shared(s_msg, msg_bytes);
+    fill_shared(s_msg, msg_bytes, msg_fill);
     start_group_flags(p, group, s_done, s_iters);
     __syncthreads();
 }

@@ -21,6 +21,8 @@
 
 #include "ldpc_cuda_layered.cuh"
 
+#include <cuda_fp16.h>
+
 namespace gpufec {
 namespace {
 
@@ -105,6 +107,113 @@ __device__ __forceinline__ void pair_row(unsigned char* gcw, uint16_t* lrow, con
     }
 }
 
+/* The same row update in half2 arithmetic (fp16 x 2), where it is exact. Every value the row
+ * update computes is an integer: fp16 holds each integer of magnitude up to 2048 exactly, and a
+ * sum, difference, product, minimum or maximum of such integers that stays within 2048 is
+ * computed exactly (no rounding happens). The posteriors are bounded by 128 + (column degree) *
+ * 127 (ldpc_common.h): the engine takes this form only where that is at most 2048 (column
+ * degrees up to 15: the IEEE codes, not 5G NR's base graphs) and where a magnitude of 1023
+ * already normalises to the message limit, so that the minima may be clamped there before the
+ * integer normalisation. Zeros: a posterior or rho is never -0 (x - x and x + (-x) give +0, and
+ * -0 only comes from -0 + -0 or -0 - +0), so the sign bits are those of the int16 form and the
+ * parity, the hard bits and the sign products are unchanged; a message may be -0, which adds and
+ * stores as +0.
+ *
+ * Why: the int16x2 form spends most of its instructions on the integer ALU pipe (rho = gamma -
+ * message takes a widening, a complement and two DPX adds; |x| two more), which bounds the
+ * 802.16e kernel; half2 additions, minima and fused multiply-adds run on the FMA pipe, take |x|
+ * and -x as free operand modifiers, and leave the ALU the byte moves and the sign bits.
+ *
+ * Messages are stored as bytes u = m + 128 (zero: 0x80), so that one byte permute makes the half
+ * 1024 + u (0x64 above u: fp16's integers 1024..2047 have exponent 0x64.. and u in the
+ * mantissa), and m = that - 1152. */
+__device__ __forceinline__ __half2 as_half2(unsigned u)
+{
+    __half2 h;
+    memcpy(&h, &u, 4);
+    return h;
+}
+__device__ __forceinline__ unsigned half2_bits(__half2 h)
+{
+    unsigned u;
+    memcpy(&u, &h, 4);
+    return u;
+}
+constexpr unsigned half_1023 = 0x63fe63feu, half_1024 = 0x64006400u, half_1152 = 0x64806480u;
+constexpr unsigned half_signs = 0x80008000u;
+constexpr unsigned half_zero_messages = 0x80808080u; // bytes u = 0 + 128
+
+//! a stored message slot (two bytes u = m + 128) as two halves m
+__device__ __forceinline__ __half2 half_message(uint16_t slot)
+{
+    return __hsub2(as_half2(prmt(slot, 0x64u, 0x4140)), as_half2(half_1152));
+}
+//! two halves m (integers, |m| <= 127) as a message slot
+__device__ __forceinline__ uint16_t half_slot(__half2 m)
+{
+    return uint16_t(prmt(half2_bits(__hadd2(m, as_half2(half_1152))), 0, 0x0020));
+}
+
+/*! norm() of two magnitudes (integers 0 .. 2048) as halves: clamped to 1023 (which the engine
+ *  checked normalises to the limit), moved to int16 through the mantissa of 1024 + m,
+ *  normalised by pair_norm, and back */
+__device__ __forceinline__ unsigned half_norm(__half2 m, const pair_fixed& k)
+{
+    const unsigned v = half2_bits(__hadd2(__hmin2(m, as_half2(half_1023)), as_half2(half_1024))) & 0x03ff03ffu;
+    return half2_bits(__hsub2(as_half2(pair_norm(v, k) | half_1024), as_half2(half_1024)));
+}
+
+//! pair_row in half2 arithmetic: the same bits (see above); gcw holds the pair's posteriors as
+//! half2 words
+template <int D, bool KEEP>
+__device__ __forceinline__ void pair_row_half(unsigned char* gcw, uint16_t* lrow, const int2* ent, unsigned rb,
+                                              unsigned rbz, const pair_fixed& k, unsigned keep)
+{
+    unsigned off[D];
+    __half2 rho[D];
+    __half2 min1 = as_half2(0x68006800u), min2 = min1; // 2048: above every magnitude
+    unsigned sx = 0;
+#pragma unroll
+    for (int i = 0; i < D; ++i) {
+        off[i] = bit_offset<unsigned>(ent[i], rb, rbz);
+        rho[i] = __hsub2(as_half2(*reinterpret_cast<const unsigned*>(gcw + off[i])), half_message(lrow[i]));
+        const __half2 mag = __habs2(rho[i]);
+        sx ^= half2_bits(rho[i]);
+        min2 = __hmin2(min2, __hmax2(min1, mag));
+        min1 = __hmin2(min1, mag);
+    }
+    // the row's sign folded into the two magnitudes; message i is n2 where |rho_i| == min1,
+    // else n1 (t = 1.0 where |rho_i| > min1: one comparison), with rho_i's own sign
+    const unsigned row_sign = sx & half_signs;
+    const __half2 n1 = as_half2(half_norm(min1, k) ^ row_sign), n2 = as_half2(half_norm(min2, k) ^ row_sign);
+    const __half2 step = __hsub2(n1, n2);
+#pragma unroll
+    for (int i = 0; i < D; ++i) {
+        const __half2 t = __hgt2(__habs2(rho[i]), min1);
+        unsigned msg = half2_bits(__hfma2(t, step, n2)) ^ (half2_bits(rho[i]) & half_signs);
+        if constexpr (KEEP)
+            msg = (keep & msg) | (~keep & half2_bits(half_message(lrow[i])));
+        lrow[i] = half_slot(as_half2(msg));
+        *reinterpret_cast<unsigned*>(gcw + off[i]) = half2_bits(__hadd2(rho[i], as_half2(msg)));
+    }
+}
+
+//! `words` int16x2 posteriors to half2 in place (exact: |x| <= 2048), or back (HALF false)
+template <bool TO_HALF>
+__device__ __forceinline__ void convert_pair_words(unsigned* at, int words)
+{
+    for (int i = threadIdx.x; i < words; i += blockDim.x) {
+        const unsigned w = at[i];
+        if constexpr (TO_HALF) {
+            at[i] = half2_bits(__halves2half2(__short2half_rn(short(w & 0xffffu)), __short2half_rn(short(w >> 16))));
+        } else {
+            const __half2 h = as_half2(w);
+            at[i] = unsigned(uint16_t(__half2short_rn(__low2half(h)))) |
+                    unsigned(uint16_t(__half2short_rn(__high2half(h)))) << 16;
+        }
+    }
+}
+
 //! the parity of one row for both codewords: bit 0 set where the low codeword's row fails, bit 1
 //! the high one's
 template <int D>
@@ -174,8 +283,10 @@ struct pair_bounds {
     static constexpr int blocks = MAXD <= 8 ? 2 : 1;
 };
 
-/* p.cw_per_block = 2P. The table's entries count bytes of int16x2 words (entry.x = shift * 4). */
-template <int MAXD>
+/* p.cw_per_block = 2P. The table's entries count bytes of int16x2 words (entry.x = shift * 4).
+ * HALF: the rows in half2 arithmetic (pair_row_half), the posteriors held as half2 words
+ * between the load and the results. */
+template <int MAXD, bool HALF>
 __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>::blocks)
     ldpc_pair_kernel(gpu_params p, const __grid_constant__ gpu_table tab, const int8_t* __restrict__ soft,
                      uint8_t* __restrict__ out, frame_status* __restrict__ results, float* __restrict__ posteriors,
@@ -215,7 +326,12 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
         const bool active[2] = { lane_used && cw0 < p.frames, lane_used && cw0 + 1 < p.frames };
 
         begin_group<lean ? 1 : 4, int16_t, 2>(p, tab, soft, reinterpret_cast<int16_t*>(s_gamma), n, group, s_msg,
-                                              align16(size_t(P) * z * S * 2), s_done, s_iters);
+                                              align16(size_t(P) * z * S * 2), s_done, s_iters,
+                                              HALF ? half_zero_messages : 0u);
+        if constexpr (HALF) {
+            convert_pair_words<true>(s_gamma, P * n);
+            __syncthreads();
+        }
 
         int it = 0;
         bool all_done = false;
@@ -236,10 +352,16 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
                 if (work[0] || work[1]) {
                     with_degree<MAXD>(d, [&](auto deg) {
                         constexpr int D = decltype(deg)::value;
-                        if (keep == ~0u)
+                        if constexpr (HALF) {
+                            if (keep == ~0u)
+                                pair_row_half<D, false>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
+                            else
+                                pair_row_half<D, true>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
+                        } else if (keep == ~0u) {
                             pair_row<D, false>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
-                        else
+                        } else {
                             pair_row<D, true>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
+                        }
                     });
                 }
                 slot += d;
@@ -258,6 +380,10 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
             });
         }
         __syncthreads();
+        if (HALF && p.want_post) { // (the hard bits read the sign bits, the same in both forms)
+            convert_pair_words<false>(s_gamma, P * n);
+            __syncthreads();
+        }
 
         for (int h = 0; h < 2; ++h)
             if (active[h])
@@ -266,13 +392,20 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
     }
 }
 
-//! the pair kernel whose rows are unrolled to at least max_degree entries
-inline kernel_fn pair_kernel_for(int max_degree)
+template <bool HALF>
+kernel_fn pair_kernel_by_degree(int max_degree)
 {
-    return max_degree <= 8    ? ldpc_pair_kernel<8>
-           : max_degree <= 16 ? ldpc_pair_kernel<16>
-           : max_degree <= 24 ? ldpc_pair_kernel<24>
-                              : ldpc_pair_kernel<32>;
+    return max_degree <= 8    ? ldpc_pair_kernel<8, HALF>
+           : max_degree <= 16 ? ldpc_pair_kernel<16, HALF>
+           : max_degree <= 24 ? ldpc_pair_kernel<24, HALF>
+                              : ldpc_pair_kernel<32, HALF>;
+}
+
+//! the pair kernel whose rows are unrolled to at least max_degree entries, in half2 arithmetic
+//! where `half`
+inline kernel_fn pair_kernel_for(int max_degree, bool half)
+{
+    return half ? pair_kernel_by_degree<true>(max_degree) : pair_kernel_by_degree<false>(max_degree);
 }
 
 } // namespace

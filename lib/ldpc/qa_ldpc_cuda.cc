@@ -201,9 +201,11 @@ TEST(ldpc_cuda, general_kernel_messages_in_shared_or_global_memory_match_the_cpu
 TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
 {
     // the layered kernel with two codewords a thread (int8; GPUFEC_LDPC_PAIRS=on takes it on GPUs
-    // before compute capability 9.0 too, off never): rows of 6 to 22 bits (the IEEE codes), 5G
-    // NR at small liftings, odd batches (the last pair half empty), partners that stop at
-    // different iterations (frames of two noise levels mixed), offset min-sum
+    // before compute capability 9.0 too, off never), in int16x2 and in half2 arithmetic
+    // (GPUFEC_LDPC_PAIR_ARITH; half refuses 5G NR, whose columns are too long for fp16's exact
+    // integers): rows of 6 to 22 bits (the IEEE codes), 5G NR at small liftings, odd batches (the
+    // last pair half empty), partners that stop at different iterations (frames of two noise
+    // levels mixed), offset min-sum
     GPUFEC_REQUIRE_GPU();
     const char* codes[] = { "802.16e:2304:1/2", "802.11n:648:1/2",  "802.11n:1944:2/3", "802.16e:1440:3/4B",
                             "802.11n:1296:5/6", "802.16e:576:5/6", "nr:bg1:64",        "nr:bg2:104" };
@@ -218,15 +220,24 @@ TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
         std::vector<int8_t> soft(clean);
         for (int f = 1; f < frames; f += 3) // (partners 0/1, 2/3, ... of different noise)
             std::copy(noisy.begin() + f * c.n(), noisy.begin() + (f + 1) * c.n(), soft.begin() + f * c.n());
-        for (const char* pairs : { "on", "off" }) {
-            setenv("GPUFEC_LDPC_PAIRS", pairs, 1);
+        const bool nr = std::string(id).rfind("nr:", 0) == 0;
+        for (const char* pairs : { "on-int", "on-half", "off" }) {
+            const std::string mode(pairs);
+            const bool half = mode == "on-half";
+            setenv("GPUFEC_LDPC_PAIRS", mode == "off" ? "off" : "on", 1);
+            setenv("GPUFEC_LDPC_PAIR_ARITH", half ? "half" : "int", 1);
             ldpc_options o;
             o.precision = ldpc_precision::int8;
             o.max_iterations = 8;
             o.max_batch = 19; // several chunks through the pipeline
+            if (half && nr) {
+                EXPECT_THROW(ldpc_decoder(c, o, device_spec::parse("cuda")), std::invalid_argument) << id;
+                continue;
+            }
             const std::string backend = ldpc_decoder(c, o, device_spec::parse("cuda")).backend();
-            EXPECT_EQ(backend.find("2 codewords a thread") != std::string::npos, std::string(pairs) == "on")
+            EXPECT_EQ(backend.find("2 codewords a thread") != std::string::npos, mode != "off")
                 << id << ": " << backend;
+            EXPECT_EQ(backend.find("fp16") != std::string::npos, half) << id << ": " << backend;
             for (bool et : { true, false })
                 for (float offset : { 0.f, 3.f }) {
                     o.early_termination = et;
@@ -235,6 +246,14 @@ TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
                     const std::string what = std::string(id) + (et ? " ET" : "") + " offset " +
                                              std::to_string(int(offset)) + " pairs " + pairs;
                     expect_gpu_as_cpu(c, o, soft, frames, what);
+                    { // without posteriors (the half2 form's hard bits then come from its sign bits)
+                        ldpc_decoder d(c, o, device_spec::parse("cuda"));
+                        std::vector<uint8_t> bits(size_t(c.n()) * frames);
+                        std::vector<ldpc_result> res(static_cast<size_t>(frames));
+                        d.decode(soft.data(), size_t(frames), bits.data(), ldpc_output::codeword, false, res.data(),
+                                 nullptr);
+                        EXPECT_EQ(bits, decode(c, o, "cpu", soft, frames).cw) << what << " without posteriors";
+                    }
                     if (et) { // (some partners stopped apart: the kernel kept one while the other went on)
                         const auto r = decode(c, o, "cpu", soft, frames);
                         int apart = 0;
@@ -243,8 +262,9 @@ TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
                         EXPECT_GT(apart, 0) << what;
                     }
                 }
-            unsetenv("GPUFEC_LDPC_PAIRS");
         }
+        unsetenv("GPUFEC_LDPC_PAIRS");
+        unsetenv("GPUFEC_LDPC_PAIR_ARITH");
     }
 }
 
@@ -447,6 +467,56 @@ TEST(ldpc_cuda, a_decoder_made_later_with_less_shared_memory_leaves_the_first_wo
     std::vector<uint8_t> out(info.size());
     first.decode(soft.data(), size_t(frames), out.data());
     EXPECT_EQ(out, info);
+}
+
+TEST(ldpc_cuda, half2_arithmetic_at_the_edge_of_its_exact_range_matches_the_cpu)
+{
+    // the pair kernel's fp16 form where its values are largest: every column of degree 15 (the
+    // most it takes: posteriors up to 128 + 15 * 127 = 2033), full-scale input (-128 included),
+    // so that rows' smallest magnitudes pass 1023 (where the form clamps them before the
+    // normalisation) and the posteriors come near 2048; a few bits flipped so that rows fail
+    GPUFEC_REQUIRE_GPU();
+    const int z = 16, mb = 15, nb = 20;
+    std::vector<int> shifts(size_t(mb) * nb);
+    for (size_t i = 0; i < shifts.size(); ++i)
+        shifts[i] = int((i * 7 + i / nb * 3) % z);
+    const ldpc_code c = ldpc_code::from_base_matrix(z, mb, nb, shifts, "dense degree-15 columns");
+    const int frames = 23;
+    std::vector<int8_t> soft(size_t(c.n()) * frames, int8_t(-127)); // the zero codeword, certain
+    for (size_t i = 0; i < soft.size(); ++i) {
+        if (i % 3 == 0)
+            soft[i] = -128;
+        if (i % 97 == 5)
+            soft[i] = int8_t(60 + int(i % 50)); // (flipped)
+    }
+    setenv("GPUFEC_LDPC_PAIRS", "on", 1);
+    for (const char* arith : { "half", "int" }) {
+        setenv("GPUFEC_LDPC_PAIR_ARITH", arith, 1);
+        for (bool et : { true, false }) {
+            ldpc_options o;
+            o.precision = ldpc_precision::int8;
+            o.early_termination = et;
+            o.max_iterations = 6;
+            EXPECT_EQ(ldpc_decoder(c, o, device_spec::parse("cuda")).backend().find("fp16") != std::string::npos,
+                      std::string(arith) == "half");
+            expect_gpu_as_cpu(c, o, soft, frames, std::string(arith) + (et ? " ET" : ""));
+        }
+    }
+    unsetenv("GPUFEC_LDPC_PAIR_ARITH");
+    unsetenv("GPUFEC_LDPC_PAIRS");
+    // one more bit of column degree and fp16 would no longer be exact: refused when forced
+    std::vector<int> deeper(size_t(mb + 1) * nb);
+    for (size_t i = 0; i < deeper.size(); ++i)
+        deeper[i] = int((i * 5) % z);
+    const ldpc_code d = ldpc_code::from_base_matrix(z, mb + 1, nb, deeper, "degree-16 columns");
+    setenv("GPUFEC_LDPC_PAIRS", "on", 1);
+    setenv("GPUFEC_LDPC_PAIR_ARITH", "half", 1);
+    ldpc_options o;
+    o.precision = ldpc_precision::int8;
+    EXPECT_THROW(ldpc_decoder(d, o, device_spec::parse("cuda")), std::invalid_argument);
+    unsetenv("GPUFEC_LDPC_PAIR_ARITH");
+    EXPECT_EQ(ldpc_decoder(d, o, device_spec::parse("cuda")).backend().find("fp16"), std::string::npos);
+    unsetenv("GPUFEC_LDPC_PAIRS");
 }
 
 TEST(ldpc_cuda, rows_of_two_bits_and_mixed_degrees_match_the_cpu)
