@@ -36,6 +36,7 @@
 #include "ldpc_engine.h"
 #include "ldpc_schedule.h"
 #include "runtime/batch_pipeline.h"
+#include "runtime/chunk_plan.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/tuning.h"
@@ -328,6 +329,9 @@ public:
         // tuning aids: GPUFEC_LDPC_CHUNK=<codewords a chunk>, GPUFEC_LDPC_SLOTS=<chunks in flight>
         d_per_chunk = size_t(tuning_int("GPUFEC_LDPC_CHUNK", 1, 1 << 20, int(d_per_chunk)));
         slots = tuning_int("GPUFEC_LDPC_SLOTS", 2, 16, slots);
+        // a large batch's first and last chunks smaller (runtime/chunk_plan.h; measured: see
+        // docs/performance.md); GPUFEC_LDPC_CHUNK_ENDS=graded|even (a tuning aid)
+        d_graded = tuning_choice("GPUFEC_LDPC_CHUNK_ENDS", { "graded", "even" }, "graded") == "graded";
         d_in_stride = size_t(code.n());
         // ports: in 0 channel values; out 0 packed hard bits, out 1 results, out 2 posteriors
         // (made on the first batch that asks for them); scratch 0 the block queue. Every
@@ -409,7 +413,9 @@ public:
         device_guard guard(d_device);
         const size_t n = size_t(d_code.n()), in = d_in_stride, nbytes = (size_t(out_bits) + 7) / 8;
         const size_t per_chunk = d_per_chunk;
-        const int64_t nchunks = int64_t((frames + per_chunk - 1) / per_chunk);
+        std::vector<size_t>& bounds = d_bounds; // (kept: no allocation per batch)
+        plan_chunks(frames, per_chunk, d_graded, bounds);
+        const int64_t nchunks = int64_t(bounds.size() - 1);
         const bool want_post = post != nullptr;
         if (d_bch && size_t(out_bits) != size_t(d_bch_n) + 8 * d_bch_at)
             throw std::logic_error("LDPC GPU decoder: the outer code's " + std::to_string(d_bch_n) +
@@ -421,7 +427,7 @@ public:
         d_pipe->run(
             nchunks,
             [&](int64_t c) {
-                const size_t a = size_t(c) * per_chunk, b = std::min(frames, a + per_chunk);
+                const size_t a = bounds[size_t(c)], b = bounds[size_t(c) + 1];
                 params[size_t(c)] = base_params(int(b - a), out_bits, want_post);
                 chunk_io io;
                 io.in[0] = soft + a * in;
@@ -715,6 +721,8 @@ private:
     bool d_use_gather = false;
     std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<gpu_params> d_params; // per chunk of the batch being run
+    std::vector<size_t> d_bounds;     // its chunks (plan_chunks)
+    bool d_graded = true;             // large batches start and end with smaller chunks
     std::unique_ptr<bch_gpu> d_bch;   // the outer code, where the engine took it
     int d_bch_n = 0;
     size_t d_bch_at = 0; // its codeword's first byte in each codeword's decisions
