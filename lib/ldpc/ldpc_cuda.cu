@@ -126,9 +126,11 @@ struct launch_shape {
 
 /*! Whether the pair kernel takes half2 arithmetic for this code (pair_row_half: exact where
  *  every posterior stays within 2048 and a magnitude of 1023 normalises to the message limit).
- *  Measured on the H100 (int8, 10 iterations, no early stop, host to host, against the int16x2
- *  form in the same run): see docs/performance.md. GPUFEC_LDPC_PAIR_ARITH=auto|int|half
- *  (a tuning aid; half refuses a code where it would not be exact). */
+ *  Measured on the H100 (b0d23bd, int8, 10 iterations, no early stop, 16384 codewords, Gb/s
+ *  kernels, int16x2 / half2 in the same run): 802.16e 2304 1/2 16.5 / 23.4, 3/4A 23.5 / 36.8,
+ *  5/6 27.5 / 42.7, 802.11n 1944 1/2 15.4 / 20.8, 5/6 29.8 / 39.7, 648 5/6 26.2 / 36.1.
+ *  GPUFEC_LDPC_PAIR_ARITH=auto|int|half (a tuning aid; half refuses a code where it would not be
+ *  exact). */
 bool pair_half_arithmetic(const ldpc_code& code, const ldpc_options& o)
 {
     const std::string want = tuning_choice("GPUFEC_LDPC_PAIR_ARITH", { "auto", "int", "half" }, "auto");
@@ -325,13 +327,22 @@ public:
         const size_t half_wave = std::max<size_t>(size_t(d_resident) / 2, 1) * size_t(d_c);
         const bool wide = d_opts.early_termination || d_per_sm == 1;
         d_per_chunk = d_opts.max_batch > 0 ? size_t(d_opts.max_batch) : wide ? 4 * half_wave : half_wave;
-        int slots = wide ? 4 : 3;
+        // Four chunks in flight: with the pair kernel's half2 form the kernels of half-wave chunks
+        // finish fast enough that a third chunk's copy no longer covers them. Measured on the
+        // H100 (b0d23bd, 10 iterations, 16384 codewords, host to host, Gb/s, 3 / 4 chunks):
+        // 802.16e 2304 1/2 17.4-18.0 / 18.4-20.2, 802.11n 1944 1/2 15.4-16.5 / 16.8-17.2, 802.16e
+        // 3/4A 27.9-28.3 / 30.6, 802.11n 5/6 29.7-30.3 / 31.8; 4096 codewords the same within the
+        // runs' spread (802.16e 13.3-14.3 / 13.1-13.7, 802.11n 11.3-11.8 / 11.5-11.9).
+        int slots = 4;
         // tuning aids: GPUFEC_LDPC_CHUNK=<codewords a chunk>, GPUFEC_LDPC_SLOTS=<chunks in flight>
         d_per_chunk = size_t(tuning_int("GPUFEC_LDPC_CHUNK", 1, 1 << 20, int(d_per_chunk)));
         slots = tuning_int("GPUFEC_LDPC_SLOTS", 2, 16, slots);
-        // a large batch's first and last chunks smaller (runtime/chunk_plan.h; measured: see
-        // docs/performance.md); GPUFEC_LDPC_CHUNK_ENDS=graded|even (a tuning aid)
-        d_graded = tuning_choice("GPUFEC_LDPC_CHUNK_ENDS", { "graded", "even" }, "graded") == "graded";
+        // Chunks of one size. A large batch's first and last chunks made smaller (a quarter and
+        // a half: runtime/chunk_plan.h) measured no better on the H100 (b0d23bd, 16384
+        // codewords, Gb/s, even / graded with 4 in flight: 802.16e 1/2 17.7-17.9 / 6.8-19.6,
+        // two of three runs far slower, not investigated; 802.11n 1/2 15.7-16.5 / 16.3-17.1; the
+        // large codes within 2 %): GPUFEC_LDPC_CHUNK_ENDS=even|graded (a tuning aid)
+        d_graded = tuning_choice("GPUFEC_LDPC_CHUNK_ENDS", { "even", "graded" }, "even") == "graded";
         d_in_stride = size_t(code.n());
         // ports: in 0 channel values; out 0 packed hard bits, out 1 results, out 2 posteriors
         // (made on the first batch that asks for them); scratch 0 the block queue. Every
@@ -722,7 +733,7 @@ private:
     std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<gpu_params> d_params; // per chunk of the batch being run
     std::vector<size_t> d_bounds;     // its chunks (plan_chunks)
-    bool d_graded = true;             // large batches start and end with smaller chunks
+    bool d_graded = false;            // large batches start and end with smaller chunks
     std::unique_ptr<bch_gpu> d_bch;   // the outer code, where the engine took it
     int d_bch_n = 0;
     size_t d_bch_at = 0; // its codeword's first byte in each codeword's decisions
