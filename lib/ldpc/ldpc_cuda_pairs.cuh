@@ -198,7 +198,7 @@ __device__ __forceinline__ void pair_row_half(unsigned char* gcw, uint16_t* lrow
     }
 }
 
-//! `words` int16x2 posteriors to half2 in place (exact: |x| <= 2048), or back (HALF false)
+//! `words` int16x2 posteriors to half2 in place (exact: |x| <= 2048), or back (TO_HALF false)
 template <bool TO_HALF>
 __device__ __forceinline__ void convert_pair_words(unsigned* at, int words)
 {
