@@ -104,9 +104,7 @@ public:
         d_c.row_cols = d_code.row_cols().data();
         d_c.max_iter = o.max_iterations;
         d_c.early_termination = o.early_termination;
-        d_c.fx.mmax = d_int8 ? 127 : 32767;
-        d_c.fx.norm16 = ldpc_norm16(code, o);
-        d_c.fx.offset = int(std::lround(o.offset));
+        d_c.fx = ldpc_fixed_point(code, o);
     }
 
     std::string name() const override

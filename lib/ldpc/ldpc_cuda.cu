@@ -36,7 +36,6 @@
 #include "ldpc_engine.h"
 #include "ldpc_schedule.h"
 #include "runtime/batch_pipeline.h"
-#include "runtime/chunk_plan.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/tuning.h"
@@ -136,14 +135,12 @@ bool pair_half_arithmetic(const ldpc_code& code, const ldpc_options& o)
     const std::string want = tuning_choice("GPUFEC_LDPC_PAIR_ARITH", { "auto", "int", "half" }, "auto");
     if (want == "int")
         return false;
-    const auto degrees = code.column_degrees();
-    const int dv = degrees.empty() ? 0 : *std::max_element(degrees.begin(), degrees.end());
-    const ldpc_fixed f{ 127, ldpc_norm16(code, o), int(std::lround(o.offset)) };
-    const bool exact = 128 + dv * 127 <= 2048 && ldpc_norm(1023, f) == f.mmax;
+    const ldpc_fixed f = ldpc_fixed_point(code, o);
+    const bool exact = ldpc_posterior_bound(code, f.mmax) <= 2048 && ldpc_norm(1023, f) == f.mmax;
     if (want == "half" && !exact)
-        throw std::invalid_argument("GPUFEC_LDPC_PAIR_ARITH=half: fp16 is not exact for this code (columns of up to " +
-                                    std::to_string(dv) + " bits; at most 15, and a normalisation that reaches " +
-                                    "the message limit at 1023)");
+        throw std::invalid_argument("GPUFEC_LDPC_PAIR_ARITH=half: fp16 is not exact for this code (it needs "
+                                    "columns of at most 15 bits and a normalisation that reaches the "
+                                    "message limit at 1023)");
     return exact;
 }
 
@@ -337,12 +334,6 @@ public:
         // tuning aids: GPUFEC_LDPC_CHUNK=<codewords a chunk>, GPUFEC_LDPC_SLOTS=<chunks in flight>
         d_per_chunk = size_t(tuning_int("GPUFEC_LDPC_CHUNK", 1, 1 << 20, int(d_per_chunk)));
         slots = tuning_int("GPUFEC_LDPC_SLOTS", 2, 16, slots);
-        // Chunks of one size. A large batch's first and last chunks made smaller (a quarter and
-        // a half: runtime/chunk_plan.h) measured no better on the H100 (b0d23bd, 16384
-        // codewords, Gb/s, even / graded with 4 in flight: 802.16e 1/2 17.7-17.9 / 6.8-19.6,
-        // two of three runs far slower, not investigated; 802.11n 1/2 15.7-16.5 / 16.3-17.1; the
-        // large codes within 2 %): GPUFEC_LDPC_CHUNK_ENDS=even|graded (a tuning aid)
-        d_graded = tuning_choice("GPUFEC_LDPC_CHUNK_ENDS", { "even", "graded" }, "even") == "graded";
         d_in_stride = size_t(code.n());
         // ports: in 0 channel values; out 0 packed hard bits, out 1 results, out 2 posteriors
         // (made on the first batch that asks for them); scratch 0 the block queue. Every
@@ -424,9 +415,7 @@ public:
         device_guard guard(d_device);
         const size_t n = size_t(d_code.n()), in = d_in_stride, nbytes = (size_t(out_bits) + 7) / 8;
         const size_t per_chunk = d_per_chunk;
-        std::vector<size_t>& bounds = d_bounds; // (kept: no allocation per batch)
-        plan_chunks(frames, per_chunk, d_graded, bounds);
-        const int64_t nchunks = int64_t(bounds.size() - 1);
+        const int64_t nchunks = int64_t((frames + per_chunk - 1) / per_chunk);
         const bool want_post = post != nullptr;
         if (d_bch && size_t(out_bits) != size_t(d_bch_n) + 8 * d_bch_at)
             throw std::logic_error("LDPC GPU decoder: the outer code's " + std::to_string(d_bch_n) +
@@ -438,7 +427,7 @@ public:
         d_pipe->run(
             nchunks,
             [&](int64_t c) {
-                const size_t a = bounds[size_t(c)], b = bounds[size_t(c) + 1];
+                const size_t a = size_t(c) * per_chunk, b = std::min(frames, a + per_chunk);
                 params[size_t(c)] = base_params(int(b - a), out_bits, want_post);
                 chunk_io io;
                 io.in[0] = soft + a * in;
@@ -687,9 +676,7 @@ private:
         g.max_iter = d_opts.max_iterations;
         g.early_termination = d_opts.early_termination;
         g.want_post = want_post;
-        g.fx.mmax = d_int8 ? 127 : 32767;
-        g.fx.norm16 = ldpc_norm16(d_code, d_opts);
-        g.fx.offset = int(std::lround(d_opts.offset));
+        g.fx = ldpc_fixed_point(d_code, d_opts);
         g.out_bits = out_bits;
         g.nbytes = (out_bits + 7) / 8;
         return g;
@@ -732,8 +719,6 @@ private:
     bool d_use_gather = false;
     std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<gpu_params> d_params; // per chunk of the batch being run
-    std::vector<size_t> d_bounds;     // its chunks (plan_chunks)
-    bool d_graded = false;            // large batches start and end with smaller chunks
     std::unique_ptr<bch_gpu> d_bch;   // the outer code, where the engine took it
     int d_bch_n = 0;
     size_t d_bch_at = 0; // its codeword's first byte in each codeword's decisions

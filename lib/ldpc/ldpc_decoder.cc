@@ -77,15 +77,16 @@ std::unique_ptr<ldpc_engine> make_ldpc_engine(const ldpc_code& code, const ldpc_
 {
     options.validate();
     if (options.precision != ldpc_precision::float32) {
-        // exact posteriors must fit their type: 127 + degree * message limit (ldpc_common.h)
-        const auto cd = code.column_degrees();
-        const long long dmax = *std::max_element(cd.begin(), cd.end());
+        // exact posteriors must fit their type (ldpc_common.h)
         const long long limit = options.precision == ldpc_precision::int8 ? 32767 : 2147483647LL;
-        const long long mmax = options.precision == ldpc_precision::int8 ? 127 : 32767;
-        if (127 + dmax * mmax > limit)
+        const int mmax = ldpc_fixed_point(code, options).mmax;
+        if (ldpc_posterior_bound(code, mmax) > limit) {
+            const auto cd = code.column_degrees();
             throw std::invalid_argument("precision: " + to_string(options.precision) +
-                                        " cannot hold the posteriors of bits in " + std::to_string(dmax) +
+                                        " cannot hold the posteriors of bits in " +
+                                        std::to_string(*std::max_element(cd.begin(), cd.end())) +
                                         " checks; use int16 or float");
+        }
     }
     std::unique_ptr<ldpc_engine> engine;
     const backend_choice choice = resolve_backend(device);

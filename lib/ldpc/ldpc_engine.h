@@ -15,6 +15,9 @@
 #include <gnuradio/gpufec/core/ldpc/ldpc.h>
 
 #include "frame/frame_engine.h"
+#include "ldpc_common.h"
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -64,6 +67,21 @@ inline int ldpc_norm16(const ldpc_code& code, const ldpc_options& o)
 {
     const int v = int(ldpc_normalization(code, o) * 16.f + 0.5f);
     return v < 1 ? 1 : v > 16 ? 16 : v;
+}
+
+//! the fixed-point constants of the options (ldpc_common.h): the message limit of the precision
+//! (int8: 127, else 32767), the normalisation in sixteenths, the offset
+inline ldpc_fixed ldpc_fixed_point(const ldpc_code& code, const ldpc_options& o)
+{
+    return { o.precision == ldpc_precision::int8 ? 127 : 32767, ldpc_norm16(code, o), int(std::lround(o.offset)) };
+}
+//! the largest magnitude an exact posterior reaches: a channel value (-soft, up to 128) and a
+//! message of at most mmax from each of the bit's checks (ldpc_common.h)
+inline long long ldpc_posterior_bound(const ldpc_code& code, int mmax)
+{
+    const auto cd = code.column_degrees();
+    const long long dmax = cd.empty() ? 0 : *std::max_element(cd.begin(), cd.end());
+    return 128 + dmax * mmax;
 }
 
 std::unique_ptr<ldpc_engine> make_ldpc_reference(const ldpc_code& code, const ldpc_options& o);

@@ -7,8 +7,6 @@
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gtest/gtest.h>
 
-#include "runtime/chunk_plan.h"
-
 #include <random>
 
 #include <algorithm>
@@ -210,36 +208,4 @@ TEST(runtime, parallel_ranges_cover_every_item_once)
             if (n <= grain) // one range: on the calling thread
                 EXPECT_FALSE(off_caller.load()) << n << " items of " << item_bytes << " bytes";
         }
-}
-
-TEST(runtime, chunk_plans_cover_the_batch_in_order_and_grade_its_ends)
-{
-    std::vector<size_t> b;
-    for (bool graded : { false, true })
-        for (size_t per : { size_t(1), size_t(3), size_t(4), size_t(13), size_t(1188) })
-            for (size_t frames : { size_t(0), size_t(1), size_t(7), size_t(37), size_t(100), size_t(4096),
-                                   size_t(16384), size_t(16385) }) {
-                plan_chunks(frames, per, graded, b);
-                const std::string what = "frames " + std::to_string(frames) + " per " + std::to_string(per) +
-                                         (graded ? " graded" : "");
-                ASSERT_FALSE(b.empty()) << what;
-                EXPECT_EQ(b.front(), 0u) << what;
-                EXPECT_EQ(b.back(), frames) << what;
-                for (size_t c = 1; c < b.size(); ++c) { // (every chunk non-empty and at most per)
-                    EXPECT_GT(b[c], b[c - 1]) << what;
-                    EXPECT_LE(b[c] - b[c - 1], per) << what;
-                }
-                const bool grades = graded && per >= 4 && 2 * frames >= 5 * per;
-                if (grades) {
-                    EXPECT_EQ(b[1], per / 4) << what;
-                    EXPECT_EQ(b[2] - b[1], per / 2) << what;
-                    EXPECT_EQ(b[b.size() - 1] - b[b.size() - 2], per / 4) << what;
-                    EXPECT_EQ(b[b.size() - 2] - b[b.size() - 3], per / 2) << what;
-                } else if (frames > 0) {
-                    EXPECT_EQ(b.size(), (frames + per - 1) / per + 1) << what;
-                    EXPECT_EQ(b[1], std::min(frames, per)) << what;
-                }
-            }
-    plan_chunks(16384, 1188, true, b); // (the 802.16e case: 297, 594, 13 chunks of 1123-1124, 594, 297)
-    EXPECT_EQ(b.size(), 18u);
 }
