@@ -11,6 +11,7 @@
 
 #include "ldpc_common.h"
 #include "ldpc_engine.h"
+#include "runtime/soft4.h"
 
 #include <type_traits>
 
@@ -64,6 +65,7 @@ inline uint32_t make_layer_word(int first, int entries, bool free_next, bool fre
 struct gpu_params {
     int n, z, mb;
     int in_stride;      // soft values a codeword in the input (n, or the sent ones)
+    int soft_bits;      // 8: int8 values; 4: packed two a byte (runtime/soft4.h)
     int runs;           // 0: the input is the codeword; else the table's runs place it
     const int* gather;  // or (not null) bit v is sent value gather[v], or the fill gather[v] < 0
     int cw_per_block;   // C
@@ -350,20 +352,33 @@ __device__ __forceinline__ void copy_ahead(int len, Load&& load, Store&& store)
     }
 }
 
-/*! The C codewords of a group into shared memory (gamma = -soft, the internal sign
- *  convention): codeword c's bit v at s_gamma[(c / STEP) * STEP * stride + c % STEP + STEP * v]
- *  (STEP 1: one codeword after another; 2: two codewords' bits interleaved, the pair kernel's
- *  int16x2 words). Four bits at a time where the codewords keep 4-byte alignment, or (runs, or
- *  a gather table for a permutation) the sent values in place with erasures and known bits
- *  between them, zeros past the last frame. Table: any with run_at / run_len / run_from. */
-template <int AHEAD, typename T, int STEP = 1, typename Table>
-__device__ __forceinline__ void load_group(const gpu_params& p, const Table& tab, const int8_t* soft, T* s_gamma,
-                                           int stride, int group)
+//! value i (int8, or soft4_value of packed 4-bit values) of a codeword's input from `src`
+template <bool SOFT4>
+__device__ __forceinline__ int soft_value(const int8_t* src, int i)
+{
+    if constexpr (SOFT4)
+        return soft4_value(reinterpret_cast<const uint8_t*>(src), i);
+    else
+        return src[i];
+}
+
+//! four int8 values from packed 4-bit ones (two bytes, as soft4_value reads them)
+__device__ __forceinline__ char4 soft4_quad(const int8_t* src, int v)
+{
+    const uint8_t* b = reinterpret_cast<const uint8_t*>(src) + 2 * v;
+    return make_char4(int8_t(soft4_value(b, 0)), int8_t(soft4_value(b, 1)), int8_t(soft4_value(b, 2)),
+                      int8_t(soft4_value(b, 3)));
+}
+
+/*! load_group for int8 input or (SOFT4) packed 4-bit input: see load_group */
+template <int AHEAD, typename T, int STEP, bool SOFT4, typename Table>
+__device__ __forceinline__ void load_group_as(const gpu_params& p, const Table& tab, const int8_t* soft, T* s_gamma,
+                                              int stride, int group)
 {
     const int C = p.cw_per_block, n = p.n;
     for (int c = 0; c < C; ++c) {
         const int id = group * C + c;
-        const int8_t* src = soft + size_t(id) * p.in_stride;
+        const int8_t* src = soft + size_t(id) * p.in_stride / (SOFT4 ? 2 : 1);
         T* g = s_gamma + (c / STEP) * STEP * stride + c % STEP;
         if (id >= p.frames) {
             for (int v = threadIdx.x; v < n; v += blockDim.x)
@@ -371,34 +386,53 @@ __device__ __forceinline__ void load_group(const gpu_params& p, const Table& tab
         } else if (p.gather) { // (a permutation: DVB-S2's parity order, its bit interleaver)
             copy_ahead<AHEAD>(n, [&](int v) {
                 const int from = p.gather[v];
-                return from >= 0 ? -int(src[from]) : int(fill_value<T>(from));
+                return from >= 0 ? -soft_value<SOFT4>(src, from) : int(fill_value<T>(from));
             }, [&](int v, int x) { g[STEP * v] = T(x); });
         } else if (p.runs) {
             for (int r = 0; r < p.runs; ++r) {
                 const int at = tab.run_at[r], len = tab.run_len[r], from = tab.run_from[r];
                 if (from >= 0)
-                    copy_ahead<AHEAD>(len, [&](int v) { return -int(src[from + v]); },
+                    copy_ahead<AHEAD>(len, [&](int v) { return -soft_value<SOFT4>(src, from + v); },
                                       [&](int v, int x) { g[STEP * (at + v)] = T(x); });
                 else
                     for (int v = threadIdx.x; v < len; v += blockDim.x)
                         g[STEP * (at + v)] = fill_value<T>(from);
             }
-        } else if (n % 4 == 0 && STEP == 1) {
-            for (int v = threadIdx.x; v < n / 4; v += blockDim.x)
-                store_negated(g + 4 * v, reinterpret_cast<const char4*>(src)[v]);
         } else if (n % 4 == 0) {
             for (int v = threadIdx.x; v < n / 4; v += blockDim.x) {
-                const char4 s = reinterpret_cast<const char4*>(src)[v];
-                g[STEP * (4 * v)] = T(-s.x);
-                g[STEP * (4 * v + 1)] = T(-s.y);
-                g[STEP * (4 * v + 2)] = T(-s.z);
-                g[STEP * (4 * v + 3)] = T(-s.w);
+                const char4 s = SOFT4 ? soft4_quad(src, v) : reinterpret_cast<const char4*>(src)[v];
+                if constexpr (STEP == 1) {
+                    store_negated(g + 4 * v, s);
+                } else {
+                    g[STEP * (4 * v)] = T(-s.x);
+                    g[STEP * (4 * v + 1)] = T(-s.y);
+                    g[STEP * (4 * v + 2)] = T(-s.z);
+                    g[STEP * (4 * v + 3)] = T(-s.w);
+                }
             }
         } else {
             for (int v = threadIdx.x; v < n; v += blockDim.x)
-                g[STEP * v] = T(-int(src[v]));
+                g[STEP * v] = T(-soft_value<SOFT4>(src, v));
         }
     }
+}
+
+/*! The C codewords of a group into shared memory (gamma = -soft, the internal sign
+ *  convention): codeword c's bit v at s_gamma[(c / STEP) * STEP * stride + c % STEP + STEP * v]
+ *  (STEP 1: one codeword after another; 2: two codewords' bits interleaved, the pair kernel's
+ *  int16x2 words). Four bits at a time where the codewords keep 4-byte alignment, or (runs, or
+ *  a gather table for a permutation) the sent values in place with erasures and known bits
+ *  between them, zeros past the last frame; from int8 values or (p.soft_bits 4) packed 4-bit
+ *  ones, which give the int8 values soft4_value reads. Table: any with run_at / run_len /
+ *  run_from. */
+template <int AHEAD, typename T, int STEP = 1, typename Table>
+__device__ __forceinline__ void load_group(const gpu_params& p, const Table& tab, const int8_t* soft, T* s_gamma,
+                                           int stride, int group)
+{
+    if (p.soft_bits == 4)
+        load_group_as<AHEAD, T, STEP, true>(p, tab, soft, s_gamma, stride, group);
+    else
+        load_group_as<AHEAD, T, STEP, false>(p, tab, soft, s_gamma, stride, group);
 }
 
 //! `bytes` (a multiple of 16) of shared memory set to the 32-bit `word` by the block, 16 bytes

@@ -143,17 +143,12 @@ constexpr unsigned half_1023 = 0x63fe63feu, half_1024 = 0x64006400u, half_1152 =
 constexpr unsigned half_signs = 0x80008000u;
 constexpr unsigned half_zero_messages = 0x80808080u; // bytes u = 0 + 128
 
-//! a stored message slot (two bytes u = m + 128) as two halves m
-__device__ __forceinline__ __half2 half_message(uint16_t slot)
+//! a stored message slot (two bytes u = m + 128: the low 16 bits of `word`, or where `high` its
+//! high 16 bits) as two halves m
+__device__ __forceinline__ __half2 half_message(unsigned word, bool high = false)
 {
-    return __hsub2(as_half2(prmt(slot, 0x64u, 0x4140)), as_half2(half_1152));
+    return __hsub2(as_half2(prmt(word, 0x64u, high ? 0x4342 : 0x4140)), as_half2(half_1152));
 }
-//! two halves m (integers, |m| <= 127) as a message slot
-__device__ __forceinline__ uint16_t half_slot(__half2 m)
-{
-    return uint16_t(prmt(half2_bits(__hadd2(m, as_half2(half_1152))), 0, 0x0020));
-}
-
 /*! norm() of two magnitudes (integers 0 .. 2048) as halves: clamped to 1023 (which the engine
  *  checked normalises to the limit), moved to int16 through the mantissa of 1024 + m,
  *  normalised by pair_norm, and back */
@@ -163,9 +158,60 @@ __device__ __forceinline__ unsigned half_norm(__half2 m, const pair_fixed& k)
     return half2_bits(__hsub2(as_half2(pair_norm(v, k) | half_1024), as_half2(half_1024)));
 }
 
+/*! A row's message slots as the half2 row update reads and writes them: V slots (2 bytes each)
+ *  a shared-memory access, V = 1 or 4. With V = 4 each layer's slots start at a multiple of 4
+ *  (the engine pads them: layered_slots) and the slots past the row's D are padding, loaded and
+ *  written back as they are; two slots' new bytes come from one byte permute. Fewer
+ *  shared-memory instructions and byte moves an entry, where the padding costs the SM no pair. */
+template <int D, int V>
+struct half_slots {
+    static_assert(V == 1 || V == 4, "one or four slots an access");
+    static constexpr int words = V == 1 ? D : (D + 3) / 4 * 2; // V 1: one slot a word, else two
+    unsigned w[words];
+
+    __device__ __forceinline__ void load(const uint16_t* lrow)
+    {
+#pragma unroll
+        for (int j = 0; j < words; ++j) {
+            if constexpr (V == 1) {
+                w[j] = lrow[j];
+            } else if (j % 2 == 0) {
+                const uint2 x = reinterpret_cast<const uint2*>(lrow)[j / 2];
+                w[j] = x.x;
+                w[j + 1] = x.y;
+            }
+        }
+    }
+    //! the old message of entry i, as halves
+    __device__ __forceinline__ __half2 message(int i) const
+    {
+        return V == 1 ? half_message(w[i]) : half_message(w[i / 2], i % 2 == 1);
+    }
+    //! entry i's new message (halves m + 1152: the bytes u = m + 128 in their low bytes)
+    __device__ __forceinline__ void put(int i, unsigned biased)
+    {
+        if constexpr (V == 1)
+            w[i] = prmt(biased, 0, 0x0020);
+        else if (i % 2 == 0)
+            w[i / 2] = prmt(biased, w[i / 2], 0x7620); // (the high slot kept: padding, or set next)
+        else
+            w[i / 2] = prmt(w[i / 2], biased, 0x6410);
+    }
+    __device__ __forceinline__ void store(uint16_t* lrow) const
+    {
+#pragma unroll
+        for (int j = 0; j < words; ++j) {
+            if constexpr (V == 1)
+                lrow[j] = uint16_t(w[j]);
+            else if (j % 2 == 0)
+                reinterpret_cast<uint2*>(lrow)[j / 2] = make_uint2(w[j], w[j + 1]);
+        }
+    }
+};
+
 //! pair_row in half2 arithmetic: the same bits (see above); gcw holds the pair's posteriors as
-//! half2 words
-template <int D, bool KEEP>
+//! half2 words, lrow the row's slots read V at a time (half_slots)
+template <int D, bool KEEP, int V>
 __device__ __forceinline__ void pair_row_half(unsigned char* gcw, uint16_t* lrow, const int2* ent, unsigned rb,
                                               unsigned rbz, const pair_fixed& k, unsigned keep)
 {
@@ -173,10 +219,12 @@ __device__ __forceinline__ void pair_row_half(unsigned char* gcw, uint16_t* lrow
     __half2 rho[D];
     __half2 min1 = as_half2(0x68006800u), min2 = min1; // 2048: above every magnitude
     unsigned sx = 0;
+    half_slots<D, V> slots;
+    slots.load(lrow);
 #pragma unroll
     for (int i = 0; i < D; ++i) {
         off[i] = bit_offset<unsigned>(ent[i], rb, rbz);
-        rho[i] = __hsub2(as_half2(*reinterpret_cast<const unsigned*>(gcw + off[i])), half_message(lrow[i]));
+        rho[i] = __hsub2(as_half2(*reinterpret_cast<const unsigned*>(gcw + off[i])), slots.message(i));
         const __half2 mag = __habs2(rho[i]);
         sx ^= half2_bits(rho[i]);
         min2 = __hmin2(min2, __hmax2(min1, mag));
@@ -192,10 +240,11 @@ __device__ __forceinline__ void pair_row_half(unsigned char* gcw, uint16_t* lrow
         const __half2 t = __hgt2(__habs2(rho[i]), min1);
         unsigned msg = half2_bits(__hfma2(t, step, n2)) ^ (half2_bits(rho[i]) & half_signs);
         if constexpr (KEEP)
-            msg = (keep & msg) | (~keep & half2_bits(half_message(lrow[i])));
-        lrow[i] = half_slot(as_half2(msg));
+            msg = (keep & msg) | (~keep & half2_bits(slots.message(i)));
+        slots.put(i, half2_bits(__hadd2(as_half2(msg), as_half2(half_1152))));
         *reinterpret_cast<unsigned*>(gcw + off[i]) = half2_bits(__hadd2(rho[i], as_half2(msg)));
     }
+    slots.store(lrow);
 }
 
 //! `words` int16x2 posteriors to half2 in place (exact: |x| <= 2048), or back (TO_HALF false)
@@ -285,8 +334,9 @@ struct pair_bounds {
 
 /* p.cw_per_block = 2P. The table's entries count bytes of int16x2 words (entry.x = shift * 4).
  * HALF: the rows in half2 arithmetic (pair_row_half), the posteriors held as half2 words
- * between the load and the results. */
-template <int MAXD, bool HALF>
+ * between the load and the results; V: its message slots a shared-memory access (half_slots),
+ * each layer's first slot at a multiple of V. */
+template <int MAXD, bool HALF, int V = 1>
 __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>::blocks)
     ldpc_pair_kernel(gpu_params p, const __grid_constant__ gpu_table tab, const int8_t* __restrict__ soft,
                      uint8_t* __restrict__ out, frame_status* __restrict__ results, float* __restrict__ posteriors,
@@ -354,9 +404,9 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
                         constexpr int D = decltype(deg)::value;
                         if constexpr (HALF) {
                             if (keep == ~0u)
-                                pair_row_half<D, false>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
+                                pair_row_half<D, false, V>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
                             else
-                                pair_row_half<D, true>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
+                                pair_row_half<D, true, V>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
                         } else if (keep == ~0u) {
                             pair_row<D, false>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
                         } else {
@@ -364,7 +414,7 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
                         }
                     });
                 }
-                slot += d;
+                slot += (d + V - 1) / V * V;
                 if (lean || !lw.free_next())
                     __syncthreads();
             }
@@ -392,20 +442,22 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
     }
 }
 
-template <bool HALF>
+template <bool HALF, int V>
 kernel_fn pair_kernel_by_degree(int max_degree)
 {
-    return max_degree <= 8    ? ldpc_pair_kernel<8, HALF>
-           : max_degree <= 16 ? ldpc_pair_kernel<16, HALF>
-           : max_degree <= 24 ? ldpc_pair_kernel<24, HALF>
-                              : ldpc_pair_kernel<32, HALF>;
+    return max_degree <= 8    ? ldpc_pair_kernel<8, HALF, V>
+           : max_degree <= 16 ? ldpc_pair_kernel<16, HALF, V>
+           : max_degree <= 24 ? ldpc_pair_kernel<24, HALF, V>
+                              : ldpc_pair_kernel<32, HALF, V>;
 }
 
 //! the pair kernel whose rows are unrolled to at least max_degree entries, in half2 arithmetic
-//! where `half`
-inline kernel_fn pair_kernel_for(int max_degree, bool half)
+//! where `half` with `vector` message slots an access (1 or 4; the int16x2 form: 1)
+inline kernel_fn pair_kernel_for(int max_degree, bool half, int vector)
 {
-    return half ? pair_kernel_by_degree<true>(max_degree) : pair_kernel_by_degree<false>(max_degree);
+    if (!half)
+        return pair_kernel_by_degree<false, 1>(max_degree);
+    return vector == 4 ? pair_kernel_by_degree<true, 4>(max_degree) : pair_kernel_by_degree<true, 1>(max_degree);
 }
 
 } // namespace

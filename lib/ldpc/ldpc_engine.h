@@ -32,6 +32,8 @@ public:
     {
         if (in.soft_f)
             decode_float(in.soft_f, in.frames, out.packed, d_out_bits, out.status, out.soft_out);
+        else if (in.soft4)
+            decode_soft4(in.soft4, in.frames, out.packed, d_out_bits, out.status, out.soft_out);
         else
             decode(in.soft, in.frames, out.packed, d_out_bits, out.status, out.soft_out);
     }
@@ -39,6 +41,9 @@ public:
      *  post: n per frame or null */
     virtual void decode(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* status,
                         float* post) = 0;
+    //! packed 4-bit input (runtime/soft4.h), engines whose takes_soft4() says so
+    virtual void decode_soft4(const uint8_t* soft4, size_t frames, uint8_t* packed, int out_bits,
+                              frame_status* status, float* post);
     //! float input, float32 precision only
     virtual void decode_float(const float* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* status,
                               float* post);

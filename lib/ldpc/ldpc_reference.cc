@@ -25,6 +25,11 @@ void ldpc_engine::decode_float(const float*, size_t, uint8_t*, int, frame_status
     throw std::logic_error("this LDPC engine takes int8 input only");
 }
 
+void ldpc_engine::decode_soft4(const uint8_t*, size_t, uint8_t*, int, frame_status*, float*)
+{
+    throw std::logic_error("this LDPC engine does not read packed 4-bit input (its decoder unpacks it)");
+}
+
 double ldpc_engine::time_kernels(const int8_t*, size_t, int) { return -1.0; }
 
 namespace {

@@ -10,6 +10,7 @@
 #include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
 #include <gnuradio/gpufec/core/frame/batch_decoder.h>
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gtest/gtest.h>
 
 #include "testing/test_util.h"
@@ -203,9 +204,10 @@ TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
     // the layered kernel with two codewords a thread (int8; GPUFEC_LDPC_PAIRS=on takes it on GPUs
     // before compute capability 9.0 too, off never), in int16x2 and in half2 arithmetic
     // (GPUFEC_LDPC_PAIR_ARITH; half refuses 5G NR, whose columns are too long for fp16's exact
-    // integers): rows of 6 to 22 bits (the IEEE codes), 5G NR at small liftings, odd batches (the
-    // last pair half empty), partners that stop at different iterations (frames of two noise
-    // levels mixed), offset min-sum
+    // integers), the half2 form's message slots read 1 or 4 an access (GPUFEC_LDPC_MSG_VECTOR;
+    // rows of odd degree leave padding slots): rows of 6 to 22 bits (the IEEE codes), 5G NR at
+    // small liftings, odd batches (the last pair half empty), partners that stop at different
+    // iterations (frames of two noise levels mixed), offset min-sum
     GPUFEC_REQUIRE_GPU();
     const char* codes[] = { "802.16e:2304:1/2", "802.11n:648:1/2",  "802.11n:1944:2/3", "802.16e:1440:3/4B",
                             "802.11n:1296:5/6", "802.16e:576:5/6", "nr:bg1:64",        "nr:bg2:104" };
@@ -221,11 +223,16 @@ TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
         for (int f = 1; f < frames; f += 3) // (partners 0/1, 2/3, ... of different noise)
             std::copy(noisy.begin() + f * c.n(), noisy.begin() + (f + 1) * c.n(), soft.begin() + f * c.n());
         const bool nr = std::string(id).rfind("nr:", 0) == 0;
-        for (const char* pairs : { "on-int", "on-half", "off" }) {
+        for (const char* pairs : { "on-int", "on-half", "on-half-v1", "on-half-v4", "off" }) {
             const std::string mode(pairs);
-            const bool half = mode == "on-half";
+            const bool half = mode.rfind("on-half", 0) == 0;
+            const int vector = mode.size() > 9 ? mode.back() - '0' : 0; // (0: the engine's choice)
             setenv("GPUFEC_LDPC_PAIRS", mode == "off" ? "off" : "on", 1);
             setenv("GPUFEC_LDPC_PAIR_ARITH", half ? "half" : "int", 1);
+            if (vector)
+                setenv("GPUFEC_LDPC_MSG_VECTOR", std::to_string(vector).c_str(), 1);
+            else
+                unsetenv("GPUFEC_LDPC_MSG_VECTOR");
             ldpc_options o;
             o.precision = ldpc_precision::int8;
             o.max_iterations = 8;
@@ -238,6 +245,9 @@ TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
             EXPECT_EQ(backend.find("2 codewords a thread") != std::string::npos, mode != "off")
                 << id << ": " << backend;
             EXPECT_EQ(backend.find("fp16") != std::string::npos, half) << id << ": " << backend;
+            if (vector)
+                EXPECT_EQ(backend.find(std::to_string(vector) + " messages a load") != std::string::npos, vector > 1)
+                    << id << ": " << backend;
             for (bool et : { true, false })
                 for (float offset : { 0.f, 3.f }) {
                     o.early_termination = et;
@@ -265,6 +275,7 @@ TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
         }
         unsetenv("GPUFEC_LDPC_PAIRS");
         unsetenv("GPUFEC_LDPC_PAIR_ARITH");
+        unsetenv("GPUFEC_LDPC_MSG_VECTOR");
     }
 }
 
@@ -374,6 +385,65 @@ TEST(ldpc_cuda, frames_as_sent_dvbs2_with_bch_and_nr_at_high_rate_match_the_cpu)
         EXPECT_NE(std::string(e.what()).find("too long for the GPU's shared memory"), std::string::npos) << e.what();
     }
     EXPECT_EQ(make_frame_decoder("ldpc", int16, device_spec::parse("auto"))->backend().rfind("cpu", 0), 0u);
+}
+
+TEST(ldpc_cuda, packed_4bit_input_read_by_the_kernels_matches_the_cpu)
+{
+    // packed 4-bit frames (frame_batch::soft4) read where each kernel loads a codeword: the pair
+    // kernel in fp16 and in int16x2, the one-codeword layered kernel, the general kernel through
+    // the gather table (DVB-S2 as sent, its BCH after it) and through runs (5G NR without its
+    // unsent bits), batches cut into chunks; the bits and statuses the CPU decoder gives from the
+    // unpacked values (unpack_soft4: 16 q), of which full-scale ones (q = -8 reads as -7)
+    GPUFEC_REQUIRE_GPU();
+    struct one {
+        const char* options;
+        const char* arith; // GPUFEC_LDPC_PAIR_ARITH
+        double ebn0;
+    };
+    for (const one& k : { one{ "code=802.16e:2304:1/2, precision=int8, max_batch=300", "auto", 1.6 },
+                          one{ "code=802.11n:1944:5/6, precision=int8, max_batch=300", "int", 3.5 },
+                          one{ "code=802.11n:648:1/2, precision=int8", "auto", 1.8 },
+                          one{ "code=802.16e:2304:1/2, precision=int16", "auto", 1.6 },
+                          one{ "code=dvbs2:16200:1/2, outer=bch, max_iterations=15", "auto", 1.2 },
+                          one{ "code=nr:bg1:384, puncture=0:768 10272:26112, precision=int8, max_iterations=8",
+                               "auto", 4.0 } }) {
+        test::scoped_env arith("GPUFEC_LDPC_PAIR_ARITH", k.arith);
+        const auto opts = parse_frame_options(k.options);
+        const auto enc = make_frame_encoder("ldpc", opts);
+        const size_t frames = 61, per = enc->coded_bits();
+        const auto info = test::random_bits(enc->info_bits() * frames, 17);
+        std::vector<uint8_t> coded(per * frames);
+        enc->encode(info.data(), frames, coded.data());
+        auto soft = test::channel(coded, double(enc->info_bits()) / double(per), k.ebn0, 19);
+        for (size_t i = 0; i < soft.size(); i += 7)
+            soft[i] = soft[i] < 0 ? int8_t(-128) : int8_t(127);
+        std::vector<uint8_t> packed((soft.size() + 1) / 2);
+        pack_soft4(soft.data(), packed.data(), soft.size());
+        std::vector<int8_t> unpacked(soft.size());
+        unpack_soft4(packed.data(), unpacked.data(), soft.size());
+        for (size_t i = 0; i < per / 2; ++i) // (frame 0: q = -8 throughout, read as -7)
+            packed[i] = 0x88;
+        unpack_soft4(packed.data(), unpacked.data(), per);
+        const auto gdec = make_frame_decoder("ldpc", opts, device_spec::parse("cuda"));
+        const auto cdec = make_frame_decoder("ldpc", opts, device_spec::parse("cpu"));
+        EXPECT_TRUE(gdec->takes_soft4()) << k.options;
+        test::decoded_frames g;
+        g.bits.assign(frames * gdec->output_bits(), 0);
+        g.status.assign(frames, frame_status{});
+        frame_batch b;
+        b.frames = frames;
+        b.soft4 = packed.data();
+        b.bits = g.bits.data();
+        b.status = g.status.data();
+        gdec->decode(b);
+        const auto c = test::decode_frames(*cdec, unpacked.data(), frames);
+        EXPECT_EQ(g.bits, c.bits) << k.options << " " << gdec->backend();
+        for (size_t f = 0; f < frames; ++f) {
+            EXPECT_EQ(g.status[f].check, c.status[f].check) << k.options << " frame " << f;
+            EXPECT_EQ(g.status[f].inner, c.status[f].inner) << k.options << " frame " << f;
+            EXPECT_EQ(g.status[f].iterations, c.status[f].iterations) << k.options << " frame " << f;
+        }
+    }
 }
 
 TEST(ldpc_cuda, packed_outputs_written_in_place_match_the_cpu)
@@ -490,18 +560,21 @@ TEST(ldpc_cuda, half2_arithmetic_at_the_edge_of_its_exact_range_matches_the_cpu)
             soft[i] = int8_t(60 + int(i % 50)); // (flipped)
     }
     setenv("GPUFEC_LDPC_PAIRS", "on", 1);
-    for (const char* arith : { "half", "int" }) {
-        setenv("GPUFEC_LDPC_PAIR_ARITH", arith, 1);
+    for (const char* arith : { "half", "half-v4", "int" }) {
+        const std::string a(arith);
+        setenv("GPUFEC_LDPC_PAIR_ARITH", a.substr(0, a.find('-')).c_str(), 1);
+        setenv("GPUFEC_LDPC_MSG_VECTOR", a == "half-v4" ? "4" : "1", 1);
         for (bool et : { true, false }) {
             ldpc_options o;
             o.precision = ldpc_precision::int8;
             o.early_termination = et;
             o.max_iterations = 6;
             EXPECT_EQ(ldpc_decoder(c, o, device_spec::parse("cuda")).backend().find("fp16") != std::string::npos,
-                      std::string(arith) == "half");
-            expect_gpu_as_cpu(c, o, soft, frames, std::string(arith) + (et ? " ET" : ""));
+                      a != "int");
+            expect_gpu_as_cpu(c, o, soft, frames, a + (et ? " ET" : ""));
         }
     }
+    unsetenv("GPUFEC_LDPC_MSG_VECTOR");
     unsetenv("GPUFEC_LDPC_PAIR_ARITH");
     unsetenv("GPUFEC_LDPC_PAIRS");
     // one more bit of column degree and fp16 would no longer be exact: refused when forced
