@@ -691,10 +691,11 @@ private:
             }
         }
         // tuning aid: GPUFEC_LDPC_CW_PER_BLOCK=C forces the codewords per block (pairs: C / 2
-        // pairs, at least one)
-        const int per_unit = sh.pairs ? 2 : 1;
-        const int units = std::max(1, tuning_int("GPUFEC_LDPC_CW_PER_BLOCK", 1, per_unit * bound / cwt,
-                                                 per_unit * best) / per_unit);
+        // pairs, at least one), as many as fit the block's threads where a shape takes fewer (the
+        // engine weighs the shapes of several lanes a row too)
+        const int per_unit = sh.pairs ? 2 : 1, most = std::max(1, bound / cwt);
+        const int units = std::min(most, std::max(1, tuning_int("GPUFEC_LDPC_CW_PER_BLOCK", 1, 2 * 1024,
+                                                                per_unit * best) / per_unit));
         sh.smem = smem(sh, units);
         if (sh.smem > d_optin)
             return false;

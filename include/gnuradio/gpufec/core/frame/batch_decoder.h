@@ -47,8 +47,8 @@ struct frame_batch {
     /*! ... packed 4-bit values (pack_soft4, runtime/soft.h: two a byte, each standing for the int8
      *  value 16 q), every frame an even number of them (so that each starts on a byte). A decoder
      *  decodes them exactly as their unpack_soft4 values; one whose engine reads them packed
-     *  (takes_soft4(): the LTE turbo GPU engines) move half the bytes to the GPU, the others get
-     *  them unpacked here. Not for decoders that want float input. */
+     *  (takes_soft4(): the LTE turbo and LDPC GPU engines) move half the bytes to the GPU, the
+     *  others get them unpacked here. Not for decoders that want float input. */
     const uint8_t* soft4 = nullptr;
     /*! Variable-length families (variable_input()): the input length of each frame; null for
      *  fixed frames (every frame input_per_frame() values). */
