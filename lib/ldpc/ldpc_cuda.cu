@@ -421,14 +421,11 @@ public:
     }
 
     //! packed 4-bit input is read where the kernels load a codeword (load_group): half the bytes
-    //! over the link
+    //! over the link (frames of an even number of values: batch_decoder checks it)
     bool takes_soft4() const override { return true; }
     void decode_soft4(const uint8_t* soft4, size_t frames, uint8_t* packed, int out_bits, frame_status* res,
                       float* post) override
     {
-        if (d_in_stride % 2)
-            throw std::invalid_argument("LDPC GPU decoder: packed 4-bit frames need an even number of values (" +
-                                        std::to_string(d_in_stride) + ")");
         run_batch(soft4, true, frames, packed, out_bits, res, post);
     }
 
@@ -455,8 +452,7 @@ public:
             nchunks,
             [&](int64_t c) {
                 const size_t a = size_t(c) * per_chunk, b = std::min(frames, a + per_chunk);
-                params[size_t(c)] = base_params(int(b - a), out_bits, want_post);
-                params[size_t(c)].soft_bits = soft4 ? 4 : 8;
+                params[size_t(c)] = base_params(int(b - a), out_bits, want_post, soft4 ? 4 : 8);
                 chunk_io io;
                 io.in[0] = soft + a * in;
                 io.in_bytes[0] = (b - a) * in;
@@ -508,10 +504,8 @@ private:
         int slots = 0;
         for (int l = 0; l < d_code.mb(); ++l)
             slots += ((d_gtab->layer_start[l + 1] - d_gtab->layer_start[l] + tr - 1) / tr + v - 1) / v * v;
-        if (pair_vector == 4) {
-            slots = (slots + 3) / 4 * 4;
+        if (pair_vector == 4) // (each layer's slots a multiple of 4 already)
             return (slots / 4) % 2 == 0 ? slots + 4 : slots;
-        }
         if (pair_vector > 0)
             return msg_stride<uint16_t>(slots); // (even)
         return d_int8 ? msg_stride<int8_t>(slots) : msg_stride<int16_t>(slots);
@@ -714,12 +708,12 @@ private:
                                                  : 0;
     }
 
-    gpu_params base_params(int frames, int out_bits, bool want_post) const
+    gpu_params base_params(int frames, int out_bits, bool want_post, int soft_bits = 8) const
     {
         gpu_params g{};
         g.n = d_code.n();
         g.in_stride = int(d_in_stride);
-        g.soft_bits = 8;
+        g.soft_bits = soft_bits;
         g.runs = d_runs;
         g.gather = d_use_gather ? d_gather.get() : nullptr;
         g.z = d_code.z();
