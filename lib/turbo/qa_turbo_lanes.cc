@@ -109,6 +109,7 @@ TEST(turbo_lanes, int8_engine_gives_the_same_bits_on_every_instruction_set)
         { "lte:6144", 9, 0.6, 6, "lte-24a", "" },
         { "lte:512", 19, 0.7, 5, "", ", scaling=0.7" }, // the extrinsic's other two ways
         { "lte:512", 19, 0.7, 5, "", ", scaling=0.5" },
+        { "lte:1056", 21, 0.8, 6, "", ", window=16" }, // the GPU's window (default: 128)
     };
     for (const auto& c : cases) {
         for (const bool interleaved : { false, true }) {

@@ -176,6 +176,16 @@ __attribute__((always_inline)) inline void int8_extrinsic(V m1, V m0, V sa, int 
         *decide = madd(sa, e) > zero;
 }
 
+/*! m[0..S) to dst, one vector at a time (not std::copy: a metric array whose address is taken
+ *  lives in memory, and would be stored and reloaded every stage) */
+template <int S, class V>
+__attribute__((always_inline)) inline void store_metrics(const V* m, V* dst)
+{
+#pragma GCC unroll 16
+    for (int s = 0; s < S; ++s)
+        dst[s] = m[s];
+}
+
 /* The scalar engine's half() (turbo_fixed_cpu.cc), lane-parallel, for code C: the same windows,
  * training, boundaries, normalisation, extrinsic and decisions. */
 template <class C, class V, class V32, int LANES>
@@ -238,12 +248,14 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
             am[s] = fs <= 0 ? (s == 0 ? zero : unknown) : h.first ? zero : a_in[w * S + s];
         for (int k = std::max(fs, 0); k < k0; ++k)
             forward(k);
+        // the alphas that start window w + 1 + T / W's training: at stage i_out of this window
+        // (where (k0 + i + T) is a multiple of W), if that window exists
+        const int i_out = (W - T % W) % W, w_out = w + (i_out + T) / W;
         for (int i = 0; i < len; ++i) {
-            const int p = k0 + i;
-            if (p > 0 && (p + T) % W == 0 && (p + T) / W < nwin)
-                std::copy(am, am + S, a_out + (p + T) / W * S);
-            std::copy(am, am + S, h.alpha + i * S);
-            forward(p);
+            if (i == i_out && k0 + i > 0 && w_out < nwin)
+                store_metrics<S>(am, a_out + w_out * S);
+            store_metrics<S>(am, h.alpha + i * S);
+            forward(k0 + i);
         }
         const int be = k1 + T;
         if (be >= K) {
@@ -259,7 +271,7 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
                     if (x)
                         bn[s] = madd(bn[s], tv[0]);
                 }
-                std::copy(bn, bn + S, b);
+                store_metrics<S>(bn, b);
             }
         } else {
             for (int s = 0; s < S; ++s)
@@ -270,6 +282,7 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
             const V sa = load(k, P);
             backward(sa, P);
         }
+        const int i_bout = T % W; // (k0 + i - T) a multiple of W
         for (int i = len - 1; i >= 0; --i) {
             const int k = k0 + i;
             V P[NP];
@@ -300,8 +313,8 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
                 }
             }
             backward(sa, P);
-            if (k - T >= W && (k - T) % W == 0)
-                std::copy(b, b + S, b_out + ((k - T) / W - 1) * S);
+            if (i == i_bout && k - T >= W)
+                store_metrics<S>(b, b_out + ((k - T) / W - 1) * S);
         }
     }
 }

@@ -102,12 +102,15 @@ turbo_setup read_setup(option_reader& r, const frame_common& common, const devic
         throw std::invalid_argument("engine: the fixed-point FPTD runs the LTE code");
     o.max_iterations = int(r.get_int("max_iterations"));
     o.scaling = float(r.get_float_or("scaling", maxlog || fptd_ml ? 0.75 : 1.0));
-    o.window = int(r.get_int_or("window", s.fixed && maxlog ? turbo_fx::GPU_WINDOW : 0));
+    o.precision = r.get("precision") == "int8" ? 8 : 16;
+    // windows: the GPU's length where the CPU engine must give its bits; the CPU-only int8
+    // engine's own bits take long windows (an eighth of the training work, the same error rate)
+    const int fixed_window = o.precision == 8 ? turbo_fx::CPU_INT8_WINDOW : turbo_fx::GPU_WINDOW;
+    o.window = int(r.get_int_or("window", s.fixed && maxlog ? fixed_window : 0));
     o.training = int(r.get_int("training"));
     // the FPTD with max-log runs every iteration by default (the GPU one always does)
     o.early_termination = r.get_bool_or("early_termination", !fptd_ml);
     o.prelaunch = r.get_bool("prelaunch");
-    o.precision = r.get("precision") == "int8" ? 8 : 16;
     o.cpu_threads = common.cpu_threads;
     o.validate();
     if (s.fixed && maxlog && o.window == 0)
@@ -366,7 +369,7 @@ GPUFEC_REGISTER_FRAME_FAMILY(turbo,
                                           "the fixed-point max-log engine's metrics: int16 (CPU and GPU, the same bits) or "
                                           "int8 (LTE, CPU only: saturating, twice the frames per vector, its own bits)"),
                                opt_real("scaling", "", 1e-3, 1.0, "extrinsic scaling; default 0.75 max-log, 1 log-map"),
-                               opt_int("window", "", 0, 6144, "window stages, multiples of 8 (fixed); default 16 (fixed: the GPU runs 16 only), 0 (reference: the whole block)"),
+                               opt_int("window", "", 0, 6144, "window stages, multiples of 8 (fixed); default 16 (fixed: the GPU runs 16 only; precision=int8: 128), 0 (reference: the whole block)"),
                                opt_int("training", "32", 0, 1000, "training stages outside each window (fixed: 8..64; the GPU runs 16, 24 or 32)"),
                                opt_text("crc", "none", "a CRC that stops a frame early: none, lte-24a, lte-24b, ccsds-16"),
                                opt_bool("early_termination", "",
