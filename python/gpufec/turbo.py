@@ -42,8 +42,8 @@ def turbo_options(K=6144, algorithm="max-log", max_iterations=6, scaling=None, w
     given or refused (K=6144.7, max_iterations=1.9 and scaling=0 raise ValueError); prelaunch (the GPU FPTD):
     the next frame's kernel is launched ahead and waits on the GPU (up to 4 ms, holding its
     multiprocessors), so that a frame within 2 ms of the one before skips the launch;
-    precision="int8": LTE max-log on the CPU only, about 1.3-1.5 times the int16 engine a core
-    (its own bits; the GPU decodes int16)"""
+    precision="int8": LTE max-log on the CPU only, with windows of 128 by default, about 1.5-2.7
+    times the int16 engine a core (its own bits; the GPU decodes int16)"""
     opts = ["code=%s" % turbo_code_id(standard, K, rate), "algorithm=%s" % algorithm,
             "max_iterations=%d" % check_int("max_iterations", max_iterations, 1),
             "crc=%s" % crc, "early_termination=%s" % ("true" if early_termination else "false"),
