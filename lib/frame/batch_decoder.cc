@@ -82,12 +82,13 @@ void batch_decoder::decode(const frame_batch& batch)
     // scan reads one cache line per frame (a first value is almost never 0), which on a large
     // cold GPU batch costs ~0.1-0.2 ms of memory latency: there it runs on a helper thread
     // while the decoder works, so it is off the critical path.
-    d_erased.assign(b.frames, 0);
+    d_erased.resize(b.frames); // (find_erased sets every frame's)
+    bool any_erased = false;
     constexpr size_t beside = 1024; // frames from which the helper thread pays off
     if (b.frames >= beside) {
         if (!d_side)
             d_side = std::make_unique<side_task>();
-        d_side->start([this, &b] { find_erased(b); });
+        d_side->start([this, &b, &any_erased] { any_erased = find_erased(b); });
         try {
             decode_checked(b);
         } catch (...) {
@@ -97,9 +98,9 @@ void batch_decoder::decode(const frame_batch& batch)
         d_side->wait();
     } else {
         decode_checked(b);
-        find_erased(b);
+        any_erased = find_erased(b);
     }
-    for (size_t f = 0; f < b.frames; ++f) {
+    for (size_t f = 0; any_erased && f < b.frames; ++f) {
         if (d_erased[f]) {
             b.status[f].erased = 1;
             if (b.status[f].check == 1)
@@ -120,8 +121,9 @@ batch_decoder::~batch_decoder() = default;
 
 // Float values count as zero when they are subnormal too (what a dead input looks like; int8
 // quantisation makes them 0 anyway). The next frames' first lines are prefetched.
-void batch_decoder::find_erased(const frame_batch& b)
+bool batch_decoder::find_erased(const frame_batch& b)
 {
+    bool any = false;
     const size_t fixed = input_per_frame(), end = b.frames;
     size_t at = 0;
     constexpr size_t ahead = 8;
@@ -145,8 +147,10 @@ void batch_decoder::find_erased(const frame_batch& b)
             zero = std::all_of(s8, s8 + len, [](int8_t v) { return v == 0; });
         }
         d_erased[f] = zero;
+        any |= zero;
         at += len;
     }
+    return any;
 }
 
 size_t batch_decoder::decode_float(const float* soft, const frame_batch& rest, float scale)

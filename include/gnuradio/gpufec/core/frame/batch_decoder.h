@@ -143,7 +143,7 @@ private:
     std::vector<float> d_f;             // float input, as given (wants_float_input)
     std::vector<uint8_t> d_erased;      // per frame: all input values 0
     std::unique_ptr<side_task> d_side;  // scans large batches beside decode_checked()
-    void find_erased(const frame_batch& b); // fills d_erased
+    bool find_erased(const frame_batch& b); // fills d_erased; whether any frame is
 };
 
 } // namespace gpufec
