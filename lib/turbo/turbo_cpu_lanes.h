@@ -248,8 +248,8 @@ lanes_half(const lane_half<V, C::NP>& h, int K, int W, int T, int nwin, int scal
             am[s] = fs <= 0 ? (s == 0 ? zero : unknown) : h.first ? zero : a_in[w * S + s];
         for (int k = std::max(fs, 0); k < k0; ++k)
             forward(k);
-        // the alphas that start window w + 1 + T / W's training: at stage i_out of this window
-        // (where (k0 + i + T) is a multiple of W), if that window exists
+        // the alphas at stage i_out of this window (k0 + i_out + T a multiple of W) start the
+        // training of window w_out = (k0 + i_out + T) / W, where that window exists
         const int i_out = (W - T % W) % W, w_out = w + (i_out + T) / W;
         for (int i = 0; i < len; ++i) {
             if (i == i_out && k0 + i > 0 && w_out < nwin)
