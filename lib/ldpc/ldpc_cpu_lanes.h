@@ -88,8 +88,11 @@ __attribute__((always_inline)) inline V ldpc_row_norm(const V& m, const ldpc_row
  *  vectors: up to 24 of AVX-512's 32 registers; its magnitudes are taken again, its old
  *  messages read again from L1). The same arithmetic as the loop in ldpc_decode_lanes (a
  *  row's columns are distinct, so reading them all before writing any changes nothing); a lane
- *  whose codeword is done writes back rho + its old message, its value before. */
-template <int D, class V, class VM>
+ *  whose codeword is done writes back rho + its old message, its value before. ALL: every lane
+ *  is decoding (no early termination, or none has stopped yet), so no lane keeps its values.
+ *  The row's sign goes into the two magnitudes once, so that each entry's message takes only
+ *  its own rho's sign: -(-m) where both are negative, the same values as (row ^ rho) < 0. */
+template <int D, bool ALL, class V, class VM>
 __attribute__((always_inline)) inline void ldpc_row_fixed(V* gamma, VM* lam, const int* cols, const V& active,
                                                           const ldpc_row_consts<V>& k)
 {
@@ -109,12 +112,19 @@ __attribute__((always_inline)) inline void ldpc_row_fixed(V* gamma, VM* lam, con
         min1 = a < min1 ? a : min1;
     }
     const V n1 = ldpc_row_norm(min1, k), n2 = ldpc_row_norm(min2, k);
+    const V row_negative = parity < k.zero;
+    const V s1 = row_negative ? -n1 : n1, s2 = row_negative ? -n2 : n2;
     for (int j = 0; j < D; ++j) {
-        const V m = (keep_mag ? mag[keep_mag ? j : 0] : ldpc_abs(rho[j])) == min1 ? n2 : n1;
-        const V msg = (parity ^ rho[j]) < k.zero ? -m : m;
-        const V keep = active ? msg : __builtin_convertvector(lam[j], V);
-        gamma[cols[j]] = rho[j] + keep;
-        lam[j] = __builtin_convertvector(keep, VM); // (|msg| <= mmax)
+        const V m = (keep_mag ? mag[keep_mag ? j : 0] : ldpc_abs(rho[j])) == min1 ? s2 : s1;
+        const V msg = rho[j] < k.zero ? -m : m;
+        if constexpr (ALL) {
+            gamma[cols[j]] = rho[j] + msg;
+            lam[j] = __builtin_convertvector(msg, VM); // (|msg| <= mmax)
+        } else {
+            const V keep = active ? msg : __builtin_convertvector(lam[j], V);
+            gamma[cols[j]] = rho[j] + keep;
+            lam[j] = __builtin_convertvector(keep, VM);
+        }
     }
 }
 
@@ -178,6 +188,9 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
     V active = ones; // -1 while the lane's codeword is decoding
     V iters = zero, ok = zero;
     for (int it = 1; it <= c.max_iter; ++it) {
+        bool all = true; // every lane decoding: the rows skip the lanes' masks
+        for (int l = 0; l < LANES; ++l)
+            all &= active[l] != 0;
         for (int r = 0; r < c.m; ++r) {
             const int e0 = c.row_start[r], d = c.row_start[r + 1] - e0;
             const int* cols = c.row_cols + e0;
@@ -186,7 +199,10 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
             switch (d) {
 #define GPUFEC_LDPC_ROW(D)                                                                          \
     case D:                                                                                         \
-        ldpc_row_fixed<D, V, VM>(gamma, lambda + e0, cols, active, k);                              \
+        if (all)                                                                                    \
+            ldpc_row_fixed<D, true, V, VM>(gamma, lambda + e0, cols, active, k);                    \
+        else                                                                                        \
+            ldpc_row_fixed<D, false, V, VM>(gamma, lambda + e0, cols, active, k);                   \
         continue;
                 GPUFEC_LDPC_ROW(2) GPUFEC_LDPC_ROW(3) GPUFEC_LDPC_ROW(4) GPUFEC_LDPC_ROW(5) GPUFEC_LDPC_ROW(6)
                 GPUFEC_LDPC_ROW(7) GPUFEC_LDPC_ROW(8) GPUFEC_LDPC_ROW(9) GPUFEC_LDPC_ROW(10) GPUFEC_LDPC_ROW(11)
