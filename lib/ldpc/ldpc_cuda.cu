@@ -503,7 +503,7 @@ private:
         const int v = std::max(pair_vector, 1);
         int slots = 0;
         for (int l = 0; l < d_code.mb(); ++l)
-            slots += ((d_gtab->layer_start[l + 1] - d_gtab->layer_start[l] + tr - 1) / tr + v - 1) / v * v;
+            slots += pair_layer_slots((d_gtab->layer_start[l + 1] - d_gtab->layer_start[l] + tr - 1) / tr, v);
         if (pair_vector == 4) // (each layer's slots a multiple of 4 already)
             return (slots / 4) % 2 == 0 ? slots + 4 : slots;
         if (pair_vector > 0)

@@ -362,12 +362,13 @@ __device__ __forceinline__ int soft_value(const int8_t* src, int i)
         return src[i];
 }
 
-//! four int8 values from packed 4-bit ones (two bytes, as soft4_value reads them)
+//! values 4 v .. 4 v + 3 from packed 4-bit ones (soft4_word4; `src` 2-byte aligned)
 __device__ __forceinline__ char4 soft4_quad(const int8_t* src, int v)
 {
-    const uint8_t* b = reinterpret_cast<const uint8_t*>(src) + 2 * v;
-    return make_char4(int8_t(soft4_value(b, 0)), int8_t(soft4_value(b, 1)), int8_t(soft4_value(b, 2)),
-                      int8_t(soft4_value(b, 3)));
+    const uint32_t w = soft4_word4(reinterpret_cast<const uint16_t*>(src)[v]);
+    char4 c;
+    memcpy(&c, &w, 4);
+    return c;
 }
 
 /*! load_group for int8 input or (SOFT4) packed 4-bit input: see load_group */

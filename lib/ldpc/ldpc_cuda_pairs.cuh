@@ -158,6 +158,10 @@ __device__ __forceinline__ unsigned half_norm(__half2 m, const pair_fixed& k)
     return half2_bits(__hsub2(as_half2(pair_norm(v, k) | half_1024), as_half2(half_1024)));
 }
 
+//! a layer's message slots in a thread's row: its d entries rounded up to V (half_slots; the
+//! engine lays the rows out with the same rule, layered_slots)
+__host__ __device__ constexpr int pair_layer_slots(int d, int v) { return (d + v - 1) / v * v; }
+
 /*! A row's message slots as the half2 row update reads and writes them: V slots (2 bytes each)
  *  a shared-memory access, V = 1 or 4. With V = 4 each layer's slots start at a multiple of 4
  *  (the engine pads them: layered_slots) and the slots past the row's D are padding, loaded and
@@ -414,7 +418,7 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
                         }
                     });
                 }
-                slot += (d + V - 1) / V * V;
+                slot += pair_layer_slots(d, V);
                 if (lean || !lw.free_next())
                     __syncthreads();
             }

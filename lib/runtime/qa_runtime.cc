@@ -7,6 +7,8 @@
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gtest/gtest.h>
 
+#include "soft4.h"
+
 #include <random>
 
 #include <algorithm>
@@ -98,6 +100,17 @@ TEST(runtime, packed_4bit_soft_values_follow_the_documented_rule)
     pack_soft4(q.data(), via_int8.data(), q.size());
     EXPECT_EQ(pack_soft4(f.data(), direct.data(), f.size(), 20.f), 1u);
     EXPECT_EQ(direct, via_int8);
+}
+
+// soft4_word4 (the kernels' four values a load) gives what soft4_value gives, for every two bytes
+TEST(runtime, four_packed_4bit_values_a_word_read_as_one_at_a_time)
+{
+    for (uint32_t h = 0; h < 0x10000u; ++h) {
+        const uint8_t bytes[2] = { uint8_t(h), uint8_t(h >> 8) };
+        const uint32_t w = soft4_word4(h);
+        for (int i = 0; i < 4; ++i)
+            ASSERT_EQ(int(int8_t(uint8_t(w >> (8 * i)))), soft4_value(bytes, i)) << "bytes " << h << ", value " << i;
+    }
 }
 
 TEST(runtime, soft_quantisation_bulk_matches_rule_at_every_length_and_offset)

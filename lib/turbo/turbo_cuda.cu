@@ -156,9 +156,7 @@ __device__ __forceinline__ uint32_t frame_word4(const half_args& a, int f, int v
 {
     if constexpr (SOFT4) {
         const uint8_t* p = reinterpret_cast<const uint8_t*>(a.in) + ((frame_start<MIXED>(a, f) + size_t(v)) >> 1);
-        const uint32_t h = *reinterpret_cast<const uint16_t*>(p);
-        const uint32_t w = ((h & 0xfu) << 4) | ((h & 0xf0u) << 8) | ((h & 0xf00u) << 12) | ((h & 0xf000u) << 16);
-        return w | (__vcmpeq4(w, 0x80808080u) & 0x10101010u);
+        return soft4_word4(*reinterpret_cast<const uint16_t*>(p));
     } else {
         return *reinterpret_cast<const uint32_t*>(frame_in<MIXED>(a, f) + v);
     }
