@@ -98,6 +98,7 @@ def main():
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--cases", default="all", help="comma list: vit-int8,vit-int8-packed,vit-float,"
                     "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags,ldpc-dvbs2-bch,ldpc-ar4ja,turbo-int8,turbo-int8-packed,"
+                    "turbo-int8-lanes8,"
                     "scppm-int8,scppm-float,ccsds-tm,ccsds-tm-c2,ccsds-tm-ar4ja,ccsds-tm-turbo")
     ap.add_argument("--csv")
     args = ap.parse_args()
@@ -125,6 +126,8 @@ def main():
         "ldpc-ar4ja": (ar4ja, True, False, {}),
         "turbo-int8": (turbo, True, False, {}),
         "turbo-int8-packed": (turbo, True, True, {}),
+        # int8 metrics (precision="int8": the CPU only, 64 frames a vector, its own bits)
+        "turbo-int8-lanes8": (turbo, True, False, {"precision": "int8"}),
         "scppm-int8": (scppm, True, False, {}),
         "scppm-float": (scppm, False, False, {}),
         # the CCSDS telemetry receiver (sync, Viterbi, de-randomizer, Reed-Solomon, frames as
@@ -166,7 +169,7 @@ def main():
                                            input_type="int8" if int8 else "float")
             elif kind == turbo:
                 blk = gpufec.turbo_decoder(K=kind[2], device=args.device, packed_output=packed,
-                                           input_type="int8" if int8 else "float")
+                                           input_type="int8" if int8 else "float", **extra)
             elif kind == "viterbi":
                 blk = gpufec.viterbi_decoder("ccsds", device=args.device, packed_output=packed,
                                              input_type="int8" if int8 else "float")
