@@ -92,7 +92,7 @@ viterbi_stream_impl::viterbi_stream_impl(const ::gpufec::conv_code& code,
 {
     const auto spec = ::gpufec::device_spec::parse(device);
     // decoding runs on the stream decoder's own thread, over page-locked slots of max_batch
-    // parallel blocks (0: 32768 on a GPU, 512 on the CPU); work() copies input in and bits out
+    // parallel blocks (0: 32768 on a GPU; on the CPU 512, 256 a core on machines of more than four); work() copies input in and bits out
     d_stream = std::make_unique<::gpufec::viterbi_async_stream>(d_code, d_opts, spec, d_opts.max_batch, 3);
     d_in_unit = static_cast<int>(d_stream->input_multiple());
     d_out_unit = static_cast<int>(d_stream->stages_per_multiple());

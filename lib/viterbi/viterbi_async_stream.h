@@ -24,7 +24,7 @@ class cpu_pool;
 class viterbi_async_stream
 {
 public:
-    /*! batch: parallel blocks per slot (0: 32768 on a GPU, 512 on the CPU); depth: slots.
+    /*! batch: parallel blocks per slot (0: 32768 on a GPU; on the CPU 512, 256 a core on machines of more than four); depth: slots.
      *  With device "auto", a decoder that fails (a GPU lost) is replaced by a CPU one, logged. */
     viterbi_async_stream(const conv_code& code,
                          const viterbi_options& options,
