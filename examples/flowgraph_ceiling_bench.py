@@ -100,6 +100,8 @@ def main():
                     "ldpc-int8,ldpc-int8-packed,ldpc-float,ldpc-int8-alltags,ldpc-dvbs2-bch,ldpc-ar4ja,turbo-int8,turbo-int8-packed,"
                     "turbo-int8-lanes8,"
                     "scppm-int8,scppm-float,ccsds-tm,ccsds-tm-c2,ccsds-tm-ar4ja,ccsds-tm-turbo")
+    ap.add_argument("--max-batch", type=int, default=0,
+                    help="the decoder blocks' max_batch (default 0: each block's own choice)")
     ap.add_argument("--csv")
     args = ap.parse_args()
     rng = np.random.default_rng(1)
@@ -162,23 +164,24 @@ def main():
             total -= total % kind[1]
         ceil_t, dec_t = [], []
         backend = ""
+        mb = {} if tm else {"max_batch": args.max_batch}
         for _ in range(args.reps):
             ceil_t.append(run_graph(files[key], itemsize, total))
             if kind == scppm:
                 blk = gpufec.scppm_decoder(M=16, rate="2/3", device=args.device, packed_output=packed,
-                                           input_type="int8" if int8 else "float")
+                                           input_type="int8" if int8 else "float", **mb)
             elif kind == turbo:
                 blk = gpufec.turbo_decoder(K=kind[2], device=args.device, packed_output=packed,
-                                           input_type="int8" if int8 else "float", **extra)
+                                           input_type="int8" if int8 else "float", **mb, **extra)
             elif kind == "viterbi":
                 blk = gpufec.viterbi_decoder("ccsds", device=args.device, packed_output=packed,
-                                             input_type="int8" if int8 else "float")
+                                             input_type="int8" if int8 else "float", **mb)
             elif tm:
                 blk = gpufec.ccsds_tm_receiver(code=kind[1], interleave=kind[2], device=args.device)
             else:
                 blk = gpufec.ldpc_decoder(kind[0], max_iterations=10, early_termination=False,
                                           precision="int8", device=args.device, packed_output=packed,
-                                          input_type="int8" if int8 else "float", **extra)
+                                          input_type="int8" if int8 else "float", **mb, **extra)
             backend = blk.stats()["backend"] if tm else blk.backend()
             dec_t.append(run_graph(files[key], itemsize, total, blk, 0 if tm else 1))
             if tm:
@@ -187,7 +190,7 @@ def main():
                     st["frames"], st["codeblock_failed"], st["sync_acquisitions"])
         ceil = total * bits_per_value / min(ceil_t) / 1e9
         dec = total * bits_per_value / min(dec_t) / 1e9
-        row = {"case": name, "device": backend, "soft_values": total, "ceiling_gbps": round(ceil, 3),
+        row = {"case": name, "device": backend, "max_batch": args.max_batch, "soft_values": total, "ceiling_gbps": round(ceil, 3),
                "decoder_gbps": round(dec, 3), "ratio": round(dec / ceil, 3),
                "ceiling_GBps_input": round(total * itemsize / min(ceil_t) / 1e9, 2)}
         rows.append(row)
