@@ -205,6 +205,11 @@ int bch_code::decode_packed(uint8_t* cw) const
             degree = i;
     if (L > d_t || degree != L)
         return -1;
+    // a locator without L distinct roots in the field has fewer than L among the n positions:
+    // the frame fails without the search (the same decision; a frame beyond t errors, where the
+    // search over the n positions had cost as much as its LDPC decoding on the CPU)
+    if (!gf.splits_distinct(C.data(), L))
+        return -1;
     // Chien search over the n positions: bit p (degree n-1-p) is wrong when C(alpha^-(n-1-p)) = 0
     std::vector<int> lt(size_t(L + 1)); // log of C_i alpha^(-i e), e the degree tried
     for (int i = 0; i <= L; ++i)

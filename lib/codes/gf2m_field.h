@@ -44,6 +44,43 @@ struct gf2m_field {
     }
     uint16_t div(uint16_t a, uint16_t b) const { return a ? exp[size_t(log[a]) + size - log[b]] : 0; }
     uint16_t pow_alpha(long long e) const { return exp[size_t(((e % size) + size) % size)]; }
+    /*! Whether c(x) = c[0] + c[1] x + ... + c[d] x^d (c[d] != 0, c[0] != 0) has d distinct
+     *  roots in the field: whether it divides x^(2^m) - x, that is x^(2^m) = x mod c, by m
+     *  squarings mod c (a square in characteristic 2 is the squares of the coefficients, each
+     *  moved to twice its degree). About m d^2 products: a BCH decoder's test before its Chien
+     *  search, which a locator failing it could only fail in n d products. d > 32: true (not
+     *  tested). */
+    bool splits_distinct(const uint16_t* c, int d) const
+    {
+        if (d <= 1 || d > 32)
+            return d >= 1;
+        // c made monic: r mod c takes r[e] * (c[k] / c[d]) from r[e - d + k]
+        int lm[33];
+        for (int k = 0; k < d; ++k)
+            lm[k] = c[k] ? int(log[c[k]]) + size - int(log[c[d]]) : -1; // (log, maybe >= size)
+        uint16_t r[66] = {}; // r(x), degree < d; x itself to start
+        r[1] = 1;
+        for (int step = 0; step < m; ++step) {
+            uint16_t sq[66] = {};
+            for (int i = 0; i < d; ++i)
+                sq[2 * i] = mul(r[i], r[i]);
+            for (int e = 2 * d - 2; e >= d; --e) {
+                if (!sq[e])
+                    continue;
+                const int le = int(log[sq[e]]);
+                for (int k = 0; k < d; ++k)
+                    if (lm[k] >= 0)
+                        sq[e - d + k] ^= exp[size_t((le + lm[k]) % size)];
+                sq[e] = 0;
+            }
+            for (int i = 0; i < d; ++i)
+                r[i] = sq[i];
+        }
+        for (int i = 0; i < d; ++i)
+            if (r[i] != (i == 1 ? 1 : 0))
+                return false;
+        return true;
+    }
     //! GF(2^8) (m = 8): the tables as bytes, exp doubled to 510 entries, into the given arrays
     void tables8(uint8_t* exp510, uint8_t* log256) const
     {

@@ -4,6 +4,8 @@
  */
 #include <gnuradio/gpufec/core/codes/bch.h>
 
+#include "codes/gf2m_field.h"
+
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <random>
@@ -135,6 +137,85 @@ TEST(bch, up_to_t_errors_are_corrected_and_more_are_reported)
     // beyond t a decoder lands on another codeword only rarely (about 1 / t! of the patterns
     // for these long shortened codes; the tiny (15, 7) and (100, ..) codes more often)
     EXPECT_GE(reported, beyond - 6) << miscorrected << " of " << beyond << " miscorrected";
+}
+
+/* The decoder's test before its Chien search: a locator has as many distinct roots in the field
+ * as its degree, counted here by trying every element; on locators made from chosen roots (which
+ * pass), with a root twice or an irreducible quadratic factor (which fail), and at random (which
+ * mostly fail), in GF(2^8) and in DVB-S2's GF(2^16). */
+TEST(bch, a_locator_splits_where_every_element_tried_finds_its_roots)
+{
+    std::mt19937 rng(11);
+    for (const auto& f : { gpufec::gf2m_field(8, 0x11d), gpufec::gf2m_field(16, 0x1002d) }) {
+        auto roots_counted = [&](const std::vector<uint16_t>& c) {
+            int count = 0;
+            for (int x = 1; x <= f.size; ++x) {
+                uint16_t v = 0, p = 1;
+                for (uint16_t ci : c) {
+                    v ^= f.mul(ci, p);
+                    p = f.mul(p, uint16_t(x));
+                }
+                count += v == 0;
+            }
+            return count;
+        };
+        auto times_linear = [&](const std::vector<uint16_t>& c, uint16_t root) { // c (x + root)
+            std::vector<uint16_t> r(c.size() + 1, 0);
+            for (size_t i = 0; i < c.size(); ++i) {
+                r[i + 1] ^= c[i];
+                r[i] ^= f.mul(c[i], root);
+            }
+            return r;
+        };
+        auto element = [&] { return uint16_t(1 + rng() % unsigned(f.size)); };
+        int passed = 0, failed = 0;
+        for (int trial = 0; trial < 60; ++trial) {
+            const int d = 1 + trial % 12, kind = trial % 4;
+            std::vector<uint16_t> c{ 1 };
+            if (kind == 3) { // at random, c[0] and c[d] not zero
+                c.assign(size_t(d + 1), 0);
+                for (auto& x : c)
+                    x = uint16_t(rng() % unsigned(f.size + 1));
+                c[0] = element();
+                c[size_t(d)] = element();
+            } else {
+                std::set<uint16_t> chosen;
+                while (int(chosen.size()) < d - (kind == 0 ? 0 : 1))
+                    chosen.insert(element());
+                for (uint16_t r : chosen)
+                    c = times_linear(c, r);
+                if (kind == 1 && d >= 2) // a root twice
+                    c = times_linear(c, *chosen.begin());
+                if (kind == 2 && d >= 3) { // x^2 + x + b without roots in the field, for a b whose
+                    // trace is 1, in place of two linear factors
+                    c = { 1 };
+                    auto it = chosen.begin();
+                    for (int i = 0; i < d - 2; ++i, ++it)
+                        c = times_linear(c, *it);
+                    uint16_t b = 0;
+                    for (int tries = 0; tries < 1000 && !b; ++tries) {
+                        const uint16_t cand = element();
+                        std::vector<uint16_t> q{ cand, 1, 1 };
+                        if (roots_counted(q) == 0)
+                            b = cand;
+                    }
+                    ASSERT_NE(b, 0);
+                    std::vector<uint16_t> q{ b, 1, 1 }, r(c.size() + 2, 0);
+                    for (size_t i = 0; i < c.size(); ++i)
+                        for (size_t j = 0; j < 3; ++j)
+                            r[i + j] ^= f.mul(c[i], q[j]);
+                    c = r;
+                }
+                if (int(c.size()) != d + 1)
+                    continue; // (d too small for the kind)
+            }
+            const bool expect = roots_counted(c) == d;
+            EXPECT_EQ(f.splits_distinct(c.data(), d), expect) << "m " << f.m << " degree " << d << " kind " << kind;
+            (expect ? passed : failed)++;
+        }
+        EXPECT_GE(passed, 10);
+        EXPECT_GE(failed, 10);
+    }
 }
 
 TEST(bch, packed_and_unpacked_faces_agree)
