@@ -15,6 +15,8 @@
  *    sums them by shuffles. Most codewords end here, all syndromes zero.
  *  - Berlekamp-Massey: lane 0 (t <= 16 steps of at most t products), by log and antilog
  *    tables in global memory.
+ *  - A locator of degree L without L distinct roots in the field fails here (the warp squares
+ *    x m times modulo it: warp_splits_distinct); the frames beyond t errors mostly end here.
  *  - Chien search: lane l evaluates the locator at a 32nd of the n positions, stepping each
  *    term by alpha^-i; roots are gathered in shared memory, lane 0 flips them if they are as
  *    many as the locator's degree.
@@ -40,6 +42,8 @@ constexpr int bch_warps = 4;        // codewords a block at a time, a warp each
 constexpr int bch_table_words = 768; // a syndrome's tables: byte[256], product low[256], high[256]
 
 struct bch_params {
+    int m;
+    uint32_t primitive;   // the field's polynomial, bit i the coefficient of x^i
     int size;             // 2^m - 1
     int t, n, nbytes, pad; // pad: 8 nbytes - n, the zero bits after the codeword's last
     const uint16_t* exp;  // alpha^i for i < 2 size (doubled: exp[log a + log b] needs no reduction)
@@ -63,6 +67,49 @@ __device__ __forceinline__ uint16_t gf_div(const bch_params& p, uint16_t a, uint
 __device__ __forceinline__ int mod_size(const bch_params& p, long long e)
 {
     return int(((e % p.size) + p.size) % p.size);
+}
+
+/*! a b in GF(2^m) without tables: Horner over b's bits, each shift reduced by the field's
+ *  polynomial (the locator test's products, which would otherwise each wait on a table read) */
+__device__ __forceinline__ uint32_t gf_mul_bits(const bch_params& p, uint32_t a, uint32_t b)
+{
+    uint32_t r = 0;
+#pragma unroll
+    for (int i = 15; i >= 0; --i)
+        if (i < p.m) {
+            r <<= 1;
+            r ^= (r >> p.m) ? p.primitive : 0u;
+            r ^= ((b >> i) & 1u) ? a : 0u;
+        }
+    return r;
+}
+
+/*! gf2m_field::splits_distinct on the warp: whether the locator C (degree d, 2 <= d <= 16, in
+ *  shared memory) has d distinct roots in the field, x^(2^m) = x mod C. Lane j holds the
+ *  coefficient of x^j of the square being reduced (j <= 2d - 2 < 32), lane k < d that of the
+ *  monic C; each of the d - 1 reduction steps of a squaring broadcasts the top coefficient and
+ *  each lane takes its product. A locator that fails needs no Chien search: a frame BCH cannot
+ *  correct then costs about m d (2 shuffles and a product) instead of n / 32 (d + 1) table
+ *  reads a lane, which had made such frames cost as much as their LDPC decoding. */
+__device__ bool warp_splits_distinct(const bch_params& p, const uint16_t* C, int d, int lane)
+{
+    // (the monic locator's coefficients, by the tables once: c_k / c_d)
+    const uint32_t mk = lane < d ? gf_div(p, C[lane], C[d]) : 0u;
+    uint32_t r = lane == 1 ? 1u : 0u; // x
+    for (int step = 0; step < p.m; ++step) {
+        // the square: lane 2i takes r_i^2, odd lanes 0
+        const uint32_t ri = __shfl_sync(0xffffffffu, r, lane / 2);
+        uint32_t sq = (lane % 2 == 0 && lane / 2 < d) ? gf_mul_bits(p, ri, ri) : 0u;
+        for (int e = 2 * d - 2; e >= d; --e) {
+            const uint32_t top = __shfl_sync(0xffffffffu, sq, e);
+            const int k = lane - (e - d); // lane e - d + k takes top m_k
+            const uint32_t m_k = __shfl_sync(0xffffffffu, mk, k & 31);
+            if (top && k >= 0 && k < d)
+                sq ^= gf_mul_bits(p, top, m_k);
+        }
+        r = lane < d ? sq : 0u;
+    }
+    return __all_sync(0xffffffffu, lane >= d || r == (lane == 1 ? 1u : 0u));
 }
 
 /*! Berlekamp-Massey over S[1 .. 2t] as bch.cc runs it: the locator in C (C[0] = 1), its
@@ -162,6 +209,8 @@ __global__ void __launch_bounds__(32 * bch_warps)
             }
             __syncwarp();
             L = s_result[warp];
+            if (L > 1 && !warp_splits_distinct(p, s_locator[warp], L, lane))
+                L = -1; // fewer than L roots in the field, so fewer among the n positions
             if (L > 0) {
                 // Chien search: position e (bit n-1-e) is wrong where C(alpha^-e) = 0
                 // (the terms' loops unrolled to the largest t, the terms past L predicated off:
@@ -243,6 +292,8 @@ public:
         d_exp.assign(gf.exp);
         d_log.assign(gf.log);
         d_tables.assign(tables);
+        d_p.m = code.m();
+        d_p.primitive = code.primitive();
         d_p.size = gf.size;
         d_p.t = code.t();
         d_p.n = code.n();
