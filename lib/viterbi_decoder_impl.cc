@@ -92,7 +92,8 @@ viterbi_stream_impl::viterbi_stream_impl(const ::gpufec::conv_code& code,
 {
     const auto spec = ::gpufec::device_spec::parse(device);
     // decoding runs on the stream decoder's own thread, over page-locked slots of max_batch
-    // parallel blocks (0: 32768 on a GPU; on the CPU 512, 256 a core on machines of more than four); work() copies input in and bits out
+    // parallel blocks (0: the stream decoder's choice, viterbi_async_stream.h); work() copies
+    // input in and bits out
     d_stream = std::make_unique<::gpufec::viterbi_async_stream>(d_code, d_opts, spec, d_opts.max_batch, 3);
     d_in_unit = static_cast<int>(d_stream->input_multiple());
     d_out_unit = static_cast<int>(d_stream->stages_per_multiple());

@@ -24,8 +24,9 @@ class cpu_pool;
 class viterbi_async_stream
 {
 public:
-    /*! batch: parallel blocks per slot (0: 32768 on a GPU; on the CPU 512, 256 a core on machines of more than four); depth: slots.
-     *  With device "auto", a decoder that fails (a GPU lost) is replaced by a CPU one, logged. */
+    /*! batch: parallel blocks per slot (0: 32768 on a GPU; on the CPU 512, 256 a core on
+     *  machines of more than four, at most 2^22 stages); depth: slots. With device "auto", a
+     *  decoder that fails (a GPU lost) is replaced by a CPU one, logged. */
     viterbi_async_stream(const conv_code& code,
                          const viterbi_options& options,
                          const device_spec& device,
