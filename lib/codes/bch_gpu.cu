@@ -173,28 +173,15 @@ __global__ void __launch_bounds__(32 * bch_warps)
 #pragma unroll
         for (int i = 0; i < bch_max_t; ++i)
             s[i] = 0;
-        // eight bytes loaded before the Horner steps that take them: a byte at a time, each
-        // step waited on its own global load (the kernel ran 123 us for 264 DVB-S2 frames)
-        auto horner = [&](unsigned v) {
+        for (int k = a; k < b; ++k) {
+            const unsigned v = cw[k];
 #pragma unroll
             for (int i = 0; i < bch_max_t; ++i)
                 if (i < p.t) {
                     const uint16_t* tab = s_tab + i * bch_table_words;
                     s[i] = uint16_t(tab[v] ^ tab[256 + (s[i] & 0xff)] ^ tab[512 + (s[i] >> 8)]);
                 }
-        };
-        int k = a;
-        for (; k + 8 <= b; k += 8) {
-            unsigned v[8];
-#pragma unroll
-            for (int u = 0; u < 8; ++u)
-                v[u] = cw[k + u];
-#pragma unroll
-            for (int u = 0; u < 8; ++u)
-                horner(v[u]);
         }
-        for (; k < b; ++k)
-            horner(cw[k]);
         // each part to its place, summed over the warp, the padding bits taken off
         bool any = false;
 #pragma unroll
