@@ -215,8 +215,7 @@ __global__ void __launch_bounds__(32 * bch_warps)
                 // Chien search: position e (bit n-1-e) is wrong where C(alpha^-e) = 0
                 // (the terms' loops unrolled to the largest t, the terms past L predicated off:
                 // indexed by the run-time L, lt went to local memory, a load and a store a term
-                // and position, and a frame BCH could not correct took 3.4 us of the GPU, as
-                // long as its LDPC decoding at rate 9/10)
+                // and position; only locators with L roots in the field get here)
                 const int per = (p.n + 31) / 32, e0 = min(lane * per, p.n), e1 = min(e0 + per, p.n);
                 int lt[bch_max_t + 1];
 #pragma unroll

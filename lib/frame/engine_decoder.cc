@@ -42,16 +42,16 @@ public:
                 if (i < 0 || size_t(i) >= d_shape.packed_bits)
                     throw std::logic_error("engine_decoder: the output order names a bit the engine does not write");
         }
-        // a CPU engine's batch grows with the cores (batch_cpu a pair of them), so that every
-        // worker gets groups of SIMD lanes: turbo's 64 frames were two groups of 32, which kept
-        // 14 of the H200 host's 16 cores idle in a flowgraph (0.06 Gb/s against 0.36 in
-        // gpufec_bench, whose batches are whole runs); the 2-core machine keeps batch_cpu. At
-        // most 128 Mi soft values a batch where that is more than batch_cpu (a block holds three).
+        // a CPU engine's batch grows with the cores (batch_cpu a pair of them, or
+        // batch_cpu_per_core a core beyond four: cpu_batch_units), so that every worker gets
+        // groups of SIMD lanes: turbo's 64 frames were two groups of 32, which kept 14 of the
+        // H200 host's 16 cores idle in a flowgraph (0.06 Gb/s against 0.36 in gpufec_bench, whose
+        // batches are whole runs). At most 128 Mi soft values a batch where that is more than
+        // batch_cpu (a block holds three).
         const size_t pairs_of_cores = std::max<size_t>(1, std::thread::hardware_concurrency() / 2);
+        const size_t cpu_batch = cpu_batch_units(shape.batch_cpu * pairs_of_cores, shape.batch_cpu_per_core);
         const size_t cpu_cap = std::max(shape.batch_cpu, (size_t(128) << 20) / std::max<size_t>(1, shape.input_per_frame));
-        d_batch = max_batch ? max_batch
-                  : d_engine->on_gpu() ? shape.batch_gpu
-                                       : std::min(shape.batch_cpu * pairs_of_cores, cpu_cap);
+        d_batch = max_batch ? max_batch : d_engine->on_gpu() ? shape.batch_gpu : std::min(cpu_batch, cpu_cap);
     }
 
     std::string family() const override { return d_shape.family; }

@@ -125,6 +125,8 @@ struct frame_shape {
     //! or null, status), frames in parallel (SCPPM's de-randomizer, DVB-S2's BCH after LDPC)
     std::function<void(uint8_t* packed, float* soft_out, frame_status& status)> post_frame;
     size_t batch_cpu = 64, batch_gpu = 4096; //!< frames per call when max_batch is 0
+    //! CPU batches beyond four cores: frames a core (cpu_batch_units); 0: batch_cpu a pair
+    size_t batch_cpu_per_core = 0;
     size_t min_efficient_cpu = 1, min_efficient_gpu = 1024;
     int cpu_threads = 0; //!< the CPU pool of the decoder's own steps (unpacking, post_frame)
 };

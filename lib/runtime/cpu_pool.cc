@@ -104,6 +104,16 @@ int default_threads()
 
 } // namespace
 
+size_t cpu_batch_units(size_t few_cores, size_t per_core, unsigned cores)
+{
+    return cores > 4 && per_core > 0 ? per_core * cores : few_cores;
+}
+
+size_t cpu_batch_units(size_t few_cores, size_t per_core)
+{
+    return cpu_batch_units(few_cores, per_core, std::thread::hardware_concurrency());
+}
+
 void set_cpu_threads(int threads)
 {
     if (threads < 0 || threads > 1024)

@@ -7,6 +7,7 @@
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gtest/gtest.h>
 
+#include "cpu_pool.h"
 #include "soft4.h"
 
 #include <random>
@@ -100,6 +101,17 @@ TEST(runtime, packed_4bit_soft_values_follow_the_documented_rule)
     pack_soft4(q.data(), via_int8.data(), q.size());
     EXPECT_EQ(pack_soft4(f.data(), direct.data(), f.size(), 20.f), 1u);
     EXPECT_EQ(direct, via_int8);
+}
+
+// the CPU batch rule: the few-core batch up to four cores, per_core a core beyond, none without
+TEST(runtime, cpu_batches_grow_a_core_at_a_time_beyond_four_cores)
+{
+    EXPECT_EQ(cpu_batch_units(128, 256, 1), 128u);
+    EXPECT_EQ(cpu_batch_units(128, 256, 2), 128u);
+    EXPECT_EQ(cpu_batch_units(256, 256, 4), 256u);
+    EXPECT_EQ(cpu_batch_units(512, 256, 16), 4096u);
+    EXPECT_EQ(cpu_batch_units(512, 256, 5), 1280u);
+    EXPECT_EQ(cpu_batch_units(3640, 0, 16), 3640u);
 }
 
 // soft4_word4 (the kernels' four values a load) gives what soft4_value gives, for every two bytes

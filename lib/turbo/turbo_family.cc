@@ -20,7 +20,6 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
 
 namespace gpufec {
 
@@ -146,13 +145,8 @@ std::unique_ptr<batch_decoder> build(const turbo_code& code, const turbo_setup& 
     shape.has_check = crc_bits > 0;
     shape.check_name = "crc_ok";
     shape.iterates = true;
-    // CPU batches (frames a pair of cores): a group of lanes (64 int8 / 32 int16 frames) a core
-    // on machines of up to four cores, where a batch's input is still in the cache when it is
-    // decoded (four times as many: 8-10 % slower in a flowgraph on 2 cores); 256 frames a core
-    // beyond, so that a worker the flowgraph's own threads hold up delays a part of a batch
-    // rather than all of it (16 cores, flowgraph: int8 0.48-0.54 -> 0.60-0.62 Gb/s, int16 0.28
-    // -> 0.37-0.38, the engines alone 0.78-0.84 and 0.37-0.40)
-    shape.batch_cpu = std::thread::hardware_concurrency() > 4 ? 512 : o.precision == 8 ? 128 : 64;
+    shape.batch_cpu = o.precision == 8 ? 128 : 64; // a group per core of a pair: 64 int8 lanes, 32 int16
+    shape.batch_cpu_per_core = 256; // beyond four cores (cpu_batch_units: 4096 frames on 16)
     shape.batch_gpu = 4096;
     shape.min_efficient_gpu = 256;
     shape.cpu_threads = s.common.cpu_threads;

@@ -36,12 +36,9 @@ viterbi_async_stream::viterbi_async_stream(const conv_code& code,
     // GPU: one thread per parallel block, so a slot needs tens of thousands of blocks to keep
     // the kernel from being latency-bound (4096 capped a flowgraph at about 3.3 Gb/s); under
     // light traffic slots go out partly filled anyway
-    // CPU: 512 blocks (16 groups of 32 lanes) on machines of up to four cores; 256 a core
-    // beyond, so that each core has groups enough that one the flowgraph's own threads hold up
-    // delays a part of a batch, not all of it (16 cores, flowgraph: 0.93-0.96 Gb/s -> 1.45, the
-    // engine alone 2.05; 8192 blocks 1.23-1.39), up to 2^22 stages a batch (8192 blocks of 512)
-    const int64_t cores = std::thread::hardware_concurrency();
-    const int64_t cpu_batch = cores > 4 ? std::max<int64_t>(512, std::min<int64_t>(256 * cores, (int64_t(1) << 22) / d_D)) : 512;
+    // CPU: 512 blocks (16 groups of 32 lanes), 256 a core beyond four cores (cpu_batch_units;
+    // 8192 blocks on 16 cores measured 1.23-1.39 Gb/s against 4096's 1.45), at most 2^22 stages
+    const size_t cpu_batch = std::max<size_t>(512, std::min(cpu_batch_units(512, 256), size_t(1 << 22) / size_t(d_D)));
     d_batch = batch > 0 ? batch : gpu ? 32768 : int(cpu_batch);
     if (d_batch > (1 << 20) || int64_t(d_batch) * d_D > (int64_t(1) << 28))
         throw std::invalid_argument("max_batch: " + std::to_string(d_batch) + " blocks of block_len " +
