@@ -1,0 +1,359 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The fast CPU SCPPM engine's inner loops: scppm_codeword.h's iterations with scppm_siso.h's
+ * max-log SISOs in 32-bit fixed point (maxlog_fixed), over a group of codewords at once, one
+ * codeword per SIMD lane (GCC/Clang vector extensions). The same integer operations as the
+ * scalar decoder: max and + are exact, so the lanes give its numbers bit for bit.
+ *
+ * Layout: every array is [position][lane]. The slot metrics are kept as their int8 inputs
+ * (clamped; the metric is x << frac_bits), the extrinsic LLRs of both SISOs as int16 (they are
+ * clamped to +-ext_limit_fixed and scaled: within int16 where |scale_q| <= max_lanes_scale_q,
+ * which the engine checks), the recursions' state metrics as int32. A lane whose codeword has
+ * passed its CRC goes on being computed, but its decisions, iterations and check stay those of
+ * the iteration that passed. The information bits' decisions and the CRC (as the XOR of the
+ * responses of the bits that decide 1, crc_responses) are taken in the outer SISO's backward
+ * pass, without a-posteriori LLRs in memory. */
+#ifndef INCLUDED_GPUFEC_SCPPM_CPU_LANES_H
+#define INCLUDED_GPUFEC_SCPPM_CPU_LANES_H
+
+#include <gnuradio/gpufec/core/frame/batch_decoder.h>
+
+#include "../runtime/simd_vectors.h"
+#include "scppm_siso.h"
+#include <cstddef>
+#include <cstdint>
+
+// every vector function here is inlined into its caller, so the ABI of vector arguments
+// between instruction sets never applies
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace gpufec {
+namespace scppm {
+
+//! the largest |scale_q| whose scaled extrinsics (|x| <= ext_limit_fixed) fit int16
+constexpr int32_t max_lanes_scale_q = 1023;
+
+//! what every group of one engine shares: the code's tables and constants
+struct lanes_code {
+    int m, M, symbols, K, info_bits;
+    int max_iter;
+    bool counts;
+    int32_t scale_q;
+    const uint16_t* e0;     //!< M: inner_symbols(m)
+    const uint32_t* map;    //!< code_bits: inner_to_outer_map
+    const uint32_t* crc;    //!< K - 2: crc_responses
+    uint32_t crc_zero;
+};
+
+//! one group's input and results: `used` codewords (the lanes past them copy the last)
+struct lanes_io {
+    const int8_t* soft; //!< used x slots
+    int used;
+    uint8_t* packed;    //!< used x ceil(info_bits / 8)
+    frame_status* status;
+};
+
+/*! A group's scratch, in lanes of V (int32), VH (int16) and VB (int8): the bytes it takes
+ *  (scratch_bytes) and its arrays carved from one 64-byte aligned block. */
+template <class V, class VH, class VB>
+struct lanes_scratch {
+    VB* ch;      //!< slots
+    VH* la;      //!< code_bits: the inner SISO's priors (interleaved order)
+    VH* le;      //!< code_bits: its extrinsics
+    VH* lc;      //!< 3K: the outer SISO's code-bit LLRs (punctured ones stay 0)
+    VH* lo;      //!< 3K: its extrinsics
+    V* ia;       //!< 2 (symbols + 1): the inner forward metrics
+    V* oa;       //!< 4 (K + 1): the outer forward metrics
+    V* g;        //!< 2M: a stage's branch metrics from state 0, then from state 1
+    V* pu;       //!< M: the sum of the priors of input u's 1 bits
+    V* mu;       //!< M
+    VB* hard;    //!< ceil(info_bits / 8): the kept decisions, a byte a lane
+
+    static size_t bytes(const lanes_code& c)
+    {
+        const size_t slots = size_t(c.symbols) * size_t(c.M), n = scppm_code::code_bits, k3 = 3 * size_t(c.K);
+        return round(slots * sizeof(VB)) + 2 * round(n * sizeof(VH)) + 2 * round(k3 * sizeof(VH)) +
+               round(2 * (size_t(c.symbols) + 1) * sizeof(V)) + round(4 * (size_t(c.K) + 1) * sizeof(V)) +
+               round(4 * size_t(c.M) * sizeof(V)) + round((size_t(c.info_bits) + 7) / 8 * sizeof(VB));
+    }
+    //! `mem`: bytes(c), 64-byte aligned
+    lanes_scratch(const lanes_code& c, void* mem)
+    {
+        unsigned char* p = static_cast<unsigned char*>(mem);
+        const size_t slots = size_t(c.symbols) * size_t(c.M), n = scppm_code::code_bits, k3 = 3 * size_t(c.K);
+        ch = take<VB>(p, slots);
+        la = take<VH>(p, n);
+        le = take<VH>(p, n);
+        lc = take<VH>(p, k3);
+        lo = take<VH>(p, k3);
+        ia = take<V>(p, 2 * (size_t(c.symbols) + 1));
+        oa = take<V>(p, 4 * (size_t(c.K) + 1));
+        g = take<V>(p, 2 * size_t(c.M));
+        pu = take<V>(p, size_t(c.M));
+        mu = take<V>(p, size_t(c.M));
+        hard = take<VB>(p, (size_t(c.info_bits) + 7) / 8);
+    }
+
+private:
+    static size_t round(size_t b) { return (b + 63) / 64 * 64; }
+    template <class T>
+    static T* take(unsigned char*& p, size_t count)
+    {
+        T* t = reinterpret_cast<T*>(p);
+        p += round(count * sizeof(T));
+        return t;
+    }
+};
+
+template <class V>
+__attribute__((always_inline)) inline V lanes_max(const V& a, const V& b)
+{
+    return a > b ? a : b;
+}
+
+//! fixed_extrinsic in every lane: clamped to +-ext_limit_fixed, then (x * scale_q) >> scale_shift
+template <class V>
+__attribute__((always_inline)) inline V lanes_extrinsic(V x, const V& limit, const V& scale_q)
+{
+    x = x < -limit ? -limit : x;
+    x = x > limit ? limit : x;
+    return (x * scale_q) >> scale_shift;
+}
+
+/*! The inner SISO's branch metrics of symbol i: g[u] from state 0, g[M + u] from state 1 (the
+ *  slot metric of the symbol sent plus the priors of u's 1 bits), as inner_siso::branch. */
+template <class V, class VH, class VB>
+__attribute__((always_inline)) inline void lanes_branch(const lanes_code& c, const lanes_scratch<V, VH, VB>& s, int i)
+{
+    const int M = c.M, m = c.m;
+    const VB* ch = s.ch + size_t(i) * size_t(M);
+    const VH* la = s.la + size_t(i) * size_t(m);
+    s.pu[0] = V{};
+    for (int u = 1; u < M; ++u)
+        s.pu[u] = s.pu[u & (u - 1)] + __builtin_convertvector(la[m - 1 - __builtin_ctz(unsigned(u))], V);
+    for (int u = 0; u < M; ++u) {
+        const unsigned e = c.e0[u];
+        s.g[u] = (__builtin_convertvector(ch[e], V) << frac_bits) + s.pu[u];
+        s.g[M + u] = (__builtin_convertvector(ch[e ^ unsigned(M - 1)], V) << frac_bits) + s.pu[u];
+    }
+}
+
+//! inner_siso::run for the group: la -> le
+template <class V, class VH, class VB>
+__attribute__((always_inline)) inline void lanes_inner(const lanes_code& c, const lanes_scratch<V, VH, VB>& s,
+                                                       const V& neg, const V& limit, const V& scale_q)
+{
+    const int M = c.M, m = c.m, n = c.symbols;
+    V a0 = V{}, a1 = neg; // starts in state 0
+    for (int i = 0; i < n; ++i) {
+        s.ia[2 * size_t(i)] = a0;
+        s.ia[2 * size_t(i) + 1] = a1;
+        lanes_branch(c, s, i);
+        V n0 = neg, n1 = neg;
+        for (int u = 0; u < M; ++u) {
+            const V x = a0 + s.g[u], y = a1 + s.g[M + u];
+            if (c.e0[u] & 1) { // from 0 to 1, from 1 to 0
+                n1 = lanes_max(n1, x);
+                n0 = lanes_max(n0, y);
+            } else {
+                n0 = lanes_max(n0, x);
+                n1 = lanes_max(n1, y);
+            }
+        }
+        const V top = lanes_max(n0, n1);
+        a0 = n0 - top;
+        a1 = n1 - top;
+    }
+    V b0 = V{}, b1 = V{}; // the end state is free
+    for (int i = n - 1; i >= 0; --i) {
+        lanes_branch(c, s, i);
+        const V A0 = s.ia[2 * size_t(i)], A1 = s.ia[2 * size_t(i) + 1];
+        V n0 = neg, n1 = neg;
+        for (int u = 0; u < M; ++u) {
+            const bool odd = c.e0[u] & 1;
+            const V g0 = s.g[u], g1 = s.g[M + u];
+            const V bt0 = odd ? b1 : b0, bt1 = odd ? b0 : b1; // beta of each edge's end
+            n0 = lanes_max(n0, g0 + bt0);
+            n1 = lanes_max(n1, g1 + bt1);
+            s.mu[u] = lanes_max(A0 + g0 + bt0, A1 + g1 + bt1);
+        }
+        for (int t = 0; t < m; ++t) {
+            const int shift = m - 1 - t;
+            V one = neg, zero = neg;
+            for (int u = 0; u < M; ++u) {
+                if ((u >> shift) & 1)
+                    one = lanes_max(one, s.mu[u]);
+                else
+                    zero = lanes_max(zero, s.mu[u]);
+            }
+            const size_t j = size_t(i) * size_t(m) + size_t(t);
+            const V x = one - zero - __builtin_convertvector(s.la[j], V);
+            s.le[j] = __builtin_convertvector(lanes_extrinsic(x, limit, scale_q), VH);
+        }
+        const V top = lanes_max(n0, n1);
+        b0 = n0 - top;
+        b1 = n1 - top;
+    }
+}
+
+/*! outer_siso::run for the group: lc -> lo; its decisions on the way (lu > 0): the CRC register
+ *  of each lane (crc) and, in lanes still decoding (`active`), the information bytes kept. */
+template <class V, class VH, class VB>
+__attribute__((always_inline)) inline void lanes_outer(const lanes_code& c, const lanes_scratch<V, VH, VB>& s,
+                                                       const V& neg, const V& limit, const V& scale_q,
+                                                       const V& active, V& crc)
+{
+    const int K = c.K;
+    // a code-bit pair's branch metric: gamma(s, u) = (c0 ? l0 : 0) + (c1 ? l1 + l2 : 0) with
+    // c0 = u ^ s0, c1 = u ^ s1 ^ s0 (s = s1 s0), the next state (u << 1) | s1
+    V a[4] = { V{}, neg, neg, neg };
+    for (int k = 0; k < K; ++k) {
+        for (int st = 0; st < 4; ++st)
+            s.oa[4 * size_t(k) + size_t(st)] = a[st];
+        const VH* l = s.lc + 3 * size_t(k);
+        const V l0 = __builtin_convertvector(l[0], V), l12 = __builtin_convertvector(l[1], V) + __builtin_convertvector(l[2], V);
+        V nx[4] = { neg, neg, neg, neg };
+        for (int st = 0; st < 4; ++st)
+            for (int u = 0; u < 2; ++u) {
+                const int c0 = u ^ (st & 1), c1 = u ^ (st >> 1) ^ (st & 1), t = (u << 1) | (st >> 1);
+                const V gm = (c0 ? l0 : V{}) + (c1 ? l12 : V{});
+                nx[t] = lanes_max(nx[t], a[st] + gm);
+            }
+        const V top = lanes_max(lanes_max(nx[0], nx[1]), lanes_max(nx[2], nx[3]));
+        for (int st = 0; st < 4; ++st)
+            a[st] = nx[st] - top;
+    }
+    V b[4] = { V{}, neg, neg, neg }; // terminated in state 0
+    V byte{};
+    crc = V{};
+    for (int k = K - 1; k >= 0; --k) {
+        const VH* l = s.lc + 3 * size_t(k);
+        const V l0 = __builtin_convertvector(l[0], V), l1 = __builtin_convertvector(l[1], V),
+                l2 = __builtin_convertvector(l[2], V), l12 = l1 + l2;
+        const V* A = s.oa + 4 * size_t(k);
+        V nx[4] = { neg, neg, neg, neg };
+        V one0 = neg, zero0 = neg, one1 = neg, zero1 = neg, u1 = neg, u0 = neg;
+        for (int st = 0; st < 4; ++st)
+            for (int u = 0; u < 2; ++u) {
+                const int c0 = u ^ (st & 1), c1 = u ^ (st >> 1) ^ (st & 1), t = (u << 1) | (st >> 1);
+                const V gm = (c0 ? l0 : V{}) + (c1 ? l12 : V{});
+                nx[st] = lanes_max(nx[st], gm + b[t]);
+                const V x = A[st] + gm + b[t];
+                if (c0)
+                    one0 = lanes_max(one0, x);
+                else
+                    zero0 = lanes_max(zero0, x);
+                if (c1)
+                    one1 = lanes_max(one1, x);
+                else
+                    zero1 = lanes_max(zero1, x);
+                if (u)
+                    u1 = lanes_max(u1, x);
+                else
+                    u0 = lanes_max(u0, x);
+            }
+        VH* out = s.lo + 3 * size_t(k);
+        out[0] = __builtin_convertvector(lanes_extrinsic(one0 - zero0 - l0, limit, scale_q), VH);
+        out[1] = __builtin_convertvector(lanes_extrinsic(one1 - zero1 - l1, limit, scale_q), VH); // c2 = c1
+        out[2] = __builtin_convertvector(lanes_extrinsic(one1 - zero1 - l2, limit, scale_q), VH);
+        const V one_bit = u1 - u0 > V{}; // -1 where the bit decides 1
+        if (k < K - 2)
+            crc ^= one_bit & (V{} + int32_t(c.crc[k]));
+        if (k < c.info_bits) {
+            byte |= one_bit & (V{} + int32_t(0x80 >> (k & 7)));
+            if ((k & 7) == 0) {
+                VB& h = s.hard[k >> 3];
+                h = __builtin_convertvector(active ? byte : __builtin_convertvector(h, V) & 0xff, VB);
+                byte = V{};
+            }
+        }
+        const V top = lanes_max(lanes_max(nx[0], nx[1]), lanes_max(nx[2], nx[3]));
+        for (int st = 0; st < 4; ++st)
+            b[st] = nx[st] - top;
+    }
+}
+
+/*! The group's slot metrics from its int8 input (clamped as fixed_slot_metric clamps; the metric
+ *  is the value << frac_bits), eight slots of every lane at a time; returns, per lane, -1 where
+ *  a photon count was negative (input=counts) */
+template <class V, class VH, class VB, int LANES>
+__attribute__((always_inline)) inline V lanes_load(const lanes_code& c, const lanes_io& io,
+                                                   const lanes_scratch<V, VH, VB>& s)
+{
+    const size_t slots = size_t(c.symbols) * size_t(c.M); // (a multiple of 8)
+    const int8_t* lane[LANES];
+    for (int l = 0; l < LANES; ++l)
+        lane[l] = io.soft + size_t(l < io.used ? l : io.used - 1) * slots;
+    const VB zero{}, floor = simd_splat<VB, LANES, int8_t>(int8_t(c.counts ? 0 : -127));
+    VB negative{};
+    for (size_t v = 0; v < slots; v += 8) {
+        simd_transpose_bytes<VB, LANES>(lane, v, s.ch + v);
+        for (int k = 0; k < 8; ++k) {
+            VB& x = s.ch[v + size_t(k)];
+            negative |= x < zero;
+            x = x < floor ? floor : x;
+        }
+    }
+    return c.counts ? __builtin_convertvector(negative, V) : V{};
+}
+
+//! the bytes of a group's scratch (lanes_scratch)
+template <class V, class VH, class VB>
+inline size_t lanes_scratch_bytes(const lanes_code& c)
+{
+    return lanes_scratch<V, VH, VB>::bytes(c);
+}
+
+//! scppm::codeword_decoder::decode for a group of codewords, one a lane
+template <class V, class VH, class VB, int LANES>
+__attribute__((always_inline)) inline void lanes_decode(const lanes_code& c, const lanes_io& io, void* mem)
+{
+    const lanes_scratch<V, VH, VB> s(c, mem);
+    const V negative = lanes_load<V, VH, VB, LANES>(c, io, s);
+    const size_t n = scppm_code::code_bits, k3 = 3 * size_t(c.K);
+    for (size_t j = 0; j < n; ++j)
+        s.la[j] = VH{};
+    for (size_t j = 0; j < k3; ++j)
+        s.lc[j] = VH{}; // (the punctured code bits stay 0)
+    const V neg = V{} + maxlog_fixed::neg, limit = V{} + ext_limit_fixed, scale_q = V{} + c.scale_q;
+    const V crc_zero = V{} + int32_t(c.crc_zero);
+    V active = V{} == V{}, iters{}, ok{}, crc{};
+    for (int it = 1; it <= c.max_iter; ++it) {
+        lanes_inner(c, s, neg, limit, scale_q);
+        for (size_t j = 0; j < n; ++j)
+            s.lc[c.map[j]] = s.le[j];
+        lanes_outer(c, s, neg, limit, scale_q, active, crc);
+        const V pass = crc == crc_zero;
+        iters = active ? V{} + it : iters;
+        ok = active ? pass : ok;
+        active &= ~pass;
+        bool any = false;
+        for (int l = 0; l < io.used; ++l)
+            any |= active[l] != 0;
+        if (!any)
+            break;
+        if (it < c.max_iter)
+            for (size_t j = 0; j < n; ++j)
+                s.la[j] = s.lo[c.map[j]];
+    }
+    const size_t bytes = (size_t(c.info_bits) + 7) / 8;
+    for (int l = 0; l < io.used; ++l) {
+        uint8_t* out = io.packed + size_t(l) * bytes;
+        for (size_t b = 0; b < bytes; ++b)
+            out[b] = uint8_t(s.hard[b][l]);
+        frame_status& st = io.status[l];
+        st.iterations = iters[l];
+        st.check = negative[l] ? 0 : int8_t(ok[l] != 0);
+        st.erased = negative[l] != 0;
+    }
+}
+
+} // namespace scppm
+} // namespace gpufec
+
+#pragma GCC diagnostic pop
+
+#endif
