@@ -21,7 +21,6 @@ typedef int16_t i16x32 __attribute__((vector_size(64), aligned(16)));
 typedef int32_t i32x16 __attribute__((vector_size(64), aligned(16)));
 typedef int32_t i32x32 __attribute__((vector_size(128), aligned(16)));
 // narrower lanes to store values the engines compute wider (the LDPC messages)
-typedef int8_t i8x4 __attribute__((vector_size(4), aligned(4)));
 typedef int8_t i8x8 __attribute__((vector_size(8), aligned(8)));
 typedef int8_t i8x16 __attribute__((vector_size(16), aligned(16)));
 typedef int8_t i8x32 __attribute__((vector_size(32), aligned(16)));

@@ -28,24 +28,24 @@ namespace {
 
 typedef void (*group_fn)(const scppm::lanes_code&, const scppm::lanes_io&, void*);
 
-template <class V, class VH, class VB, int LANES>
+template <class V, class VH, int LANES>
 void group_generic(const scppm::lanes_code& c, const scppm::lanes_io& io, void* mem)
 {
-    scppm::lanes_decode<V, VH, VB, LANES>(c, io, mem);
+    scppm::lanes_decode<V, VH, LANES>(c, io, mem);
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-template <class V, class VH, class VB, int LANES>
+template <class V, class VH, int LANES>
 __attribute__((target("avx2"))) void group_avx2(const scppm::lanes_code& c, const scppm::lanes_io& io, void* mem)
 {
-    scppm::lanes_decode<V, VH, VB, LANES>(c, io, mem);
+    scppm::lanes_decode<V, VH, LANES>(c, io, mem);
 }
 
-template <class V, class VH, class VB, int LANES>
+template <class V, class VH, int LANES>
 __attribute__((target("avx512f,avx512bw"))) void group_avx512(const scppm::lanes_code& c, const scppm::lanes_io& io,
                                                               void* mem)
 {
-    scppm::lanes_decode<V, VH, VB, LANES>(c, io, mem);
+    scppm::lanes_decode<V, VH, LANES>(c, io, mem);
 }
 #endif
 
@@ -59,13 +59,13 @@ kernel_choice pick(simd_isa isa, const scppm::lanes_code& c)
 {
 #if defined(__x86_64__) || defined(__i386__)
     if (isa == simd_isa::avx512)
-        return { group_avx512<i32x16, i16x16, i8x16, 16>, 16, scppm::lanes_scratch_bytes<i32x16, i16x16, i8x16>(c) };
+        return { group_avx512<i32x16, i16x16, 16>, 16, scppm::lanes_scratch_bytes<i32x16, i16x16>(c) };
     if (isa == simd_isa::avx2)
-        return { group_avx2<i32x8, i16x8, i8x8, 8>, 8, scppm::lanes_scratch_bytes<i32x8, i16x8, i8x8>(c) };
+        return { group_avx2<i32x8, i16x8, 8>, 8, scppm::lanes_scratch_bytes<i32x8, i16x8>(c) };
 #else
     (void)isa;
 #endif
-    return { group_generic<i32x4, i16x4, i8x4, 4>, 4, scppm::lanes_scratch_bytes<i32x4, i16x4, i8x4>(c) };
+    return { group_generic<i32x4, i16x4, 4>, 4, scppm::lanes_scratch_bytes<i32x4, i16x4>(c) };
 }
 
 //! the group engine: lanes of codewords, the fast path
@@ -74,7 +74,7 @@ class scppm_lanes_cpu : public frame_engine
 public:
     scppm_lanes_cpu(const scppm_setup& s, int threads)
         : d_s(s), d_pool(get_cpu_pool(threads)), d_isa(detect_simd_isa()), d_scratch(size_t(d_pool->size())),
-          d_e0(scppm::inner_symbols(s.code.m)), d_map(scppm::inner_to_outer_map(s.code)),
+          d_map(scppm::inner_to_outer_map(s.code)),
           d_crc(scppm::crc_responses(s.code))
     {
         d_c.m = s.code.m;
@@ -85,7 +85,6 @@ public:
         d_c.max_iter = s.max_iterations;
         d_c.counts = s.counts;
         d_c.scale_q = scppm::ext_scale(s.scaling).scale_q;
-        d_c.e0 = d_e0.data();
         d_c.map = d_map.data();
         d_c.crc = d_crc.data();
         d_c.crc_zero = scppm::crc_zero(s.code);
@@ -121,7 +120,6 @@ private:
     std::shared_ptr<cpu_pool> d_pool;
     simd_isa d_isa;
     std::vector<std::vector<uint8_t>> d_scratch;
-    std::vector<uint16_t> d_e0;
     std::vector<uint32_t> d_map, d_crc;
     scppm::lanes_code d_c{};
     kernel_choice d_kernel{};

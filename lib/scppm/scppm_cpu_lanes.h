@@ -7,8 +7,8 @@
  * codeword per SIMD lane (GCC/Clang vector extensions). The same integer operations as the
  * scalar decoder: max and + are exact, so the lanes give its numbers bit for bit.
  *
- * Layout: every array is [position][lane]. The slot metrics are kept as their int8 inputs
- * (clamped; the metric is x << frac_bits), the extrinsic LLRs of both SISOs as int16 (they are
+ * Layout: every array is [position][lane]. The slot metrics are kept in int16 (|x| << frac_bits
+ * <= 2032), the extrinsic LLRs of both SISOs as int16 (they are
  * clamped to +-ext_limit_fixed and scaled: within int16 where |scale_q| <= max_lanes_scale_q,
  * which the engine checks), the recursions' state metrics as int32. A lane whose codeword has
  * passed its CRC goes on being computed, but its decisions, iterations and check stay those of
@@ -42,7 +42,6 @@ struct lanes_code {
     int max_iter;
     bool counts;
     int32_t scale_q;
-    const uint16_t* e0;     //!< M: inner_symbols(m)
     const uint32_t* map;    //!< code_bits: inner_to_outer_map
     const uint32_t* crc;    //!< K - 2: crc_responses
     uint32_t crc_zero;
@@ -56,45 +55,40 @@ struct lanes_io {
     frame_status* status;
 };
 
-/*! A group's scratch, in lanes of V (int32), VH (int16) and VB (int8): the bytes it takes
- *  (scratch_bytes) and its arrays carved from one 64-byte aligned block. */
-template <class V, class VH, class VB>
+/*! A group's scratch, in lanes of V (int32) and VH (int16; no int8 lanes: GCC converts those
+ *  from and to int32 a lane at a time): the bytes it takes and its arrays carved from one 64-byte
+ *  aligned block. */
+template <class V, class VH>
 struct lanes_scratch {
-    VB* ch;      //!< slots
+    VH* ch;      //!< slots: the slot metrics
     VH* la;      //!< code_bits: the inner SISO's priors (interleaved order)
     VH* le;      //!< code_bits: its extrinsics
     VH* lc;      //!< 3K: the outer SISO's code-bit LLRs (punctured ones stay 0)
     VH* lo;      //!< 3K: its extrinsics
     V* ia;       //!< 2 (symbols + 1): the inner forward metrics
     V* oa;       //!< 4 (K + 1): the outer forward metrics
-    V* g;        //!< 2M: a stage's branch metrics from state 0, then from state 1
-    V* pu;       //!< M: the sum of the priors of input u's 1 bits
-    V* mu;       //!< M
-    VB* hard;    //!< ceil(info_bits / 8): the kept decisions, a byte a lane
+    VH* hard;    //!< ceil(info_bits / 8): the kept decisions, a byte a lane
 
     static size_t bytes(const lanes_code& c)
     {
         const size_t slots = size_t(c.symbols) * size_t(c.M), n = scppm_code::code_bits, k3 = 3 * size_t(c.K);
-        return round(slots * sizeof(VB)) + 2 * round(n * sizeof(VH)) + 2 * round(k3 * sizeof(VH)) +
+        return round(slots * sizeof(VH)) + 2 * round(n * sizeof(VH)) + 2 * round(k3 * sizeof(VH)) +
                round(2 * (size_t(c.symbols) + 1) * sizeof(V)) + round(4 * (size_t(c.K) + 1) * sizeof(V)) +
-               round(4 * size_t(c.M) * sizeof(V)) + round((size_t(c.info_bits) + 7) / 8 * sizeof(VB));
+               round((size_t(c.info_bits) + 7) / 8 * sizeof(VH));
     }
     //! `mem`: bytes(c), 64-byte aligned
     lanes_scratch(const lanes_code& c, void* mem)
     {
         unsigned char* p = static_cast<unsigned char*>(mem);
         const size_t slots = size_t(c.symbols) * size_t(c.M), n = scppm_code::code_bits, k3 = 3 * size_t(c.K);
-        ch = take<VB>(p, slots);
+        ch = take<VH>(p, slots);
         la = take<VH>(p, n);
         le = take<VH>(p, n);
         lc = take<VH>(p, k3);
         lo = take<VH>(p, k3);
         ia = take<V>(p, 2 * (size_t(c.symbols) + 1));
         oa = take<V>(p, 4 * (size_t(c.K) + 1));
-        g = take<V>(p, 2 * size_t(c.M));
-        pu = take<V>(p, size_t(c.M));
-        mu = take<V>(p, size_t(c.M));
-        hard = take<VB>(p, (size_t(c.info_bits) + 7) / 8);
+        hard = take<VH>(p, (size_t(c.info_bits) + 7) / 8);
     }
 
 private:
@@ -123,86 +117,135 @@ __attribute__((always_inline)) inline V lanes_extrinsic(V x, const V& limit, con
     return (x * scale_q) >> scale_shift;
 }
 
-/*! The inner SISO's branch metrics of symbol i: g[u] from state 0, g[M + u] from state 1 (the
- *  slot metric of the symbol sent plus the priors of u's 1 bits), as inner_siso::branch. */
-template <class V, class VH, class VB>
-__attribute__((always_inline)) inline void lanes_branch(const lanes_code& c, const lanes_scratch<V, VH, VB>& s, int i)
+//! e0(u), inner_symbols' table as a constant: the prefix XOR of u's bits from the MSB
+constexpr unsigned inverse_gray(unsigned u)
 {
-    const int M = c.M, m = c.m;
-    const VB* ch = s.ch + size_t(i) * size_t(M);
+    unsigned x = u;
+    for (unsigned s = 1; s < 16; s <<= 1)
+        x ^= x >> s;
+    return x;
+}
+
+/*! The sums of the priors of each input u's 1 bits (pu[u]) and the slot metrics of the symbols
+ *  each u sends from state 0 (c0[u] = metric of e0(u)) and from state 1 (c1[u] = metric of
+ *  e0(u) ^ (M - 1)) for symbol i: the branch metric of u is pu[u] + c0[u] or pu[u] + c1[u]
+ *  (inner_siso::branch). */
+template <int M, int m, class V, class VH>
+__attribute__((always_inline)) inline void lanes_symbol(const lanes_scratch<V, VH>& s, int i, V* pu, V* c0, V* c1)
+{
+    const VH* ch = s.ch + size_t(i) * size_t(M);
     const VH* la = s.la + size_t(i) * size_t(m);
-    s.pu[0] = V{};
+    pu[0] = V{};
+#pragma GCC unroll 16
     for (int u = 1; u < M; ++u)
-        s.pu[u] = s.pu[u & (u - 1)] + __builtin_convertvector(la[m - 1 - __builtin_ctz(unsigned(u))], V);
+        pu[u] = pu[u & (u - 1)] + __builtin_convertvector(la[m - 1 - __builtin_ctz(unsigned(u))], V);
+#pragma GCC unroll 16
     for (int u = 0; u < M; ++u) {
-        const unsigned e = c.e0[u];
-        s.g[u] = (__builtin_convertvector(ch[e], V) << frac_bits) + s.pu[u];
-        s.g[M + u] = (__builtin_convertvector(ch[e ^ unsigned(M - 1)], V) << frac_bits) + s.pu[u];
+        c0[u] = __builtin_convertvector(ch[inverse_gray(unsigned(u))], V);
+        c1[u] = __builtin_convertvector(ch[inverse_gray(unsigned(u)) ^ unsigned(M - 1)], V);
     }
 }
 
-//! inner_siso::run for the group: la -> le
-template <class V, class VH, class VB>
-__attribute__((always_inline)) inline void lanes_inner(const lanes_code& c, const lanes_scratch<V, VH, VB>& s,
-                                                       const V& neg, const V& limit, const V& scale_q)
+/*! inner_siso::run for the group with M = 2^m known at compile time: la -> le. The same
+ *  maxima, regrouped where + distributes over max (exact in integers): a state's next metric
+ *  is max(a0 + max of its branches from state 0, a1 + max of those from state 1), and a bit's
+ *  two maxima come from halving the inputs' metrics a bit at a time (from the LSB: each level's
+ *  odd and even entries, then the pairs' maxima for the next bit). */
+template <int M, int m, class V, class VH>
+__attribute__((always_inline)) inline void lanes_inner_m(const lanes_code& c, const lanes_scratch<V, VH>& s,
+                                                         const V& neg, const V& limit, const V& scale_q)
 {
-    const int M = c.M, m = c.m, n = c.symbols;
+    const int n = c.symbols;
+    V pu[M], c0[M], c1[M];
+    // a branch from state 0 goes to state e0(u) & 1, from state 1 to the other one
     V a0 = V{}, a1 = neg; // starts in state 0
     for (int i = 0; i < n; ++i) {
         s.ia[2 * size_t(i)] = a0;
         s.ia[2 * size_t(i) + 1] = a1;
-        lanes_branch(c, s, i);
-        V n0 = neg, n1 = neg;
+        lanes_symbol<M, m>(s, i, pu, c0, c1);
+        V g0_even = neg, g0_odd = neg, g1_even = neg, g1_odd = neg; // by e0(u)'s parity
+#pragma GCC unroll 16
         for (int u = 0; u < M; ++u) {
-            const V x = a0 + s.g[u], y = a1 + s.g[M + u];
-            if (c.e0[u] & 1) { // from 0 to 1, from 1 to 0
-                n1 = lanes_max(n1, x);
-                n0 = lanes_max(n0, y);
+            const V g0 = pu[u] + c0[u], g1 = pu[u] + c1[u];
+            if (inverse_gray(unsigned(u)) & 1) {
+                g0_odd = lanes_max(g0_odd, g0);
+                g1_odd = lanes_max(g1_odd, g1);
             } else {
-                n0 = lanes_max(n0, x);
-                n1 = lanes_max(n1, y);
+                g0_even = lanes_max(g0_even, g0);
+                g1_even = lanes_max(g1_even, g1);
             }
         }
+        const V n0 = lanes_max(a0 + g0_even, a1 + g1_odd), n1 = lanes_max(a0 + g0_odd, a1 + g1_even);
         const V top = lanes_max(n0, n1);
         a0 = n0 - top;
         a1 = n1 - top;
     }
     V b0 = V{}, b1 = V{}; // the end state is free
     for (int i = n - 1; i >= 0; --i) {
-        lanes_branch(c, s, i);
+        lanes_symbol<M, m>(s, i, pu, c0, c1);
         const V A0 = s.ia[2 * size_t(i)], A1 = s.ia[2 * size_t(i) + 1];
-        V n0 = neg, n1 = neg;
+        // the edge of u from state 0 ends in state e0(u) & 1, from state 1 in the other
+        const V to_even0 = A0 + b0, to_odd0 = A0 + b1, to_even1 = A1 + b1, to_odd1 = A1 + b0;
+        V g0_even = neg, g0_odd = neg, g1_even = neg, g1_odd = neg;
+        V mu[M];
+#pragma GCC unroll 16
         for (int u = 0; u < M; ++u) {
-            const bool odd = c.e0[u] & 1;
-            const V g0 = s.g[u], g1 = s.g[M + u];
-            const V bt0 = odd ? b1 : b0, bt1 = odd ? b0 : b1; // beta of each edge's end
-            n0 = lanes_max(n0, g0 + bt0);
-            n1 = lanes_max(n1, g1 + bt1);
-            s.mu[u] = lanes_max(A0 + g0 + bt0, A1 + g1 + bt1);
-        }
-        for (int t = 0; t < m; ++t) {
-            const int shift = m - 1 - t;
-            V one = neg, zero = neg;
-            for (int u = 0; u < M; ++u) {
-                if ((u >> shift) & 1)
-                    one = lanes_max(one, s.mu[u]);
-                else
-                    zero = lanes_max(zero, s.mu[u]);
+            const V g0 = pu[u] + c0[u], g1 = pu[u] + c1[u];
+            if (inverse_gray(unsigned(u)) & 1) {
+                g0_odd = lanes_max(g0_odd, g0);
+                g1_odd = lanes_max(g1_odd, g1);
+                mu[u] = lanes_max(to_odd0 + g0, to_odd1 + g1);
+            } else {
+                g0_even = lanes_max(g0_even, g0);
+                g1_even = lanes_max(g1_even, g1);
+                mu[u] = lanes_max(to_even0 + g0, to_even1 + g1);
             }
+        }
+        // bit t of the symbol (MSB first) is bit m - 1 - t of u: from the LSB up, halving
+        int size = M;
+#pragma GCC unroll 8
+        for (int t = m - 1; t >= 0; --t) {
+            V one = neg, zero = neg;
+#pragma GCC unroll 16
+            for (int v = 0; v < size; v += 2) {
+                zero = lanes_max(zero, mu[v]);
+                one = lanes_max(one, mu[v + 1]);
+            }
+            size /= 2;
+#pragma GCC unroll 16
+            for (int v = 0; v < size; ++v)
+                mu[v] = lanes_max(mu[2 * v], mu[2 * v + 1]);
             const size_t j = size_t(i) * size_t(m) + size_t(t);
             const V x = one - zero - __builtin_convertvector(s.la[j], V);
             s.le[j] = __builtin_convertvector(lanes_extrinsic(x, limit, scale_q), VH);
         }
+        const V n0 = lanes_max(b0 + g0_even, b1 + g0_odd), n1 = lanes_max(b1 + g1_even, b0 + g1_odd);
         const V top = lanes_max(n0, n1);
         b0 = n0 - top;
         b1 = n1 - top;
     }
 }
 
+//! inner_siso::run for the group: la -> le (M = 4 .. 256)
+template <class V, class VH>
+__attribute__((always_inline)) inline void lanes_inner(const lanes_code& c, const lanes_scratch<V, VH>& s,
+                                                       const V& neg, const V& limit, const V& scale_q)
+{
+    switch (c.m) {
+    case 2: lanes_inner_m<4, 2>(c, s, neg, limit, scale_q); break;
+    case 3: lanes_inner_m<8, 3>(c, s, neg, limit, scale_q); break;
+    case 4: lanes_inner_m<16, 4>(c, s, neg, limit, scale_q); break;
+    case 5: lanes_inner_m<32, 5>(c, s, neg, limit, scale_q); break;
+    case 6: lanes_inner_m<64, 6>(c, s, neg, limit, scale_q); break;
+    case 7: lanes_inner_m<128, 7>(c, s, neg, limit, scale_q); break;
+    default: lanes_inner_m<256, 8>(c, s, neg, limit, scale_q); break;
+    }
+}
+
 /*! outer_siso::run for the group: lc -> lo; its decisions on the way (lu > 0): the CRC register
  *  of each lane (crc) and, in lanes still decoding (`active`), the information bytes kept. */
-template <class V, class VH, class VB>
-__attribute__((always_inline)) inline void lanes_outer(const lanes_code& c, const lanes_scratch<V, VH, VB>& s,
+template <class V, class VH>
+__attribute__((always_inline)) inline void lanes_outer(const lanes_code& c, const lanes_scratch<V, VH>& s,
                                                        const V& neg, const V& limit, const V& scale_q,
                                                        const V& active, V& crc)
 {
@@ -265,8 +308,8 @@ __attribute__((always_inline)) inline void lanes_outer(const lanes_code& c, cons
         if (k < c.info_bits) {
             byte |= one_bit & (V{} + int32_t(0x80 >> (k & 7)));
             if ((k & 7) == 0) {
-                VB& h = s.hard[k >> 3];
-                h = __builtin_convertvector(active ? byte : __builtin_convertvector(h, V) & 0xff, VB);
+                VH& h = s.hard[k >> 3];
+                h = __builtin_convertvector(active ? byte : __builtin_convertvector(h, V), VH);
                 byte = V{};
             }
         }
@@ -276,43 +319,42 @@ __attribute__((always_inline)) inline void lanes_outer(const lanes_code& c, cons
     }
 }
 
-/*! The group's slot metrics from its int8 input (clamped as fixed_slot_metric clamps; the metric
- *  is the value << frac_bits), eight slots of every lane at a time; returns, per lane, -1 where
- *  a photon count was negative (input=counts) */
-template <class V, class VH, class VB, int LANES>
+/*! The group's slot metrics from its int8 input (fixed_slot_metric), eight slots of every lane
+ *  at a time; returns, per lane, -1 where a photon count was negative (input=counts) */
+template <class V, class VH, int LANES>
 __attribute__((always_inline)) inline V lanes_load(const lanes_code& c, const lanes_io& io,
-                                                   const lanes_scratch<V, VH, VB>& s)
+                                                   const lanes_scratch<V, VH>& s)
 {
     const size_t slots = size_t(c.symbols) * size_t(c.M); // (a multiple of 8)
     const int8_t* lane[LANES];
     for (int l = 0; l < LANES; ++l)
         lane[l] = io.soft + size_t(l < io.used ? l : io.used - 1) * slots;
-    const VB zero{}, floor = simd_splat<VB, LANES, int8_t>(int8_t(c.counts ? 0 : -127));
-    VB negative{};
+    const VH zero{}, floor = simd_splat<VH, LANES, int16_t>(int16_t(c.counts ? 0 : -127));
+    VH negative{};
     for (size_t v = 0; v < slots; v += 8) {
-        simd_transpose_bytes<VB, LANES>(lane, v, s.ch + v);
+        simd_transpose_bytes<VH, LANES>(lane, v, s.ch + v);
         for (int k = 0; k < 8; ++k) {
-            VB& x = s.ch[v + size_t(k)];
+            VH& x = s.ch[v + size_t(k)];
             negative |= x < zero;
-            x = x < floor ? floor : x;
+            x = (x < floor ? floor : x) << frac_bits;
         }
     }
     return c.counts ? __builtin_convertvector(negative, V) : V{};
 }
 
 //! the bytes of a group's scratch (lanes_scratch)
-template <class V, class VH, class VB>
+template <class V, class VH>
 inline size_t lanes_scratch_bytes(const lanes_code& c)
 {
-    return lanes_scratch<V, VH, VB>::bytes(c);
+    return lanes_scratch<V, VH>::bytes(c);
 }
 
 //! scppm::codeword_decoder::decode for a group of codewords, one a lane
-template <class V, class VH, class VB, int LANES>
+template <class V, class VH, int LANES>
 __attribute__((always_inline)) inline void lanes_decode(const lanes_code& c, const lanes_io& io, void* mem)
 {
-    const lanes_scratch<V, VH, VB> s(c, mem);
-    const V negative = lanes_load<V, VH, VB, LANES>(c, io, s);
+    const lanes_scratch<V, VH> s(c, mem);
+    const V negative = lanes_load<V, VH, LANES>(c, io, s);
     const size_t n = scppm_code::code_bits, k3 = 3 * size_t(c.K);
     for (size_t j = 0; j < n; ++j)
         s.la[j] = VH{};
