@@ -146,6 +146,27 @@ __attribute__((always_inline)) inline void lanes_symbol(const lanes_scratch<V, V
     }
 }
 
+/*! A symbol's branch metrics g0[u] = pu[u] + c0[u] (from state 0) and g1[u] = pu[u] + c1[u] (from
+ *  state 1), their maxima over the inputs u whose e0(u) is even and odd, and each(u, g0, g1) */
+template <int M, class V, class F>
+__attribute__((always_inline)) inline void branch_maxima(const V* pu, const V* c0, const V* c1, const V& neg,
+                                                         V& g0_even, V& g0_odd, V& g1_even, V& g1_odd, F&& each)
+{
+    g0_even = g0_odd = g1_even = g1_odd = neg;
+#pragma GCC unroll 16
+    for (int u = 0; u < M; ++u) {
+        const V g0 = pu[u] + c0[u], g1 = pu[u] + c1[u];
+        if (inverse_gray(unsigned(u)) & 1) {
+            g0_odd = lanes_max(g0_odd, g0);
+            g1_odd = lanes_max(g1_odd, g1);
+        } else {
+            g0_even = lanes_max(g0_even, g0);
+            g1_even = lanes_max(g1_even, g1);
+        }
+        each(u, g0, g1);
+    }
+}
+
 /*! inner_siso::run for the group with M = 2^m known at compile time: la -> le. The same
  *  maxima, regrouped where + distributes over max (exact in integers): a state's next metric
  *  is max(a0 + max of its branches from state 0, a1 + max of those from state 1), and a bit's
@@ -163,18 +184,8 @@ __attribute__((always_inline)) inline void lanes_inner_m(const lanes_code& c, co
         s.ia[2 * size_t(i)] = a0;
         s.ia[2 * size_t(i) + 1] = a1;
         lanes_symbol<M, m>(s, i, pu, c0, c1);
-        V g0_even = neg, g0_odd = neg, g1_even = neg, g1_odd = neg; // by e0(u)'s parity
-#pragma GCC unroll 16
-        for (int u = 0; u < M; ++u) {
-            const V g0 = pu[u] + c0[u], g1 = pu[u] + c1[u];
-            if (inverse_gray(unsigned(u)) & 1) {
-                g0_odd = lanes_max(g0_odd, g0);
-                g1_odd = lanes_max(g1_odd, g1);
-            } else {
-                g0_even = lanes_max(g0_even, g0);
-                g1_even = lanes_max(g1_even, g1);
-            }
-        }
+        V g0_even, g0_odd, g1_even, g1_odd;
+        branch_maxima<M>(pu, c0, c1, neg, g0_even, g0_odd, g1_even, g1_odd, [](int, const V&, const V&) {});
         const V n0 = lanes_max(a0 + g0_even, a1 + g1_odd), n1 = lanes_max(a0 + g0_odd, a1 + g1_even);
         const V top = lanes_max(n0, n1);
         a0 = n0 - top;
@@ -186,21 +197,12 @@ __attribute__((always_inline)) inline void lanes_inner_m(const lanes_code& c, co
         const V A0 = s.ia[2 * size_t(i)], A1 = s.ia[2 * size_t(i) + 1];
         // the edge of u from state 0 ends in state e0(u) & 1, from state 1 in the other
         const V to_even0 = A0 + b0, to_odd0 = A0 + b1, to_even1 = A1 + b1, to_odd1 = A1 + b0;
-        V g0_even = neg, g0_odd = neg, g1_even = neg, g1_odd = neg;
+        V g0_even, g0_odd, g1_even, g1_odd;
         V mu[M];
-#pragma GCC unroll 16
-        for (int u = 0; u < M; ++u) {
-            const V g0 = pu[u] + c0[u], g1 = pu[u] + c1[u];
-            if (inverse_gray(unsigned(u)) & 1) {
-                g0_odd = lanes_max(g0_odd, g0);
-                g1_odd = lanes_max(g1_odd, g1);
-                mu[u] = lanes_max(to_odd0 + g0, to_odd1 + g1);
-            } else {
-                g0_even = lanes_max(g0_even, g0);
-                g1_even = lanes_max(g1_even, g1);
-                mu[u] = lanes_max(to_even0 + g0, to_even1 + g1);
-            }
-        }
+        branch_maxima<M>(pu, c0, c1, neg, g0_even, g0_odd, g1_even, g1_odd, [&](int u, const V& g0, const V& g1) {
+            mu[u] = inverse_gray(unsigned(u)) & 1 ? lanes_max(to_odd0 + g0, to_odd1 + g1)
+                                                  : lanes_max(to_even0 + g0, to_even1 + g1);
+        });
         // bit t of the symbol (MSB first) is bit m - 1 - t of u: from the LSB up, halving
         int size = M;
 #pragma GCC unroll 8
