@@ -86,6 +86,10 @@ public:
         d_c.counts = s.counts;
         d_c.scale_q = scppm::ext_scale(s.scaling).scale_q;
         d_c.map = d_map.data();
+        d_unmap.assign(3 * size_t(d_c.K), scppm::not_sent);
+        for (size_t j = 0; j < d_map.size(); ++j)
+            d_unmap[d_map[j]] = uint32_t(j);
+        d_c.unmap = d_unmap.data();
         d_c.crc = d_crc.data();
         d_c.crc_zero = scppm::crc_zero(s.code);
         d_kernel = pick(d_isa, d_c);
@@ -120,7 +124,7 @@ private:
     std::shared_ptr<cpu_pool> d_pool;
     simd_isa d_isa;
     std::vector<std::vector<uint8_t>> d_scratch;
-    std::vector<uint32_t> d_map, d_crc;
+    std::vector<uint32_t> d_map, d_unmap, d_crc;
     scppm::lanes_code d_c{};
     kernel_choice d_kernel{};
 };

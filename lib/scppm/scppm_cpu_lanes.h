@@ -8,9 +8,12 @@
  * scalar decoder: max and + are exact, so the lanes give its numbers bit for bit.
  *
  * Layout: every array is [position][lane]. The slot metrics are kept in int16 (|x| << frac_bits
- * <= 2032), the extrinsic LLRs of both SISOs as int16 (they are
- * clamped to +-ext_limit_fixed and scaled: within int16 where |scale_q| <= max_lanes_scale_q,
- * which the engine checks), the recursions' state metrics as int32. A lane whose codeword has
+ * <= 2032), the extrinsic LLRs of both SISOs as int16 (they are clamped to +-ext_limit_fixed and
+ * scaled: within int16 where |scale_q| <= max_lanes_scale_q, which the engine checks), each SISO
+ * writing its extrinsics where the other reads them (through the interleaver), and the
+ * recursions' state metrics as int32 (the outer SISO's every outer_step stages). The working
+ * memory of a group then streams through the core's caches about twice an iteration (16
+ * codewords of M = 16: 3.5 MB, 1.9 of them slot metrics). A lane whose codeword has
  * passed its CRC goes on being computed, but its decisions, iterations and check stay those of
  * the iteration that passed. The information bits' decisions and the CRC (as the XOR of the
  * responses of the bits that decide 1, crc_responses) are taken in the outer SISO's backward
@@ -33,6 +36,13 @@
 namespace gpufec {
 namespace scppm {
 
+//! where a code bit is punctured (lanes_code::unmap)
+constexpr uint32_t not_sent = 0xffffffffu;
+//! the outer SISO's forward metrics are kept every outer_step stages and worked out again
+//! between those in its backward pass (the same operations: the same numbers), so that a
+//! group's working memory holds 4 K / outer_step of them rather than 4 K
+constexpr int outer_step = 32;
+
 //! the largest |scale_q| whose scaled extrinsics (|x| <= ext_limit_fixed) fit int16
 constexpr int32_t max_lanes_scale_q = 1023;
 
@@ -43,6 +53,7 @@ struct lanes_code {
     bool counts;
     int32_t scale_q;
     const uint32_t* map;    //!< code_bits: inner_to_outer_map
+    const uint32_t* unmap;  //!< 3K: its inverse, or not_sent for a punctured code bit
     const uint32_t* crc;    //!< K - 2: crc_responses
     uint32_t crc_zero;
 };
@@ -61,20 +72,19 @@ struct lanes_io {
 template <class V, class VH>
 struct lanes_scratch {
     VH* ch;      //!< slots: the slot metrics
-    VH* la;      //!< code_bits: the inner SISO's priors (interleaved order)
-    VH* le;      //!< code_bits: its extrinsics
-    VH* lc;      //!< 3K: the outer SISO's code-bit LLRs (punctured ones stay 0)
-    VH* lo;      //!< 3K: its extrinsics
+    VH* la;      //!< code_bits: the inner SISO's priors, the outer's extrinsics (interleaved order)
+    VH* lc;      //!< 3K: the outer SISO's code-bit LLRs, the inner's extrinsics (punctured: 0)
     V* ia;       //!< 2 (symbols + 1): the inner forward metrics
-    V* oa;       //!< 4 (K + 1): the outer forward metrics
+    V* oa;       //!< 4 (K / outer_step + 1): the outer forward metrics before every outer_step-th stage
+    V* seg;      //!< 4 outer_step: those of the stages the outer backward pass is in
     VH* hard;    //!< ceil(info_bits / 8): the kept decisions, a byte a lane
 
     static size_t bytes(const lanes_code& c)
     {
         const size_t slots = size_t(c.symbols) * size_t(c.M), n = scppm_code::code_bits, k3 = 3 * size_t(c.K);
-        return round(slots * sizeof(VH)) + 2 * round(n * sizeof(VH)) + 2 * round(k3 * sizeof(VH)) +
-               round(2 * (size_t(c.symbols) + 1) * sizeof(V)) + round(4 * (size_t(c.K) + 1) * sizeof(V)) +
-               round((size_t(c.info_bits) + 7) / 8 * sizeof(VH));
+        return round(slots * sizeof(VH)) + round(n * sizeof(VH)) + round(k3 * sizeof(VH)) +
+               round(2 * (size_t(c.symbols) + 1) * sizeof(V)) + round(4 * (size_t(c.K) / outer_step + 1) * sizeof(V)) +
+               round(4 * size_t(outer_step) * sizeof(V)) + round((size_t(c.info_bits) + 7) / 8 * sizeof(VH));
     }
     //! `mem`: bytes(c), 64-byte aligned
     lanes_scratch(const lanes_code& c, void* mem)
@@ -83,11 +93,10 @@ struct lanes_scratch {
         const size_t slots = size_t(c.symbols) * size_t(c.M), n = scppm_code::code_bits, k3 = 3 * size_t(c.K);
         ch = take<VH>(p, slots);
         la = take<VH>(p, n);
-        le = take<VH>(p, n);
         lc = take<VH>(p, k3);
-        lo = take<VH>(p, k3);
         ia = take<V>(p, 2 * (size_t(c.symbols) + 1));
-        oa = take<V>(p, 4 * (size_t(c.K) + 1));
+        oa = take<V>(p, 4 * (size_t(c.K) / outer_step + 1));
+        seg = take<V>(p, 4 * size_t(outer_step));
         hard = take<VH>(p, (size_t(c.info_bits) + 7) / 8);
     }
 
@@ -167,7 +176,8 @@ __attribute__((always_inline)) inline void branch_maxima(const V* pu, const V* c
     }
 }
 
-/*! inner_siso::run for the group with M = 2^m known at compile time: la -> le. The same
+/*! inner_siso::run for the group with M = 2^m known at compile time: la -> lc (its extrinsics
+ *  written deinterleaved where the outer SISO reads them). The same
  *  maxima, regrouped where + distributes over max (exact in integers): a state's next metric
  *  is max(a0 + max of its branches from state 0, a1 + max of those from state 1), and a bit's
  *  two maxima come from halving the inputs' metrics a bit at a time (from the LSB: each level's
@@ -219,7 +229,7 @@ __attribute__((always_inline)) inline void lanes_inner_m(const lanes_code& c, co
                 mu[v] = lanes_max(mu[2 * v], mu[2 * v + 1]);
             const size_t j = size_t(i) * size_t(m) + size_t(t);
             const V x = one - zero - __builtin_convertvector(s.la[j], V);
-            s.le[j] = __builtin_convertvector(lanes_extrinsic(x, limit, scale_q), VH);
+            s.lc[c.map[j]] = __builtin_convertvector(lanes_extrinsic(x, limit, scale_q), VH); // deinterleaved
         }
         const V n0 = lanes_max(b0 + g0_even, b1 + g0_odd), n1 = lanes_max(b1 + g1_even, b0 + g1_odd);
         const V top = lanes_max(n0, n1);
@@ -228,7 +238,7 @@ __attribute__((always_inline)) inline void lanes_inner_m(const lanes_code& c, co
     }
 }
 
-//! inner_siso::run for the group: la -> le (M = 4 .. 256)
+//! inner_siso::run for the group: la -> lc (M = 4 .. 256)
 template <class V, class VH>
 __attribute__((always_inline)) inline void lanes_inner(const lanes_code& c, const lanes_scratch<V, VH>& s,
                                                        const V& neg, const V& limit, const V& scale_q)
@@ -244,7 +254,27 @@ __attribute__((always_inline)) inline void lanes_inner(const lanes_code& c, cons
     }
 }
 
-/*! outer_siso::run for the group: lc -> lo; its decisions on the way (lu > 0): the CRC register
+/*! One stage of the outer SISO's forward recursion: a (its 4 state metrics) across the code-bit
+ *  LLRs l. A pair's branch metric: gamma(s, u) = (c0 ? l0 : 0) + (c1 ? l1 + l2 : 0) with c0 = u ^
+ *  s0, c1 = u ^ s1 ^ s0 (s = s1 s0), the next state (u << 1) | s1. */
+template <class V, class VH>
+__attribute__((always_inline)) inline void lanes_outer_forward(const VH* l, const V& neg, V* a)
+{
+    const V l0 = __builtin_convertvector(l[0], V), l12 = __builtin_convertvector(l[1], V) + __builtin_convertvector(l[2], V);
+    V nx[4] = { neg, neg, neg, neg };
+    for (int st = 0; st < 4; ++st)
+        for (int u = 0; u < 2; ++u) {
+            const int c0 = u ^ (st & 1), c1 = u ^ (st >> 1) ^ (st & 1), t = (u << 1) | (st >> 1);
+            const V gm = (c0 ? l0 : V{}) + (c1 ? l12 : V{});
+            nx[t] = lanes_max(nx[t], a[st] + gm);
+        }
+    const V top = lanes_max(lanes_max(nx[0], nx[1]), lanes_max(nx[2], nx[3]));
+    for (int st = 0; st < 4; ++st)
+        a[st] = nx[st] - top;
+}
+
+/*! outer_siso::run for the group: lc -> la (the extrinsics of the sent code bits, interleaved:
+ *  the inner SISO's next priors); its decisions on the way (lu > 0): the CRC register
  *  of each lane (crc) and, in lanes still decoding (`active`), the information bytes kept. */
 template <class V, class VH>
 __attribute__((always_inline)) inline void lanes_outer(const lanes_code& c, const lanes_scratch<V, VH>& s,
@@ -252,33 +282,32 @@ __attribute__((always_inline)) inline void lanes_outer(const lanes_code& c, cons
                                                        const V& active, V& crc)
 {
     const int K = c.K;
-    // a code-bit pair's branch metric: gamma(s, u) = (c0 ? l0 : 0) + (c1 ? l1 + l2 : 0) with
-    // c0 = u ^ s0, c1 = u ^ s1 ^ s0 (s = s1 s0), the next state (u << 1) | s1
     V a[4] = { V{}, neg, neg, neg };
     for (int k = 0; k < K; ++k) {
-        for (int st = 0; st < 4; ++st)
-            s.oa[4 * size_t(k) + size_t(st)] = a[st];
-        const VH* l = s.lc + 3 * size_t(k);
-        const V l0 = __builtin_convertvector(l[0], V), l12 = __builtin_convertvector(l[1], V) + __builtin_convertvector(l[2], V);
-        V nx[4] = { neg, neg, neg, neg };
-        for (int st = 0; st < 4; ++st)
-            for (int u = 0; u < 2; ++u) {
-                const int c0 = u ^ (st & 1), c1 = u ^ (st >> 1) ^ (st & 1), t = (u << 1) | (st >> 1);
-                const V gm = (c0 ? l0 : V{}) + (c1 ? l12 : V{});
-                nx[t] = lanes_max(nx[t], a[st] + gm);
-            }
-        const V top = lanes_max(lanes_max(nx[0], nx[1]), lanes_max(nx[2], nx[3]));
-        for (int st = 0; st < 4; ++st)
-            a[st] = nx[st] - top;
+        if (k % outer_step == 0)
+            for (int st = 0; st < 4; ++st)
+                s.oa[4 * size_t(k / outer_step) + size_t(st)] = a[st];
+        lanes_outer_forward(s.lc + 3 * size_t(k), neg, a);
     }
     V b[4] = { V{}, neg, neg, neg }; // terminated in state 0
     V byte{};
     crc = V{};
     for (int k = K - 1; k >= 0; --k) {
+        if (k == K - 1 || k % outer_step == outer_step - 1) { // this segment's forward metrics again
+            const int k0 = k / outer_step * outer_step;
+            V x[4];
+            for (int st = 0; st < 4; ++st)
+                x[st] = s.oa[4 * size_t(k0 / outer_step) + size_t(st)];
+            for (int q = k0; q <= k; ++q) {
+                for (int st = 0; st < 4; ++st)
+                    s.seg[4 * (q - k0) + st] = x[st];
+                lanes_outer_forward(s.lc + 3 * size_t(q), neg, x);
+            }
+        }
         const VH* l = s.lc + 3 * size_t(k);
         const V l0 = __builtin_convertvector(l[0], V), l1 = __builtin_convertvector(l[1], V),
                 l2 = __builtin_convertvector(l[2], V), l12 = l1 + l2;
-        const V* A = s.oa + 4 * size_t(k);
+        const V* A = s.seg + 4 * (k % outer_step);
         V nx[4] = { neg, neg, neg, neg };
         V one0 = neg, zero0 = neg, one1 = neg, zero1 = neg, u1 = neg, u0 = neg;
         for (int st = 0; st < 4; ++st)
@@ -300,10 +329,14 @@ __attribute__((always_inline)) inline void lanes_outer(const lanes_code& c, cons
                 else
                     u0 = lanes_max(u0, x);
             }
-        VH* out = s.lo + 3 * size_t(k);
-        out[0] = __builtin_convertvector(lanes_extrinsic(one0 - zero0 - l0, limit, scale_q), VH);
-        out[1] = __builtin_convertvector(lanes_extrinsic(one1 - zero1 - l1, limit, scale_q), VH); // c2 = c1
-        out[2] = __builtin_convertvector(lanes_extrinsic(one1 - zero1 - l2, limit, scale_q), VH);
+        // the extrinsics of the sent code bits, interleaved: the inner SISO's next priors
+        const uint32_t* to = c.unmap + 3 * size_t(k);
+        if (to[0] != not_sent)
+            s.la[to[0]] = __builtin_convertvector(lanes_extrinsic(one0 - zero0 - l0, limit, scale_q), VH);
+        if (to[1] != not_sent) // (c2 = c1)
+            s.la[to[1]] = __builtin_convertvector(lanes_extrinsic(one1 - zero1 - l1, limit, scale_q), VH);
+        if (to[2] != not_sent)
+            s.la[to[2]] = __builtin_convertvector(lanes_extrinsic(one1 - zero1 - l2, limit, scale_q), VH);
         const V one_bit = u1 - u0 > V{}; // -1 where the bit decides 1
         if (k < K - 2)
             crc ^= one_bit & (V{} + int32_t(c.crc[k]));
@@ -366,10 +399,8 @@ __attribute__((always_inline)) inline void lanes_decode(const lanes_code& c, con
     const V crc_zero = V{} + int32_t(c.crc_zero);
     V active = V{} == V{}, iters{}, ok{}, crc{};
     for (int it = 1; it <= c.max_iter; ++it) {
-        lanes_inner(c, s, neg, limit, scale_q);
-        for (size_t j = 0; j < n; ++j)
-            s.lc[c.map[j]] = s.le[j];
-        lanes_outer(c, s, neg, limit, scale_q, active, crc);
+        lanes_inner(c, s, neg, limit, scale_q); // la -> lc
+        lanes_outer(c, s, neg, limit, scale_q, active, crc); // lc -> la
         const V pass = crc == crc_zero;
         iters = active ? V{} + it : iters;
         ok = active ? pass : ok;
@@ -379,9 +410,6 @@ __attribute__((always_inline)) inline void lanes_decode(const lanes_code& c, con
             any |= active[l] != 0;
         if (!any)
             break;
-        if (it < c.max_iter)
-            for (size_t j = 0; j < n; ++j)
-                s.la[j] = s.lo[c.map[j]];
     }
     const size_t bytes = (size_t(c.info_bits) + 7) / 8;
     for (int l = 0; l < io.used; ++l) {
