@@ -5,8 +5,9 @@
 /* The fixed-point max-log SCPPM engine on the CPU: a group of codewords per SIMD vector
  * (scppm_cpu_lanes.h: 16 on AVX-512, 8 on AVX2, 4 on the baseline), groups over the CPU pool.
  * The instruction set is chosen at run time (GPUFEC_SIMD caps it); every choice gives the scalar
- * decoder's numbers (scppm_codeword.h), which still decodes where an extrinsic scaling beyond
- * 16 would not fit the lanes' int16 extrinsics. */
+ * decoder's numbers (scppm_codeword.h). That codeword-a-thread decoder is the engine where
+ * GPUFEC_SCPPM_CPU=scalar (the reference the lanes are tested against), and would be where an
+ * extrinsic scaling beyond 16 left the lanes' int16 extrinsics (the option allows at most 1). */
 #include <gnuradio/gpufec/core/runtime/bits.h>
 
 #include "runtime/cpu_pool.h"

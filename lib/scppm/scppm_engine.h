@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* The max-log SCPPM engines in 32-bit fixed point (scppm_siso.h's maxlog_fixed): the CPU one
- * (a codeword per task over the CPU pool, the sequential recursions) and the CUDA one (trellis-
- * stage combining) give the same bits, iteration counts and CRC results. Input: int8 per slot,
+ * (the sequential recursions, a codeword per SIMD lane: scppm_cpu_lanes.h) and the CUDA one
+ * (trellis-stage combining) give the same bits, iteration counts and CRC results. Input: int8 per slot,
  * photon counts (input=counts; a negative count is read as 0 and reported) or slot LLRs. */
 #ifndef INCLUDED_GPUFEC_SCPPM_ENGINE_H
 #define INCLUDED_GPUFEC_SCPPM_ENGINE_H
