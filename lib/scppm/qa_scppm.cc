@@ -338,7 +338,9 @@ TEST(scppm_decoder, cpu_lanes_match_the_scalar_decoder)
         const char* scaling;
         const char* max_iterations;
     } cases[] = { { 16, "2/3", 4.2, "counts", "0.75", "12" }, { 4, "1/2", 2.8, "counts", "1.0", "10" },
-                  { 64, "1/3", 2.7, "symbol_llr", "0.75", "6" }, { 256, "2/3", 5.6, "counts", "0.5", "8" } };
+                  { 64, "1/3", 2.7, "symbol_llr", "0.75", "6" }, { 256, "2/3", 5.6, "counts", "0.5", "8" },
+                  { 8, "1/2", 5.8, "counts", "0.75", "1" } };
+    bool failed_somewhere = false;
     for (const auto& cs : cases) {
         const scppm_code c = scppm_code::make(cs.M, cs.rate);
         const size_t frames = cs.M == 256 ? 7 : 21;
@@ -374,17 +376,21 @@ TEST(scppm_decoder, cpu_lanes_match_the_scalar_decoder)
             want = decode(*d);
         }
         std::set<int> iterations;
-        size_t passed = 0;
+        size_t passed = 0, failed = 0; // (erased frames neither)
         for (const auto& st : want.status) {
             iterations.insert(st.iterations);
             passed += st.check == 1;
+            failed += st.check == 0 && !st.erased;
         }
-        // the frames are a test of stopping: some pass early, some late or never
+        // the frames are a test of stopping: some pass early, some late or never (at one
+        // iteration at most: some pass, some do not)
         std::string seen;
         for (const auto& st : want.status)
             seen += " " + std::to_string(st.iterations) + (st.check == 1 ? "+" : "-");
-        EXPECT_GE(iterations.size(), 3u) << "M " << cs.M << ": iterations" << seen;
-        EXPECT_GT(passed, 0u) << "M " << cs.M;
+        if (std::string(cs.max_iterations) != "1")
+            EXPECT_GE(iterations.size(), 3u) << "M " << cs.M << ": iterations" << seen;
+        EXPECT_GT(passed, 0u) << "M " << cs.M << ": iterations" << seen;
+        failed_somewhere |= failed > 0;
         for (const char* isa : { "avx512", "avx2", "baseline" }) {
             test::scoped_env env("GPUFEC_SIMD", isa);
             auto d = make_frame_decoder("scppm", o, device_spec::parse("cpu"));
@@ -400,6 +406,7 @@ TEST(scppm_decoder, cpu_lanes_match_the_scalar_decoder)
         if (std::string(cs.input) == "counts")
             EXPECT_EQ(want.status[2].erased, 1);
     }
+    EXPECT_TRUE(failed_somewhere);
 }
 
 TEST(scppm_decoder, bad_input)
