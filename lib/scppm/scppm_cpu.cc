@@ -5,9 +5,8 @@
 /* The fixed-point max-log SCPPM engine on the CPU: a group of codewords per SIMD vector
  * (scppm_cpu_lanes.h: 16 on AVX-512, 8 on AVX2, 4 on the baseline), groups over the CPU pool.
  * The instruction set is chosen at run time (GPUFEC_SIMD caps it); every choice gives the scalar
- * decoder's numbers (scppm_codeword.h). That codeword-a-thread decoder is the engine where
- * GPUFEC_SCPPM_CPU=scalar (the reference the lanes are tested against), and would be where an
- * extrinsic scaling beyond 16 left the lanes' int16 extrinsics (the option allows at most 1). */
+ * decoder's numbers (scppm_codeword.h), the codeword-a-thread engine that GPUFEC_SCPPM_CPU=scalar
+ * selects (the reference the lanes are tested against). */
 #include <gnuradio/gpufec/core/runtime/bits.h>
 
 #include "runtime/cpu_pool.h"
@@ -18,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 // vector arguments pass only between functions of one instruction set (all inlined)
@@ -78,6 +78,11 @@ public:
           d_map(scppm::inner_to_outer_map(s.code)),
           d_crc(scppm::crc_responses(s.code))
     {
+        // the scaling option (at most 1) keeps the extrinsics within int16 (max_lanes_scale_q)
+        const int32_t q = scppm::ext_scale(s.scaling).scale_q;
+        if (q > scppm::max_lanes_scale_q || q < -scppm::max_lanes_scale_q)
+            throw std::logic_error("scppm: an extrinsic scaling of " + std::to_string(s.scaling) +
+                                   " leaves the CPU lanes' int16 extrinsics");
         d_c.m = s.code.m;
         d_c.M = s.code.M;
         d_c.symbols = s.code.symbols();
@@ -130,7 +135,7 @@ private:
     kernel_choice d_kernel{};
 };
 
-//! a codeword per task, the sequential recursions: where the lanes' int16 extrinsics do not fit
+//! a codeword per task, the sequential recursions (GPUFEC_SCPPM_CPU=scalar)
 class scppm_scalar_cpu : public frame_engine
 {
 public:
@@ -185,11 +190,8 @@ private:
 
 std::unique_ptr<frame_engine> make_scppm_fixed_cpu(const scppm_setup& s, int cpu_threads)
 {
-    const int32_t q = scppm::ext_scale(s.scaling).scale_q;
     const char* force = std::getenv("GPUFEC_SCPPM_CPU");
-    const bool scalar = (force && std::string(force) == "scalar") || q > scppm::max_lanes_scale_q ||
-                        q < -scppm::max_lanes_scale_q;
-    if (scalar)
+    if (force && std::string(force) == "scalar")
         return std::make_unique<scppm_scalar_cpu>(s, cpu_threads);
     return std::make_unique<scppm_lanes_cpu>(s, cpu_threads);
 }

@@ -126,15 +126,6 @@ __attribute__((always_inline)) inline V lanes_extrinsic(V x, const V& limit, con
     return (x * scale_q) >> scale_shift;
 }
 
-//! e0(u), inner_symbols' table as a constant: the prefix XOR of u's bits from the MSB
-constexpr unsigned inverse_gray(unsigned u)
-{
-    unsigned x = u;
-    for (unsigned s = 1; s < 16; s <<= 1)
-        x ^= x >> s;
-    return x;
-}
-
 /*! The sums of the priors of each input u's 1 bits (pu[u]) and the slot metrics of the symbols
  *  each u sends from state 0 (c0[u] = metric of e0(u)) and from state 1 (c1[u] = metric of
  *  e0(u) ^ (M - 1)) for symbol i: the branch metric of u is pu[u] + c0[u] or pu[u] + c1[u]

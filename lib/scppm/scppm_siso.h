@@ -105,18 +105,22 @@ struct ext_scale {
     explicit ext_scale(float s = 1.f) : scale(s), scale_q(int32_t(std::lround(s * (1 << scale_shift)))) {}
 };
 
-//! e0[u]: the PPM symbol that input u gives from accumulator state 0
+//! e0(u), the PPM symbol that input u (m <= 16 bits) gives from accumulator state 0: the
+//! prefix XOR of u's bits from the MSB (the inverse Gray code); a constant where u is
+constexpr unsigned inverse_gray(unsigned u)
+{
+    unsigned x = u;
+    for (unsigned s = 1; s < 16; s <<= 1)
+        x ^= x >> s;
+    return x;
+}
+
+//! e0[u] for every input u of M = 2^m
 inline std::vector<uint16_t> inner_symbols(int m)
 {
     std::vector<uint16_t> e(size_t(1) << m);
-    for (unsigned u = 0; u < e.size(); ++u) {
-        unsigned a = 0, sym = 0;
-        for (int t = m - 1; t >= 0; --t) {
-            a ^= (u >> t) & 1;
-            sym = (sym << 1) | a;
-        }
-        e[u] = uint16_t(sym);
-    }
+    for (unsigned u = 0; u < e.size(); ++u)
+        e[u] = uint16_t(inverse_gray(u));
     return e;
 }
 
