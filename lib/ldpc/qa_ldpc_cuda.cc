@@ -320,6 +320,75 @@ TEST(ldpc_cuda, rows_spread_over_several_lanes_match_the_cpu)
     }
 }
 
+TEST(ldpc_cuda, compact_kernel_pendant_bits_and_packed_rows_match_the_cpu)
+{
+    // the compact kernel (ldpc_cuda_compact.cuh): 5G NR's pendant bits (its extension parity,
+    // in one check each) kept out of shared memory, rows of more than 8 kept entries with their
+    // messages packed; taken by default for BG1 Z = 384 (two codewords an SM instead of one),
+    // forced here for the others (GPUFEC_LDPC_COMPACT=on: BG2; Z = 64 and 96, several codewords a
+    // block). Against the CPU: the codeword's bits (pendant ones included) with posteriors, the
+    // information bits alone (the pendant posteriors then only as signs in the syndrome), early
+    // termination on and off
+    GPUFEC_REQUIRE_GPU();
+    struct one {
+        const char* id;
+        const char* compact; // GPUFEC_LDPC_COMPACT
+        int frames;
+    };
+    for (const one& k : { one{ "nr:bg1:384", "auto", 5 }, one{ "nr:bg2:384", "on", 5 },
+                          one{ "nr:bg1:64", "on", 37 }, one{ "nr:bg2:96", "on", 23 } }) {
+        test::scoped_env compact("GPUFEC_LDPC_COMPACT", k.compact);
+        const ldpc_code c = ldpc_code::standard(k.id);
+        const auto soft = noisy_codewords(c, k.frames, 5);
+        for (bool et : { true, false }) {
+            ldpc_options o;
+            o.precision = ldpc_precision::int8;
+            o.early_termination = et;
+            o.max_iterations = 7;
+            o.max_batch = 3; // several chunks through the pipeline
+            const std::string what = std::string(k.id) + (et ? " ET" : "");
+            ldpc_decoder gpu(c, o, device_spec::parse("cuda"));
+            EXPECT_NE(gpu.backend().find("pendant bits"), std::string::npos) << what << ": " << gpu.backend();
+            expect_gpu_as_cpu(c, o, soft, k.frames, what + " codeword");
+            ldpc_decoder cpu(c, o, device_spec::parse("cpu"));
+            std::vector<uint8_t> gb(size_t(c.k()) * k.frames), cb(gb.size());
+            std::vector<ldpc_result> gr(size_t(k.frames)), cr(gr.size());
+            gpu.decode(soft.data(), size_t(k.frames), gb.data(), ldpc_output::info, false, gr.data());
+            cpu.decode(soft.data(), size_t(k.frames), cb.data(), ldpc_output::info, false, cr.data());
+            EXPECT_EQ(gb, cb) << what << " information";
+            int failed = 0, early = 0;
+            for (int f = 0; f < k.frames; ++f) {
+                EXPECT_EQ(gr[f].iterations, cr[f].iterations) << what << " information, frame " << f;
+                EXPECT_EQ(gr[f].syndrome_ok, cr[f].syndrome_ok) << what << " information, frame " << f;
+                failed += !cr[f].syndrome_ok;
+                early += cr[f].iterations < o.max_iterations;
+            }
+            if (et) // (the noise leaves frames of both kinds: the syndrome decides both ways)
+                EXPECT_GT(early, 0) << what;
+            (void)failed;
+        }
+    }
+    // 5G NR as sent (its first 2Z bits punctured: placed by the kernel's runs)
+    test::scoped_env compact("GPUFEC_LDPC_COMPACT", "auto");
+    const auto opts = parse_frame_options("code=nr:bg1:384, precision=int8, max_iterations=8");
+    const auto enc = make_frame_encoder("ldpc", opts);
+    const size_t frames = 9, per = enc->coded_bits();
+    const auto info = test::random_bits(enc->info_bits() * frames, 27);
+    std::vector<uint8_t> coded(per * frames);
+    enc->encode(info.data(), frames, coded.data());
+    const auto soft = test::channel(coded, double(enc->info_bits()) / double(per), 1.2, 29);
+    const auto gdec = make_frame_decoder("ldpc", opts, device_spec::parse("cuda"));
+    const auto cdec = make_frame_decoder("ldpc", opts, device_spec::parse("cpu"));
+    EXPECT_NE(gdec->backend().find("pendant bits"), std::string::npos) << gdec->backend();
+    const auto g = test::decode_frames(*gdec, soft.data(), frames);
+    const auto cc = test::decode_frames(*cdec, soft.data(), frames);
+    EXPECT_EQ(g.bits, cc.bits);
+    for (size_t f = 0; f < frames; ++f) {
+        EXPECT_EQ(g.status[f].inner, cc.status[f].inner) << "as sent, frame " << f;
+        EXPECT_EQ(g.status[f].iterations, cc.status[f].iterations) << "as sent, frame " << f;
+    }
+}
+
 TEST(ldpc_cuda, frames_as_sent_dvbs2_with_bch_and_nr_at_high_rate_match_the_cpu)
 {
     // DVB-S2 frames as sent (the parity bits in the standard's order, and through the 8PSK bit
