@@ -719,7 +719,8 @@ private:
     static bool compact_forced() { return tuning_choice("GPUFEC_LDPC_COMPACT", { "auto", "on", "off" }, "auto") == "on"; }
 
     /*! The compact kernel's view of the code, empty where it does not apply: the pendant bits
-     *  are the trailing block columns of one circulant each, at most one a layer; int8 messages, one sub-layer a layer, no missing entries. Per layer: its
+     *  are the trailing block columns of one circulant each, at most one a layer (and 64 a
+     *  thread); int8 messages, one sub-layer a layer, no missing entries. Per layer: its
      *  pendant entry's table index (-1: none) and the byte its messages start at in a thread's
      *  row (packed rows word-aligned, 8 bytes); `bytes` the row's length. */
     struct compact_view {
@@ -743,7 +744,7 @@ private:
         while (kept_cols > 0 && degree[size_t(kept_cols - 1)] == 1)
             --kept_cols;
         const int pendants = d_code.nb() - kept_cols;
-        if (pendants == 0 || kept_cols == 0)
+        if (pendants == 0 || pendants > 64 || kept_cols == 0)
             return v;
         v.pendant.assign(size_t(d_code.mb()), -1);
         v.msg_at.assign(size_t(d_code.mb()), 0);

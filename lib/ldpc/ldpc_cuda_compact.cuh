@@ -10,8 +10,9 @@
  *    at most one of them a layer, the layer's last entry in the table) are in one check only, so
  *    their rho there is always their channel value (gamma - message = channel + message -
  *    message): neither their messages nor their posteriors are kept in shared memory. Their
- *    channel values wait in global memory, loaded a layer ahead; their posteriors are written
- *    beside them in the iterations whose syndrome or output may read them.
+ *    channel values wait in global memory, loaded a layer ahead; a thread keeps the signs of
+ *    its rows' pendant posteriors in a 64-bit word (the syndrome) and, where the output needs
+ *    them, writes the posteriors beside the channel values.
  *  - A row of more than 8 kept entries keeps its messages packed in two words instead of a byte
  *    each: word 0 the two signed normalised magnitudes n1, n2 (row_messages) and the index of
  *    the first entry whose |rho| is min1 (63: none), word 1 the sign of each rho. Message j is
@@ -37,87 +38,72 @@ constexpr int compact_threads = 384;   // the most threads a block (launch bound
 constexpr int compact_packed_from = 9; // rows of this many kept entries or more keep them packed
 constexpr unsigned compact_no_index = 63u;
 
-/*! One check row of the compact kernel with D < compact_packed_from kept entries, a message
- *  byte each at lrow, and where `pend` the pendant bit of channel value ch after them (its rho;
- *  absent_entry where the layer has none: neither a minimum nor a sign). Returns the pendant's
- *  new posterior (where `pend`). */
-template <int D>
-__device__ __forceinline__ int short_row(unsigned char* gcw, int8_t* lrow, const int2* ent, unsigned rb,
-                                         unsigned rbz, const ldpc_fixed& fx, bool pend, int ch)
-{
-    using T = int16_t;
-    unsigned off[D];
-    int rho[D];
-    row_minima r;
-#pragma unroll
-    for (int i = 0; i < D; ++i) {
-        off[i] = bit_offset<T>(ent[i], rb, rbz);
-        rho[i] = int(*reinterpret_cast<const T*>(gcw + off[i])) - int(lrow[i]);
-        r.add(rho[i]);
-    }
-    r.add(pend ? ch : absent_entry);
-    const row_messages message(r, fx);
-#pragma unroll
-    for (int i = 0; i < D; ++i) {
-        const int msg = message(rho[i]);
-        lrow[i] = int8_t(msg);
-        *reinterpret_cast<T*>(gcw + off[i]) = T(rho[i] + msg);
-    }
-    return pend ? ch + message(ch) : 0;
-}
-
-/*! short_row for D >= compact_packed_from kept entries, their messages packed in the two words
- *  at lrow. Under the registers of two blocks an SM a row of 19 entries would spill, so pass 1
- *  keeps rho in int16 pairs (|rho| stays below 2^15: ldpc_common.h's posterior bound) and the
- *  signs as it goes, and pass 2 works the bit offsets out again. */
-template <int D>
-__device__ __forceinline__ int packed_row(unsigned char* gcw, int8_t* lrow, const int2* ent, unsigned rb,
-                                          unsigned rbz, const ldpc_fixed& fx, bool pend, int ch)
-{
-    using T = int16_t;
-    uint32_t* words = reinterpret_cast<uint32_t*>(lrow);
-    const uint32_t w0 = words[0], old_signs = words[1];
-    const int n1 = int(int8_t(w0 & 0xffu)), n2 = int(int8_t((w0 >> 8) & 0xffu));
-    const int index = int(w0 >> 16);
-    uint32_t pairs[(D + 1) / 2];
-    uint32_t signs = 0;
-    row_minima r;
-#pragma unroll
-    for (int i = 0; i < D; ++i) {
-        const int m = i == index ? n2 : n1;
-        const int old = (old_signs >> i) & 1u ? -m : m;
-        const int rho = int(*reinterpret_cast<const T*>(gcw + bit_offset<T>(ent[i], rb, rbz))) - old;
-        r.add(rho);
-        signs |= uint32_t(rho < 0) << i;
-        if (i % 2 == 0)
-            pairs[i / 2] = uint32_t(rho) & 0xffffu;
-        else
-            pairs[i / 2] |= uint32_t(rho) << 16;
-    }
-    r.add(pend ? ch : absent_entry);
-    const row_messages message(r, fx);
-    unsigned first = compact_no_index;
-#pragma unroll
-    for (int i = D - 1; i >= 0; --i) {
-        const int rho = i % 2 == 0 ? int(int16_t(pairs[i / 2] & 0xffffu)) : int(pairs[i / 2]) >> 16;
-        *reinterpret_cast<T*>(gcw + bit_offset<T>(ent[i], rb, rbz)) = T(rho + message(rho));
-        first = abs(rho) == message.min1 ? unsigned(i) : first;
-    }
-    const int m1 = message.n2 + message.step;
-    words[0] = uint32_t(uint8_t(m1)) | uint32_t(uint8_t(message.n2)) << 8 | uint32_t(first) << 16;
-    words[1] = signs;
-    return pend ? ch + message(ch) : 0;
-}
-
-//! the row update of the compact kernel for D kept entries
+/*! One check row of the compact kernel: its D kept entries (D >= compact_packed_from: messages
+ *  packed at lrow, else a byte each) and, where `pend`, the pendant bit of channel value ch
+ *  after them. Returns the pendant's new posterior (where `pend`). */
 template <int D>
 __device__ __forceinline__ int compact_row(unsigned char* gcw, int8_t* lrow, const int2* ent, unsigned rb,
                                            unsigned rbz, const ldpc_fixed& fx, bool pend, int ch)
 {
-    if constexpr (D >= compact_packed_from)
-        return packed_row<D>(gcw, lrow, ent, rb, rbz, fx, pend, ch);
-    else
-        return short_row<D>(gcw, lrow, ent, rb, rbz, fx, pend, ch);
+    using T = int16_t;
+    constexpr bool packed = D >= compact_packed_from;
+    // bit offsets kept between the passes for short rows; long (packed) rows work them out again
+    // in pass 2 (two instructions an entry) rather than spill under the two-blocks-an-SM registers
+    constexpr int kept_off = packed ? 1 : D;
+    unsigned off[kept_off];
+    int rho[D];
+    row_minima r;
+    int n1 = 0, n2 = 0, index = 0;
+    uint32_t signs = 0;
+    if constexpr (packed) {
+        const uint32_t w0 = reinterpret_cast<const uint32_t*>(lrow)[0];
+        signs = reinterpret_cast<const uint32_t*>(lrow)[1];
+        n1 = int(int8_t(w0 & 0xffu));
+        n2 = int(int8_t((w0 >> 8) & 0xffu));
+        index = int(w0 >> 16);
+    }
+    // pass 1: rho = gamma - old message; the pendant's rho is its channel value (absent_entry
+    // where the layer has none: neither a minimum nor a sign)
+#pragma unroll
+    for (int i = 0; i < D; ++i) {
+        const unsigned o = bit_offset<T>(ent[i], rb, rbz);
+        if constexpr (!packed)
+            off[i] = o;
+        int old;
+        if constexpr (packed) {
+            const int m = i == index ? n2 : n1;
+            old = (signs >> i) & 1u ? -m : m;
+        } else {
+            old = lrow[i];
+        }
+        rho[i] = int(*reinterpret_cast<const T*>(gcw + o)) - old;
+        r.add(rho[i]);
+    }
+    r.add(pend ? ch : absent_entry);
+    // pass 2: new messages and posteriors
+    const row_messages message(r, fx);
+#pragma unroll
+    for (int i = 0; i < D; ++i) {
+        const int msg = message(rho[i]);
+        if constexpr (!packed)
+            lrow[i] = int8_t(msg);
+        const unsigned o = packed ? bit_offset<T>(ent[i], rb, rbz) : off[packed ? 0 : i];
+        *reinterpret_cast<T*>(gcw + o) = T(rho[i] + msg);
+    }
+    if constexpr (packed) {
+        uint32_t s = 0;
+        unsigned first = compact_no_index;
+#pragma unroll
+        for (int i = D - 1; i >= 0; --i) {
+            s |= uint32_t(rho[i] < 0) << i;
+            first = abs(rho[i]) == message.min1 ? unsigned(i) : first;
+        }
+        const int m1 = message.n2 + message.step;
+        reinterpret_cast<uint32_t*>(lrow)[0] =
+            uint32_t(uint8_t(m1)) | uint32_t(uint8_t(message.n2)) << 8 | uint32_t(first) << 16;
+        reinterpret_cast<uint32_t*>(lrow)[1] = s;
+    }
+    return pend ? ch + message(ch) : 0;
 }
 
 /*! Parity of one row of the compact kernel (negative where odd): its kept entries' posteriors
@@ -138,7 +124,8 @@ __global__ void __launch_bounds__(compact_threads, 2)
     using T = int16_t;
     extern __shared__ __align__(16) unsigned char smem[];
     const int C = p.cw_per_block, z = p.z, kept = p.kept, S = p.msg_stride;
-    const int pendants = p.n - kept; // pendant bits a codeword
+    const int pendants = p.n - kept;                         // pendant bits a codeword
+    const unsigned kept_bytes = unsigned(kept) * sizeof(T); // where pendant offsets start
     unsigned char* cursor = smem;
     T* s_gamma = reinterpret_cast<T*>(cursor);
     cursor += align16(size_t(C) * kept * sizeof(T));
@@ -158,15 +145,16 @@ __global__ void __launch_bounds__(compact_threads, 2)
     unsigned char* gcw = reinterpret_cast<unsigned char*>(gamma);
     const unsigned rb = unsigned(row) * sizeof(T), rbz = rb - unsigned(z) * sizeof(T);
     int8_t* mrow = s_msg + (lane_used ? size_t(threadIdx.x) * S : 0);
-    // this codeword's pendant values from p.pend: its channel values, then its posteriors (bytes;
-    // few registers are live across the layer loop, so that two blocks an SM do not spill)
-    const unsigned pend_cw = unsigned((blockIdx.x * C + (lane_used ? local : 0)) * 2 * pendants) * sizeof(T);
-    // where in them a layer's pendant bit of this thread's row is (the layer's last entry)
+    // this block's pendant values: codeword c's channel values, then its posteriors
+    T* pend_block = p.pend + size_t(blockIdx.x) * C * 2 * pendants;
+    T* pend_ch = pend_block + size_t(lane_used ? local : 0) * 2 * pendants;
+    unsigned char* ch_bytes = reinterpret_cast<unsigned char*>(pend_ch);
+    unsigned char* post_bytes = reinterpret_cast<unsigned char*>(pend_ch + pendants);
+    const bool keep_post = p.want_post || p.out_bits > kept; // (the output reads pendant bits)
+    // a layer's pendant: its byte offset among the pendant values of this thread's row
     auto pendant_at = [&](layer_word w) {
-        return pend_cw + bit_offset<T>(tab.entry[w.first() + w.entries() - 1], rb, rbz) - unsigned(p.kept) * sizeof(T);
+        return bit_offset<T>(tab.entry[w.first() + w.entries() - 1], rb, rbz) - kept_bytes;
     };
-    auto pend_value = [&](unsigned at) -> T& { return *reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(p.pend) + at); };
-    const unsigned post_at = unsigned(pendants) * sizeof(T); // the posteriors after the channel values
 
     for (;;) {
         const int group = take_group(queue, s_group);
@@ -175,28 +163,34 @@ __global__ void __launch_bounds__(compact_threads, 2)
         const int cw = group * C + local;
         const bool active = lane_used && cw < p.frames;
         begin_group<1, T>(p, tab, soft, s_gamma, kept, group, s_msg, align16(size_t(C) * z * S), s_done, s_iters,
-                          0u, p.pend + size_t(blockIdx.x) * C * 2 * pendants, kept, 2 * pendants);
+                          0u, pend_block, kept, 2 * pendants);
 
+        uint64_t pend_signs = 0; // bit i: the posterior of this thread's i-th pendant is negative
         int it = 0;
         bool all_done = false;
         while (it < p.max_iter && !all_done) {
             ++it;
             const bool work = active && !s_done[local];
-            // the pendant posteriors are written where the syndrome or the output may read them
-            const bool last = p.early_termination || it == p.max_iter;
             uint32_t next = s_layer[0];
+            unsigned pnext = 0;
             int ch_next = 0;
-            if (work && layer_word{ next }.pendant())
-                ch_next = pend_value(pendant_at(layer_word{ next }));
+            if (work && layer_word{ next }.pendant()) {
+                pnext = pendant_at(layer_word{ next });
+                ch_next = *reinterpret_cast<const T*>(ch_bytes + pnext);
+            }
+            int pi = 0; // pendants of the layers before
             for (int l = 0; l < p.mb; ++l) {
                 const layer_word lw{ next };
                 next = s_layer[l + 1];
                 const int ch = ch_next;
+                const unsigned pat = pnext;
                 // the next layer's pendant channel value, loaded a layer ahead (after the last
                 // layer, the first one's: the next iteration)
                 const layer_word nw{ l + 1 < p.mb ? next : s_layer[0] };
-                if (work && nw.pendant())
-                    ch_next = pend_value(pendant_at(nw));
+                if (work && nw.pendant()) {
+                    pnext = pendant_at(nw);
+                    ch_next = *reinterpret_cast<const T*>(ch_bytes + pnext);
+                }
                 const bool pend = lw.pendant();
                 if (work) {
                     const int e0 = lw.first(), d = lw.entries() - int(pend);
@@ -205,21 +199,27 @@ __global__ void __launch_bounds__(compact_threads, 2)
                         g = compact_row<decltype(deg)::value>(gcw, mrow + lw.msg_at(), tab.entry + e0, rb, rbz, p.fx,
                                                               pend, ch);
                     });
-                    if (pend && last)
-                        pend_value(pendant_at(lw) + post_at) = T(g);
+                    if (pend) {
+                        pend_signs = (pend_signs & ~(uint64_t(1) << pi)) | uint64_t(g < 0) << pi;
+                        if (keep_post)
+                            *reinterpret_cast<T*>(post_bytes + pat) = T(g);
+                    }
                 }
+                pi += int(pend);
                 if (!lw.free_next())
                     __syncthreads();
             }
             all_done = end_iteration(p, it, work, active, lane_used, row == 0, local, s_bad, s_done, s_iters, [&] {
                 bool bad = false;
+                int i = 0;
                 for (int l = 0; l < p.mb && !bad; ++l) {
                     const layer_word lw{ s_layer[l] };
                     const bool pend = lw.pendant();
-                    const bool sign = pend && pend_value(pendant_at(lw) + post_at) < 0;
+                    const bool sign = (pend_signs >> i) & 1u;
                     with_degree<MAXD>(lw.entries() - int(pend), [&](auto deg) {
                         bad = compact_row_bad<decltype(deg)::value>(gcw, tab.entry + lw.first(), rb, rbz, pend, sign);
                     });
+                    i += int(pend);
                 }
                 return bad;
             });
@@ -227,7 +227,7 @@ __global__ void __launch_bounds__(compact_threads, 2)
         __syncthreads();
 
         if (active) {
-            const T* post = p.pend + size_t(blockIdx.x * C + local) * 2 * pendants + pendants;
+            const T* post = pend_ch + pendants;
             write_results_by(
                 p, [&](int v) { return v < kept ? gamma[v] : post[v - kept]; }, cw, row, z, s_iters[local],
                 s_bad[local] != 0, out, results, posteriors);
