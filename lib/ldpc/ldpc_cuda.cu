@@ -29,7 +29,6 @@
  * per-codeword results and the optional posteriors (float) each into their own buffer, copied
  * back to the caller by the batch pipeline. */
 #include "codes/bch_gpu.h"
-#include "ldpc_cuda_compact.cuh"
 #include "ldpc_cuda_general.cuh"
 #include "ldpc_cuda_layered.cuh"
 #include "ldpc_cuda_pairs.cuh"
@@ -106,7 +105,6 @@ general_fn pick_general(bool int8_messages, bool holes, int tr, int max_degree, 
 struct launch_shape {
     int tr = 1;                     // lanes a row
     bool pairs = false;             // the layered kernel with two codewords a thread
-    bool compact = false;           // the compact layered kernel (ldpc_cuda_compact.cuh)
     int vector = 1;                 // its message slots a shared-memory access (half_slots)
     bool global = false;            // messages in global memory (the general kernel)
     bool loops = false;             // the general kernel's rows as loops
@@ -282,16 +280,8 @@ public:
                         sh = two;
                 }
             }
-            // the compact kernel where its SM holds more codewords than the others'. Measured
-            // on the H100 (int8, 10 iterations, host to host, Gb/s, layered / compact): see
-            // compact_shape.
-            if (tr == 1) {
-                launch_shape small;
-                if (compact_shape(small) &&
-                    (compact_forced() || small.per_sm * small.c > sh.per_sm * sh.c))
-                    sh = small;
+            if (tr == 1)
                 one_lane = sh.resident_threads();
-            }
             if (!have || (one_lane < 256 && sh.resident_threads() > d_shape.resident_threads()))
                 d_shape = sh;
             have = true;
@@ -304,9 +294,7 @@ public:
                                         std::to_string(general_smem(1)) + " bytes a codeword, " +
                                         std::to_string(d_optin) + " a block)");
         }
-        if (d_shape.compact) {
-            d_table = std::make_unique<gpu_table>(compact_table());
-        } else if (!d_shape.global) {
+        if (!d_shape.global) {
             d_table = std::make_unique<gpu_table>();
             std::copy(t->entry, t->entry + d_entries, d_table->entry);
             if (d_shape.pairs) // (bytes of int16x2 words rather than of int16)
@@ -417,7 +405,6 @@ public:
     {
         return d_name + " layered " + (d_int8 ? "int8" : "int16") + ", " + std::to_string(d_c) + " cw/block, " +
                std::to_string(d_per_sm) + " blocks/SM" + (d_shape.pairs ? ", 2 codewords a thread" : "") +
-               (d_shape.compact ? ", pendant bits in global memory, long rows' messages packed" : "") +
                (d_shape.pairs && d_pair_half ? " in fp16 arithmetic" : "") +
                (d_shape.vector > 1 ? ", " + std::to_string(d_shape.vector) + " messages a load" : std::string()) +
                (d_shape.tr > 1 ? ", " + std::to_string(d_shape.tr) + " lanes a row" : std::string()) +
@@ -714,126 +701,9 @@ private:
         return sh.per_sm > 0;
     }
 
-    /*! GPUFEC_LDPC_COMPACT=auto|on|off: the compact kernel where it holds more codewords an SM
-     *  (auto), wherever it applies (on), never (off); a tuning aid */
-    static bool compact_forced() { return tuning_choice("GPUFEC_LDPC_COMPACT", { "auto", "on", "off" }, "auto") == "on"; }
-
-    /*! The compact kernel's view of the code, empty where it does not apply: the pendant bits
-     *  are the trailing block columns of one circulant each, at most one a layer (and 64 a
-     *  thread); int8 messages, one sub-layer a layer, no missing entries. Per layer: its
-     *  pendant entry's table index (-1: none) and the byte its messages start at in a thread's
-     *  row (packed rows word-aligned, 8 bytes); `bytes` the row's length. */
-    struct compact_view {
-        int kept_cols = 0;
-        std::vector<int> pendant, msg_at;
-        int bytes = 0, max_kept = 0;
-    };
-    compact_view compact_plan() const
-    {
-        compact_view v;
-        if (!d_int8 || d_holes > 0 || tuning_choice("GPUFEC_LDPC_COMPACT", { "auto", "on", "off" }, "auto") == "off")
-            return v;
-        for (int l = 0; l < d_code.mb(); ++l)
-            if (d_code.row_stride(l) != 1)
-                return v;
-        const auto& circ = d_code.circulants();
-        std::vector<int> degree(size_t(d_code.nb()), 0);
-        for (const qc_circulant& c : circ)
-            ++degree[size_t(c.col)];
-        int kept_cols = d_code.nb();
-        while (kept_cols > 0 && degree[size_t(kept_cols - 1)] == 1)
-            --kept_cols;
-        const int pendants = d_code.nb() - kept_cols;
-        if (pendants == 0 || pendants > 64 || kept_cols == 0)
-            return v;
-        v.pendant.assign(size_t(d_code.mb()), -1);
-        v.msg_at.assign(size_t(d_code.mb()), 0);
-        int at = 0;
-        for (int l = 0; l < d_code.mb(); ++l) {
-            const int first = d_gtab->layer_start[l], d = d_gtab->layer_start[l + 1] - first;
-            for (int e = first; e < first + d; ++e)
-                if (d_gtab->entry[e].y >= kept_cols * d_code.z() * 2) { // (int16 bytes)
-                    if (v.pendant[size_t(l)] >= 0)
-                        return compact_view{};
-                    v.pendant[size_t(l)] = e;
-                }
-            const int kd = d - (v.pendant[size_t(l)] >= 0 ? 1 : 0);
-            if (kd < 1)
-                return compact_view{};
-            if (kd >= compact_packed_from)
-                at = (at + 3) / 4 * 4;
-            v.msg_at[size_t(l)] = at;
-            if (at > max_layer_stride)
-                return compact_view{};
-            at += kd >= compact_packed_from ? 8 : kd;
-            v.max_kept = std::max(v.max_kept, kd);
-        }
-        v.bytes = msg_stride<int8_t>(at);
-        v.kept_cols = kept_cols;
-        return v;
-    }
-
-    /*! The compact kernel's launch (codewords a block as shape_for weighs them); false where it
-     *  does not apply. Measured on the H100 (int8, 10 iterations, no early stop, host to host,
-     *  Gb/s, layered / compact; codewords an SM): pending. */
-    bool compact_shape(launch_shape& sh)
-    {
-        const compact_view v = compact_plan();
-        const int z = d_code.z();
-        if (v.bytes == 0 || z > compact_threads)
-            return false;
-        const kernel_fn k = compact_kernel_for(v.max_kept);
-        if (!k)
-            return false;
-        d_kept = v.kept_cols * z;
-        sh = launch_shape{};
-        sh.compact = true;
-        sh.layered = k;
-        sh.slots = v.bytes;
-        auto bytes = [&](int c) { return smem_bytes<int16_t, int8_t>(d_kept, z, v.bytes, c, d_code.mb()); };
-        int best = 0;
-        double best_score = -1.0;
-        for (int c = 1; c * z <= compact_threads && bytes(c) <= d_optin; ++c) {
-            const int t = c * z, padded = (t + 31) / 32 * 32;
-            const double score =
-                double(resident_blocks(reinterpret_cast<const void*>(k), padded, bytes(c))) * c * t / padded;
-            if (score > best_score + 1e-9) {
-                best_score = score;
-                best = c;
-            }
-        }
-        if (best == 0)
-            return false;
-        sh.c = best;
-        sh.threads = (best * z + 31) / 32 * 32;
-        sh.smem = bytes(best);
-        sh.per_sm = resident_blocks(reinterpret_cast<const void*>(k), sh.threads, sh.smem);
-        return sh.per_sm > 0;
-    }
-
-    //! the compact kernel's table: each layer's pendant entry last, its layer words
-    gpu_table compact_table() const
-    {
-        const compact_view v = compact_plan();
-        gpu_table t{};
-        std::copy(d_gtab->entry, d_gtab->entry + d_entries, t.entry);
-        std::copy(d_gtab->layer_start, d_gtab->layer_start + d_code.mb() + 1, t.layer_start);
-        for (int l = 0; l < d_code.mb(); ++l) {
-            const int first = t.layer_start[l], d = t.layer_start[l + 1] - first, pe = v.pendant[size_t(l)];
-            if (pe >= 0)
-                std::rotate(t.entry + pe, t.entry + pe + 1, t.entry + first + d);
-            const layer_word w{ d_gtab->layer[l] };
-            t.layer[l] = make_layer_word(first, d, w.free_next(), pe >= 0, false, v.msg_at[size_t(l)]);
-        }
-        t.layer[d_code.mb()] = 0;
-        return t;
-    }
-
     //! the messages of every resident block, where they are in global memory
     size_t global_message_bytes() const
     {
-        if (d_shape.compact) // (the pendant bits' channel values and posteriors, int16)
-            return size_t(d_resident) * d_c * 2 * size_t(d_code.n() - d_kept) * sizeof(int16_t);
         return d_shape.global && !d_shape.shared ? size_t(d_resident) * d_threads * size_t(d_shape.slots) * (d_int8 ? 1 : 2)
                                                  : 0;
     }
@@ -858,7 +728,6 @@ private:
         g.fx = ldpc_fixed_point(d_code, d_opts);
         g.out_bits = out_bits;
         g.nbytes = (out_bits + 7) / 8;
-        g.kept = d_shape.compact ? d_kept : d_code.n();
         return g;
     }
 
@@ -871,10 +740,6 @@ private:
         if (d_shape.global) {
             const general_params gp{ g, d_rows, d_holes, d_gstride };
             d_shape.general<<<grid, d_threads, bytes, st>>>(gp, *d_gtab, in, out, results, post, msgs, queue);
-        } else if (d_shape.compact) {
-            gpu_params c = g;
-            c.pend = static_cast<int16_t*>(msgs);
-            d_shape.layered<<<grid, d_threads, bytes, st>>>(c, *d_table, in, out, results, post, queue);
         } else {
             d_shape.layered<<<grid, d_threads, bytes, st>>>(g, *d_table, in, out, results, post, queue);
         }
@@ -888,7 +753,6 @@ private:
     int d_sms = 1, d_entries = 0, d_c = 1, d_threads = 32, d_resident = 1, d_per_sm = 1;
     int d_rows = 0;  // R: the most rows of a sub-layer (TR * R threads a codeword)
     int d_holes = 0; // missing entries in the table
-    int d_kept = 0;  // the compact kernel's bits in shared memory (those before the pendant ones)
     int d_gstride = 0; // posteriors a codeword in shared memory (n, + the sink where holes)
     bool d_int8 = false;
     bool d_pairs = false; // the pair kernel where it applies (ldpc_cuda_pairs.cuh)

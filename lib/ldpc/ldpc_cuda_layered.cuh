@@ -52,11 +52,6 @@ struct layer_word {
     __host__ __device__ bool free_inner() const { return (w >> 19) & 1u; }
     __host__ __device__ bool holed() const { return (w >> 20) & 1u; }
     __host__ __device__ int stride() const { return int(w >> 21); }
-    // the compact kernel's table (ldpc_cuda_compact.cuh) reads bits 19-31 as: 19 the layer's last
-    // entry is a pendant bit, (20 clear,) 21-31 the byte of a thread's message row where the
-    // layer's messages start
-    __host__ __device__ bool pendant() const { return (w >> 19) & 1u; }
-    __host__ __device__ int msg_at() const { return int(w >> 21); }
 };
 constexpr int max_layer_entries = 63;  // what layer_word holds
 constexpr int max_layer_stride = 2047;
@@ -83,8 +78,6 @@ struct gpu_params {
     ldpc_fixed fx;
     int out_bits;        // leading hard bits written per codeword (n, or k)
     int nbytes;          // packed bytes per codeword: ceil(out_bits / 8)
-    int kept;            // the compact kernel: bits in shared memory (the others are pendant)
-    int16_t* pend;       // and its pendant bits' values in global memory (ldpc_cuda_compact.cuh)
 };
 
 __host__ __device__ inline size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
@@ -378,44 +371,35 @@ __device__ __forceinline__ char4 soft4_quad(const int8_t* src, int v)
     return c;
 }
 
-/*! load_group for int8 input or (SOFT4) packed 4-bit input: see load_group. Bits from `kept`
- *  on go to codeword c's `pend + c * pend_stride` instead where `pend` is set (the compact
- *  kernel's pendant bits: ldpc_cuda_compact.cuh). */
+/*! load_group for int8 input or (SOFT4) packed 4-bit input: see load_group */
 template <int AHEAD, typename T, int STEP, bool SOFT4, typename Table>
 __device__ __forceinline__ void load_group_as(const gpu_params& p, const Table& tab, const int8_t* soft, T* s_gamma,
-                                              int stride, int group, T* pend, int kept, int pend_stride)
+                                              int stride, int group)
 {
     const int C = p.cw_per_block, n = p.n;
     for (int c = 0; c < C; ++c) {
         const int id = group * C + c;
         const int8_t* src = soft + size_t(id) * p.in_stride / (SOFT4 ? 2 : 1);
         T* g = s_gamma + (c / STEP) * STEP * stride + c % STEP;
-        T* gp = pend ? pend + size_t(c) * pend_stride : nullptr; // (bit v >= kept at gp[v - kept])
-        auto put = [&](int v, int x) {
-            if (gp && v >= kept)
-                gp[v - kept] = T(x);
-            else
-                g[STEP * v] = T(x);
-        };
         if (id >= p.frames) {
             for (int v = threadIdx.x; v < n; v += blockDim.x)
-                put(v, 0);
+                g[STEP * v] = T(0);
         } else if (p.gather) { // (a permutation: DVB-S2's parity order, its bit interleaver)
             copy_ahead<AHEAD>(n, [&](int v) {
                 const int from = p.gather[v];
                 return from >= 0 ? -soft_value<SOFT4>(src, from) : int(fill_value<T>(from));
-            }, put);
+            }, [&](int v, int x) { g[STEP * v] = T(x); });
         } else if (p.runs) {
             for (int r = 0; r < p.runs; ++r) {
                 const int at = tab.run_at[r], len = tab.run_len[r], from = tab.run_from[r];
                 if (from >= 0)
                     copy_ahead<AHEAD>(len, [&](int v) { return -soft_value<SOFT4>(src, from + v); },
-                                      [&](int v, int x) { put(at + v, x); });
+                                      [&](int v, int x) { g[STEP * (at + v)] = T(x); });
                 else
                     for (int v = threadIdx.x; v < len; v += blockDim.x)
-                        put(at + v, fill_value<T>(from));
+                        g[STEP * (at + v)] = fill_value<T>(from);
             }
-        } else if (n % 4 == 0 && !gp) {
+        } else if (n % 4 == 0) {
             for (int v = threadIdx.x; v < n / 4; v += blockDim.x) {
                 const char4 s = SOFT4 ? soft4_quad(src, v) : reinterpret_cast<const char4*>(src)[v];
                 if constexpr (STEP == 1) {
@@ -429,7 +413,7 @@ __device__ __forceinline__ void load_group_as(const gpu_params& p, const Table& 
             }
         } else {
             for (int v = threadIdx.x; v < n; v += blockDim.x)
-                put(v, -soft_value<SOFT4>(src, v));
+                g[STEP * v] = T(-soft_value<SOFT4>(src, v));
         }
     }
 }
@@ -444,13 +428,12 @@ __device__ __forceinline__ void load_group_as(const gpu_params& p, const Table& 
  *  run_from. */
 template <int AHEAD, typename T, int STEP = 1, typename Table>
 __device__ __forceinline__ void load_group(const gpu_params& p, const Table& tab, const int8_t* soft, T* s_gamma,
-                                           int stride, int group, T* pend = nullptr, int kept = 0,
-                                           int pend_stride = 0)
+                                           int stride, int group)
 {
     if (p.soft_bits == 4)
-        load_group_as<AHEAD, T, STEP, true>(p, tab, soft, s_gamma, stride, group, pend, kept, pend_stride);
+        load_group_as<AHEAD, T, STEP, true>(p, tab, soft, s_gamma, stride, group);
     else
-        load_group_as<AHEAD, T, STEP, false>(p, tab, soft, s_gamma, stride, group, pend, kept, pend_stride);
+        load_group_as<AHEAD, T, STEP, false>(p, tab, soft, s_gamma, stride, group);
 }
 
 //! `bytes` (a multiple of 16) of shared memory set to the 32-bit `word` by the block, 16 bytes
@@ -468,10 +451,9 @@ __device__ __forceinline__ void fill_shared(void* at, size_t bytes, unsigned wor
 template <int AHEAD, typename T, int STEP = 1, typename Table>
 __device__ __forceinline__ void begin_group(const gpu_params& p, const Table& tab, const int8_t* soft, T* s_gamma,
                                             int stride, int group, void* s_msg, size_t msg_bytes, int* s_done,
-                                            int* s_iters, unsigned msg_fill = 0u, T* pend = nullptr, int kept = 0,
-                                            int pend_stride = 0)
+                                            int* s_iters, unsigned msg_fill = 0u)
 {
-    load_group<AHEAD, T, STEP>(p, tab, soft, s_gamma, stride, group, pend, kept, pend_stride);
+    load_group<AHEAD, T, STEP>(p, tab, soft, s_gamma, stride, group);
     fill_shared(s_msg, msg_bytes, msg_fill);
     start_group_flags(p, group, s_done, s_iters);
     __syncthreads();
@@ -511,19 +493,19 @@ __device__ __forceinline__ bool end_iteration(const gpu_params& p, int it, bool 
 }
 
 /*! A codeword's results, by its R threads (u the thread's place): the packed leading hard
- *  bits, iterations and syndrome, and the posteriors where wanted; its bit v's posterior
- *  gamma(v) */
-template <class Gamma>
-__device__ __forceinline__ void write_results_by(const gpu_params& p, Gamma&& gamma, int cw, int u, int R,
-                                                 int iterations, bool bad, uint8_t* out, frame_status* results,
-                                                 float* posteriors)
+ *  bits, iterations and syndrome, and the posteriors where wanted; its bit v at gamma[STEP * v]
+ *  (load_group) */
+template <typename T, int STEP = 1>
+__device__ __forceinline__ void write_results(const gpu_params& p, const T* gamma, int cw, int u, int R,
+                                              int iterations, bool bad, uint8_t* out, frame_status* results,
+                                              float* posteriors)
 {
     uint8_t* o = out + size_t(cw) * p.nbytes;
     for (int b = u; b < p.nbytes; b += R) {
         unsigned byte = 0;
         for (int i = 0; i < 8; ++i) {
             const int v = b * 8 + i;
-            byte |= (v < p.out_bits && gamma(v) < 0) ? (0x80u >> i) : 0u;
+            byte |= (v < p.out_bits && gamma[STEP * v] < 0) ? (0x80u >> i) : 0u;
         }
         o[b] = uint8_t(byte);
     }
@@ -532,18 +514,8 @@ __device__ __forceinline__ void write_results_by(const gpu_params& p, Gamma&& ga
     if (p.want_post) {
         float* post = posteriors + size_t(cw) * p.n;
         for (int v = u; v < p.n; v += R)
-            post[v] = float(-int(gamma(v)));
+            post[v] = float(-int(gamma[STEP * v]));
     }
-}
-
-//! write_results_by for posteriors in shared memory, bit v at gamma[STEP * v] (load_group)
-template <typename T, int STEP = 1>
-__device__ __forceinline__ void write_results(const gpu_params& p, const T* gamma, int cw, int u, int R,
-                                              int iterations, bool bad, uint8_t* out, frame_status* results,
-                                              float* posteriors)
-{
-    write_results_by(p, [&](int v) { return gamma[STEP * v]; }, cw, u, R, iterations, bad, out, results,
-                     posteriors);
 }
 
 /* Launch bounds: one lane a row (TR 1), rows of up to 8 bits (the rate-1/2 codes) fit 40
