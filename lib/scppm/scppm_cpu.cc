@@ -78,11 +78,6 @@ public:
           d_map(scppm::inner_to_outer_map(s.code)),
           d_crc(scppm::crc_responses(s.code))
     {
-        // the scaling option (at most 1) keeps the extrinsics within int16 (max_lanes_scale_q)
-        const int32_t q = scppm::ext_scale(s.scaling).scale_q;
-        if (q > scppm::max_lanes_scale_q || q < -scppm::max_lanes_scale_q)
-            throw std::logic_error("scppm: an extrinsic scaling of " + std::to_string(s.scaling) +
-                                   " leaves the CPU lanes' int16 extrinsics");
         d_c.m = s.code.m;
         d_c.M = s.code.M;
         d_c.symbols = s.code.symbols();
@@ -91,6 +86,10 @@ public:
         d_c.max_iter = s.max_iterations;
         d_c.counts = s.counts;
         d_c.scale_q = scppm::ext_scale(s.scaling).scale_q;
+        // the scaling option (at most 1) keeps the extrinsics within int16 (max_lanes_scale_q)
+        if (std::abs(d_c.scale_q) > scppm::max_lanes_scale_q)
+            throw std::logic_error("scppm: an extrinsic scaling of " + std::to_string(s.scaling) +
+                                   " leaves the CPU lanes' int16 extrinsics");
         d_c.map = d_map.data();
         d_unmap.assign(3 * size_t(d_c.K), scppm::not_sent);
         for (size_t j = 0; j < d_map.size(); ++j)
