@@ -32,7 +32,6 @@
 #include "ldpc_cuda_general.cuh"
 #include "ldpc_cuda_layered.cuh"
 #include "ldpc_cuda_pairs.cuh"
-#include "ldpc_cuda_quads.cuh"
 #include "ldpc_common.h"
 #include "ldpc_engine.h"
 #include "ldpc_schedule.h"
@@ -106,13 +105,12 @@ general_fn pick_general(bool int8_messages, bool holes, int tr, int max_degree, 
 struct launch_shape {
     int tr = 1;                     // lanes a row
     bool pairs = false;             // the layered kernel with two codewords a thread
-    bool quads = false;             // (with pairs) four codewords a thread (ldpc_cuda_quads.cuh)
     int vector = 1;                 // its message slots a shared-memory access (half_slots)
     bool global = false;            // messages in global memory (the general kernel)
     bool loops = false;             // the general kernel's rows as loops
     kernel_fn layered = nullptr;    // the kernel, one of the two
     general_fn general = nullptr;
-    int c = 1;                      // codewords a block (pairs: even; quads: a multiple of 4)
+    int c = 1;                      // codewords a block (pairs: even)
     int threads = 32;               // a block's, whole warps
     int per_sm = 0;                 // resident blocks an SM
     int slots = 0;                  // S: a thread's message slots
@@ -122,11 +120,8 @@ struct launch_shape {
     {
         return global ? reinterpret_cast<const void*>(general) : reinterpret_cast<const void*>(layered);
     }
-    //! codewords a thread: 4 (quads), 2 (pairs) or 1
-    int per_thread() const { return quads ? 4 : pairs ? 2 : 1; }
-    //! threads an SM holds, a pair kernel's counting twice (each does two codewords' rows), a
-    //! quad kernel's four times
-    int resident_threads() const { return per_sm * threads * per_thread(); }
+    //! threads an SM holds, a pair kernel's counting twice (each does two codewords' rows)
+    int resident_threads() const { return per_sm * threads * (pairs ? 2 : 1); }
 };
 
 /*! Whether the pair kernel takes half2 arithmetic for this code (pair_row_half: exact where
@@ -177,14 +172,6 @@ public:
         d_pairs = d_int8 && (pairs == "on" || (pairs == "auto" && prop.major >= 9));
         const bool pairs_forced = pairs == "on";
         d_pair_half = d_pairs && pair_half_arithmetic(code, o);
-        // four codewords a thread (half2 arithmetic only: ldpc_cuda_quads.cuh) where the SM then
-        // holds at least as many codewords as with two; GPUFEC_LDPC_QUADS=auto|on|off (a tuning
-        // aid; on: wherever a quad fits)
-        const std::string quads = tuning_choice("GPUFEC_LDPC_QUADS", { "auto", "on", "off" }, "auto");
-        const bool quads_forced = quads == "on";
-        if (quads_forced && !d_pair_half)
-            throw std::invalid_argument("GPUFEC_LDPC_QUADS=on: four codewords a thread need the pair kernel's "
-                                        "fp16 arithmetic, which this code or GPU does not take");
         // the circulants, layer by layer, in column order (general_table; gpu_table holds the
         // same for the layered kernel) and the most rows of a sub-layer
         const int tsize = d_int8 ? 2 : 4, z = code.z();
@@ -292,22 +279,6 @@ public:
                         (!sh.pairs || two.per_sm * two.c >= sh.per_sm * sh.c))
                         sh = two;
                 }
-                if (d_pair_half && quads != "off") {
-                    launch_shape best;
-                    for (int v : message_vectors()) {
-                        launch_shape four;
-                        four.vector = v;
-                        four.quads = true;
-                        if (shape_for(1, global, four, true) && four.quads &&
-                            (!best.quads || four.per_sm * four.c > best.per_sm * best.c))
-                            best = four;
-                    }
-                    if (best.quads && (quads_forced || (sh.pairs && best.per_sm * best.c >= sh.per_sm * sh.c)))
-                        sh = best;
-                    else if (quads_forced)
-                        throw std::invalid_argument("GPUFEC_LDPC_QUADS=on: four codewords of this code do not fit "
-                                                    "a block's shared memory");
-                }
             }
             if (tr == 1)
                 one_lane = sh.resident_threads();
@@ -326,10 +297,9 @@ public:
         if (!d_shape.global) {
             d_table = std::make_unique<gpu_table>();
             std::copy(t->entry, t->entry + d_entries, d_table->entry);
-            if (d_shape.pairs) // (bytes of int16x2 words, or of a quad's uint2 words, rather than of int16)
+            if (d_shape.pairs) // (bytes of int16x2 words rather than of int16)
                 for (int e = 0; e < d_entries; ++e)
-                    d_table->entry[e] = make_int2(d_shape.per_thread() * t->entry[e].x,
-                                                  d_shape.per_thread() * t->entry[e].y);
+                    d_table->entry[e] = make_int2(2 * t->entry[e].x, 2 * t->entry[e].y);
             std::copy(t->layer_start, t->layer_start + code.mb() + 1, d_table->layer_start);
             std::copy(t->layer, t->layer + code.mb() + 1, d_table->layer);
         }
@@ -434,7 +404,7 @@ public:
     std::string name() const override
     {
         return d_name + " layered " + (d_int8 ? "int8" : "int16") + ", " + std::to_string(d_c) + " cw/block, " +
-               std::to_string(d_per_sm) + " blocks/SM" + (d_shape.pairs ? d_shape.quads ? ", 4 codewords a thread" : ", 2 codewords a thread" : "") +
+               std::to_string(d_per_sm) + " blocks/SM" + (d_shape.pairs ? ", 2 codewords a thread" : "") +
                (d_shape.pairs && d_pair_half ? " in fp16 arithmetic" : "") +
                (d_shape.vector > 1 ? ", " + std::to_string(d_shape.vector) + " messages a load" : std::string()) +
                (d_shape.tr > 1 ? ", " + std::to_string(d_shape.tr) + " lanes a row" : std::string()) +
@@ -526,10 +496,9 @@ public:
 
 private:
     //! the layered kernel's message slots a thread for TR lanes a row: ceil(d / TR) a layer;
-    //! or (pair_vector > 0: the pair kernel's int8x2 slots, the quad kernel's 32-bit ones) d
-    //! rounded up to pair_vector, with S / 4 odd where pair_vector is 4 (8 or 16 bytes an
-    //! access), else S * 2 / 4 (pairs) or S (quads) odd: conflict-free rows
-    int layered_slots(int tr, int pair_vector = 0, bool quads = false) const
+    //! or (pair_vector > 0: the pair kernel's int8x2 slots) d rounded up to pair_vector, with
+    //! S * 2 / 8 odd where pair_vector is 4, else S * 2 / 4 (conflict-free rows)
+    int layered_slots(int tr, int pair_vector = 0) const
     {
         const int v = std::max(pair_vector, 1);
         int slots = 0;
@@ -538,7 +507,7 @@ private:
         if (pair_vector == 4) // (each layer's slots a multiple of 4 already)
             return (slots / 4) % 2 == 0 ? slots + 4 : slots;
         if (pair_vector > 0)
-            return quads ? msg_stride<uint32_t>(slots) : msg_stride<uint16_t>(slots);
+            return msg_stride<uint16_t>(slots); // (even)
         return d_int8 ? msg_stride<int8_t>(slots) : msg_stride<int16_t>(slots);
     }
 
@@ -620,8 +589,6 @@ private:
     {
         if (sh.global)
             return general_smem(c);
-        if (sh.quads) // (c quads)
-            return quad_smem_bytes(d_code.n(), d_code.z(), sh.slots, c, d_code.mb());
         if (sh.pairs) // (c pairs)
             return pair_smem_bytes(d_code.n(), d_code.z(), sh.slots, c, d_code.mb());
         const int threads = sh.tr * d_code.z();
@@ -683,19 +650,16 @@ private:
             // two codewords a thread where a pair's values fit
             if (tr == 1 && pairs) {
                 sh.pairs = true;
-                sh.slots = layered_slots(1, sh.vector, sh.quads);
+                sh.slots = layered_slots(1, sh.vector);
                 if (smem(sh, 1) > d_optin) {
-                    sh.pairs = sh.quads = false;
+                    sh.pairs = false;
                     sh.slots = layered_slots(1);
                 }
             }
-            if (!sh.pairs) {
+            if (!sh.pairs)
                 sh.vector = 1;
-                sh.quads = false;
-            }
-            sh.layered = sh.quads   ? quad_kernel_for(lane_degree, sh.vector)
-                         : sh.pairs ? pair_kernel_for(lane_degree, d_pair_half, sh.vector)
-                                    : pick_kernel(d_int8, tr, lane_degree);
+            sh.layered = sh.pairs ? pair_kernel_for(lane_degree, d_pair_half, sh.vector)
+                                  : pick_kernel(d_int8, tr, lane_degree);
             if (!sh.layered)
                 return false;
         }
@@ -705,7 +669,7 @@ private:
         // each block's threads that do work (C * TR * R of a whole number of warps); ties go to
         // the smaller block (its per-layer synchronisation is cheaper). Measured on the H100
         // for Z = 81 (802.11n 1944): C = 3 8.9 Gb/s, C = 5 (fewest idle threads) 7.8, C = 1 8.2.
-        // The pair kernel: c counts pairs (R threads each), C = 2c; the quad kernel quads, C = 4c.
+        // The pair kernel: c counts pairs (R threads each), C = 2c.
         const size_t smem_limit = std::min<size_t>(d_optin, 100 << 10);
         const void* kernel = sh.kernel();
         int best = 1;
@@ -723,7 +687,7 @@ private:
         // tuning aid: GPUFEC_LDPC_CW_PER_BLOCK=C forces the codewords per block (pairs: C / 2
         // pairs, at least one), as many as fit the block's threads where a shape takes fewer (the
         // engine weighs the shapes of several lanes a row too)
-        const int per_unit = sh.per_thread(), most = std::max(1, bound / cwt);
+        const int per_unit = sh.pairs ? 2 : 1, most = std::max(1, bound / cwt);
         const int units = std::min(most, std::max(1, tuning_int("GPUFEC_LDPC_CW_PER_BLOCK", 1, 2 * 1024,
                                                                 per_unit * best) / per_unit));
         sh.smem = smem(sh, units);

@@ -279,35 +279,28 @@ __device__ __forceinline__ unsigned pair_row_parity(unsigned char* gcw, const in
     return (x >> 15 & 1u) | (x >> 30 & 2u);
 }
 
-/*! end_iteration for the H codewords of a thread (local0 .. local0 + H - 1 of the block: two
- *  for the pair kernel, four for the quad kernel): rows_bad() gives bit h set where a row of
- *  the thread fails in codeword h (pair_row_parity, quad_row_parity) */
-template <int H, class RowsBad>
-__device__ __forceinline__ bool end_pair_iteration(const gpu_params& p, int it, const bool (&work)[H],
-                                                   const bool (&active)[H], bool lane_used, bool first, int local0,
+/*! end_iteration for the two codewords of a thread (local0, local0 + 1 of the block):
+ *  rows_bad() gives the bits of pair_row_parity over the thread's rows */
+template <class RowsBad>
+__device__ __forceinline__ bool end_pair_iteration(const gpu_params& p, int it, const bool (&work)[2],
+                                                   const bool (&active)[2], bool lane_used, bool first, int local0,
                                                    int* s_bad, int* s_done, int* s_iters, RowsBad&& rows_bad)
 {
-    bool mine_done[H];
-    bool any_work = false;
-#pragma unroll
-    for (int h = 0; h < H; ++h)
-        any_work |= work[h];
+    bool mine_done[2];
     if (p.early_termination || it == p.max_iter) {
-        if (lane_used && first)
-#pragma unroll
-            for (int h = 0; h < H; ++h)
-                s_bad[local0 + h] = 0;
+        if (lane_used && first) {
+            s_bad[local0] = 0;
+            s_bad[local0 + 1] = 0;
+        }
         __syncthreads();
-        if (any_work) {
+        if (work[0] || work[1]) {
             const unsigned bad = rows_bad();
-#pragma unroll
-            for (int h = 0; h < H; ++h)
+            for (int h = 0; h < 2; ++h)
                 if (work[h] && (bad >> h & 1u))
                     atomicOr(&s_bad[local0 + h], 1);
         }
         __syncthreads();
-#pragma unroll
-        for (int h = 0; h < H; ++h) {
+        for (int h = 0; h < 2; ++h) {
             const bool passed = lane_used && !s_bad[local0 + h];
             if (work[h] && first) {
                 s_iters[local0 + h] = it;
@@ -317,18 +310,13 @@ __device__ __forceinline__ bool end_pair_iteration(const gpu_params& p, int it, 
             mine_done[h] = !work[h] || (p.early_termination && passed);
         }
     } else {
-#pragma unroll
-        for (int h = 0; h < H; ++h) {
+        for (int h = 0; h < 2; ++h) {
             if (work[h] && first)
                 s_iters[local0 + h] = it;
             mine_done[h] = !work[h];
         }
     }
-    bool finished = true;
-#pragma unroll
-    for (int h = 0; h < H; ++h)
-        finished &= !active[h] || mine_done[h];
-    return __syncthreads_and(finished);
+    return __syncthreads_and((!active[0] || mine_done[0]) && (!active[1] || mine_done[1]));
 }
 
 //! dynamic shared memory of a block of P pairs of Z threads: posteriors, messages (S int8x2

@@ -205,9 +205,8 @@ TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
     // before compute capability 9.0 too, off never), in int16x2 and in half2 arithmetic
     // (GPUFEC_LDPC_PAIR_ARITH; half refuses 5G NR, whose columns are too long for fp16's exact
     // integers), the half2 form's message slots read 1 or 4 an access (GPUFEC_LDPC_MSG_VECTOR;
-    // rows of odd degree leave padding slots), and four codewords a thread in half2 arithmetic
-    // (GPUFEC_LDPC_QUADS, slots 1 or 4 an access): rows of 6 to 22 bits (the IEEE codes), 5G NR at
-    // small liftings, odd batches (the last pair or quad part empty), partners that stop at different
+    // rows of odd degree leave padding slots): rows of 6 to 22 bits (the IEEE codes), 5G NR at
+    // small liftings, odd batches (the last pair half empty), partners that stop at different
     // iterations (frames of two noise levels mixed), offset min-sum
     GPUFEC_REQUIRE_GPU();
     const char* codes[] = { "802.16e:2304:1/2", "802.11n:648:1/2",  "802.11n:1944:2/3", "802.16e:1440:3/4B",
@@ -224,14 +223,12 @@ TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
         for (int f = 1; f < frames; f += 3) // (partners 0/1, 2/3, ... of different noise)
             std::copy(noisy.begin() + f * c.n(), noisy.begin() + (f + 1) * c.n(), soft.begin() + f * c.n());
         const bool nr = std::string(id).rfind("nr:", 0) == 0;
-        for (const char* pairs : { "on-int", "on-half", "on-half-v1", "on-half-v4", "on-quad-v1", "on-quad-v4", "off" }) {
+        for (const char* pairs : { "on-int", "on-half", "on-half-v1", "on-half-v4", "off" }) {
             const std::string mode(pairs);
-            const bool quad = mode.rfind("on-quad", 0) == 0;
-            const bool half = mode.rfind("on-half", 0) == 0 || quad;
+            const bool half = mode.rfind("on-half", 0) == 0;
             const int vector = mode.size() > 9 ? mode.back() - '0' : 0; // (0: the engine's choice)
             setenv("GPUFEC_LDPC_PAIRS", mode == "off" ? "off" : "on", 1);
             setenv("GPUFEC_LDPC_PAIR_ARITH", half ? "half" : "int", 1);
-            setenv("GPUFEC_LDPC_QUADS", quad ? "on" : "off", 1);
             if (vector)
                 setenv("GPUFEC_LDPC_MSG_VECTOR", std::to_string(vector).c_str(), 1);
             else
@@ -245,9 +242,8 @@ TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
                 continue;
             }
             const std::string backend = ldpc_decoder(c, o, device_spec::parse("cuda")).backend();
-            EXPECT_EQ(backend.find("2 codewords a thread") != std::string::npos, mode != "off" && !quad)
+            EXPECT_EQ(backend.find("2 codewords a thread") != std::string::npos, mode != "off")
                 << id << ": " << backend;
-            EXPECT_EQ(backend.find("4 codewords a thread") != std::string::npos, quad) << id << ": " << backend;
             EXPECT_EQ(backend.find("fp16") != std::string::npos, half) << id << ": " << backend;
             if (vector)
                 EXPECT_EQ(backend.find(std::to_string(vector) + " messages a load") != std::string::npos, vector > 1)
@@ -270,21 +266,16 @@ TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
                     }
                     if (et) { // (some partners stopped apart: the kernel kept one while the other went on)
                         const auto r = decode(c, o, "cpu", soft, frames);
-                        int apart = 0, quad_apart = 0;
+                        int apart = 0;
                         for (int f = 0; f + 1 < frames; f += 2)
                             apart += r.res[f].iterations != r.res[f + 1].iterations;
-                        for (int f = 0; f + 3 < frames; f += 4) // (each half2 word of a quad too)
-                            quad_apart += r.res[f].iterations != r.res[f + 1].iterations &&
-                                          r.res[f + 2].iterations != r.res[f + 3].iterations;
                         EXPECT_GT(apart, 0) << what;
-                        EXPECT_GT(quad_apart, 0) << what;
                     }
                 }
         }
         unsetenv("GPUFEC_LDPC_PAIRS");
         unsetenv("GPUFEC_LDPC_PAIR_ARITH");
         unsetenv("GPUFEC_LDPC_MSG_VECTOR");
-        unsetenv("GPUFEC_LDPC_QUADS");
     }
 }
 
@@ -569,11 +560,10 @@ TEST(ldpc_cuda, half2_arithmetic_at_the_edge_of_its_exact_range_matches_the_cpu)
             soft[i] = int8_t(60 + int(i % 50)); // (flipped)
     }
     setenv("GPUFEC_LDPC_PAIRS", "on", 1);
-    for (const char* arith : { "half", "half-v4", "int", "quad-v4" }) { // (quad: four codewords a thread)
-        const std::string a(arith), kind = a.substr(0, a.find('-'));
-        setenv("GPUFEC_LDPC_PAIR_ARITH", kind == "int" ? "int" : "half", 1);
-        setenv("GPUFEC_LDPC_MSG_VECTOR", a.size() > 3 && a.substr(a.size() - 3) == "-v4" ? "4" : "1", 1);
-        setenv("GPUFEC_LDPC_QUADS", kind == "quad" ? "on" : "off", 1);
+    for (const char* arith : { "half", "half-v4", "int" }) {
+        const std::string a(arith);
+        setenv("GPUFEC_LDPC_PAIR_ARITH", a.substr(0, a.find('-')).c_str(), 1);
+        setenv("GPUFEC_LDPC_MSG_VECTOR", a == "half-v4" ? "4" : "1", 1);
         for (bool et : { true, false }) {
             ldpc_options o;
             o.precision = ldpc_precision::int8;
@@ -587,7 +577,6 @@ TEST(ldpc_cuda, half2_arithmetic_at_the_edge_of_its_exact_range_matches_the_cpu)
     unsetenv("GPUFEC_LDPC_MSG_VECTOR");
     unsetenv("GPUFEC_LDPC_PAIR_ARITH");
     unsetenv("GPUFEC_LDPC_PAIRS");
-    unsetenv("GPUFEC_LDPC_QUADS");
     // one more bit of column degree and fp16 would no longer be exact: refused when forced
     std::vector<int> deeper(size_t(mb + 1) * nb);
     for (size_t i = 0; i < deeper.size(); ++i)
