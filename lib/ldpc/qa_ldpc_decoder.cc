@@ -258,6 +258,40 @@ TEST(ldpc_decoder, fast_cpu_engine_equals_reference_at_every_simd_width)
     unsetenv("GPUFEC_SIMD");
 }
 
+TEST(ldpc_decoder, fast_cpu_engine_equals_reference_at_every_normalisation)
+{
+    // int8 without offset (the lanes' short normalisation: each row's minima held to 2047 / k
+    // before the product) for every factor k / 16, on strong input (minima past the cap) and
+    // weak; the widest instruction set here and the baseline
+    const ldpc_code c = ldpc_code::standard("802.16e:576:1/2");
+    const int frames = 37;
+    const auto weak = make_batch(c, frames, 1.5, true, 21);
+    const auto strong = make_batch(c, frames, 6.0, true, 22);
+    for (const char* isa : { "avx512", "baseline" }) {
+        ASSERT_EQ(setenv("GPUFEC_SIMD", isa, 1), 0);
+        for (int k = 1; k <= 16; ++k)
+            for (const auto* b : { &weak, &strong }) {
+                auto o = opts(ldpc_algorithm::layered_min_sum, ldpc_precision::int8, 6, false);
+                o.normalization = float(k) / 16.f;
+                std::vector<uint8_t> out[2];
+                std::vector<float> post[2];
+                for (int ref = 0; ref < 2; ++ref) {
+                    o.cpu_reference = ref == 1;
+                    ldpc_decoder dec(c, o, cpu);
+                    out[ref].resize(size_t(c.n()) * frames);
+                    post[ref].resize(size_t(c.n()) * frames);
+                    std::vector<ldpc_result> res(frames);
+                    dec.decode(b->soft.data(), frames, out[ref].data(), ldpc_output::codeword, false, res.data(),
+                               post[ref].data());
+                }
+                const std::string what = std::string(isa) + " k " + std::to_string(k) + (b == &weak ? " weak" : " strong");
+                EXPECT_EQ(out[0], out[1]) << what;
+                EXPECT_EQ(post[0], post[1]) << what;
+            }
+    }
+    unsetenv("GPUFEC_SIMD");
+}
+
 TEST(ldpc_decoder, the_decoder_keeps_its_own_copy_of_the_code)
 {
     // built from a temporary code, as the GNU Radio block does

@@ -234,3 +234,35 @@ TEST(runtime, parallel_ranges_cover_every_item_once)
                 EXPECT_FALSE(off_caller.load()) << n << " items of " << item_bytes << " bytes";
         }
 }
+
+#include "simd_isa.h"
+#include "simd_transpose.h"
+
+#if defined(__x86_64__)
+TEST(runtime, transpose_of_64_bytes_of_32_streams_matches_the_definition)
+{
+    // out[k][l] = from[l][at + k], and its negation, for streams at any offset (unaligned loads)
+    // and bytes -128 .. 127 (-(-128) = 128 fits the int16 lanes)
+    if (detect_simd_isa() != simd_isa::avx512)
+        GTEST_SKIP() << "no AVX-512 here (or GPUFEC_SIMD caps it)";
+    std::mt19937 rng(7);
+    std::vector<int8_t> data(40 * 200);
+    for (auto& x : data)
+        x = int8_t(rng());
+    data[5] = -128;
+    const int8_t* from[32];
+    for (int l = 0; l < 32; ++l)
+        from[l] = data.data() + size_t(l) * 211 % 7000 + size_t(l % 3); // (streams overlap: no matter)
+    alignas(64) i16x32 out[64];
+    for (size_t at : { size_t(0), size_t(1), size_t(37) }) {
+        simd_transpose_64x32_i16(from, at, out, false);
+        for (int k = 0; k < 64; ++k)
+            for (int l = 0; l < 32; ++l)
+                ASSERT_EQ(out[k][l], from[l][at + size_t(k)]) << "at " << at << " byte " << k << " lane " << l;
+        simd_transpose_64x32_i16(from, at, out, true);
+        for (int k = 0; k < 64; ++k)
+            for (int l = 0; l < 32; ++l)
+                ASSERT_EQ(out[k][l], -int(from[l][at + size_t(k)])) << "negated, at " << at << " byte " << k;
+    }
+}
+#endif
