@@ -262,13 +262,16 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
             }
         }
         if (c.early_termination || it == c.max_iter) {
+            // a row fails where an odd number of its bits decide 1: the sign bit of the XOR of
+            // their posteriors (one operation a bit, no compare)
             V bad = zero;
             for (int r = 0; r < c.m; ++r) {
                 V x = zero;
                 for (int e = c.row_start[r]; e < c.row_start[r + 1]; ++e)
-                    x ^= gamma[c.row_cols[e]] < zero;
+                    x ^= gamma[c.row_cols[e]];
                 bad |= x;
             }
+            bad = bad < zero;
             iters = active ? simd_splat<V, LANES, S>(S(it)) : iters;
             ok = active ? ~bad : ok;
             if (c.early_termination)
