@@ -105,6 +105,7 @@ public:
         d_c.max_iter = o.max_iterations;
         d_c.early_termination = o.early_termination;
         d_c.fx = ldpc_fixed_point(code, o);
+        d_c.loop_rows = ldpc_lanes_have_loop_rows(d_c.row_start, d_c.m);
     }
 
     std::string name() const override

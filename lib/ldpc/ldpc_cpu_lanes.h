@@ -45,6 +45,9 @@ struct ldpc_group_io {
     float* post;          //!< frames x n, or null
 };
 
+//! rows of this many entries are held in registers (ldpc_row_fixed); others run as loops
+constexpr int ldpc_lanes_min_fixed_row = 2, ldpc_lanes_max_fixed_row = 24;
+
 struct ldpc_group_code {
     int n, m;
     const int* row_start;
@@ -52,7 +55,19 @@ struct ldpc_group_code {
     int max_iter;
     bool early_termination;
     ldpc_fixed fx;
+    bool loop_rows; //!< a row outside the fixed rows' sizes (its old messages are read zero)
 };
+
+//! whether a code has rows that run as loops rather than held in registers
+inline bool ldpc_lanes_have_loop_rows(const int* row_start, int m)
+{
+    for (int r = 0; r < m; ++r) {
+        const int d = row_start[r + 1] - row_start[r];
+        if (d < ldpc_lanes_min_fixed_row || d > ldpc_lanes_max_fixed_row)
+            return true;
+    }
+    return false;
+}
 
 //! the constants of a row update, splatted once a group; short: int8 messages without offset
 //! (ldpc_row_norm's short form)
@@ -150,7 +165,7 @@ __attribute__((always_inline)) inline void ldpc_load_lanes(const ldpc_group_code
     int v = 0;
 #if defined(__x86_64__)
     // (i16x32 lanes are the AVX-512 engine's alone: ldpc_cpu.cc runs them where the CPU has it)
-    if constexpr (std::is_same<V, i16x32>::value && LANES == 32)
+    if constexpr (std::is_same<S, int16_t>::value && LANES == 32) // (V is i16x32)
         for (; v + 64 <= n; v += 64)
             simd_transpose_64x32_i16(lane, size_t(v), gamma + v, true);
 #endif
@@ -192,11 +207,9 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
 {
     const int n = c.n;
     ldpc_load_lanes<V, LANES, S>(c, io, gamma);
-    // the first iteration's rows of 2 to 24 entries read no old message (FIRST); others read
-    // them zero (memset: 467 KB a group of 32 codewords of 802.16e 2304, about 4 % of its time)
-    bool loop_rows = false;
-    for (int r = 0; r < c.m && !loop_rows; ++r)
-        loop_rows = c.row_start[r + 1] - c.row_start[r] < 2 || c.row_start[r + 1] - c.row_start[r] > 24;
+    // the first iteration's fixed rows read no old message (FIRST); loop rows read them zero
+    // (memset: 467 KB a group of 32 codewords of 802.16e 2304, about 4 % of its time)
+    const bool loop_rows = c.loop_rows;
     if (loop_rows)
         for (int e = 0; e < c.row_start[c.m]; ++e)
             lambda[e] = VM{};
@@ -216,8 +229,8 @@ ldpc_decode_lanes(const ldpc_group_code& c, const ldpc_group_io& io, V* gamma, V
         for (int r = 0; r < c.m; ++r) {
             const int e0 = c.row_start[r], d = c.row_start[r + 1] - e0;
             const int* cols = c.row_cols + e0;
-            // rows of up to 24 entries (every standard code but DVB-S2's highest rates) held
-            // in registers; longer rows as the loop below
+            // rows of up to 24 entries (ldpc_lanes_max_fixed_row: every standard code but DVB-S2's
+            // highest rates) held in registers; longer rows as the loop below
             switch (d) {
 #define GPUFEC_LDPC_ROW(D)                                                                          \
     case D:                                                                                         \

@@ -19,16 +19,12 @@ __attribute__((target("avx512f,avx512bw"), always_inline)) inline void put_widen
     _mm512_store_si512(reinterpret_cast<void*>(to), NEGATE ? _mm512_sub_epi16(_mm512_setzero_si512(), w) : w);
 }
 
-} // namespace
-
 /* The transpose works within each 128-bit lane L of the 64-byte rows (bytes 16 L .. 16 L + 15),
  * which every unpack keeps apart: four stages of unpacks of pairs (bytes, words, doublewords,
  * quadwords) turn the 32 rows into 32 registers, register (u, t) holding in its lane L byte
  * 16 L + t of rows 16 u .. 16 u + 15, in row order (t = 8 h + 4 g + 2 f + e, where h, g, f, e
  * say hi or lo at stages 1 to 4). A quadword permute then puts the two halves of rows (u = 0,
  * 1) of one byte side by side: 32 bytes, sign-extended to 32 int16. */
-namespace {
-
 template <bool NEGATE>
 __attribute__((target("avx512f,avx512bw"))) void transpose_64x32_i16(const int8_t* const* from, size_t at, i16x32* out)
 {

@@ -6,7 +6,7 @@
  * negated): out[k][l] = from[l][at + k]. The CPU engines' inputs are a codeword or a stream a
  * lane, lanes apart in memory; simd_transpose_bytes (simd_vectors.h) moves eight bytes a lane at
  * a time through generic vectors of 32 int64, which GCC builds lane by lane, so that the LDPC
- * engine spent a third of its time at 10 iterations filling its lanes (one Xeon core, 802.16e
+ * engine spent a quarter to a third of its time at 10 iterations filling its lanes (one Xeon core, 802.16e
  * 2304). Here: one 64-byte load a lane and a transpose by unpacks (AVX-512BW), about seven
  * instructions a byte position instead of about sixty. x86-64 with AVX-512BW only: the caller
  * runs it where the engine took that instruction set (simd_isa). */
