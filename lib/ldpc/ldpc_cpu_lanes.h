@@ -100,30 +100,6 @@ __attribute__((always_inline)) inline V ldpc_row_norm(const V& m, const ldpc_row
     return x < k.zero ? k.zero : (x > k.mmax ? k.mmax : x);
 }
 
-/*! The two smallest of a row's D >= 2 magnitudes (min2 == min1 where two share the minimum) as a
- *  tournament: each pair ordered (a minimum and a maximum), then merged into the two so far (the
- *  smaller minimum; the smaller of the larger minimum and the smaller maximum), an odd last one
- *  as the streaming form takes it. A row of 6 takes 14 minima and maxima instead of 18, in
- *  shorter chains; they run on one port of a Xeon core (2-4 % a core on the IEEE codes). */
-template <int D, class V>
-__attribute__((always_inline)) inline void ldpc_two_minima(const V* mag, V& min1, V& min2)
-{
-    static_assert(D >= 2, "a row of at least two entries");
-    min1 = mag[0] < mag[1] ? mag[0] : mag[1];
-    min2 = mag[0] < mag[1] ? mag[1] : mag[0];
-    for (int j = 2; j + 1 < D; j += 2) {
-        const V lo = mag[j] < mag[j + 1] ? mag[j] : mag[j + 1], hi = mag[j] < mag[j + 1] ? mag[j + 1] : mag[j];
-        const V top = min1 < lo ? lo : min1, low_max = min2 < hi ? min2 : hi;
-        min1 = min1 < lo ? min1 : lo;
-        min2 = top < low_max ? top : low_max;
-    }
-    if constexpr (D % 2 == 1) {
-        const V a = mag[D - 1], hi = a > min1 ? a : min1;
-        min2 = hi < min2 ? hi : min2;
-        min1 = a < min1 ? a : min1;
-    }
-}
-
 /*! One check row of D entries (D known at compile time): rho stays in registers between the two
  *  passes instead of being worked out again from the posteriors (a row of D entries holds D
  *  vectors: up to 24 of AVX-512's 32 registers; its magnitudes are taken again, its old
@@ -139,9 +115,8 @@ template <int D, bool ALL, class V, class VM, bool FIRST = false>
 __attribute__((always_inline)) inline void ldpc_row_fixed(V* gamma, VM* lam, const int* cols, const V& active,
                                                           const ldpc_row_consts<V>& k)
 {
-    // rows of up to 12 entries keep their magnitudes too (2 D of the 32 registers) and take
-    // their minima as a tournament (ldpc_two_minima); longer ones stream them and take the
-    // magnitudes again in pass 2
+    // rows of up to 12 entries keep their magnitudes too (2 D of the 32 registers); longer ones
+    // take them again in pass 2
     constexpr bool keep_mag = D <= 12;
     V rho[D], mag[keep_mag ? D : 1];
     V min1 = k.big, min2 = k.big, parity = k.zero;
@@ -150,18 +125,14 @@ __attribute__((always_inline)) inline void ldpc_row_fixed(V* gamma, VM* lam, con
             rho[j] = gamma[cols[j]];
         else
             rho[j] = gamma[cols[j]] - __builtin_convertvector(lam[j], V);
-        parity ^= rho[j]; // (the sign bit is the parity of the negative ones)
         const V a = ldpc_abs(rho[j]);
-        if constexpr (keep_mag) {
+        if constexpr (keep_mag)
             mag[j] = a;
-        } else {
-            const V hi = a > min1 ? a : min1;
-            min2 = hi < min2 ? hi : min2;
-            min1 = a < min1 ? a : min1;
-        }
+        parity ^= rho[j]; // (the sign bit is the parity of the negative ones)
+        const V hi = a > min1 ? a : min1;
+        min2 = hi < min2 ? hi : min2;
+        min1 = a < min1 ? a : min1;
     }
-    if constexpr (keep_mag)
-        ldpc_two_minima<D>(mag, min1, min2);
     const V n1 = ldpc_row_norm(min1, k), n2 = ldpc_row_norm(min2, k);
     const V row_negative = parity < k.zero;
     const V s1 = row_negative ? -n1 : n1, s2 = row_negative ? -n2 : n2;
