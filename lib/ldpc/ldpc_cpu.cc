@@ -16,6 +16,11 @@
 #include <thread>
 #include <vector>
 
+// the vector functions are inlined into the group functions, so the ABI of vector arguments
+// between instruction sets never applies (GCC reports it where the templates are instantiated,
+// at the end of this file, outside ldpc_cpu_lanes.h's own silencing)
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 namespace gpufec {
 
 namespace {
