@@ -229,10 +229,6 @@ public:
         }
         // rows that lack an entry read the sink (index n of their codeword's posteriors) there
         d_gstride = code.n() + (d_holes ? 8 : 0);
-        // the general kernel's global messages read a step ahead into registers where its rows
-        // are held in registers, one lane a row (prefetched_iteration); GPUFEC_LDPC_PREFETCH=off
-        // reads them at each row's start (a tuning aid)
-        d_prefetch = tuning_choice("GPUFEC_LDPC_PREFETCH", { "on", "off" }, "on") == "on";
         for (int h = 0; h < d_holes; ++h)
             t->hole_entry[h] = hole_at[size_t(h)] - t->layer_start[t->hole_layer[h]];
 
@@ -742,7 +738,7 @@ private:
         const unsigned grid = unsigned(std::min(g.groups, d_resident));
         const size_t bytes = d_shape.smem;
         if (d_shape.global) {
-            const general_params gp{ g, d_rows, d_holes, d_gstride, d_prefetch ? 1 : 0 };
+            const general_params gp{ g, d_rows, d_holes, d_gstride };
             d_shape.general<<<grid, d_threads, bytes, st>>>(gp, *d_gtab, in, out, results, post, msgs, queue);
         } else {
             d_shape.layered<<<grid, d_threads, bytes, st>>>(g, *d_table, in, out, results, post, queue);
@@ -758,7 +754,6 @@ private:
     int d_rows = 0;  // R: the most rows of a sub-layer (TR * R threads a codeword)
     int d_holes = 0; // missing entries in the table
     int d_gstride = 0; // posteriors a codeword in shared memory (n, + the sink where holes)
-    bool d_prefetch = true; // global messages read a step ahead (prefetched_iteration)
     bool d_int8 = false;
     bool d_pairs = false; // the pair kernel where it applies (ldpc_cuda_pairs.cuh)
     bool d_pair_half = false; // its rows in half2 arithmetic (pair_row_half)

@@ -49,7 +49,6 @@ struct general_params {
     int rows;         // R: the most rows of a sub-layer (a codeword has TR * R threads)
     int holes;        // entries of the table's hole lists in use
     int gstride;      // posteriors a codeword in shared memory: n, and the sink where holes
-    int prefetch;     // global messages read a step ahead into registers (prefetch_steps)
 };
 
 /*! The entry (from the layer's first) that row r of layer l lacks, or -1. The row reads the
@@ -111,12 +110,11 @@ __device__ __forceinline__ void layered_row_loop(unsigned char* gcw, M* lrow, in
 /*! One row of a sub-layer (r: its row in the layer) whose messages are lrow[i * ms]: the loop
  *  form (MAXD 0) or unrolled by the lane's entries dq (layered_row), looking for a missing
  *  entry only in `holed` layers (two instructions an entry). */
-template <typename T, typename M, int MAXD, bool HOLES, int TR, bool REGS = false>
+template <typename T, typename M, int MAXD, bool HOLES, int TR>
 __device__ __forceinline__ void general_row(const general_params& gp, const general_table& tab, unsigned char* gcw,
                                             M* lrow, int ms, int l, int r, int e0, int d, int dq, int q, bool holed,
-                                            unsigned zbytes, T* sink, const int* old = nullptr)
+                                            unsigned zbytes, T* sink)
 {
-    static_assert(!REGS || MAXD > 0, "old messages from registers: rows held in registers");
     const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - zbytes; // bit_of
     const ldpc_fixed& fx = gp.base.fx;
     if constexpr (MAXD == 0)
@@ -124,13 +122,12 @@ __device__ __forceinline__ void general_row(const general_params& gp, const gene
                                       HOLES ? hole_of(tab, gp.holes, l, r) : -1, sink);
     else if (holed)
         with_degree<MAXD>(dq, [&](auto deg) { // (held in registers)
-            layered_row<T, M, decltype(deg)::value, TR, true, REGS>(gcw, lrow, tab.entry + e0, d, q, rb, rbz, fx, ms,
-                                                                    hole_of(tab, gp.holes, l, r), sink, old);
+            layered_row<T, M, decltype(deg)::value, TR, true>(gcw, lrow, tab.entry + e0, d, q, rb, rbz, fx, ms,
+                                                              hole_of(tab, gp.holes, l, r), sink);
         });
     else
         with_degree<MAXD>(dq, [&](auto deg) {
-            layered_row<T, M, decltype(deg)::value, TR, false, REGS>(gcw, lrow, tab.entry + e0, d, q, rb, rbz, fx, ms,
-                                                                     -1, nullptr, old);
+            layered_row<T, M, decltype(deg)::value, TR>(gcw, lrow, tab.entry + e0, d, q, rb, rbz, fx, ms);
         });
 }
 
@@ -167,60 +164,6 @@ __device__ __forceinline__ void layered_row_pair(unsigned char* gcw, M* const (&
     }
 }
 
-/*! One iteration of the general kernel (global messages, one lane a row, rows held in
- *  registers) with each step's old messages read a step ahead: pre holds this step's (zero in
- *  the first iteration), nxt receives the next step's, which is the next sub-layer, the next
- *  layer's first, or after the last step the next iteration's first. That last read waits for
- *  the step's own writes: with a single step an iteration they are the same slots. */
-template <typename T, typename M, int MAXD, bool HOLES>
-__device__ __forceinline__ void prefetched_iteration(const general_params& gp, const general_table& tab,
-                                                     unsigned char* gcw, M* mrow, int ms, int it, bool work, int u,
-                                                     int q, int zbytes, T* sink, int (&pre)[MAXD], int (&nxt)[MAXD])
-{
-    const gpu_params& p = gp.base;
-    auto fetch = [&](int at, int dqn, bool load) {
-        if (work) {
-#pragma unroll
-            for (int i = 0; i < MAXD; ++i)
-                nxt[i] = load && i < dqn ? int(mrow[size_t(at + i) * ms]) : 0;
-        }
-    };
-    if (it == 1) {
-#pragma unroll
-        for (int i = 0; i < MAXD; ++i)
-            pre[i] = 0;
-    }
-    int slot = 0; // the thread's message slots of the steps before
-    uint32_t next = tab.layer[0];
-    for (int l = 0; l < p.mb; ++l) {
-        const layer_word lw{ next };
-        next = tab.layer[l + 1];
-        const int e0 = lw.first(), d = lw.entries(), stride = lw.stride();
-        const int rows = p.z / stride;
-        const bool holed = HOLES && lw.holed();
-        for (int c = 0; c < stride; ++c) {
-            const bool inner = c + 1 < stride, last = !inner && l + 1 == p.mb;
-            const int at = inner ? slot + (c + 1) * d : last ? 0 : slot + stride * d;
-            const int dqn = inner ? d : layer_word{ last ? tab.layer[0] : next }.entries();
-            const bool load = last ? it < p.max_iter : it > 1;
-            if (!last)
-                fetch(at, dqn, load);
-            if (work && u < rows)
-                general_row<T, M, MAXD, HOLES, 1, true>(gp, tab, gcw, mrow + size_t(slot + c * d) * ms, ms, l,
-                                                        c + stride * u, e0, d, d, q, holed, unsigned(zbytes), sink,
-                                                        pre);
-            if (last)
-                fetch(at, dqn, load);
-#pragma unroll
-            for (int i = 0; i < MAXD; ++i)
-                pre[i] = nxt[i];
-            if (inner ? !lw.free_inner() : !lw.free_next())
-                __syncthreads();
-        }
-        slot += stride * d;
-    }
-}
-
 /* MAXD = 0: rows as loops (layered_row_loop, TR 1 only: 3 blocks of 512 threads an SM); else
  * a lane's entries unrolled up to MAXD and held in registers (layered_row of
  * ldpc_cuda_layered.cuh: faster where registers do not limit the codewords an SM holds;
@@ -248,13 +191,6 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
     // two rows a step where a thread's registers allow: one lane a row of up to 8 entries, a block
     // with all the registers; not with missing entries (DVB-S2 16200 1/2 lost 4 % that way)
     constexpr bool PAIRS = SHARED && WIDE && !HOLES && TR == 1 && MAXD > 0 && MAXD <= 8;
-    // global messages, one lane a row, rows held in registers (DVB-S2 64800, 5G NR Z = 384 in
-    // int16): where gp.prefetch, each step's old messages are read into registers during the
-    // step before (a thread's slots are its own: the step before writes none of them), so that
-    // the loads' latency overlaps that step's work and barrier instead of stalling the row's
-    // start; the first iteration reads none (its old messages are zero), so a group's messages
-    // need no zeroing either
-    constexpr bool PREFETCH = !SHARED && TR == 1 && MAXD > 0;
     M* const gmsg = static_cast<M*>(gmsg_v);
     extern __shared__ __align__(16) unsigned char smem[];
     const gpu_params& p = gp.base;
@@ -291,7 +227,7 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
             s_gamma[threadIdx.x * gp.gstride + n] = T(hole_sink<T>());
         if constexpr (SHARED) {
             fill_shared(s_msg, align16(size_t(blockDim.x) * S * sizeof(M)));
-        } else if (!(PREFETCH && gp.prefetch)) {
+        } else {
             for (int i = 0; i < S; ++i)
                 mrow[size_t(i) * ms] = M(0);
         }
@@ -300,63 +236,52 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
 
         int it = 0;
         bool all_done = false;
-        int pre[PREFETCH ? MAXD : 1] = {}, nxt[PREFETCH ? MAXD : 1] = {}; // (PREFETCH) this step's, the next's
         while (it < p.max_iter && !all_done) {
             ++it;
             const bool work = active && !s_done[local];
-            bool prefetched = false;
-            if constexpr (PREFETCH) {
-                if (gp.prefetch) {
-                    prefetched_iteration<T, M, MAXD, HOLES>(gp, tab, gcw, mrow, ms, it, work, u, q, zbytes, sink, pre,
-                                                            nxt);
-                    prefetched = true;
-                }
-            }
-            if (!prefetched) {
-                int slot = 0; // the thread's message slots of the layers before
-                // (the layer words from the constant bank: read from shared memory, as the layered
-                // kernel does, they cost this kernel 3 to 5 %: AR4JA k = 16384, DVB-S2, H200)
-                uint32_t next = tab.layer[0];
-                for (int l = 0; l < p.mb; ++l) {
-                    const layer_word lw{ next };
-                    next = tab.layer[l + 1];
-                    const int e0 = lw.first(), d = lw.entries(), stride = lw.stride();
-                    const int rows = z / stride, dq = (d + TR - 1) / TR;
-                    // only the layers with a missing entry (DVB-S2: one) take the rows that look
-                    // for it, two instructions an entry
-                    const bool holed = HOLES && lw.holed();
-                    int c = 0;
-                    // sub-layers that share no bits (a layer without barriers inside) two at a time
-                    // (PAIRS: AR4JA k = 16384's layers of four sub-layers; H200, 10 iterations, host
-                    // to host: 9.25 -> 9.80 Gb/s, at 1.2 dB with early stop 3.50 -> 3.65)
-                    if constexpr (PAIRS) {
-                        if (lw.free_inner() && !holed) {
-                            for (; c + 1 < stride; c += 2) {
-                                if (work && u < rows) {
-                                    M* const lrow[2] = { mrow + size_t(slot + c * dq) * ms,
-                                                         mrow + size_t(slot + (c + 1) * dq) * ms };
-                                    const unsigned r0 = unsigned(c + stride * u) * sizeof(T);
-                                    const unsigned rb[2] = { r0, r0 + unsigned(sizeof(T)) };
-                                    const unsigned rbz[2] = { rb[0] - unsigned(zbytes), rb[1] - unsigned(zbytes) };
-                                    with_degree<MAXD>(dq, [&](auto deg) {
-                                        layered_row_pair<T, M, decltype(deg)::value>(gcw, lrow, tab.entry + e0, rb, rbz,
-                                                                                      p.fx, ms);
-                                    });
-                                }
-                                if (c + 2 == stride && !lw.free_next())
-                                    __syncthreads();
+            int slot = 0; // the thread's message slots of the layers before
+            // (the layer words from the constant bank: read from shared memory, as the layered
+            // kernel does, they cost this kernel 3 to 5 %: AR4JA k = 16384, DVB-S2, H200)
+            uint32_t next = tab.layer[0];
+            for (int l = 0; l < p.mb; ++l) {
+                const layer_word lw{ next };
+                next = tab.layer[l + 1];
+                const int e0 = lw.first(), d = lw.entries(), stride = lw.stride();
+                const int rows = z / stride, dq = (d + TR - 1) / TR;
+                // only the layers with a missing entry (DVB-S2: one) take the rows that look
+                // for it, two instructions an entry
+                const bool holed = HOLES && lw.holed();
+                int c = 0;
+                // sub-layers that share no bits (a layer without barriers inside) two at a time
+                // (PAIRS: AR4JA k = 16384's layers of four sub-layers; H200, 10 iterations, host
+                // to host: 9.25 -> 9.80 Gb/s, at 1.2 dB with early stop 3.50 -> 3.65)
+                if constexpr (PAIRS) {
+                    if (lw.free_inner() && !holed) {
+                        for (; c + 1 < stride; c += 2) {
+                            if (work && u < rows) {
+                                M* const lrow[2] = { mrow + size_t(slot + c * dq) * ms,
+                                                     mrow + size_t(slot + (c + 1) * dq) * ms };
+                                const unsigned r0 = unsigned(c + stride * u) * sizeof(T);
+                                const unsigned rb[2] = { r0, r0 + unsigned(sizeof(T)) };
+                                const unsigned rbz[2] = { rb[0] - unsigned(zbytes), rb[1] - unsigned(zbytes) };
+                                with_degree<MAXD>(dq, [&](auto deg) {
+                                    layered_row_pair<T, M, decltype(deg)::value>(gcw, lrow, tab.entry + e0, rb, rbz,
+                                                                                  p.fx, ms);
+                                });
                             }
+                            if (c + 2 == stride && !lw.free_next())
+                                __syncthreads();
                         }
                     }
-                    for (; c < stride; ++c) {
-                        if (work && u < rows)
-                            general_row<T, M, MAXD, HOLES, TR>(gp, tab, gcw, mrow + size_t(slot + c * dq) * ms, ms, l,
-                                                               c + stride * u, e0, d, dq, q, holed, unsigned(zbytes), sink);
-                        if (c + 1 < stride ? !lw.free_inner() : !lw.free_next())
-                            __syncthreads();
-                    }
-                    slot += stride * dq;
                 }
+                for (; c < stride; ++c) {
+                    if (work && u < rows)
+                        general_row<T, M, MAXD, HOLES, TR>(gp, tab, gcw, mrow + size_t(slot + c * dq) * ms, ms, l,
+                                                           c + stride * u, e0, d, dq, q, holed, unsigned(zbytes), sink);
+                    if (c + 1 < stride ? !lw.free_inner() : !lw.free_next())
+                        __syncthreads();
+                }
+                slot += stride * dq;
             }
             all_done = end_iteration(p, it, work, active, lane_used, w == 0, local, s_bad, s_done, s_iters, [&] {
                 bool bad = false;

@@ -204,13 +204,11 @@ struct row_messages {
  *  messages pass their stride), ent[j] the table entry of the row's bit j; HOLES: entry `skip`
  *  reads `sink` instead (ldpc_cuda_general.cuh). rho, magnitudes and bit addresses stay in
  *  registers between the two passes. */
-template <typename T, typename M, int D, int TR, bool HOLES = false, bool REGS = false>
+template <typename T, typename M, int D, int TR, bool HOLES = false>
 __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const int2* ent, int d, int q,
                                             unsigned rb, unsigned rbz, const ldpc_fixed& fx, int ms = 1,
-                                            int skip = -1, T* sink = nullptr, const int* old = nullptr)
+                                            int skip = -1, T* sink = nullptr)
 {
-    // REGS: the old messages come from registers (old[i], read a step ahead by the general
-    // kernel: prefetched_iteration); lrow only takes the new ones
     // a bit's place as a 32-bit byte offset from gcw, and |rho| taken again in pass 2: two
     // registers an entry rather than four (a 64-bit address and the magnitude), so that rows of
     // 16 or 32 entries stay in registers
@@ -227,8 +225,7 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
         off[i] = bit_offset<T>(ent[valid[i] ? j : 0], rb, rbz);
         if constexpr (HOLES)
             off[i] = j == skip ? sink_off : off[i];
-        const int before = REGS ? old[i] : int(lrow[i * ms]);
-        rho[i] = valid[i] ? int(*reinterpret_cast<const T*>(gcw + off[i])) - before : absent_entry;
+        rho[i] = valid[i] ? int(*reinterpret_cast<const T*>(gcw + off[i])) - int(lrow[i * ms]) : absent_entry;
         r.add(rho[i]);
     }
     combine_row<TR>(r.min1, r.min2, r.sx);

@@ -158,42 +158,6 @@ TEST(ldpc_cuda, codes_beyond_shared_memory_and_of_several_circulants_a_block_mat
     }
 }
 
-TEST(ldpc_cuda, global_messages_read_a_step_ahead_or_at_each_row_match_the_cpu)
-{
-    // the general kernel's global messages read into registers during the step before
-    // (GPUFEC_LDPC_PREFETCH=on, the default) or at each row's start (off): DVB-S2 64800 1/2 (90
-    // layers, the missing corner entry), 16200 1/2, 5G NR Z = 384 in int16 (rows of up to 19),
-    // several groups a block (max_batch 2: a new group starts with zero messages), early
-    // termination (codewords of a batch stopping apart) and none
-    struct one {
-        const char* id;
-        ldpc_precision p;
-        int frames;
-    };
-    const one cases[] = { { "dvbs2:64800:1/2", ldpc_precision::int8, 3 },
-                          { "dvbs2:16200:1/2", ldpc_precision::int8, 5 },
-                          { "nr:bg1:384", ldpc_precision::int16, 3 } };
-    GPUFEC_REQUIRE_GPU();
-    for (const auto& k : cases) {
-        const ldpc_code c = ldpc_code::standard(k.id);
-        const auto soft = noisy_codewords(c, k.frames, 5);
-        for (const char* prefetch : { "on", "off" }) {
-            setenv("GPUFEC_LDPC_PREFETCH", prefetch, 1);
-            for (bool et : { true, false }) {
-                ldpc_options o;
-                o.precision = k.p;
-                o.early_termination = et;
-                o.max_iterations = 7;
-                o.max_batch = 2;
-                expect_gpu_as_cpu(c, o, soft, k.frames,
-                                  std::string(k.id) + " " + to_string(k.p) + (et ? " ET" : "") + " prefetch " + prefetch,
-                                  "global");
-            }
-            unsetenv("GPUFEC_LDPC_PREFETCH");
-        }
-    }
-}
-
 TEST(ldpc_cuda, general_kernel_messages_in_shared_or_global_memory_match_the_cpu)
 {
     // the general kernel's messages in shared memory where they fit, and in global memory
