@@ -11,6 +11,12 @@
 #include <cstdint>
 #include <cstring>
 
+// every function here is inlined into its caller, so the ABI of vector arguments and results
+// between instruction sets never applies (the engines that include this silence the same
+// warning for their own files: GCC reports a template where it was written)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 namespace gpufec {
 
 typedef int16_t i16x8 __attribute__((vector_size(16), aligned(16)));
@@ -79,5 +85,7 @@ __attribute__((always_inline)) inline V simd_splat(S x)
 }
 
 } // namespace gpufec
+
+#pragma GCC diagnostic pop
 
 #endif
