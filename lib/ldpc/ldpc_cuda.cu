@@ -536,6 +536,16 @@ private:
         return slots;
     }
 
+    //! the general kernel's message slots where it packs a row's in words of maxd slots
+    //! (packed_row_words): maxd a sub-layer
+    int packed_slots(int maxd) const
+    {
+        int steps = 0;
+        for (int l = 0; l < d_code.mb(); ++l)
+            steps += d_code.row_stride(l);
+        return steps * maxd;
+    }
+
     //! the general kernel's shared memory for c codewords a block, and (SHARED kernels) the S
     //! message slots of each of its `threads` threads
     size_t general_smem(int c, int threads = 0, int S = 0) const
@@ -560,7 +570,7 @@ private:
         const int lane_degree = (d_code.max_row_degree() + sh.tr - 1) / sh.tr;
         if (want == "global" || sh.tr != 1)
             return;
-        const int slots = d_int8 ? msg_stride<int8_t>(sh.slots) : msg_stride<int16_t>(sh.slots); // (conflict-free)
+        const int slots = d_int8 ? msg_stride<int8_t>(general_slots(1)) : msg_stride<int16_t>(general_slots(1)); // (conflict-free)
         const size_t bytes = general_smem(sh.c, sh.threads, slots);
         general_fn f = pick_general(d_int8, d_holes > 0, 1, sh.loops ? 0 : lane_degree, false, true);
         if (bytes > d_optin || !f)
@@ -646,6 +656,10 @@ private:
                     sh.general = wide;
                 }
             }
+            // rows unrolled to 8 or 16 entries keep their messages packed, a word a sub-layer
+            const int maxd = sh.loops ? 0 : lane_degree <= 8 ? 8 : lane_degree <= 16 ? 16 : 32;
+            if (d_int8 ? packed_row_words<int8_t>(maxd) : packed_row_words<int16_t>(maxd))
+                sh.slots = packed_slots(maxd);
         } else {
             // two codewords a thread where a pair's values fit
             if (tr == 1 && pairs) {

@@ -72,6 +72,63 @@ __host__ __device__ constexpr int hole_sink()
     return sizeof(T) == 2 ? 16384 : (1 << 22);
 }
 
+/*! Words of 32 bits that hold a lane's MAXD messages (M) of one row, where the general kernel
+ *  keeps its global messages packed (8 or 16 bytes: one vector load and one store a row instead
+ *  of one each a message, and a row's word read a whole step ahead); 0 where it keeps them one
+ *  to a slot (longer rows, the loop form). */
+template <typename M>
+__host__ __device__ constexpr int packed_row_words(int maxd)
+{
+    return maxd > 0 && (maxd * int(sizeof(M)) == 8 || maxd * int(sizeof(M)) == 16) ? maxd * int(sizeof(M)) / 4 : 0;
+}
+
+//! the vector type of W words
+template <int W>
+using packed_word = std::conditional_t<W == 4, uint4, uint2>;
+
+/*! A lane's messages of one row packed in W words, message i in byte (int8) or half (int16) i:
+ *  read from `in`, the row's new ones written to `out` (layered_row_of). */
+template <typename M, int W>
+struct packed_messages {
+    static constexpr int per_word = 4 / int(sizeof(M));
+    uint32_t in[W], out[W];
+    __device__ __forceinline__ explicit packed_messages(const packed_word<W>& w)
+    {
+        if constexpr (W == 2) {
+            in[0] = w.x, in[1] = w.y;
+        } else {
+            in[0] = w.x, in[1] = w.y, in[2] = w.z, in[3] = w.w;
+        }
+#pragma unroll
+        for (int i = 0; i < W; ++i)
+            out[i] = 0u;
+    }
+    __device__ __forceinline__ int get(int i) const
+    {
+        const uint32_t x = in[i / per_word] >> (32 / per_word * (i % per_word));
+        return sizeof(M) == 1 ? int(int8_t(x)) : int(int16_t(x));
+    }
+    __device__ __forceinline__ void set(int i, int v)
+    {
+        // (byte_perm: the word's own bytes 0..3, those of message i taken from v's low ones, 4 and 5)
+        const int at = i % per_word;
+        const unsigned sel = sizeof(M) == 1 ? (0x3210u & ~(0xfu << 4 * at)) | (0x4u << 4 * at)
+                                            : (0x3210u & ~(0xffu << 8 * at)) | (0x54u << 8 * at);
+        uint32_t& o = out[i / per_word];
+        o = __byte_perm(o, uint32_t(v), sel);
+    }
+    __device__ __forceinline__ packed_word<W> word() const
+    {
+        packed_word<W> w;
+        if constexpr (W == 2) {
+            w.x = out[0], w.y = out[1];
+        } else {
+            w.x = out[0], w.y = out[1], w.z = out[2], w.w = out[3];
+        }
+        return w;
+    }
+};
+
 //! dynamic shared memory of one general block: C codewords' posteriors (and sinks), flags,
 //! and (SHARED kernels) the S message slots (M) of each of its `threads` threads
 template <typename T, typename M>
@@ -128,6 +185,26 @@ __device__ __forceinline__ void general_row(const general_params& gp, const gene
     else
         with_degree<MAXD>(dq, [&](auto deg) {
             layered_row<T, M, decltype(deg)::value, TR>(gcw, lrow, tab.entry + e0, d, q, rb, rbz, fx, ms);
+        });
+}
+
+/*! general_row for the messages packed in words (packed_row_words): pm holds the row's old
+ *  ones and takes its new ones. */
+template <typename T, typename M, int MAXD, bool HOLES, int TR, int W>
+__device__ __forceinline__ void general_row_packed(const general_params& gp, const general_table& tab,
+                                                   unsigned char* gcw, packed_messages<M, W>& pm, int l, int r, int e0,
+                                                   int d, int dq, int q, bool holed, unsigned zbytes, T* sink)
+{
+    const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - zbytes; // bit_of
+    const ldpc_fixed& fx = gp.base.fx;
+    if (holed)
+        with_degree<MAXD>(dq, [&](auto deg) {
+            layered_row_of<T, decltype(deg)::value, TR, true>(gcw, pm, tab.entry + e0, d, q, rb, rbz, fx,
+                                                              hole_of(tab, gp.holes, l, r), sink);
+        });
+    else
+        with_degree<MAXD>(dq, [&](auto deg) {
+            layered_row_of<T, decltype(deg)::value, TR>(gcw, pm, tab.entry + e0, d, q, rb, rbz, fx);
         });
 }
 
@@ -213,6 +290,13 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
     // slot i of this thread: mrow[i * ms]
     const int ms = SHARED ? 1 : int(blockDim.x);
     M* const mrow = SHARED ? s_msg + size_t(threadIdx.x) * S : gmsg + size_t(blockIdx.x) * blockDim.x * S + threadIdx.x;
+    // or (PACKED) a row's messages one word (W 32-bit words) a sub-layer, S / MAXD of them a
+    // thread: step k's at wrow[k * blockDim.x], a warp's 32 words side by side
+    constexpr int W = SHARED ? 0 : packed_row_words<M>(MAXD);
+    constexpr bool PACKED = W > 0;
+    using word_t = packed_word<W>;
+    const int steps = PACKED ? S / MAXD : 0;
+    word_t* const wrow = reinterpret_cast<word_t*>(gmsg_v) + size_t(blockIdx.x) * blockDim.x * steps + threadIdx.x;
 
     for (;;) {
         const int group = take_group(queue, s_group);
@@ -227,6 +311,9 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
             s_gamma[threadIdx.x * gp.gstride + n] = T(hole_sink<T>());
         if constexpr (SHARED) {
             fill_shared(s_msg, align16(size_t(blockDim.x) * S * sizeof(M)));
+        } else if constexpr (PACKED) {
+            for (int k = 0; k < steps; ++k)
+                wrow[size_t(k) * blockDim.x] = word_t{};
         } else {
             for (int i = 0; i < S; ++i)
                 mrow[size_t(i) * ms] = M(0);
@@ -236,6 +323,10 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
 
         int it = 0;
         bool all_done = false;
+        // PACKED: the step's row word, read during the step before (one load of 8 or 16 bytes in
+        // flight across a row and a barrier); step k of the iteration
+        word_t cur{};
+        int k = 0;
         while (it < p.max_iter && !all_done) {
             ++it;
             const bool work = active && !s_done[local];
@@ -275,9 +366,25 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
                     }
                 }
                 for (; c < stride; ++c) {
-                    if (work && u < rows)
+                    if constexpr (PACKED) {
+                        // (the step after the last is the next iteration's first)
+                        const int kn = k + 1 == steps ? 0 : k + 1;
+                        word_t next_word = wrow[size_t(kn) * blockDim.x];
+                        if (work && u < rows) {
+                            packed_messages<M, W> pm(cur);
+                            general_row_packed<T, M, MAXD, HOLES, TR>(gp, tab, gcw, pm, l, c + stride * u, e0, d, dq,
+                                                                      q, holed, unsigned(zbytes), sink);
+                            const word_t w = pm.word();
+                            wrow[size_t(k) * blockDim.x] = w;
+                            if (kn == k) // (a code of one step: the load went before the store)
+                                next_word = w;
+                        }
+                        cur = next_word;
+                        k = kn;
+                    } else if (work && u < rows) {
                         general_row<T, M, MAXD, HOLES, TR>(gp, tab, gcw, mrow + size_t(slot + c * dq) * ms, ms, l,
                                                            c + stride * u, e0, d, dq, q, holed, unsigned(zbytes), sink);
+                    }
                     if (c + 1 < stride ? !lw.free_inner() : !lw.free_next())
                         __syncthreads();
                 }

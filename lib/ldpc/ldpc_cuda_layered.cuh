@@ -197,17 +197,28 @@ struct row_messages {
     }
 };
 
+/*! A lane's messages of one row where the kernels keep them one to a slot: message i at p[i * ms]
+ *  (ms 1: a thread's row in shared memory; the general kernel's global messages, its block's
+ *  threads). */
+template <typename M>
+struct strided_messages {
+    M* p;
+    int ms;
+    __device__ __forceinline__ int get(int i) const { return int(p[i * ms]); }
+    __device__ __forceinline__ void set(int i, int v) { p[i * ms] = M(v); }
+};
+
 /*! One check row for one codeword: the layered min-sum update of ldpc_common.h, the row's d
  *  entries spread over TR adjacent lanes, lane q holding entries q, q + TR, ... (D = ceil(d /
- *  TR) of them; where TR does not divide d the last is absent for some lanes). lrow[i * ms] is
- *  the lane's message i (ms 1: a thread's row in shared memory; the general kernel's global
- *  messages pass their stride), ent[j] the table entry of the row's bit j; HOLES: entry `skip`
- *  reads `sink` instead (ldpc_cuda_general.cuh). rho, magnitudes and bit addresses stay in
- *  registers between the two passes. */
-template <typename T, typename M, int D, int TR, bool HOLES = false>
-__device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const int2* ent, int d, int q,
-                                            unsigned rb, unsigned rbz, const ldpc_fixed& fx, int ms = 1,
-                                            int skip = -1, T* sink = nullptr)
+ *  TR) of them; where TR does not divide d the last is absent for some lanes). msg.get(i) and
+ *  msg.set(i, v) are the lane's message i (strided_messages, or the general kernel's
+ *  packed_messages), ent[j] the table entry of the row's bit j; HOLES: entry `skip` reads
+ *  `sink` instead (ldpc_cuda_general.cuh). rho, magnitudes and bit addresses stay in registers
+ *  between the two passes. */
+template <typename T, int D, int TR, bool HOLES = false, class Messages>
+__device__ __forceinline__ void layered_row_of(unsigned char* gcw, Messages& msgs, const int2* ent, int d, int q,
+                                               unsigned rb, unsigned rbz, const ldpc_fixed& fx, int skip = -1,
+                                               T* sink = nullptr)
 {
     // a bit's place as a 32-bit byte offset from gcw, and |rho| taken again in pass 2: two
     // registers an entry rather than four (a 64-bit address and the magnitude), so that rows of
@@ -225,7 +236,7 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
         off[i] = bit_offset<T>(ent[valid[i] ? j : 0], rb, rbz);
         if constexpr (HOLES)
             off[i] = j == skip ? sink_off : off[i];
-        rho[i] = valid[i] ? int(*reinterpret_cast<const T*>(gcw + off[i])) - int(lrow[i * ms]) : absent_entry;
+        rho[i] = valid[i] ? int(*reinterpret_cast<const T*>(gcw + off[i])) - msgs.get(i) : absent_entry;
         r.add(rho[i]);
     }
     combine_row<TR>(r.min1, r.min2, r.sx);
@@ -235,10 +246,20 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
     for (int i = 0; i < D; ++i) {
         const int msg = message(rho[i]);
         if (valid[i]) {
-            lrow[i * ms] = M(msg);
+            msgs.set(i, msg);
             *reinterpret_cast<T*>(gcw + off[i]) = T(rho[i] + msg);
         }
     }
+}
+
+//! layered_row_of with the messages one to a slot, lrow[i * ms]
+template <typename T, typename M, int D, int TR, bool HOLES = false>
+__device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const int2* ent, int d, int q,
+                                            unsigned rb, unsigned rbz, const ldpc_fixed& fx, int ms = 1,
+                                            int skip = -1, T* sink = nullptr)
+{
+    strided_messages<M> msgs{ lrow, ms };
+    layered_row_of<T, D, TR, HOLES>(gcw, msgs, ent, d, q, rb, rbz, fx, skip, sink);
 }
 
 /*! Parity of one check row (its entries spread over TR lanes as in layered_row): negative in
