@@ -536,16 +536,14 @@ private:
         return slots;
     }
 
-    //! the general kernel's message slots where it packs a row's in words (packed_row_words):
-    //! row_words a sub-layer, for TR lanes a row
-    int packed_slots(int tr) const
+    //! the general kernel's message slots where it packs a row's in words of maxd slots
+    //! (packed_row_words): maxd a sub-layer
+    int packed_slots(int maxd) const
     {
-        int words = 0;
-        for (int l = 0; l < d_code.mb(); ++l) {
-            const int d = d_gtab->layer_start[l + 1] - d_gtab->layer_start[l];
-            words += d_code.row_stride(l) * (d_int8 ? row_words<int8_t>(d, tr) : row_words<int16_t>(d, tr));
-        }
-        return words * (d_int8 ? 4 : 2);
+        int steps = 0;
+        for (int l = 0; l < d_code.mb(); ++l)
+            steps += d_code.row_stride(l);
+        return steps * maxd;
     }
 
     //! the general kernel's shared memory for c codewords a block, and (SHARED kernels) the S
@@ -658,10 +656,10 @@ private:
                     sh.general = wide;
                 }
             }
-            // rows unrolled to up to 32 bytes of messages keep them packed in words
+            // rows unrolled to 8 or 16 entries keep their messages packed, a word a sub-layer
             const int maxd = sh.loops ? 0 : lane_degree <= 8 ? 8 : lane_degree <= 16 ? 16 : 32;
             if (d_int8 ? packed_row_words<int8_t>(maxd) : packed_row_words<int16_t>(maxd))
-                sh.slots = packed_slots(tr);
+                sh.slots = packed_slots(maxd);
         } else {
             // two codewords a thread where a pair's values fit
             if (tr == 1 && pairs) {

@@ -72,33 +72,33 @@ __host__ __device__ constexpr int hole_sink()
     return sizeof(T) == 2 ? 16384 : (1 << 22);
 }
 
-/*! The most 32-bit words a lane's messages (M) of one row take where the general kernel keeps its
- *  global messages packed (rows unrolled to MAXD entries, up to 32 bytes: a few coalesced word
- *  loads and stores a row instead of one of each a message, and the row's words read a whole
- *  step ahead); 0 where it keeps them one to a slot (longer rows, the loop form). */
+/*! Words of 32 bits that hold a lane's MAXD messages (M) of one row, where the general kernel
+ *  keeps its global messages packed (8 or 16 bytes: one vector load and one store a row instead
+ *  of one each a message, and a row's word read a whole step ahead); 0 where it keeps them one
+ *  to a slot (longer rows, the loop form). */
 template <typename M>
 __host__ __device__ constexpr int packed_row_words(int maxd)
 {
-    return maxd > 0 && maxd * int(sizeof(M)) <= 32 ? (maxd * int(sizeof(M)) + 3) / 4 : 0;
+    return maxd > 0 && (maxd * int(sizeof(M)) == 8 || maxd * int(sizeof(M)) == 16) ? maxd * int(sizeof(M)) / 4 : 0;
 }
 
-//! the words a lane's messages of one row take, packed: ceil(ceil(d / TR) sizeof(M) / 4) for
-//! a layer (layer_word) of rows of d entries
-template <typename M>
-__host__ __device__ inline int row_words(int d, int tr)
-{
-    return ((d + tr - 1) / tr * int(sizeof(M)) + 3) / 4;
-}
+//! the vector type of W words
+template <int W>
+using packed_word = std::conditional_t<W == 4, uint4, uint2>;
 
-/*! A lane's messages of one row packed in words, message i in byte (int8) or half (int16) i:
+/*! A lane's messages of one row packed in W words, message i in byte (int8) or half (int16) i:
  *  read from `in`, the row's new ones written to `out` (layered_row_of). */
 template <typename M, int W>
 struct packed_messages {
     static constexpr int per_word = 4 / int(sizeof(M));
-    const uint32_t (&in)[W];
-    uint32_t out[W];
-    __device__ __forceinline__ explicit packed_messages(const uint32_t (&words)[W]) : in(words)
+    uint32_t in[W], out[W];
+    __device__ __forceinline__ explicit packed_messages(const packed_word<W>& w)
     {
+        if constexpr (W == 2) {
+            in[0] = w.x, in[1] = w.y;
+        } else {
+            in[0] = w.x, in[1] = w.y, in[2] = w.z, in[3] = w.w;
+        }
 #pragma unroll
         for (int i = 0; i < W; ++i)
             out[i] = 0u;
@@ -116,6 +116,16 @@ struct packed_messages {
                                             : (0x3210u & ~(0xffu << 8 * at)) | (0x54u << 8 * at);
         uint32_t& o = out[i / per_word];
         o = __byte_perm(o, uint32_t(v), sel);
+    }
+    __device__ __forceinline__ packed_word<W> word() const
+    {
+        packed_word<W> w;
+        if constexpr (W == 2) {
+            w.x = out[0], w.y = out[1];
+        } else {
+            w.x = out[0], w.y = out[1], w.z = out[2], w.w = out[3];
+        }
+        return w;
     }
 };
 
@@ -280,13 +290,13 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
     // slot i of this thread: mrow[i * ms]
     const int ms = SHARED ? 1 : int(blockDim.x);
     M* const mrow = SHARED ? s_msg + size_t(threadIdx.x) * S : gmsg + size_t(blockIdx.x) * blockDim.x * S + threadIdx.x;
-    // or (PACKED) a row's messages packed in row_words 32-bit words a sub-layer, S sizeof(M) / 4
-    // of them a thread: word j of a sub-layer whose first is word o at wrow[(o + j) * blockDim.x],
-    // a warp's 32 side by side
+    // or (PACKED) a row's messages one word (W 32-bit words) a sub-layer, S / MAXD of them a
+    // thread: step k's at wrow[k * blockDim.x], a warp's 32 words side by side
     constexpr int W = SHARED ? 0 : packed_row_words<M>(MAXD);
     constexpr bool PACKED = W > 0;
-    const int words = PACKED ? S * int(sizeof(M)) / 4 : 0;
-    uint32_t* const wrow = static_cast<uint32_t*>(gmsg_v) + size_t(blockIdx.x) * blockDim.x * words + threadIdx.x;
+    using word_t = packed_word<W>;
+    const int steps = PACKED ? S / MAXD : 0;
+    word_t* const wrow = reinterpret_cast<word_t*>(gmsg_v) + size_t(blockIdx.x) * blockDim.x * steps + threadIdx.x;
 
     for (;;) {
         const int group = take_group(queue, s_group);
@@ -302,8 +312,8 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
         if constexpr (SHARED) {
             fill_shared(s_msg, align16(size_t(blockDim.x) * S * sizeof(M)));
         } else if constexpr (PACKED) {
-            for (int i = 0; i < words; ++i)
-                wrow[size_t(i) * blockDim.x] = 0u;
+            for (int k = 0; k < steps; ++k)
+                wrow[size_t(k) * blockDim.x] = word_t{};
         } else {
             for (int i = 0; i < S; ++i)
                 mrow[size_t(i) * ms] = M(0);
@@ -313,10 +323,10 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
 
         int it = 0;
         bool all_done = false;
-        // PACKED: the sub-layer's row words (wk of them from word `at`), read during the
-        // sub-layer before: their loads in flight across a row and a barrier
-        uint32_t cur[W > 0 ? W : 1] = {};
-        int at = 0, wk = row_words<M>(layer_word{ tab.layer[0] }.entries(), TR);
+        // PACKED: the step's row word, read during the step before (one load of 8 or 16 bytes in
+        // flight across a row and a barrier); step k of the iteration
+        word_t cur{};
+        int k = 0;
         while (it < p.max_iter && !all_done) {
             ++it;
             const bool work = active && !s_done[local];
@@ -357,34 +367,20 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
                 }
                 for (; c < stride; ++c) {
                     if constexpr (PACKED) {
-                        // the next sub-layer's words (after the last, the next iteration's first)
-                        const bool wrap = c + 1 == stride && l + 1 == p.mb;
-                        const int an = wrap ? 0 : at + wk;
-                        const int wn = c + 1 < stride ? wk
-                                                      : row_words<M>(layer_word{ wrap ? tab.layer[0] : next }.entries(), TR);
-                        uint32_t nw[W];
-                        const uint32_t* const from = wrow + size_t(an) * blockDim.x;
-#pragma unroll
-                        for (int j = 0; j < W; ++j)
-                            nw[j] = j < wn ? from[size_t(j) * blockDim.x] : 0u;
+                        // (the step after the last is the next iteration's first)
+                        const int kn = k + 1 == steps ? 0 : k + 1;
+                        word_t next_word = wrow[size_t(kn) * blockDim.x];
                         if (work && u < rows) {
                             packed_messages<M, W> pm(cur);
                             general_row_packed<T, M, MAXD, HOLES, TR>(gp, tab, gcw, pm, l, c + stride * u, e0, d, dq,
                                                                       q, holed, unsigned(zbytes), sink);
-                            uint32_t* const to = wrow + size_t(at) * blockDim.x;
-#pragma unroll
-                            for (int j = 0; j < W; ++j) {
-                                if (j < wk)
-                                    to[size_t(j) * blockDim.x] = pm.out[j];
-                                if (an == at) // (a code of one sub-layer: its load went before the store)
-                                    nw[j] = pm.out[j];
-                            }
+                            const word_t w = pm.word();
+                            wrow[size_t(k) * blockDim.x] = w;
+                            if (kn == k) // (a code of one step: the load went before the store)
+                                next_word = w;
                         }
-#pragma unroll
-                        for (int j = 0; j < W; ++j)
-                            cur[j] = nw[j];
-                        at = an;
-                        wk = wn;
+                        cur = next_word;
+                        k = kn;
                     } else if (work && u < rows) {
                         general_row<T, M, MAXD, HOLES, TR>(gp, tab, gcw, mrow + size_t(slot + c * dq) * ms, ms, l,
                                                            c + stride * u, e0, d, dq, q, holed, unsigned(zbytes), sink);
