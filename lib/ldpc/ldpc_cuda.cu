@@ -60,7 +60,7 @@ typedef void (*general_fn)(general_params, const general_table, const int8_t*, u
  *  max_degree entries (0: one lane a row, the rows as loops): unrolled to 8, 16 or 32 entries
  *  (TR 1), 8 or 16 (TR 2), 8 (TR 4 and 8); null where none applies. */
 template <typename T, typename M, bool HOLES>
-general_fn general_by_degree(int tr, int max_degree, bool wide, bool shared)
+general_fn general_by_degree(int tr, int max_degree, bool wide, bool shared, bool pack)
 {
     if (shared) { // (one lane a row)
         if (tr != 1)
@@ -73,7 +73,8 @@ general_fn general_by_degree(int tr, int max_degree, bool wide, bool shared)
     }
     if (tr == 1)
         return max_degree == 0    ? ldpc_general_kernel<T, M, 0, HOLES, 1>
-               : max_degree <= 8  ? (wide ? ldpc_general_kernel<T, M, 8, HOLES, 1, true>
+               : max_degree <= 8  ? (wide ? (pack ? ldpc_general_kernel<T, M, 8, HOLES, 1, true>
+                                                 : ldpc_general_kernel<T, M, 8, HOLES, 1, true, false, false>)
                                           : ldpc_general_kernel<T, M, 8, HOLES, 1>)
                : max_degree <= 16 ? ldpc_general_kernel<T, M, 16, HOLES, 1>
                                   : ldpc_general_kernel<T, M, 32, HOLES, 1>;
@@ -91,13 +92,14 @@ general_fn general_by_degree(int tr, int max_degree, bool wide, bool shared)
 //! int8 messages with int16 posteriors, or int16 with int32; with or without missing entries;
 //! wide: the registers of a block alone on its SM (general_bounds); shared: messages in shared
 //! memory
-general_fn pick_general(bool int8_messages, bool holes, int tr, int max_degree, bool wide = false, bool shared = false)
+general_fn pick_general(bool int8_messages, bool holes, int tr, int max_degree, bool wide = false, bool shared = false,
+                        bool pack = true)
 {
     if (holes)
-        return int8_messages ? general_by_degree<int16_t, int8_t, true>(tr, max_degree, wide, shared)
-                             : general_by_degree<int32_t, int16_t, true>(tr, max_degree, wide, shared);
-    return int8_messages ? general_by_degree<int16_t, int8_t, false>(tr, max_degree, wide, shared)
-                         : general_by_degree<int32_t, int16_t, false>(tr, max_degree, wide, shared);
+        return int8_messages ? general_by_degree<int16_t, int8_t, true>(tr, max_degree, wide, shared, pack)
+                             : general_by_degree<int32_t, int16_t, true>(tr, max_degree, wide, shared, pack);
+    return int8_messages ? general_by_degree<int16_t, int8_t, false>(tr, max_degree, wide, shared, pack)
+                         : general_by_degree<int32_t, int16_t, false>(tr, max_degree, wide, shared, pack);
 }
 
 /*! How one engine runs: the kernel, its lanes a row (TR) and codewords a block (C), and what
@@ -108,6 +110,7 @@ struct launch_shape {
     int vector = 1;                 // its message slots a shared-memory access (half_slots)
     bool global = false;            // messages in global memory (the general kernel)
     bool loops = false;             // the general kernel's rows as loops
+    bool packed = false;            // its global messages packed (packed_row_words)
     kernel_fn layered = nullptr;    // the kernel, one of the two
     general_fn general = nullptr;
     int c = 1;                      // codewords a block (pairs: even)
@@ -411,7 +414,7 @@ public:
                (!d_shape.global  ? ""
                                  : std::string(d_shape.shared ? ", general kernel, messages in shared memory"
                                                               : ", messages in global memory") +
-                                       (d_shape.loops ? ", rows as loops" : ""));
+                                       (d_shape.packed ? " (packed rows)" : "") + (d_shape.loops ? ", rows as loops" : ""));
     }
 
     void decode(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* res,
@@ -590,6 +593,7 @@ private:
             return;
         sh.general = f;
         sh.shared = true;
+        sh.packed = false;
         sh.slots = slots;
         sh.smem = bytes;
         sh.per_sm = resident;
@@ -640,6 +644,14 @@ private:
             sh.general = pick_general(d_int8, d_holes > 0, tr, lane_degree);
             if (!sh.general)
                 return false;
+            // rows unrolled to 8, 16 or 32 bytes of messages keep them packed, a row's in one
+            // piece a sub-layer (packed_row_words), except where one lane a row of up to 8
+            // entries fills less than 7/8 of its piece and a block is alone on its SM (DVB-S2
+            // 64800 at low rates: their messages then fill more of the L2 cache than they did).
+            // GPUFEC_LDPC_PACKED=auto|on|off (a tuning aid: off and on choose for those rows)
+            const std::string want = tuning_choice("GPUFEC_LDPC_PACKED", { "auto", "on", "off" }, "auto");
+            const bool pack_wide = want == "on" || (want == "auto" && lane_degree >= 7);
+            bool wide_kernel = false;
             if (tr == 1) {
                 const int threads = (d_rows + 31) / 32 * 32;
                 auto resident = [&](general_fn f) {
@@ -649,16 +661,19 @@ private:
                 if (resident(loops) >= 4 * std::max(1, resident(sh.general))) {
                     sh.general = loops;
                     sh.loops = true;
-                } else if (const general_fn wide = pick_general(d_int8, d_holes > 0, 1, lane_degree, true);
+                } else if (const general_fn wide =
+                               pick_general(d_int8, d_holes > 0, 1, lane_degree, true, false, pack_wide);
                            resident(wide) >= resident(sh.general)) {
                     // as many blocks an SM (shared memory holds one) without spilled registers
                     // (H200, int8, 10 iterations: DVB-S2 64800 1/2 2.74 Gb/s instead of 1.82)
                     sh.general = wide;
+                    wide_kernel = lane_degree <= 8;
                 }
             }
-            // rows unrolled to 8 or 16 entries keep their messages packed, a word a sub-layer
             const int maxd = sh.loops ? 0 : lane_degree <= 8 ? 8 : lane_degree <= 16 ? 16 : 32;
-            if (d_int8 ? packed_row_words<int8_t>(maxd) : packed_row_words<int16_t>(maxd))
+            sh.packed = (d_int8 ? packed_row_words<int8_t>(maxd) : packed_row_words<int16_t>(maxd)) > 0 &&
+                        !(wide_kernel && !pack_wide);
+            if (sh.packed)
                 sh.slots = packed_slots(maxd);
         } else {
             // two codewords a thread where a pair's values fit

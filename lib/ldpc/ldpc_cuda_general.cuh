@@ -73,32 +73,32 @@ __host__ __device__ constexpr int hole_sink()
 }
 
 /*! Words of 32 bits that hold a lane's MAXD messages (M) of one row, where the general kernel
- *  keeps its global messages packed (8 or 16 bytes: one vector load and one store a row instead
- *  of one each a message, and a row's word read a whole step ahead); 0 where it keeps them one
- *  to a slot (longer rows, the loop form). */
+ *  can keep its global messages packed (8, 16 or 32 bytes: one or two vector loads and stores a
+ *  row instead of one of each a message, and a row's words read a whole step ahead); 0 where it
+ *  keeps them one to a slot only (longer rows, the loop form). */
 template <typename M>
 __host__ __device__ constexpr int packed_row_words(int maxd)
 {
-    return maxd > 0 && (maxd * int(sizeof(M)) == 8 || maxd * int(sizeof(M)) == 16) ? maxd * int(sizeof(M)) / 4 : 0;
+    const int bytes = maxd * int(sizeof(M));
+    return maxd > 0 && (bytes == 8 || bytes == 16 || bytes == 32) ? bytes / 4 : 0;
 }
 
-//! the vector type of W words
+//! the vector a packed row is loaded and stored in: W words as one uint2 or uint4, or as W / 4
+//! uint4 (planes)
 template <int W>
-using packed_word = std::conditional_t<W == 4, uint4, uint2>;
+using packed_vector = std::conditional_t<W == 2, uint2, uint4>;
+template <int W>
+constexpr int packed_planes = W <= 4 ? 1 : W / 4;
 
 /*! A lane's messages of one row packed in W words, message i in byte (int8) or half (int16) i:
  *  read from `in`, the row's new ones written to `out` (layered_row_of). */
 template <typename M, int W>
 struct packed_messages {
     static constexpr int per_word = 4 / int(sizeof(M));
-    uint32_t in[W], out[W];
-    __device__ __forceinline__ explicit packed_messages(const packed_word<W>& w)
+    const uint32_t (&in)[W];
+    uint32_t out[W];
+    __device__ __forceinline__ explicit packed_messages(const uint32_t (&words)[W]) : in(words)
     {
-        if constexpr (W == 2) {
-            in[0] = w.x, in[1] = w.y;
-        } else {
-            in[0] = w.x, in[1] = w.y, in[2] = w.z, in[3] = w.w;
-        }
 #pragma unroll
         for (int i = 0; i < W; ++i)
             out[i] = 0u;
@@ -117,17 +117,37 @@ struct packed_messages {
         uint32_t& o = out[i / per_word];
         o = __byte_perm(o, uint32_t(v), sel);
     }
-    __device__ __forceinline__ packed_word<W> word() const
-    {
-        packed_word<W> w;
-        if constexpr (W == 2) {
-            w.x = out[0], w.y = out[1];
-        } else {
-            w.x = out[0], w.y = out[1], w.z = out[2], w.w = out[3];
-        }
-        return w;
-    }
 };
+
+//! a packed row's W words from its planes (plane j at at[j * stride])
+template <int W>
+__device__ __forceinline__ void load_packed(const packed_vector<W>* at, size_t stride, uint32_t (&w)[W])
+{
+#pragma unroll
+    for (int j = 0; j < packed_planes<W>; ++j) {
+        const packed_vector<W> v = at[j * stride];
+        if constexpr (W == 2) {
+            w[0] = v.x, w[1] = v.y;
+        } else {
+            w[4 * j] = v.x, w[4 * j + 1] = v.y, w[4 * j + 2] = v.z, w[4 * j + 3] = v.w;
+        }
+    }
+}
+
+template <int W>
+__device__ __forceinline__ void store_packed(packed_vector<W>* at, size_t stride, const uint32_t (&w)[W])
+{
+#pragma unroll
+    for (int j = 0; j < packed_planes<W>; ++j) {
+        packed_vector<W> v;
+        if constexpr (W == 2) {
+            v.x = w[0], v.y = w[1];
+        } else {
+            v.x = w[4 * j], v.y = w[4 * j + 1], v.z = w[4 * j + 2], v.w = w[4 * j + 3];
+        }
+        at[j * stride] = v;
+    }
+}
 
 //! dynamic shared memory of one general block: C codewords' posteriors (and sinks), flags,
 //! and (SHARED kernels) the S message slots (M) of each of its `threads` threads
@@ -253,8 +273,9 @@ struct general_bounds {
 
 /* WIDE: registers as a block of 512 threads alone on an SM may have (where shared memory holds
  * one block an SM anyway: DVB-S2's 64800 bits), else few enough for three such blocks. SHARED:
- * the messages in shared memory. */
-template <typename T, typename M, int MAXD, bool HOLES, int TR, bool WIDE = false, bool SHARED = false>
+ * the messages in shared memory. PACK: global messages packed where packed_row_words allows. */
+template <typename T, typename M, int MAXD, bool HOLES, int TR, bool WIDE = false, bool SHARED = false,
+          bool PACK = true>
 __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, general_bounds<TR, MAXD, WIDE>::blocks)
     ldpc_general_kernel(general_params gp, const __grid_constant__ general_table tab,
                         const int8_t* __restrict__ soft,
@@ -290,13 +311,14 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
     // slot i of this thread: mrow[i * ms]
     const int ms = SHARED ? 1 : int(blockDim.x);
     M* const mrow = SHARED ? s_msg + size_t(threadIdx.x) * S : gmsg + size_t(blockIdx.x) * blockDim.x * S + threadIdx.x;
-    // or (PACKED) a row's messages one word (W 32-bit words) a sub-layer, S / MAXD of them a
-    // thread: step k's at wrow[k * blockDim.x], a warp's 32 words side by side
-    constexpr int W = SHARED ? 0 : packed_row_words<M>(MAXD);
-    constexpr bool PACKED = W > 0;
-    using word_t = packed_word<W>;
-    const int steps = PACKED ? S / MAXD : 0;
-    word_t* const wrow = reinterpret_cast<word_t*>(gmsg_v) + size_t(blockIdx.x) * blockDim.x * steps + threadIdx.x;
+    // or (W > 0) a row's messages one packed row a sub-layer (packed_row_words: W words in P
+    // planes of vectors), S / MAXD of them a thread: plane j of step k at
+    // vrow[(k * P + j) * blockDim.x], a warp's 32 vectors side by side
+    constexpr int W = SHARED || !PACK ? 0 : packed_row_words<M>(MAXD), P = packed_planes<W>;
+    const int steps = W > 0 ? S / MAXD : 0;
+    packed_vector<W>* const vrow =
+        reinterpret_cast<packed_vector<W>*>(gmsg_v) + size_t(blockIdx.x) * blockDim.x * steps * P + threadIdx.x;
+    const size_t vstride = size_t(blockDim.x) * P; // (a step's)
 
     for (;;) {
         const int group = take_group(queue, s_group);
@@ -311,9 +333,9 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
             s_gamma[threadIdx.x * gp.gstride + n] = T(hole_sink<T>());
         if constexpr (SHARED) {
             fill_shared(s_msg, align16(size_t(blockDim.x) * S * sizeof(M)));
-        } else if constexpr (PACKED) {
-            for (int k = 0; k < steps; ++k)
-                wrow[size_t(k) * blockDim.x] = word_t{};
+        } else if constexpr (W > 0) {
+            for (int k = 0; k < steps * P; ++k)
+                vrow[size_t(k) * blockDim.x] = packed_vector<W>{};
         } else {
             for (int i = 0; i < S; ++i)
                 mrow[size_t(i) * ms] = M(0);
@@ -323,9 +345,9 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
 
         int it = 0;
         bool all_done = false;
-        // PACKED: the step's row word, read during the step before (one load of 8 or 16 bytes in
-        // flight across a row and a barrier); step k of the iteration
-        word_t cur{};
+        // W > 0: step k's row, read during the step before (its loads in flight across a row
+        // and a barrier)
+        uint32_t cur[W > 0 ? W : 1] = {};
         int k = 0;
         while (it < p.max_iter && !all_done) {
             ++it;
@@ -366,20 +388,24 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
                     }
                 }
                 for (; c < stride; ++c) {
-                    if constexpr (PACKED) {
+                    if constexpr (W > 0) {
                         // (the step after the last is the next iteration's first)
                         const int kn = k + 1 == steps ? 0 : k + 1;
-                        word_t next_word = wrow[size_t(kn) * blockDim.x];
+                        uint32_t nw[W];
+                        load_packed<W>(vrow + kn * vstride, blockDim.x, nw);
                         if (work && u < rows) {
                             packed_messages<M, W> pm(cur);
-                            general_row_packed<T, M, MAXD, HOLES, TR>(gp, tab, gcw, pm, l, c + stride * u, e0, d, dq,
-                                                                      q, holed, unsigned(zbytes), sink);
-                            const word_t w = pm.word();
-                            wrow[size_t(k) * blockDim.x] = w;
+                            general_row_packed<T, M, MAXD, HOLES, TR>(gp, tab, gcw, pm, l, c + stride * u, e0, d,
+                                                                      dq, q, holed, unsigned(zbytes), sink);
+                            store_packed<W>(vrow + k * vstride, blockDim.x, pm.out);
                             if (kn == k) // (a code of one step: the load went before the store)
-                                next_word = w;
+#pragma unroll
+                                for (int j = 0; j < W; ++j)
+                                    nw[j] = pm.out[j];
                         }
-                        cur = next_word;
+#pragma unroll
+                        for (int j = 0; j < W; ++j)
+                            cur[j] = nw[j];
                         k = kn;
                     } else if (work && u < rows) {
                         general_row<T, M, MAXD, HOLES, TR>(gp, tab, gcw, mrow + size_t(slot + c * dq) * ms, ms, l,
