@@ -16,8 +16,10 @@
  * (C * TR * R threads) and takes groups of C from the queue.
  *
  * Memory: posteriors in shared memory, each codeword's followed by a sink (hole_of); messages
- * in global memory, slot i of every thread of a block side by side (a warp's 32 messages of
- * one edge in one 32-byte sector), a thread's slots in layer and sub-layer order; or (SHARED
+ * in global memory, a thread's row of a sub-layer one packed piece (packed_row_words: 8, 16 or
+ * 32 bytes, the pieces of a block's threads side by side, a thread's in layer and sub-layer
+ * order), or (rows as loops, or !PACK) slot i of every thread side by side (a warp's 32
+ * messages of one edge in one 32-byte sector); or (SHARED
  * kernels, where they fit: AR4JA k = 16384, the telecommand codes) in shared memory as the
  * layered kernel keeps them, a thread's slots in a row of S (S / 4 odd: conflict-free). A row is
  * updated in a loop that reads its bits and messages again in the second pass rather than
