@@ -199,6 +199,40 @@ TEST(ldpc_cuda, general_kernel_messages_in_shared_or_global_memory_match_the_cpu
     }
 }
 
+TEST(ldpc_cuda, global_messages_packed_or_one_a_slot_match_the_cpu)
+{
+    // the general kernel's global messages a row to a packed piece or one to a slot
+    // (GPUFEC_LDPC_PACKED): DVB-S2 64800 rows of 5 entries (one a slot unless forced) and of 7
+    // (packed unless forced off) on the kernel that comes in both forms, rows of 27 in a 32-byte
+    // piece (packed whatever the choice), the missing corner entry, early stop on and off
+    struct one {
+        const char* id;
+        const char* want;
+        bool packed;
+    };
+    const one cases[] = { { "dvbs2:64800:1/3", "auto", false }, { "dvbs2:64800:1/3", "on", true },
+                          { "dvbs2:64800:1/2", "auto", true },  { "dvbs2:64800:1/2", "off", false },
+                          { "dvbs2:64800:8/9", "off", true } };
+    GPUFEC_REQUIRE_GPU();
+    for (const auto& k : cases) {
+        const ldpc_code c = ldpc_code::standard(k.id);
+        const auto soft = noisy_codewords(c, 3, 11);
+        const std::string what = std::string(k.id) + " GPUFEC_LDPC_PACKED=" + k.want;
+        setenv("GPUFEC_LDPC_PACKED", k.want, 1);
+        ldpc_options o;
+        o.precision = ldpc_precision::int8;
+        o.max_iterations = 6;
+        o.max_batch = 2; // several chunks through the pipeline
+        const std::string backend = ldpc_decoder(c, o, device_spec::parse("cuda")).backend();
+        EXPECT_EQ(backend.find("(packed rows)") != std::string::npos, k.packed) << what << ": " << backend;
+        for (bool et : { true, false }) {
+            o.early_termination = et;
+            expect_gpu_as_cpu(c, o, soft, 3, what + (et ? " ET" : ""));
+        }
+        unsetenv("GPUFEC_LDPC_PACKED");
+    }
+}
+
 TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
 {
     // the layered kernel with two codewords a thread (int8; GPUFEC_LDPC_PAIRS=on takes it on GPUs
