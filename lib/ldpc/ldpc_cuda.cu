@@ -573,7 +573,8 @@ private:
         const int lane_degree = (d_code.max_row_degree() + sh.tr - 1) / sh.tr;
         if (want == "global" || sh.tr != 1)
             return;
-        const int slots = d_int8 ? msg_stride<int8_t>(general_slots(1)) : msg_stride<int16_t>(general_slots(1)); // (conflict-free)
+        const int one_lane = general_slots(1);
+        const int slots = d_int8 ? msg_stride<int8_t>(one_lane) : msg_stride<int16_t>(one_lane); // (conflict-free)
         const size_t bytes = general_smem(sh.c, sh.threads, slots);
         general_fn f = pick_general(d_int8, d_holes > 0, 1, sh.loops ? 0 : lane_degree, false, true);
         if (bytes > d_optin || !f)
@@ -676,7 +677,7 @@ private:
             }
             const int maxd = sh.loops ? 0 : lane_degree <= 8 ? 8 : lane_degree <= 16 ? 16 : 32;
             sh.packed = (d_int8 ? packed_row_words<int8_t>(maxd) : packed_row_words<int16_t>(maxd)) > 0 &&
-                        !(wide_kernel && !pack_wide);
+                        (!wide_kernel || pack_wide);
             if (sh.packed)
                 sh.slots = packed_slots(maxd);
         } else {

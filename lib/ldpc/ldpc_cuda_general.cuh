@@ -93,7 +93,7 @@ template <int W>
 constexpr int packed_planes = W <= 4 ? 1 : W / 4;
 
 /*! A lane's messages of one row packed in W words, message i in byte (int8) or half (int16) i:
- *  read from `in`, the row's new ones written to `out` (layered_row_of). */
+ *  read from `in`, the row's new ones written to `out` (layered_row_of, general_row). */
 template <typename M, int W>
 struct packed_messages {
     static constexpr int per_word = 4 / int(sizeof(M));
@@ -186,47 +186,28 @@ __device__ __forceinline__ void layered_row_loop(unsigned char* gcw, M* lrow, in
     }
 }
 
-/*! One row of a sub-layer (r: its row in the layer) whose messages are lrow[i * ms]: the loop
- *  form (MAXD 0) or unrolled by the lane's entries dq (layered_row), looking for a missing
- *  entry only in `holed` layers (two instructions an entry). */
-template <typename T, typename M, int MAXD, bool HOLES, int TR>
+/*! One row of a sub-layer (r: its row in the layer) whose messages `msgs` holds (strided_messages,
+ *  or packed_messages where the kernel packs them): the loop form (MAXD 0, strided only) or
+ *  unrolled by the lane's entries dq (layered_row_of), looking for a missing entry only in
+ *  `holed` layers (two instructions an entry). */
+template <typename T, int MAXD, bool HOLES, int TR, class Messages>
 __device__ __forceinline__ void general_row(const general_params& gp, const general_table& tab, unsigned char* gcw,
-                                            M* lrow, int ms, int l, int r, int e0, int d, int dq, int q, bool holed,
+                                            Messages& msgs, int l, int r, int e0, int d, int dq, int q, bool holed,
                                             unsigned zbytes, T* sink)
 {
     const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - zbytes; // bit_of
     const ldpc_fixed& fx = gp.base.fx;
     if constexpr (MAXD == 0)
-        layered_row_loop<T, M, HOLES>(gcw, lrow, ms, tab.entry + e0, d, rb, rbz, fx,
-                                      HOLES ? hole_of(tab, gp.holes, l, r) : -1, sink);
+        layered_row_loop<T, std::remove_pointer_t<decltype(msgs.p)>, HOLES>(
+            gcw, msgs.p, msgs.ms, tab.entry + e0, d, rb, rbz, fx, HOLES ? hole_of(tab, gp.holes, l, r) : -1, sink);
     else if (holed)
         with_degree<MAXD>(dq, [&](auto deg) { // (held in registers)
-            layered_row<T, M, decltype(deg)::value, TR, true>(gcw, lrow, tab.entry + e0, d, q, rb, rbz, fx, ms,
+            layered_row_of<T, decltype(deg)::value, TR, true>(gcw, msgs, tab.entry + e0, d, q, rb, rbz, fx,
                                                               hole_of(tab, gp.holes, l, r), sink);
         });
     else
         with_degree<MAXD>(dq, [&](auto deg) {
-            layered_row<T, M, decltype(deg)::value, TR>(gcw, lrow, tab.entry + e0, d, q, rb, rbz, fx, ms);
-        });
-}
-
-/*! general_row for the messages packed in words (packed_row_words): pm holds the row's old
- *  ones and takes its new ones. */
-template <typename T, typename M, int MAXD, bool HOLES, int TR, int W>
-__device__ __forceinline__ void general_row_packed(const general_params& gp, const general_table& tab,
-                                                   unsigned char* gcw, packed_messages<M, W>& pm, int l, int r, int e0,
-                                                   int d, int dq, int q, bool holed, unsigned zbytes, T* sink)
-{
-    const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - zbytes; // bit_of
-    const ldpc_fixed& fx = gp.base.fx;
-    if (holed)
-        with_degree<MAXD>(dq, [&](auto deg) {
-            layered_row_of<T, decltype(deg)::value, TR, true>(gcw, pm, tab.entry + e0, d, q, rb, rbz, fx,
-                                                              hole_of(tab, gp.holes, l, r), sink);
-        });
-    else
-        with_degree<MAXD>(dq, [&](auto deg) {
-            layered_row_of<T, decltype(deg)::value, TR>(gcw, pm, tab.entry + e0, d, q, rb, rbz, fx);
+            layered_row_of<T, decltype(deg)::value, TR>(gcw, msgs, tab.entry + e0, d, q, rb, rbz, fx);
         });
 }
 
@@ -397,8 +378,8 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
                         load_packed<W>(vrow + kn * vstride, blockDim.x, nw);
                         if (work && u < rows) {
                             packed_messages<M, W> pm(cur);
-                            general_row_packed<T, M, MAXD, HOLES, TR>(gp, tab, gcw, pm, l, c + stride * u, e0, d,
-                                                                      dq, q, holed, unsigned(zbytes), sink);
+                            general_row<T, MAXD, HOLES, TR>(gp, tab, gcw, pm, l, c + stride * u, e0, d, dq, q, holed,
+                                                            unsigned(zbytes), sink);
                             store_packed<W>(vrow + k * vstride, blockDim.x, pm.out);
                             if (kn == k) // (a code of one step: the load went before the store)
 #pragma unroll
@@ -410,8 +391,9 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
                             cur[j] = nw[j];
                         k = kn;
                     } else if (work && u < rows) {
-                        general_row<T, M, MAXD, HOLES, TR>(gp, tab, gcw, mrow + size_t(slot + c * dq) * ms, ms, l,
-                                                           c + stride * u, e0, d, dq, q, holed, unsigned(zbytes), sink);
+                        strided_messages<M> sm{ mrow + size_t(slot + c * dq) * ms, ms };
+                        general_row<T, MAXD, HOLES, TR>(gp, tab, gcw, sm, l, c + stride * u, e0, d, dq, q, holed,
+                                                        unsigned(zbytes), sink);
                     }
                     if (c + 1 < stride ? !lw.free_inner() : !lw.free_next())
                         __syncthreads();
