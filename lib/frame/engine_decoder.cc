@@ -41,6 +41,7 @@ public:
             for (int32_t i : d_shape.output_order)
                 if (i < 0 || size_t(i) >= d_shape.packed_bits)
                     throw std::logic_error("engine_decoder: the output order names a bit the engine does not write");
+            plan_output_runs();
         }
         // a CPU engine's batch grows with the cores (batch_cpu a pair of them, or
         // batch_cpu_per_core a core beyond four: cpu_batch_units), so that every worker gets
@@ -136,19 +137,34 @@ protected:
     }
 
 private:
-    //! output bit i = engine bit output_order[i], unpacked or packed
+    //! output bit i = engine bit output_order[i], unpacked or packed: a word copy a run of
+    //! consecutive engine bits (C2's information bits are two runs, its shortened form's one)
+    //! rather than a loop over bits
     void select_bits(const uint8_t* p, uint8_t* o, bool packed) const
     {
-        const size_t k = d_shape.output_bits;
-        if (packed)
-            std::fill(o, o + (k + 7) / 8, uint8_t(0));
-        for (size_t i = 0; i < k; ++i) {
-            const size_t j = size_t(d_shape.output_order[i]);
-            const uint8_t bit = packed_bit(p, j);
-            if (packed)
-                set_packed_bit(o, i, bit);
+        const size_t k = d_shape.output_bits, bytes = (k + 7) / 8;
+        thread_local std::vector<uint8_t> staged;
+        uint8_t* to = o;
+        if (!packed) {
+            staged.resize(bytes);
+            to = staged.data();
+        }
+        std::fill(to, to + bytes, uint8_t(0));
+        for (const bit_run& r : d_out_runs)
+            copy_packed_bits(p, r.from, to, r.at, r.length);
+        if (!packed)
+            unpack_bits(to, k, o);
+    }
+
+    //! the output order as runs of consecutive engine bits
+    void plan_output_runs()
+    {
+        for (size_t i = 0; i < d_shape.output_order.size(); ++i) {
+            const size_t from = size_t(d_shape.output_order[i]);
+            if (!d_out_runs.empty() && d_out_runs.back().from + d_out_runs.back().length == from)
+                ++d_out_runs.back().length;
             else
-                o[i] = bit;
+                d_out_runs.push_back(bit_run{ from, i, 1 });
         }
     }
 
@@ -203,6 +219,10 @@ private:
     std::vector<uint8_t> d_packed;
     std::vector<size_t> d_lengths;
     std::vector<input_run> d_runs;
+    struct bit_run {
+        size_t from, at, length; //!< engine bits from .. from + length - 1 are output bits at ..
+    };
+    std::vector<bit_run> d_out_runs;
     bool d_engine_orders = false; //!< the engine reads the sent values in place
     std::vector<int8_t> d_in;
     std::vector<float> d_in_f;

@@ -72,4 +72,29 @@ void unpack_bits(const uint8_t* bytes, size_t nbits, uint8_t* bits)
         bits[i] = (bytes[i / 8] >> (7 - i % 8)) & 1;
 }
 
+void copy_packed_bits(const uint8_t* src, size_t src_bit, uint8_t* dst, size_t dst_bit, size_t nbits)
+{
+    // 56 bits a step: eight bytes read big-endian from the byte that holds src_bit, shifted to
+    // put that bit on top (at most 7 places, so the top 56 are all from the range), then ORed
+    // into the eight bytes from the one that holds dst_bit, shifted down by at most 7 (its low
+    // byte zero: no bit past the 56 is touched). With 72 bits or more left, both windows lie
+    // inside the bytes of their ranges; the rest goes a bit at a time.
+    auto load_be = [](const uint8_t* p) {
+        uint64_t w;
+        std::memcpy(&w, p, 8);
+        return __builtin_bswap64(w);
+    };
+    while (nbits >= 72) {
+        const uint64_t chunk = (load_be(src + src_bit / 8) << (src_bit % 8)) & ~uint64_t(0xff);
+        const uint64_t out = load_be(dst + dst_bit / 8) | (chunk >> (dst_bit % 8));
+        const uint64_t be = __builtin_bswap64(out);
+        std::memcpy(dst + dst_bit / 8, &be, 8);
+        src_bit += 56;
+        dst_bit += 56;
+        nbits -= 56;
+    }
+    for (size_t i = 0; i < nbits; ++i)
+        set_packed_bit(dst, dst_bit + i, packed_bit(src, src_bit + i));
+}
+
 } // namespace gpufec

@@ -171,6 +171,30 @@ TEST(runtime, unpack_matches_the_bit_definition_at_every_length)
     }
 }
 
+TEST(runtime, packed_bit_copy_matches_the_bit_definition_at_every_offset)
+{
+    // every source and destination offset in a byte, lengths across the 56-bit steps; the
+    // buffers are exactly the bytes that hold the ranges (a read or write past them shows
+    // under ASan), and the destination's other bits must stay as they were
+    std::mt19937 rng(7);
+    for (size_t nbits : { size_t(0), size_t(1), size_t(7), size_t(55), size_t(71), size_t(72), size_t(127),
+                          size_t(128), size_t(500), size_t(7155) })
+        for (size_t s = 0; s < 8; ++s)
+            for (size_t d = 0; d < 8; ++d) {
+                std::vector<uint8_t> src((s + nbits + 7) / 8), dst((d + nbits + 7) / 8);
+                for (auto& b : src)
+                    b = uint8_t(rng());
+                for (size_t i = 0; i < 8 * dst.size(); ++i) // (the range clear, the rest random)
+                    if (rng() & 1 && (i < d || i >= d + nbits))
+                        set_packed_bit(dst.data(), i, 1);
+                std::vector<uint8_t> want = dst;
+                for (size_t i = 0; i < nbits; ++i)
+                    set_packed_bit(want.data(), d + i, packed_bit(src.data(), s + i));
+                copy_packed_bits(src.data(), s, dst.data(), d, nbits);
+                ASSERT_EQ(dst, want) << nbits << " bits from " << s << " to " << d;
+            }
+}
+
 #include "partial_batch.h"
 
 TEST(runtime, partial_batches_wait_for_size_or_a_stall)

@@ -18,6 +18,10 @@ void pack_bits(const uint8_t* bits, size_t nbits, uint8_t* bytes);
 void unpack_bits(const uint8_t* bytes, size_t nbits, uint8_t* bits);
 //! how many of the first nbits bits of two MSB-first packed arrays differ
 size_t packed_bit_differences(const uint8_t* a, const uint8_t* b, size_t nbits);
+//! ORs nbits bits of `src` from bit `src_bit` into `dst` from bit `dst_bit` (both packed MSB
+//! first), 56 at a time; the destination's bits there must be clear. Reads and writes only the
+//! bytes that hold the two ranges.
+void copy_packed_bits(const uint8_t* src, size_t src_bit, uint8_t* dst, size_t dst_bit, size_t nbits);
 //! bit i of bits packed MSB first
 inline uint8_t packed_bit(const uint8_t* bytes, size_t i) { return uint8_t((bytes[i / 8] >> (7 - i % 8)) & 1); }
 //! sets bit i of bits packed MSB first where `bit` is 1 (the byte starts cleared)
