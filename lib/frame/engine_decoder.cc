@@ -139,7 +139,7 @@ protected:
 private:
     //! output bit i = engine bit output_order[i], unpacked or packed: a word copy a run of
     //! consecutive engine bits (C2's information bits are two runs, its shortened form's one)
-    //! rather than a loop over bits
+    //! rather than a loop over bits; runs shorter than a word step a bit at a time, as before
     void select_bits(const uint8_t* p, uint8_t* o, bool packed) const
     {
         const size_t k = d_shape.output_bits, bytes = (k + 7) / 8;
@@ -150,8 +150,14 @@ private:
             to = staged.data();
         }
         std::fill(to, to + bytes, uint8_t(0));
-        for (const bit_run& r : d_out_runs)
-            copy_packed_bits(p, r.from, to, r.at, r.length);
+        for (const bit_run& r : d_out_runs) {
+            if (r.length >= 72) {
+                copy_packed_bits(p, r.from, to, r.at, r.length);
+                continue;
+            }
+            for (size_t i = 0; i < r.length; ++i) // (short runs: DVB-S2's codeword as sent)
+                set_packed_bit(to, r.at + i, packed_bit(p, r.from + i));
+        }
         if (!packed)
             unpack_bits(to, k, o);
     }
