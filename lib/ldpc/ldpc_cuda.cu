@@ -406,9 +406,9 @@ public:
         // leaves the SMs idle unless more chunks wait behind it. Measured on the H200 (4221f7c,
         // DVB-S2 64800 1/2, 4096 frames, int8, 10 iterations, host to host, Gb/s, 4 / 8 chunks in
         // flight): with the BCH 4.63-4.66 / 5.01-5.09, without it 5.28-5.29 / 5.29 (so only here)
-        if (!d_slots_tuned && d_pipe->slots() < 8) {
+        if (!d_slots_tuned) {
             device_guard guard(d_device);
-            d_pipe = std::make_unique<batch_pipeline>(8, d_pipe->layout());
+            d_pipe->add_slots(8);
         }
         return true;
     }

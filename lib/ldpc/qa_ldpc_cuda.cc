@@ -367,8 +367,13 @@ TEST(ldpc_cuda, frames_as_sent_dvbs2_with_bch_and_nr_at_high_rate_match_the_cpu)
         const char* options;
         double ebn0;
         bool mixed; // the case above: some frames mended, some failed
+        const char* chunk = nullptr; // GPUFEC_LDPC_CHUNK
     };
     for (const one& k : { one{ "code=dvbs2:16200:1/2, outer=bch, max_iterations=15", 1.2, true },
+                          // with the BCH the engine keeps eight chunks in flight (four slots
+                          // added to its pipeline): chunks of 5 frames make 13, so that every
+                          // slot, the added ones too, is used and then reused
+                          one{ "code=dvbs2:16200:1/2, outer=bch, max_iterations=15", 1.2, true, "5" },
                           one{ "code=dvbs2:16200:3/5, interleaver=8psk, outer=bch, max_iterations=15", 2.0, false },
                           one{ "code=dvbs2:64800:2/3, interleaver=8psk, precision=int8, max_iterations=8", 2.6, false },
                           // DVB-S2X VL-SNR: the medium frame's BCH over GF(2^15); a short frame
@@ -388,7 +393,10 @@ TEST(ldpc_cuda, frames_as_sent_dvbs2_with_bch_and_nr_at_high_rate_match_the_cpu)
         std::vector<uint8_t> coded(enc->coded_bits() * frames);
         enc->encode(info.data(), frames, coded.data());
         const auto soft = test::channel(coded, double(enc->info_bits()) / double(enc->coded_bits()), k.ebn0, 9);
+        if (k.chunk)
+            setenv("GPUFEC_LDPC_CHUNK", k.chunk, 1);
         const auto gdec = make_frame_decoder("ldpc", opts, device_spec::parse("cuda"));
+        unsetenv("GPUFEC_LDPC_CHUNK");
         const auto cdec = make_frame_decoder("ldpc", opts, device_spec::parse("cpu"));
         EXPECT_EQ(gdec->backend().rfind("cuda", 0), 0u) << k.options;
         const auto g = test::decode_frames(*gdec, soft.data(), frames);

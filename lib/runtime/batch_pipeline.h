@@ -81,6 +81,15 @@ public:
                 s.scratch_dev[p].resize(d_layout.scratch[p]);
         }
     }
+    /*! At least `slots` chunks in flight from the next run() on: only the added slots' streams
+     *  and buffers are allocated (never fewer slots). Not during run(). */
+    void add_slots(int slots)
+    {
+        if (slots <= this->slots())
+            return;
+        d_slots.resize(size_t(slots));
+        grow(d_layout);
+    }
     int slots() const { return static_cast<int>(d_slots.size()); }
     const pipeline_layout& layout() const { return d_layout; }
 
