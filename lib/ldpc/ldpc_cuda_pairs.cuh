@@ -151,11 +151,14 @@ __device__ __forceinline__ __half2 half_message(unsigned word, bool high = false
 }
 /*! norm() of two magnitudes (integers 0 .. 2048) as halves: clamped to 1023 (which the engine
  *  checked normalises to the limit), moved to int16 through the mantissa of 1024 + m,
- *  normalised by pair_norm, and back */
+ *  normalised, and back. Below 1024, m * k (k <= 16) stays within its half (at most 16368), so
+ *  one multiply of the word and one shift normalise both halves (pair_norm, for magnitudes up
+ *  to 32767, splits the product in two). */
 __device__ __forceinline__ unsigned half_norm(__half2 m, const pair_fixed& k)
 {
     const unsigned v = half2_bits(__hadd2(__hmin2(m, as_half2(half_1023)), as_half2(half_1024))) & 0x03ff03ffu;
-    return half2_bits(__hsub2(as_half2(pair_norm(v, k) | half_1024), as_half2(half_1024)));
+    const unsigned n = __viaddmin_s16x2_relu(((v * k.norm16) >> 4) & 0x0fff0fffu, k.minus_offset, k.mmax);
+    return half2_bits(__hsub2(as_half2(n | half_1024), as_half2(half_1024)));
 }
 
 //! a layer's message slots in a thread's row: its d entries rounded up to V (half_slots; the
@@ -165,13 +168,15 @@ __host__ __device__ constexpr int pair_layer_slots(int d, int v) { return (d + v
 /*! A row's message slots as the half2 row update reads and writes them: V slots (2 bytes each)
  *  a shared-memory access, V = 1 or 4. With V = 4 each layer's slots start at a multiple of 4
  *  (the engine pads them: layered_slots) and the slots past the row's D are padding, loaded and
- *  written back as they are; two slots' new bytes come from one byte permute. Fewer
+ *  written back as they are; a word's two slots take their new bytes in one byte permute when
+ *  both are entries (put() keeps the even entry's value until its partner comes). Fewer
  *  shared-memory instructions and byte moves an entry, where the padding costs the SM no pair. */
 template <int D, int V>
 struct half_slots {
     static_assert(V == 1 || V == 4, "one or four slots an access");
     static constexpr int words = V == 1 ? D : (D + 3) / 4 * 2; // V 1: one slot a word, else two
     unsigned w[words];
+    unsigned even = 0; // (V 4) the last even entry's new value, biased, until its odd partner's
 
     __device__ __forceinline__ void load(const uint16_t* lrow)
     {
@@ -196,10 +201,12 @@ struct half_slots {
     {
         if constexpr (V == 1)
             w[i] = prmt(biased, 0, 0x0020);
-        else if (i % 2 == 0)
-            w[i / 2] = prmt(biased, w[i / 2], 0x7620); // (the high slot kept: padding, or set next)
+        else if (i % 2 == 1)
+            w[i / 2] = prmt(even, biased, 0x6420); // (the low bytes of the four halves)
+        else if (i + 1 < D)
+            even = biased; // (its word is written with the odd entry's)
         else
-            w[i / 2] = prmt(w[i / 2], biased, 0x6410);
+            w[i / 2] = prmt(biased, w[i / 2], 0x7620); // (the high slot kept: padding)
     }
     __device__ __forceinline__ void store(uint16_t* lrow) const
     {
