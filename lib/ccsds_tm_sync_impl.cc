@@ -68,8 +68,6 @@ public:
     int general_work(int noutput_items, gr_vector_int& ninput_items, gr_vector_const_void_star& input_items,
                      gr_vector_void_star& output_items) override
     {
-        // (the done flag read before the count: the end is where none are left after it)
-        const bool upstream_done = detail()->input(0)->done();
         const auto* in = static_cast<const float*>(input_items[0]);
         auto* out = static_cast<float*>(output_items[0]);
         const size_t n = size_t(ninput_items[0]), room = size_t(noutput_items) / d_F;
@@ -84,9 +82,11 @@ public:
         while (given < room && take(d_sync.step(in + used, n - used, out + given * d_F)))
             ;
         // the input has ended: the last frame, if its symbols have all come (a recording that
-        // ends right after a CADU), once; what is left then is skipped
-        if (upstream_done && !d_finished && given < room &&
-            detail()->input(0)->items_available() - used < d_sync.window()) {
+        // ends right after a CADU), once; what is left then is skipped. Only where this call
+        // sees the whole input: the scheduler counted n before the call, and the upstream may
+        // have written its last symbols and finished since (the next call takes them; finishing
+        // on n here lost a recording's last frame now and then)
+        if (!d_finished && given < room && n - used < d_sync.window() && input_ended(n)) {
             d_finished = true;
             take(d_sync.finish(in + used, n - used, out + given * d_F));
             used = n;
@@ -119,6 +119,13 @@ public:
     bool locked() const override { return d_locked; }
 
 private:
+    //! the upstream is done and nothing came after the scheduler counted n
+    bool input_ended(size_t n)
+    {
+        gr::thread::scoped_lock guard(*detail()->input(0)->mutex());
+        return detail()->input(0)->done() && size_t(detail()->input(0)->items_available()) == n;
+    }
+
     void event(::gpufec::soft_marker_sync::event what, long shift, uint64_t at)
     {
         using ev = ::gpufec::soft_marker_sync::event;
