@@ -6,10 +6,19 @@
 
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
 #include <gnuradio/gpufec/core/viterbi/viterbi.h>
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_reader.h>
 #include <stdexcept>
 
 namespace gr {
 namespace gpufec {
+
+bool input_stream_ended(gr::block& b, size_t counted, int port)
+{
+    const auto reader = b.detail()->input(unsigned(port));
+    gr::thread::scoped_lock guard(*reader->mutex());
+    return reader->done() && size_t(reader->items_available()) == counted;
+}
 
 ::gpufec::conv_code block_code(const std::string& code, int k, const std::vector<int>& polys,
                                const std::vector<int>& puncture)

@@ -10,12 +10,19 @@
 #include <gnuradio/gpufec/core/codes/conv_code.h>
 #include <gnuradio/gpufec/core/runtime/device.h>
 #include "block_logging.h"
+#include <gnuradio/block.h>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace gr {
 namespace gpufec {
+
+/*! Whether a block's input stream has ended where this call stands: the upstream is done and
+ *  nothing came after the scheduler counted `counted` items for the call. The scheduler counts
+ *  before the call, and the upstream may write its last items and finish in between; a block
+ *  that finished on done() alone would drop them. Takes the input buffer's lock. */
+bool input_stream_ended(gr::block& b, size_t counted, int port = 0);
 
 /*! The code a block's parameters describe: a preset name, or "custom" with k/polys/puncture;
  *  the same road as the viterbi family's options (conv_code_from_options), so both take and

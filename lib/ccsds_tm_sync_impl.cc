@@ -6,6 +6,8 @@
  * stepped over as many CADUs as the output holds, its events as tags and log lines. */
 #include <gnuradio/gpufec/ccsds_tm_sync.h>
 
+#include "block_params.h"
+
 #include <gnuradio/gpufec/core/telemetry/ccsds_tm.h>
 #include <gnuradio/gpufec/core/telemetry/marker_sync.h>
 
@@ -86,7 +88,7 @@ public:
         // sees the whole input: the scheduler counted n before the call, and the upstream may
         // have written its last symbols and finished since (the next call takes them; finishing
         // on n here lost a recording's last frame now and then)
-        if (!d_finished && given < room && n - used < d_sync.window() && input_ended(n)) {
+        if (!d_finished && given < room && n - used < d_sync.window() && input_stream_ended(*this, n)) {
             d_finished = true;
             take(d_sync.finish(in + used, n - used, out + given * d_F));
             used = n;
@@ -119,13 +121,6 @@ public:
     bool locked() const override { return d_locked; }
 
 private:
-    //! the upstream is done and nothing came after the scheduler counted n
-    bool input_ended(size_t n)
-    {
-        gr::thread::scoped_lock guard(*detail()->input(0)->mutex());
-        return detail()->input(0)->done() && size_t(detail()->input(0)->items_available()) == n;
-    }
-
     void event(::gpufec::soft_marker_sync::event what, long shift, uint64_t at)
     {
         using ev = ::gpufec::soft_marker_sync::event;

@@ -359,21 +359,13 @@ bool frame_decoder_impl::fill_frame(const void* in_window, size_t first_item, si
     return true;
 }
 
-bool frame_decoder_impl::stream_ended(size_t ninput)
-{
-    // the scheduler counted ninput before this call; the upstream may have written more and
-    // finished since. The stream has ended here only if it is done and nothing more came.
-    gr::thread::scoped_lock guard(*detail()->input(0)->mutex());
-    return detail()->input(0)->done() && size_t(detail()->input(0)->items_available()) == ninput;
-}
-
 size_t frame_decoder_impl::take_stream(const void* in, size_t ninput, bool input_done)
 {
     const size_t frames = ninput / size_t(d_in_unit);
     const size_t taken = fill(in, 0, frames);
     size_t consumed = taken * size_t(d_in_unit);
     if (input_done && taken == frames && d_async->unreleased() == 0 && consumed < ninput &&
-        stream_ended(ninput)) {
+        input_stream_ended(*this, ninput)) {
         // what is left can never make a frame: count it and let the stream end
         d_dropped += ninput - consumed;
         consumed = ninput;
@@ -457,13 +449,13 @@ size_t frame_decoder_impl::take_packets(const void* in, size_t ninput, bool inpu
                 d_pkt_left = 0;
                 continue;
             }
-            if (input_done && stream_ended(ninput)) // it ended inside the frame
+            if (input_done && input_stream_ended(*this, ninput)) // it ended inside the frame
                 pos = cut_packet(ninput, pos);
             break;
         }
         const size_t frames = n / in_unit;
         if (frames == 0) {
-            if (input_done && stream_ended(ninput)) // it ended inside a frame: the packet is cut short
+            if (input_done && input_stream_ended(*this, ninput)) // it ended inside a frame: the packet is cut short
                 pos = cut_packet(ninput, pos);
             break;
         }
@@ -474,7 +466,7 @@ size_t frame_decoder_impl::take_packets(const void* in, size_t ninput, bool inpu
             break; // every slot is busy
     }
     // the stream ended on a frame boundary inside a packet
-    if (pos == ninput && d_pkt_left > 0 && d_pkt_decode && input_done && stream_ended(ninput))
+    if (pos == ninput && d_pkt_left > 0 && d_pkt_decode && input_done && input_stream_ended(*this, ninput))
         pos = cut_packet(ninput, pos);
     return pos;
 }

@@ -128,7 +128,6 @@ private:
     void move_tags(size_t first_item, size_t items, uint64_t frame0, size_t in_unit);
     void tag_frame(uint64_t at, const ::gpufec::frame_status& st, uint64_t frame);
     size_t take_stream(const void* in, size_t ninput, bool input_done);
-    bool stream_ended(size_t ninput);
     size_t take_packets(const void* in, size_t ninput, bool input_done);
     size_t cut_packet(size_t ninput, size_t pos); // the stream ended inside a packet
     void flush_if_idle(bool input_done);
