@@ -108,6 +108,7 @@ struct launch_shape {
     int tr = 1;                     // lanes a row
     bool pairs = false;             // the layered kernel with two codewords a thread
     int vector = 1;                 // its message slots a shared-memory access (half_slots)
+    bool profiled = false;          // its kernel compiled for the code's layers (layer_profile)
     bool global = false;            // messages in global memory (the general kernel)
     bool loops = false;             // the general kernel's rows as loops
     bool packed = false;            // its global messages packed (packed_row_words)
@@ -175,6 +176,11 @@ public:
         d_pairs = d_int8 && (pairs == "on" || (pairs == "auto" && prop.major >= 9));
         const bool pairs_forced = pairs == "on";
         d_pair_half = d_pairs && pair_half_arithmetic(code, o);
+        // the half2 pair kernel with the code's layers unrolled where it is compiled for them
+        // (layer_profile; compute capability 9.0 on); GPUFEC_LDPC_LAYER_PROFILE=off takes the
+        // layer loop (a tuning aid)
+        d_layer_profiles = prop.major >= 9 &&
+                           tuning_choice("GPUFEC_LDPC_LAYER_PROFILE", { "auto", "off" }, "auto") == "auto";
         // the circulants, layer by layer, in column order (general_table; gpu_table holds the
         // same for the layered kernel) and the most rows of a sub-layer
         const int tsize = d_int8 ? 2 : 4, z = code.z();
@@ -419,6 +425,7 @@ public:
                std::to_string(d_per_sm) + " blocks/SM" + (d_shape.pairs ? ", 2 codewords a thread" : "") +
                (d_shape.pairs && d_pair_half ? " in fp16 arithmetic" : "") +
                (d_shape.vector > 1 ? ", " + std::to_string(d_shape.vector) + " messages a load" : std::string()) +
+               (d_shape.profiled ? ", layers compiled in" : "") +
                (d_shape.tr > 1 ? ", " + std::to_string(d_shape.tr) + " lanes a row" : std::string()) +
                (!d_shape.global  ? ""
                                  : std::string(d_shape.shared ? ", general kernel, messages in shared memory"
@@ -521,6 +528,15 @@ private:
         if (pair_vector > 0)
             return msg_stride<uint16_t>(slots); // (even)
         return d_int8 ? msg_stride<int8_t>(slots) : msg_stride<int16_t>(slots);
+    }
+
+    //! each layer's table entries (its row degree)
+    std::vector<int> layer_degrees() const
+    {
+        std::vector<int> d(size_t(d_code.mb()));
+        for (int l = 0; l < d_code.mb(); ++l)
+            d[size_t(l)] = d_gtab->layer_start[l + 1] - d_gtab->layer_start[l];
+        return d;
     }
 
     /*! The message slots a shared-memory access the pair kernel may take: 1, and in half2
@@ -703,6 +719,11 @@ private:
                 sh.vector = 1;
             sh.layered = sh.pairs ? pair_kernel_for(lane_degree, d_pair_half, sh.vector)
                                   : pick_kernel(d_int8, tr, lane_degree);
+            if (sh.pairs && d_pair_half && d_layer_profiles)
+                if (const kernel_fn f = pair_kernel_for_profile(layer_degrees(), sh.vector)) {
+                    sh.layered = f;
+                    sh.profiled = true;
+                }
             if (!sh.layered)
                 return false;
         }
@@ -800,6 +821,7 @@ private:
     bool d_int8 = false;
     bool d_pairs = false; // the pair kernel where it applies (ldpc_cuda_pairs.cuh)
     bool d_pair_half = false; // its rows in half2 arithmetic (pair_row_half)
+    bool d_layer_profiles = true; // its kernels compiled for a code's layers where one is (layer_profile)
     size_t d_optin = 0;   // shared memory a block may have
     launch_shape d_shape; // the kernel and how it is launched
     std::unique_ptr<gpu_table> d_table;      // the layered kernel's, passed by value at each launch

@@ -22,6 +22,8 @@
 #include "ldpc_cuda_layered.cuh"
 
 #include <cuda_fp16.h>
+#include <type_traits>
+#include <vector>
 
 namespace gpufec {
 namespace {
@@ -334,6 +336,55 @@ __host__ __device__ inline size_t pair_smem_bytes(int n, int z, int S, int P, in
            layer_words_bytes(mb);
 }
 
+/*! A code's layers as a kernel may know them when it is compiled: layer l has degree(l) table
+ *  entries. The pair kernel with a profile walks the layers unrolled, so each row's table
+ *  entries are read at fixed offsets of the kernel's parameter (constant-bank operands instead
+ *  of a load with a computed index), its message slots at fixed offsets of the thread's row, and
+ *  no layer bound, degree branch or slot sum is computed at run time; the table's shifts and
+ *  columns stay data, so one profile serves every code of that shape (802.16e's 19 lifting
+ *  sizes of a rate). The generic loop spent about 30 instructions a layer on that (of about 258
+ *  for a row of 7), and a tenth of its stall samples waiting on the layer bounds' loads. */
+template <int... D>
+struct layer_profile {
+    static constexpr int layers = int(sizeof...(D));
+    __host__ __device__ static constexpr int degree(int l)
+    {
+        constexpr int d[] = { D... };
+        return d[l];
+    }
+    __host__ __device__ static constexpr int max_degree()
+    {
+        int m = 0;
+        for (int l = 0; l < layers; ++l)
+            m = degree(l) > m ? degree(l) : m;
+        return m;
+    }
+    //! whether a code's layer degrees are this profile's
+    static bool matches(const std::vector<int>& degrees)
+    {
+        if (int(degrees.size()) != layers)
+            return false;
+        for (int l = 0; l < layers; ++l)
+            if (degrees[size_t(l)] != degree(l))
+                return false;
+        return true;
+    }
+};
+
+/*! f(integral_constant<D>, first table entry E0, first message slot) for layers L.. of PROFILE,
+ *  unrolled, each followed by barrier(L). E0 and the slot are constants where the calls are
+ *  inlined. */
+template <class PROFILE, int V, int L = 0, int E0 = 0, int SLOT = 0, class Row, class Barrier>
+__device__ __forceinline__ void profile_layers(Row&& row, Barrier&& barrier)
+{
+    if constexpr (L < PROFILE::layers) {
+        constexpr int D = PROFILE::degree(L);
+        row(std::integral_constant<int, D>(), E0, SLOT);
+        barrier(L);
+        profile_layers<PROFILE, V, L + 1, E0 + D, SLOT + pair_layer_slots(D, V)>(row, barrier);
+    }
+}
+
 /* Launch bounds: rows of up to 8 bits get 64 registers (two blocks of 512 threads an SM; the
  * shared memory of a pair holds an SM to fewer threads than that: 802.16e 2304 nine pairs, 864
  * threads), which they need without spilling (40 spilled); longer rows what they need. */
@@ -346,12 +397,13 @@ struct pair_bounds {
 /* p.cw_per_block = 2P. The table's entries count bytes of int16x2 words (entry.x = shift * 4).
  * HALF: the rows in half2 arithmetic (pair_row_half), the posteriors held as half2 words
  * between the load and the results; V: its message slots a shared-memory access (half_slots),
- * each layer's first slot at a multiple of V. */
-template <int MAXD, bool HALF, int V = 1>
-__global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>::blocks)
-    ldpc_pair_kernel(gpu_params p, const __grid_constant__ gpu_table tab, const int8_t* __restrict__ soft,
-                     uint8_t* __restrict__ out, frame_status* __restrict__ results, float* __restrict__ posteriors,
-                     int* __restrict__ queue)
+ * each layer's first slot at a multiple of V. PROFILE: void (the layers as a loop over the
+ * table's bounds), or the code's layer_profile (its layers unrolled). */
+template <int MAXD, bool HALF, int V, class PROFILE>
+__device__ __forceinline__ void pair_kernel_body(const gpu_params& p, const gpu_table& tab,
+                                                 const int8_t* __restrict__ soft, uint8_t* __restrict__ out,
+                                                 frame_status* __restrict__ results, float* __restrict__ posteriors,
+                                                 int* __restrict__ queue)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     const int C = p.cw_per_block, P = C / 2, z = p.z, n = p.n, S = p.msg_stride;
@@ -402,40 +454,62 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
             // a codeword past the last frame is updated with its partner (its results are not
             // written); one that has stopped keeps its values
             const unsigned keep = (!active[0] || work[0] ? 0x0000ffffu : 0u) | (!active[1] || work[1] ? 0xffff0000u : 0u);
-            int slot = 0;
-            uint32_t next = lean ? 0u : s_layer[0];
-            for (int l = 0; l < p.mb; ++l) {
-                const layer_word lw{ next };
-                if constexpr (!lean)
-                    next = s_layer[l + 1];
-                const int e0 = lean ? tab.layer_start[l] : lw.first();
-                const int d = lean ? tab.layer_start[l + 1] - e0 : lw.entries();
-                if (work[0] || work[1]) {
-                    with_degree<MAXD>(d, [&](auto deg) {
-                        constexpr int D = decltype(deg)::value;
-                        if constexpr (HALF) {
-                            if (keep == ~0u)
-                                pair_row_half<D, false, V>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
-                            else
-                                pair_row_half<D, true, V>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
-                        } else if (keep == ~0u) {
-                            pair_row<D, false>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
-                        } else {
-                            pair_row<D, true>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
-                        }
-                    });
+            // one row of D entries from table entry e0, its slots from `slot` on
+            auto row_update = [&](auto deg, int e0, int slot) {
+                constexpr int D = decltype(deg)::value;
+                if constexpr (HALF) {
+                    if (keep == ~0u)
+                        pair_row_half<D, false, V>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
+                    else
+                        pair_row_half<D, true, V>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
+                } else if (keep == ~0u) {
+                    pair_row<D, false>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
+                } else {
+                    pair_row<D, true>(gcw, mrow + slot, tab.entry + e0, rb, rbz, k, keep);
                 }
-                slot += pair_layer_slots(d, V);
-                if (lean || !lw.free_next())
-                    __syncthreads();
+            };
+            if constexpr (!std::is_void_v<PROFILE>) {
+                const bool any = work[0] || work[1];
+                profile_layers<PROFILE, V>(
+                    [&](auto deg, int e0, int slot) {
+                        if (any)
+                            row_update(deg, e0, slot);
+                    },
+                    [&](int l) {
+                        if (lean || !layer_word{ tab.layer[l] }.free_next())
+                            __syncthreads();
+                    });
+            } else {
+                int slot = 0;
+                uint32_t next = lean ? 0u : s_layer[0];
+                for (int l = 0; l < p.mb; ++l) {
+                    const layer_word lw{ next };
+                    if constexpr (!lean)
+                        next = s_layer[l + 1];
+                    const int e0 = lean ? tab.layer_start[l] : lw.first();
+                    const int d = lean ? tab.layer_start[l + 1] - e0 : lw.entries();
+                    if (work[0] || work[1])
+                        with_degree<MAXD>(d, [&](auto deg) { row_update(deg, e0, slot); });
+                    slot += pair_layer_slots(d, V);
+                    if (lean || !lw.free_next())
+                        __syncthreads();
+                }
             }
             all_done = end_pair_iteration(p, it, work, active, lane_used, row == 0, local0, s_bad, s_done, s_iters, [&] {
                 unsigned bad = 0;
-                for (int l = 0; l < p.mb && bad != 3u; ++l) {
-                    const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
-                    with_degree<MAXD>(d, [&](auto deg) {
-                        bad |= pair_row_parity<decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz);
-                    });
+                if constexpr (!std::is_void_v<PROFILE>) {
+                    profile_layers<PROFILE, V>(
+                        [&](auto deg, int e0, int) {
+                            bad |= pair_row_parity<decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz);
+                        },
+                        [](int) {});
+                } else {
+                    for (int l = 0; l < p.mb && bad != 3u; ++l) {
+                        const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
+                        with_degree<MAXD>(d, [&](auto deg) {
+                            bad |= pair_row_parity<decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz);
+                        });
+                    }
                 }
                 return bad;
             });
@@ -451,6 +525,39 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
                 write_results<int16_t, 2>(p, reinterpret_cast<const int16_t*>(gamma) + h, cw0 + h, row, z,
                                           s_iters[local0 + h], s_bad[local0 + h] != 0, out, results, posteriors);
     }
+}
+
+template <int MAXD, bool HALF, int V = 1>
+__global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>::blocks)
+    ldpc_pair_kernel(gpu_params p, const __grid_constant__ gpu_table tab, const int8_t* __restrict__ soft,
+                     uint8_t* __restrict__ out, frame_status* __restrict__ results, float* __restrict__ posteriors,
+                     int* __restrict__ queue)
+{
+    pair_kernel_body<MAXD, HALF, V, void>(p, tab, soft, out, results, posteriors, queue);
+}
+
+//! the rows unrolled to at least PROFILE's longest
+template <class PROFILE>
+constexpr int profile_maxd = PROFILE::max_degree() <= 8    ? 8
+                             : PROFILE::max_degree() <= 16 ? 16
+                             : PROFILE::max_degree() <= 24 ? 24
+                                                           : 32;
+
+/*! The half2 pair kernel with PROFILE's layers unrolled. Compiled for compute capability 9.0 on
+ *  only (the engine takes the pair kernel there by default, and a profile only there), so that
+ *  the older targets' builds do not pay for its unrolled code. */
+template <class PROFILE, int V>
+__global__ void __launch_bounds__(pair_bounds<profile_maxd<PROFILE>>::threads,
+                                  pair_bounds<profile_maxd<PROFILE>>::blocks)
+    ldpc_pair_profile_kernel(gpu_params p, const __grid_constant__ gpu_table tab, const int8_t* __restrict__ soft,
+                             uint8_t* __restrict__ out, frame_status* __restrict__ results,
+                             float* __restrict__ posteriors, int* __restrict__ queue)
+{
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+    pair_kernel_body<profile_maxd<PROFILE>, true, V, PROFILE>(p, tab, soft, out, results, posteriors, queue);
+#else
+    __trap(); // (never launched below 9.0)
+#endif
 }
 
 template <bool HALF, int V>
@@ -469,6 +576,29 @@ inline kernel_fn pair_kernel_for(int max_degree, bool half, int vector)
     if (!half)
         return pair_kernel_by_degree<false, 1>(max_degree);
     return vector == 4 ? pair_kernel_by_degree<true, 4>(max_degree) : pair_kernel_by_degree<true, 1>(max_degree);
+}
+
+//! the half2 pair kernel of PROFILE's layers, `vector` slots an access
+template <class PROFILE>
+kernel_fn profile_pair_kernel(int vector)
+{
+    return vector == 4 ? ldpc_pair_profile_kernel<PROFILE, 4> : ldpc_pair_profile_kernel<PROFILE, 1>;
+}
+
+/*! The layer profiles the half2 pair kernel is compiled for: the rate-1/2 codes of 802.11n 1944
+ *  and of 802.16e (every lifting size; the engine takes pairs from Z = 64 on, so 802.11n 1296 and
+ *  648 and 802.16e up to 1440 bits decode one codeword a thread and would not use theirs). */
+using profile_80211n_1944_half = layer_profile<7, 7, 7, 7, 7, 7, 8, 7, 7, 7, 7, 8>;
+using profile_80216e_half = layer_profile<6, 7, 7, 6, 6, 7, 6, 6, 7, 6, 6, 6>;
+
+//! the half2 pair kernel compiled for a code of these layer degrees, or null where none is
+inline kernel_fn pair_kernel_for_profile(const std::vector<int>& degrees, int vector)
+{
+    if (profile_80211n_1944_half::matches(degrees))
+        return profile_pair_kernel<profile_80211n_1944_half>(vector);
+    if (profile_80216e_half::matches(degrees))
+        return profile_pair_kernel<profile_80216e_half>(vector);
+    return nullptr;
 }
 
 } // namespace

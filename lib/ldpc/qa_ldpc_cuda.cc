@@ -10,6 +10,7 @@
 #include <gnuradio/gpufec/core/ldpc/ldpc_encoder.h>
 #include <gnuradio/gpufec/core/frame/batch_decoder.h>
 #include <gnuradio/gpufec/core/frame/frame_registry.h>
+#include <gnuradio/gpufec/core/runtime/device.h>
 #include <gnuradio/gpufec/core/runtime/soft.h>
 #include <gtest/gtest.h>
 
@@ -310,6 +311,59 @@ TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
         unsetenv("GPUFEC_LDPC_PAIRS");
         unsetenv("GPUFEC_LDPC_PAIR_ARITH");
         unsetenv("GPUFEC_LDPC_MSG_VECTOR");
+    }
+}
+
+TEST(ldpc_cuda, pair_kernels_compiled_for_a_codes_layers_match_the_cpu)
+{
+    // the half2 pair kernel with the layers of the rate-1/2 IEEE codes unrolled (layer_profile;
+    // GPUFEC_LDPC_LAYER_PROFILE=off takes the layer loop), one and four message slots a load,
+    // early stop on and off with partners that stop apart, odd batches, offset min-sum; codes of
+    // other shapes (802.11n 1296 1/2, 802.16e 3/4B) take the loop
+    GPUFEC_REQUIRE_GPU();
+    const bool hopper = cuda_devices().at(0).cc_major >= 9; // (the profiles are compiled from 9.0 on)
+    for (const char* id : { "802.11n:1944:1/2", "802.11n:1296:1/2", "802.16e:2304:1/2", "802.16e:576:1/2",
+                            "802.16e:1440:3/4B" }) {
+        const ldpc_code c = ldpc_code::standard(id);
+        const std::string name(id);
+        const bool profiled = name.find("1/2") != std::string::npos && name.find("1296") == std::string::npos;
+        const int frames = 41;
+        const auto info = test::random_bits(size_t(c.k()) * frames, 21);
+        std::vector<uint8_t> cw(size_t(c.n()) * frames);
+        ldpc_encoder(c).encode(info.data(), size_t(frames), cw.data());
+        const auto noisy = test::channel(cw, c.rate(), 1.5, 22);
+        std::vector<int8_t> soft(test::channel(cw, c.rate(), 5.0, 23));
+        for (int f = 1; f < frames; f += 3)
+            std::copy(noisy.begin() + f * c.n(), noisy.begin() + (f + 1) * c.n(), soft.begin() + f * c.n());
+        setenv("GPUFEC_LDPC_PAIRS", "on", 1);
+        setenv("GPUFEC_LDPC_PAIR_ARITH", "half", 1);
+        for (const char* vector : { "1", "4" })
+            for (const char* layers : { "auto", "off" }) {
+                setenv("GPUFEC_LDPC_MSG_VECTOR", vector, 1);
+                setenv("GPUFEC_LDPC_LAYER_PROFILE", layers, 1);
+                ldpc_options o;
+                o.precision = ldpc_precision::int8;
+                o.max_iterations = 9;
+                o.max_batch = 23;
+                const std::string backend = ldpc_decoder(c, o, device_spec::parse("cuda")).backend();
+                EXPECT_EQ(backend.find("layers compiled in") != std::string::npos,
+                          hopper && profiled && std::string(layers) == "auto")
+                    << id << ": " << backend;
+                for (bool et : { true, false })
+                    for (float offset : { 0.f, 2.f }) {
+                        o.early_termination = et;
+                        o.offset = offset;
+                        o.normalization = offset > 0.f ? 1.f : 0.f;
+                        expect_gpu_as_cpu(c, o, soft, frames,
+                                          std::string(id) + (et ? " ET" : "") + " offset " +
+                                              std::to_string(int(offset)) + " slots a load " + vector +
+                                              " layers " + layers);
+                    }
+            }
+        unsetenv("GPUFEC_LDPC_PAIRS");
+        unsetenv("GPUFEC_LDPC_PAIR_ARITH");
+        unsetenv("GPUFEC_LDPC_MSG_VECTOR");
+        unsetenv("GPUFEC_LDPC_LAYER_PROFILE");
     }
 }
 
