@@ -342,8 +342,9 @@ __host__ __device__ inline size_t pair_smem_bytes(int n, int z, int S, int P, in
  *  of a load with a computed index), its message slots at fixed offsets of the thread's row, and
  *  no layer bound, degree branch or slot sum is computed at run time; the table's shifts and
  *  columns stay data, so one profile serves every code of that shape (802.16e's 19 lifting
- *  sizes of a rate). The generic loop spent about 30 instructions a layer on that (of about 258
- *  for a row of 7), and a tenth of its stall samples waiting on the layer bounds' loads. */
+ *  sizes of a rate). The generic loop spent about 30 instructions a layer on that (a row of 7
+ *  entries itself takes about 160), and a tenth of its stall samples waiting on the layer
+ *  bounds' loads. */
 template <int... D>
 struct layer_profile {
     static constexpr int layers = int(sizeof...(D));
