@@ -483,6 +483,61 @@ TEST(ldpc_cuda, frames_as_sent_dvbs2_with_bch_and_nr_at_high_rate_match_the_cpu)
     EXPECT_EQ(make_frame_decoder("ldpc", int16, device_spec::parse("auto"))->backend().rfind("cpu", 0), 0u);
 }
 
+TEST(ldpc_cuda, batches_in_page_locked_memory_through_many_chunks_match_the_cpu)
+{
+    // Where the caller's memory is page-locked the batch pipeline enqueues every chunk at once,
+    // each behind its slot's previous chunk on the slot's stream, without waiting on the host
+    // (runtime/batch_pipeline.h). Chunks of 7 codewords make 30 over the 4 slots, every slot
+    // reused seven times: the packed bits straight into the caller's memory, the unpacked bits
+    // through the decoder's own page-locked buffer, and a batch in ordinary memory between them
+    // (which waits as before) all equal the CPU's.
+    GPUFEC_REQUIRE_GPU();
+    const auto opts = parse_frame_options("code=802.11n:1944:1/2, precision=int8, max_iterations=8");
+    const auto enc = make_frame_encoder("ldpc", opts);
+    const size_t frames = 207, n = enc->coded_bits();
+    const auto info = test::random_bits(enc->info_bits() * frames, 21);
+    std::vector<uint8_t> coded(n * frames);
+    enc->encode(info.data(), frames, coded.data());
+    const auto soft = test::channel(coded, double(enc->info_bits()) / double(n), 1.6, 22);
+    const auto cdec = make_frame_decoder("ldpc", opts, device_spec::parse("cpu"));
+    const auto want = test::decode_frames(*cdec, soft.data(), frames);
+    std::unique_ptr<batch_decoder> gdec;
+    {
+        test::scoped_env chunk("GPUFEC_LDPC_CHUNK", "7");
+        gdec = make_frame_decoder("ldpc", opts, device_spec::parse("cuda"));
+    }
+    ASSERT_EQ(gdec->backend().rfind("cuda", 0), 0u);
+    host_buffer in(soft.size()), bits(gdec->output_bytes(false) * frames),
+        status(frames * sizeof(frame_status));
+    ASSERT_TRUE(in.pinned() && bits.pinned() && status.pinned());
+    std::copy(soft.begin(), soft.end(), reinterpret_cast<int8_t*>(in.data()));
+    auto* st = reinterpret_cast<frame_status*>(status.data());
+    for (const bool packed : { true, false, true }) {
+        for (const bool locked : { true, false }) {
+            std::fill(bits.data(), bits.data() + bits.size(), uint8_t(0x5a));
+            std::vector<frame_status> plain(frames);
+            frame_batch b;
+            b.frames = frames;
+            b.soft = reinterpret_cast<const int8_t*>(in.data());
+            b.bits = bits.data();
+            b.packed = packed;
+            b.status = locked ? st : plain.data();
+            gdec->decode(b);
+            const std::string what = std::string(packed ? "packed" : "unpacked") + (locked ? ", page-locked" : ", status in ordinary memory");
+            for (size_t f = 0; f < frames; ++f) {
+                const frame_status& g = locked ? st[f] : plain[f];
+                EXPECT_EQ(g.iterations, want.status[f].iterations) << what << " frame " << f;
+                EXPECT_EQ(g.check, want.status[f].check) << what << " frame " << f;
+                for (size_t i = 0; i < enc->info_bits(); ++i) {
+                    const uint8_t got = packed ? (bits.data()[f * gdec->output_bytes(true) + i / 8] >> (7 - i % 8)) & 1
+                                               : bits.data()[f * enc->info_bits() + i];
+                    ASSERT_EQ(got, want.bits[f * enc->info_bits() + i]) << what << " frame " << f << " bit " << i;
+                }
+            }
+        }
+    }
+}
+
 TEST(ldpc_cuda, packed_4bit_input_read_by_the_kernels_matches_the_cpu)
 {
     // packed 4-bit frames (frame_batch::soft4) read where each kernel loads a codeword: the pair
