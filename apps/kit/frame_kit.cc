@@ -255,7 +255,7 @@ private:
             in.info = d_span_info.get<uint8_t>(count * d_basis->info_bytes());
             sim::make_span_frames_cpu(*d_basis, levels, sk, first, count, in);
         }
-        d_status = d_status_buf.get<frame_status>(count);
+        d_status.resize(count);
         frame_batch b;
         b.frames = count;
         b.soft = in.soft8;
@@ -264,7 +264,7 @@ private:
         d_packed = d_out_buf.get<uint8_t>(count * stride);
         b.bits = d_packed;
         b.packed = true;
-        b.status = d_status;
+        b.status = d_status.data();
         d_dec->decode(b);
         const size_t k = d_k;
         for_frames(*d_pool, count, [&](uint64_t f, int) {
@@ -419,7 +419,7 @@ private:
 
     void decode(uint64_t count, bool packed)
     {
-        d_status = d_status_buf.get<frame_status>(count);
+        d_status.resize(count);
         frame_batch b;
         b.frames = count;
         if (d_dec->wants_float_input()) {
@@ -437,7 +437,7 @@ private:
             b.bits = d_out.data();
         }
         b.packed = packed;
-        b.status = d_status;
+        b.status = d_status.data();
         b.input_lengths = d_len.empty() ? nullptr : d_len.data();
         d_dec->decode(b);
     }
@@ -467,8 +467,7 @@ private:
     float* d_softf = nullptr;
     uint8_t* d_packed = nullptr;
     std::vector<uint8_t> d_info, d_out;
-    kit_buffer d_status_buf; //!< (page-locked like the bits: the GPU pipeline then never waits on the host)
-    frame_status* d_status = nullptr;
+    std::vector<frame_status> d_status;
     uint64_t d_bench_frames = 0;
     // span frames (choose_frame_maker)
     bool d_span = false;

@@ -5,7 +5,6 @@
 #include "frame/frame_engine.h"
 
 #include <gnuradio/gpufec/core/runtime/bits.h>
-#include <gnuradio/gpufec/core/runtime/device.h>
 
 #include "runtime/cpu_pool.h"
 #include <algorithm>
@@ -94,7 +93,8 @@ protected:
         const size_t k = d_shape.output_bits, bytes = (k + 7) / 8, engine_bytes = (d_shape.packed_bits + 7) / 8;
         // engines write packed decisions: straight into the output where it has their form
         const bool direct = b.packed && bytes == engine_bytes && d_shape.output_order.empty();
-        uint8_t* packed = direct ? b.bits : engine_decisions(b.frames * engine_bytes);
+        if (!direct)
+            d_packed.resize(b.frames * engine_bytes);
         engine_batch in;
         in.soft = b.soft;
         in.soft_f = b.soft_f;
@@ -108,7 +108,7 @@ protected:
         if (!d_shape.input_order.empty() && !d_engine_orders)
             reorder(b, in);
         engine_output out;
-        out.packed = packed;
+        out.packed = direct ? b.bits : d_packed.data();
         out.status = b.status;
         out.soft_out = b.soft_out;
         d_engine->run(in, out);
@@ -218,26 +218,11 @@ private:
         in.soft_f = b.soft_f ? d_in_f.data() : nullptr;
     }
 
-    /*! where the engine writes its packed decisions when they are not the output's form: for a
-     *  GPU engine page-locked memory (its batch pipeline then copies there directly and need not
-     *  wait for each chunk before enqueueing the next: runtime/batch_pipeline.h) */
-    uint8_t* engine_decisions(size_t bytes)
-    {
-        if (!d_engine->on_gpu()) {
-            d_packed.resize(bytes);
-            return d_packed.data();
-        }
-        if (!d_packed_locked || d_packed_locked->size() < bytes)
-            d_packed_locked = std::make_unique<host_buffer>(std::max<size_t>(bytes, 1));
-        return d_packed_locked->data();
-    }
-
     frame_shape d_shape;
     std::unique_ptr<frame_engine> d_engine;
     std::shared_ptr<cpu_pool> d_pool;
     size_t d_batch = 1;
     std::vector<uint8_t> d_packed;
-    std::unique_ptr<host_buffer> d_packed_locked; //!< d_packed for a GPU engine
     std::vector<size_t> d_lengths;
     std::vector<input_run> d_runs;
     struct bit_run {

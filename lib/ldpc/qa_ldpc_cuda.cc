@@ -485,12 +485,11 @@ TEST(ldpc_cuda, frames_as_sent_dvbs2_with_bch_and_nr_at_high_rate_match_the_cpu)
 
 TEST(ldpc_cuda, batches_in_page_locked_memory_through_many_chunks_match_the_cpu)
 {
-    // Where the caller's memory is page-locked the batch pipeline enqueues every chunk at once,
-    // each behind its slot's previous chunk on the slot's stream, without waiting on the host
-    // (runtime/batch_pipeline.h). Chunks of 7 codewords make 30 over the 4 slots, every slot
-    // reused seven times: the packed bits straight into the caller's memory, the unpacked bits
-    // through the decoder's own page-locked buffer, and a batch in ordinary memory between them
-    // (which waits as before) all equal the CPU's.
+    // Page-locked memory (as the asynchronous decoder's slots are) is copied from and to
+    // directly, without the batch pipeline's staging buffers (runtime/batch_pipeline.h). Chunks
+    // of 7 codewords make 30 over the 4 slots, each slot reused seven times: the packed bits
+    // straight into the caller's memory, the unpacked bits through the decoder's own buffer,
+    // the status in page-locked or in ordinary memory (staged), all equal the CPU's.
     GPUFEC_REQUIRE_GPU();
     const auto opts = parse_frame_options("code=802.11n:1944:1/2, precision=int8, max_iterations=8");
     const auto enc = make_frame_encoder("ldpc", opts);

@@ -11,18 +11,11 @@
  * buffer per slot. The engine gives the largest chunk's sizes at construction (the layout) and
  * every device buffer is allocated there, once; a batch allocates nothing. Host memory that is
  * already page-locked (the asynchronous decoder's slots) is copied from/to directly; other
- * memory is staged through page-locked buffers of the layout's size, made on first such use.
- *
- * A slot's next chunk is enqueued behind its last one on the slot's stream, which orders the
- * reuse of its device buffers; the host waits for that last chunk first only where it went
- * through the staging buffers (they are reused, and staged output is copied out on the host).
- * With page-locked memory every chunk is therefore enqueued at once and a chunk's copy in starts
- * as soon as its slot's previous chunk has been copied out, not a host wake-up later. */
+ * memory is staged through page-locked buffers of the layout's size, made on first such use. */
 #ifndef INCLUDED_GPUFEC_RUNTIME_BATCH_PIPELINE_H
 #define INCLUDED_GPUFEC_RUNTIME_BATCH_PIPELINE_H
 
 #include "cuda_resources.h"
-#include "tuning.h"
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -65,9 +58,6 @@ class batch_pipeline
 public:
     batch_pipeline(int slots, const pipeline_layout& layout)
     {
-        // tuning aid: GPUFEC_PIPELINE_WAIT=chunk makes the host wait for every slot's last chunk
-        // before enqueueing its next (the former way; for A/B measurements)
-        d_wait_always = tuning_choice("GPUFEC_PIPELINE_WAIT", { "auto", "chunk" }, "auto") == "chunk";
         d_slots.resize(size_t(slots < 2 ? 2 : slots));
         grow(layout);
     }
@@ -109,34 +99,12 @@ public:
     template <class Describe, class Compute>
     void run(int64_t nchunks, Describe&& describe, Compute&& compute)
     {
+        const int S = slots();
         for (auto& s : d_slots)
             s.chunk = -1;
-        try {
-            enqueue_all(nchunks, describe, compute);
-        } catch (...) {
-            // what was enqueued still reads and writes the caller's memory: let it end first
-            for (auto& s : d_slots)
-                cudaStreamSynchronize(s.stream.get());
-            cudaGetLastError();
-            for (auto& s : d_slots) {
-                s.chunk = -1;
-                s.staged = false;
-            }
-            throw;
-        }
-        for (auto& s : d_slots)
-            finish(s);
-    }
-
-private:
-    template <class Describe, class Compute>
-    void enqueue_all(int64_t nchunks, Describe& describe, Compute& compute)
-    {
-        const int S = slots();
         for (int64_t c = 0; c < nchunks; ++c) {
             slot& sl = d_slots[size_t(c % S)];
-            if (d_wait_always || sl.staged)
-                finish(sl);
+            finish(sl);
             sl.io = describe(c);
             slot_view v;
             v.slot = int(c % S);
@@ -151,16 +119,17 @@ private:
             for (size_t p = 0; p < pipeline_ports; ++p)
                 copy_out(sl, p);
             sl.chunk = c;
-            sl.staged = staged_io(sl);
         }
+        for (int64_t c = nchunks - S < 0 ? 0 : nchunks - S; c < nchunks; ++c)
+            finish(d_slots[size_t(c % S)]);
     }
 
+private:
     struct slot {
         cuda_stream stream;
         std::array<device_buffer<uint8_t>, pipeline_ports> in_dev, out_dev, scratch_dev;
         std::array<pinned_buffer<uint8_t>, pipeline_ports> in_host, out_host; // staging
-        std::array<bool, pipeline_ports> in_staged{}, out_staged{};
-        bool staged = false; // the chunk enqueued last used a staging buffer
+        std::array<bool, pipeline_ports> out_staged{};
         chunk_io io;
         int64_t chunk = -1;
     };
@@ -181,24 +150,14 @@ private:
                                    " bytes, the layout has " + std::to_string(b.size()));
     }
 
-    bool staged_io(const slot& sl) const
-    {
-        for (size_t p = 0; p < pipeline_ports; ++p)
-            if (sl.in_staged[p] || sl.out_staged[p])
-                return true;
-        return false;
-    }
-
     void copy_in(slot& sl, size_t p)
     {
         const size_t bytes = sl.io.in_bytes[p];
-        sl.in_staged[p] = false;
         if (bytes == 0)
             return;
         fits(bytes, sl.in_dev[p], "input", p);
         const void* src = sl.io.in[p];
         if (!is_pinned_host(src)) {
-            sl.in_staged[p] = true;
             sl.in_host[p].resize(d_layout.in[p]);
             std::memcpy(sl.in_host[p].get(), src, bytes);
             src = sl.in_host[p].get();
@@ -233,11 +192,9 @@ private:
             if (sl.out_staged[p])
                 std::memcpy(sl.io.out[p], sl.out_host[p].get(), sl.io.out_bytes[p]);
         sl.chunk = -1;
-        sl.staged = false;
     }
 
     pipeline_layout d_layout;
-    bool d_wait_always = false;
     std::vector<slot> d_slots;
 };
 
