@@ -75,7 +75,8 @@ void batch_decoder::decode(const frame_batch& batch)
         d_status.resize(b.frames);
         b.status = d_status.data();
     }
-    std::fill(b.status, b.status + b.frames, frame_status{});
+    if (!writes_whole_status())
+        std::fill(b.status, b.status + b.frames, frame_status{});
 
     // A frame of zeros carries no information; whatever the decoder made of it (the all-zero
     // word satisfies every parity check), it is reported as erased and never as passed. The

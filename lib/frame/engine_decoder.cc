@@ -88,6 +88,7 @@ public:
     }
 
 protected:
+    bool writes_whole_status() const override { return d_engine->writes_whole_status(); }
     void decode_checked(const frame_batch& b) override
     {
         const size_t k = d_shape.output_bits, bytes = (k + 7) / 8, engine_bytes = (d_shape.packed_bits + 7) / 8;

@@ -68,6 +68,9 @@ public:
     virtual bool takes_soft4() const { return false; }
     //! decodes a batch host memory to host memory, blocking
     virtual void run(const engine_batch& in, const engine_output& out) = 0;
+    //! whether run() writes every frame's status whole (each field), so that the decoder need
+    //! not reset them before (batch_decoder::writes_whole_status)
+    virtual bool writes_whole_status() const { return false; }
     //! seconds per run of `frames` frames in the device kernels alone; negative where not measured
     virtual double time_kernels(const int8_t*, size_t /*frames*/, int /*reps*/) { return -1; }
     /*! An engine that can put a frame's values in its own order as it loads them (a GPU kernel

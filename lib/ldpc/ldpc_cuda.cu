@@ -364,6 +364,8 @@ public:
     }
 
     bool on_gpu() const override { return true; }
+    //! every kernel writes each codeword's status whole (write_results), the BCH its verdicts
+    bool writes_whole_status() const override { return true; }
 
     //! the sent values are put in place as the kernel loads them: runs of copies and fills
     bool take_input_order(const std::vector<input_run>& runs, size_t engine_values, size_t frame_values) override

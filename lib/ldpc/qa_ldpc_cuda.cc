@@ -489,7 +489,9 @@ TEST(ldpc_cuda, batches_in_page_locked_memory_through_many_chunks_match_the_cpu)
     // directly, without the batch pipeline's staging buffers (runtime/batch_pipeline.h). Chunks
     // of 7 codewords make 30 over the 4 slots, each slot reused seven times: the packed bits
     // straight into the caller's memory, the unpacked bits through the decoder's own buffer,
-    // the status in page-locked or in ordinary memory (staged), all equal the CPU's.
+    // the status in page-locked or in ordinary memory (staged), all equal the CPU's. The status
+    // starts as garbage: the GPU engine writes each frame's whole (the decoder does not reset
+    // it first), and frame 3, all zeros, is still reported erased.
     GPUFEC_REQUIRE_GPU();
     const auto opts = parse_frame_options("code=802.11n:1944:1/2, precision=int8, max_iterations=8");
     const auto enc = make_frame_encoder("ldpc", opts);
@@ -497,7 +499,8 @@ TEST(ldpc_cuda, batches_in_page_locked_memory_through_many_chunks_match_the_cpu)
     const auto info = test::random_bits(enc->info_bits() * frames, 21);
     std::vector<uint8_t> coded(n * frames);
     enc->encode(info.data(), frames, coded.data());
-    const auto soft = test::channel(coded, double(enc->info_bits()) / double(n), 1.6, 22);
+    auto soft = test::channel(coded, double(enc->info_bits()) / double(n), 1.6, 22);
+    std::fill(soft.begin() + 3 * n, soft.begin() + 4 * n, int8_t(0));
     const auto cdec = make_frame_decoder("ldpc", opts, device_spec::parse("cpu"));
     const auto want = test::decode_frames(*cdec, soft.data(), frames);
     std::unique_ptr<batch_decoder> gdec;
@@ -511,10 +514,14 @@ TEST(ldpc_cuda, batches_in_page_locked_memory_through_many_chunks_match_the_cpu)
     ASSERT_TRUE(in.pinned() && bits.pinned() && status.pinned());
     std::copy(soft.begin(), soft.end(), reinterpret_cast<int8_t*>(in.data()));
     auto* st = reinterpret_cast<frame_status*>(status.data());
+    ASSERT_EQ(want.status[3].erased, 1);
     for (const bool packed : { true, false, true }) {
         for (const bool locked : { true, false }) {
             std::fill(bits.data(), bits.data() + bits.size(), uint8_t(0x5a));
             std::vector<frame_status> plain(frames);
+            std::fill(reinterpret_cast<uint8_t*>(plain.data()), reinterpret_cast<uint8_t*>(plain.data() + frames),
+                      uint8_t(0x5a));
+            std::fill(status.data(), status.data() + status.size(), uint8_t(0x5a));
             frame_batch b;
             b.frames = frames;
             b.soft = reinterpret_cast<const int8_t*>(in.data());
@@ -522,11 +529,15 @@ TEST(ldpc_cuda, batches_in_page_locked_memory_through_many_chunks_match_the_cpu)
             b.packed = packed;
             b.status = locked ? st : plain.data();
             gdec->decode(b);
-            const std::string what = std::string(packed ? "packed" : "unpacked") + (locked ? ", page-locked" : ", status in ordinary memory");
+            const std::string what =
+                std::string(packed ? "packed" : "unpacked") + (locked ? ", page-locked" : ", status in ordinary memory");
             for (size_t f = 0; f < frames; ++f) {
                 const frame_status& g = locked ? st[f] : plain[f];
                 EXPECT_EQ(g.iterations, want.status[f].iterations) << what << " frame " << f;
                 EXPECT_EQ(g.check, want.status[f].check) << what << " frame " << f;
+                EXPECT_EQ(g.erased, want.status[f].erased) << what << " frame " << f;
+                EXPECT_EQ(g.inner, want.status[f].inner) << what << " frame " << f;
+                EXPECT_EQ(g.corrected, want.status[f].corrected) << what << " frame " << f;
                 for (size_t i = 0; i < enc->info_bits(); ++i) {
                     const uint8_t got = packed ? (bits.data()[f * gdec->output_bytes(true) + i / 8] >> (7 - i % 8)) & 1
                                                : bits.data()[f * enc->info_bits() + i];

@@ -131,6 +131,10 @@ public:
 protected:
     //! batch is checked; status is never null here (the base supplies scratch)
     virtual void decode_checked(const frame_batch& batch) = 0;
+    /*! whether decode_checked() writes every frame's status whole; the base then does not reset
+     *  them first (for a GPU batch of 16384 frames that reset is about 20 us before the first
+     *  copy can start) */
+    virtual bool writes_whole_status() const { return false; }
 
 public:
     batch_decoder();
