@@ -71,6 +71,20 @@ void expect_gpu_as_cpu(const ldpc_code& c, const ldpc_options& o, const std::vec
     }
 }
 
+/*! fn(what) with `o` set for early termination on and off, each with normalised min-sum (offset
+ *  0) and with min-sum offset by `offset` (normalisation 1); what names the setting */
+template <class Fn>
+void for_stop_and_offset(ldpc_options& o, float offset, Fn&& fn)
+{
+    for (bool et : { true, false })
+        for (float off : { 0.f, offset }) {
+            o.early_termination = et;
+            o.offset = off;
+            o.normalization = off > 0.f ? 1.f : 0.f;
+            fn(std::string(et ? " ET" : "") + " offset " + std::to_string(int(off)));
+        }
+}
+
 } // namespace
 
 TEST(ldpc_cuda, bit_exact_against_cpu_reference)
@@ -283,30 +297,26 @@ TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
             if (vector)
                 EXPECT_EQ(backend.find(std::to_string(vector) + " messages a load") != std::string::npos, vector > 1)
                     << id << ": " << backend;
-            for (bool et : { true, false })
-                for (float offset : { 0.f, 3.f }) {
-                    o.early_termination = et;
-                    o.offset = offset;
-                    o.normalization = offset > 0.f ? 1.f : 0.f;
-                    const std::string what = std::string(id) + (et ? " ET" : "") + " offset " +
-                                             std::to_string(int(offset)) + " pairs " + pairs;
-                    expect_gpu_as_cpu(c, o, soft, frames, what);
-                    { // without posteriors (the half2 form's hard bits then come from its sign bits)
-                        ldpc_decoder d(c, o, device_spec::parse("cuda"));
-                        std::vector<uint8_t> bits(size_t(c.n()) * frames);
-                        std::vector<ldpc_result> res(static_cast<size_t>(frames));
-                        d.decode(soft.data(), size_t(frames), bits.data(), ldpc_output::codeword, false, res.data(),
-                                 nullptr);
-                        EXPECT_EQ(bits, decode(c, o, "cpu", soft, frames).cw) << what << " without posteriors";
-                    }
-                    if (et) { // (some partners stopped apart: the kernel kept one while the other went on)
-                        const auto r = decode(c, o, "cpu", soft, frames);
-                        int apart = 0;
-                        for (int f = 0; f + 1 < frames; f += 2)
-                            apart += r.res[f].iterations != r.res[f + 1].iterations;
-                        EXPECT_GT(apart, 0) << what;
-                    }
+            for_stop_and_offset(o, 3.f, [&](const std::string& setting) {
+                const bool et = o.early_termination;
+                const std::string what = std::string(id) + setting + " pairs " + pairs;
+                expect_gpu_as_cpu(c, o, soft, frames, what);
+                { // without posteriors (the half2 form's hard bits then come from its sign bits)
+                    ldpc_decoder d(c, o, device_spec::parse("cuda"));
+                    std::vector<uint8_t> bits(size_t(c.n()) * frames);
+                    std::vector<ldpc_result> res(static_cast<size_t>(frames));
+                    d.decode(soft.data(), size_t(frames), bits.data(), ldpc_output::codeword, false, res.data(),
+                             nullptr);
+                    EXPECT_EQ(bits, decode(c, o, "cpu", soft, frames).cw) << what << " without posteriors";
                 }
+                if (et) { // (some partners stopped apart: the kernel kept one while the other went on)
+                    const auto r = decode(c, o, "cpu", soft, frames);
+                    int apart = 0;
+                    for (int f = 0; f + 1 < frames; f += 2)
+                        apart += r.res[f].iterations != r.res[f + 1].iterations;
+                    EXPECT_GT(apart, 0) << what;
+                }
+            });
         }
         unsetenv("GPUFEC_LDPC_PAIRS");
         unsetenv("GPUFEC_LDPC_PAIR_ARITH");
@@ -335,12 +345,11 @@ TEST(ldpc_cuda, pair_kernels_compiled_for_a_codes_layers_match_the_cpu)
         std::vector<int8_t> soft(test::channel(cw, c.rate(), 5.0, 23));
         for (int f = 1; f < frames; f += 3)
             std::copy(noisy.begin() + f * c.n(), noisy.begin() + (f + 1) * c.n(), soft.begin() + f * c.n());
-        setenv("GPUFEC_LDPC_PAIRS", "on", 1);
-        setenv("GPUFEC_LDPC_PAIR_ARITH", "half", 1);
+        const test::scoped_env pairs("GPUFEC_LDPC_PAIRS", "on"), arith("GPUFEC_LDPC_PAIR_ARITH", "half");
         for (const char* vector : { "1", "4" })
             for (const char* layers : { "auto", "off" }) {
-                setenv("GPUFEC_LDPC_MSG_VECTOR", vector, 1);
-                setenv("GPUFEC_LDPC_LAYER_PROFILE", layers, 1);
+                const test::scoped_env slots("GPUFEC_LDPC_MSG_VECTOR", vector),
+                    profile("GPUFEC_LDPC_LAYER_PROFILE", layers);
                 ldpc_options o;
                 o.precision = ldpc_precision::int8;
                 o.max_iterations = 9;
@@ -349,21 +358,11 @@ TEST(ldpc_cuda, pair_kernels_compiled_for_a_codes_layers_match_the_cpu)
                 EXPECT_EQ(backend.find("layers compiled in") != std::string::npos,
                           hopper && profiled && std::string(layers) == "auto")
                     << id << ": " << backend;
-                for (bool et : { true, false })
-                    for (float offset : { 0.f, 2.f }) {
-                        o.early_termination = et;
-                        o.offset = offset;
-                        o.normalization = offset > 0.f ? 1.f : 0.f;
-                        expect_gpu_as_cpu(c, o, soft, frames,
-                                          std::string(id) + (et ? " ET" : "") + " offset " +
-                                              std::to_string(int(offset)) + " slots a load " + vector +
-                                              " layers " + layers);
-                    }
+                for_stop_and_offset(o, 2.f, [&](const std::string& setting) {
+                    expect_gpu_as_cpu(c, o, soft, frames,
+                                      std::string(id) + setting + " slots a load " + vector + " layers " + layers);
+                });
             }
-        unsetenv("GPUFEC_LDPC_PAIRS");
-        unsetenv("GPUFEC_LDPC_PAIR_ARITH");
-        unsetenv("GPUFEC_LDPC_MSG_VECTOR");
-        unsetenv("GPUFEC_LDPC_LAYER_PROFILE");
     }
 }
 
