@@ -176,9 +176,10 @@ public:
         d_pairs = d_int8 && (pairs == "on" || (pairs == "auto" && prop.major >= 9));
         const bool pairs_forced = pairs == "on";
         d_pair_half = d_pairs && pair_half_arithmetic(code, o);
-        // the half2 pair kernel with the code's layers unrolled where it is compiled for them
-        // (layer_profile; compute capability 9.0 on); GPUFEC_LDPC_LAYER_PROFILE=off takes the
-        // layer loop (a tuning aid)
+        // the half2 pair kernel, or the int8 one-codeword kernel, with the code's layers unrolled
+        // where it is compiled for them (layer_profile; compute capability 9.0 on: the IEEE
+        // rate-1/2 codes' pairs, 5G NR base graph 1 alone); GPUFEC_LDPC_LAYER_PROFILE=off takes
+        // the layer loop (a tuning aid)
         d_layer_profiles = prop.major >= 9 &&
                            tuning_choice("GPUFEC_LDPC_LAYER_PROFILE", { "auto", "off" }, "auto") == "auto";
         // the circulants, layer by layer, in column order (general_table; gpu_table holds the
@@ -524,7 +525,7 @@ private:
         const int v = std::max(pair_vector, 1);
         int slots = 0;
         for (int l = 0; l < d_code.mb(); ++l)
-            slots += pair_layer_slots((d_gtab->layer_start[l + 1] - d_gtab->layer_start[l] + tr - 1) / tr, v);
+            slots += layer_slots((d_gtab->layer_start[l + 1] - d_gtab->layer_start[l] + tr - 1) / tr, v);
         if (pair_vector == 4) // (each layer's slots a multiple of 4 already)
             return (slots / 4) % 2 == 0 ? slots + 4 : slots;
         if (pair_vector > 0)
@@ -723,6 +724,11 @@ private:
                                   : pick_kernel(d_int8, tr, lane_degree);
             if (sh.pairs && d_pair_half && d_layer_profiles)
                 if (const kernel_fn f = pair_kernel_for_profile(layer_degrees(), sh.vector)) {
+                    sh.layered = f;
+                    sh.profiled = true;
+                }
+            if (!sh.pairs && tr == 1 && d_int8 && d_layer_profiles)
+                if (const kernel_fn f = layered_kernel_for_profile(layer_degrees())) {
                     sh.layered = f;
                     sh.profiled = true;
                 }

@@ -14,6 +14,7 @@
 #include "runtime/soft4.h"
 
 #include <type_traits>
+#include <vector>
 
 namespace gpufec {
 namespace {
@@ -311,6 +312,71 @@ __device__ __forceinline__ void with_degree(int d, F&& f)
     }
 }
 
+//! a layer's message slots in a thread's row: its d entries rounded up to V (the one-codeword
+//! kernels: 1; the pair kernel's half_slots: 1 or 4; the engine lays the rows out with the same
+//! rule, layered_slots)
+__host__ __device__ constexpr int layer_slots(int d, int v) { return (d + v - 1) / v * v; }
+
+//! the row lengths the kernels are unrolled to: the least of 8, 16, 24 and 32 that holds d
+__host__ __device__ constexpr int rows_unrolled_to(int d) { return d <= 8 ? 8 : d <= 16 ? 16 : d <= 24 ? 24 : 32; }
+
+/*! A code's layers as a kernel may know them when it is compiled: layer l has degree(l) table
+ *  entries. A kernel with a profile (the one-codeword layered kernel's, the pair kernel's) walks
+ *  the layers unrolled, so each row's table
+ *  entries are read at fixed offsets of the kernel's parameter (constant-bank operands instead
+ *  of a load with a computed index), its message slots at fixed offsets of the thread's row, and
+ *  no layer bound, degree branch or slot sum is computed at run time; the table's shifts and
+ *  columns stay data, so one profile serves every code of that shape (802.16e's 19 lifting
+ *  sizes of a rate). The generic loop spent about 30 instructions a layer on that (a row of 7
+ *  entries itself takes about 160), and a tenth of its stall samples waiting on the layer
+ *  bounds' loads. */
+template <int... D>
+struct layer_profile {
+    static constexpr int layers = int(sizeof...(D));
+    __host__ __device__ static constexpr int degree(int l)
+    {
+        constexpr int d[] = { D... };
+        return d[l];
+    }
+    __host__ __device__ static constexpr int max_degree()
+    {
+        int m = 0;
+        for (int l = 0; l < layers; ++l)
+            m = degree(l) > m ? degree(l) : m;
+        return m;
+    }
+    //! whether a code's layer degrees are this profile's
+    static bool matches(const std::vector<int>& degrees)
+    {
+        if (int(degrees.size()) != layers)
+            return false;
+        for (int l = 0; l < layers; ++l)
+            if (degrees[size_t(l)] != degree(l))
+                return false;
+        return true;
+    }
+};
+
+/*! f(integral_constant<D>, first table entry E0, first message slot) for layers L.. of PROFILE,
+ *  unrolled, each followed by barrier(L); a layer's slots are its entries rounded up to V
+ *  (layer_slots). E0 and the slot are constants where the calls are
+ *  inlined. */
+template <class PROFILE, int V, int L = 0, int E0 = 0, int SLOT = 0, class Row, class Barrier>
+__device__ __forceinline__ void profile_layers(Row&& row, Barrier&& barrier)
+{
+    if constexpr (L < PROFILE::layers) {
+        constexpr int D = PROFILE::degree(L);
+        row(std::integral_constant<int, D>(), E0, SLOT);
+        barrier(L);
+        profile_layers<PROFILE, V, L + 1, E0 + D, SLOT + layer_slots(D, V)>(row, barrier);
+    }
+}
+
+
+//! the rows unrolled to at least PROFILE's longest
+template <class PROFILE>
+constexpr int profile_maxd = rows_unrolled_to(PROFILE::max_degree());
+
 //! gamma = -soft for four bits (the internal sign convention)
 __device__ __forceinline__ void store_negated(int16_t* g, char4 s)
 {
@@ -550,16 +616,17 @@ struct layered_bounds {
 
 /* Thread mapping: codeword `local` of the block has TR * Z threads; its thread w owns row
  * w / TR of every layer, as lane q = w mod TR of the row's TR adjacent lanes (entries q,
- * q + TR, ...: layered_row). */
-template <typename T, typename M, int MAXD, int TR>
-__global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bounds<TR, MAXD>::blocks)
-    ldpc_layered_kernel(gpu_params p, const __grid_constant__ gpu_table tab,
-                        const int8_t* __restrict__ soft,
-                        uint8_t* __restrict__ out,         // packed hard bits
-                        frame_status* __restrict__ results, // one per codeword
-                        float* __restrict__ posteriors,    // n per codeword, where wanted
-                        int* __restrict__ queue)
+ * q + TR, ...: layered_row). PROFILE: void (the layers as a loop over the table's bounds), or
+ * the code's layer_profile (its layers unrolled; TR 1). */
+template <typename T, typename M, int MAXD, int TR, class PROFILE>
+__device__ __forceinline__ void layered_kernel_body(const gpu_params& p, const gpu_table& tab,
+                                                    const int8_t* __restrict__ soft,
+                                                    uint8_t* __restrict__ out,         // packed hard bits
+                                                    frame_status* __restrict__ results, // one per codeword
+                                                    float* __restrict__ posteriors,    // n per codeword, where wanted
+                                                    int* __restrict__ queue)
 {
+    static_assert(std::is_void_v<PROFILE> || TR == 1, "a layer profile has one lane a row");
     extern __shared__ __align__(16) unsigned char smem[];
     const int C = p.cw_per_block, z = p.z, n = p.n, S = p.msg_stride, cwt = TR * z;
     const int zbytes = z * int(sizeof(T));
@@ -579,7 +646,7 @@ __global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bou
     constexpr bool lean = layered_bounds<TR, MAXD>::blocks > 1;
     cursor += align16(size_t(C) * 4 * 4);
     uint32_t* s_layer = reinterpret_cast<uint32_t*>(cursor); // the layer words
-    if constexpr (!lean)
+    if constexpr (!lean && std::is_void_v<PROFILE>)
         copy_layer_words(tab.layer, s_layer, p.mb);
 
     const int local = threadIdx.x / cwt;     // codeword within the block
@@ -608,31 +675,54 @@ __global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bou
         while (it < p.max_iter && !all_done) {
             ++it;
             const bool work = active && !s_done[local];
-            int slot = 0; // the thread's message slots of the layers before
-            uint32_t next = lean ? 0u : s_layer[0];
-            for (int l = 0; l < p.mb; ++l) {
-                const layer_word lw{ next };
-                if constexpr (!lean)
-                    next = s_layer[l + 1]; // (read ahead: see layer_word)
-                const int e0 = lean ? tab.layer_start[l] : lw.first();
-                const int d = lean ? tab.layer_start[l + 1] - e0 : lw.entries(), dq = (d + TR - 1) / TR;
-                if (work) {
-                    with_degree<MAXD>(dq, [&](auto deg) {
-                        layered_row<T, M, decltype(deg)::value, TR>(gcw, mrow + slot, tab.entry + e0, d, q, rb, rbz,
-                                                                    p.fx);
+            if constexpr (!std::is_void_v<PROFILE>) {
+                // (each barrier's flag a constant-bank operand: tab.layer[l] at a fixed offset)
+                profile_layers<PROFILE, 1>(
+                    [&](auto deg, int e0, int slot) {
+                        constexpr int D = decltype(deg)::value;
+                        if (work)
+                            layered_row<T, M, D, 1>(gcw, mrow + slot, tab.entry + e0, D, 0, rb, rbz, p.fx);
+                    },
+                    [&](int l) {
+                        if (lean || !layer_word{ tab.layer[l] }.free_next())
+                            __syncthreads();
                     });
+            } else {
+                int slot = 0; // the thread's message slots of the layers before
+                uint32_t next = lean ? 0u : s_layer[0];
+                for (int l = 0; l < p.mb; ++l) {
+                    const layer_word lw{ next };
+                    if constexpr (!lean)
+                        next = s_layer[l + 1]; // (read ahead: see layer_word)
+                    const int e0 = lean ? tab.layer_start[l] : lw.first();
+                    const int d = lean ? tab.layer_start[l + 1] - e0 : lw.entries(), dq = (d + TR - 1) / TR;
+                    if (work) {
+                        with_degree<MAXD>(dq, [&](auto deg) {
+                            layered_row<T, M, decltype(deg)::value, TR>(gcw, mrow + slot, tab.entry + e0, d, q, rb,
+                                                                        rbz, p.fx);
+                        });
+                    }
+                    slot += dq;
+                    if (lean || !lw.free_next())
+                        __syncthreads();
                 }
-                slot += dq;
-                if (lean || !lw.free_next())
-                    __syncthreads();
             }
             all_done = end_iteration(p, it, work, active, lane_used, w == 0, local, s_bad, s_done, s_iters, [&] {
                 bool bad = false;
-                for (int l = 0; l < p.mb && !bad; ++l) {
-                    const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
-                    with_degree<MAXD>((d + TR - 1) / TR, [&](auto deg) {
-                        bad = row_parity<T, decltype(deg)::value, TR>(gcw, tab.entry + e0, d, q, rb, rbz) < 0;
-                    });
+                if constexpr (!std::is_void_v<PROFILE>) {
+                    profile_layers<PROFILE, 1>(
+                        [&](auto deg, int e0, int) {
+                            constexpr int D = decltype(deg)::value;
+                            bad |= row_parity<T, D, 1>(gcw, tab.entry + e0, D, 0, rb, rbz) < 0;
+                        },
+                        [](int) {});
+                } else {
+                    for (int l = 0; l < p.mb && !bad; ++l) {
+                        const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
+                        with_degree<MAXD>((d + TR - 1) / TR, [&](auto deg) {
+                            bad = row_parity<T, decltype(deg)::value, TR>(gcw, tab.entry + e0, d, q, rb, rbz) < 0;
+                        });
+                    }
                 }
                 return bad;
             });
@@ -644,7 +734,47 @@ __global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bou
     }
 }
 
+template <typename T, typename M, int MAXD, int TR>
+__global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bounds<TR, MAXD>::blocks)
+    ldpc_layered_kernel(gpu_params p, const __grid_constant__ gpu_table tab, const int8_t* __restrict__ soft,
+                        uint8_t* __restrict__ out, frame_status* __restrict__ results, float* __restrict__ posteriors,
+                        int* __restrict__ queue)
+{
+    layered_kernel_body<T, M, MAXD, TR, void>(p, tab, soft, out, results, posteriors, queue);
+}
+
+/*! The layered kernel (int8 messages, one lane a row) with PROFILE's layers unrolled. Compiled
+ *  for compute capability 9.0 on only, as the pair kernel's profiles (ldpc_cuda_pairs.cuh). */
+template <class PROFILE>
+__global__ void __launch_bounds__(layered_bounds<1, profile_maxd<PROFILE>>::threads,
+                                  layered_bounds<1, profile_maxd<PROFILE>>::blocks)
+    ldpc_layered_profile_kernel(gpu_params p, const __grid_constant__ gpu_table tab, const int8_t* __restrict__ soft,
+                                uint8_t* __restrict__ out, frame_status* __restrict__ results,
+                                float* __restrict__ posteriors, int* __restrict__ queue)
+{
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+    layered_kernel_body<int16_t, int8_t, profile_maxd<PROFILE>, 1, PROFILE>(p, tab, soft, out, results, posteriors,
+                                                                            queue);
+#else
+    __trap(); // (never launched below 9.0)
+#endif
+}
+
 typedef void (*kernel_fn)(gpu_params, const gpu_table, const int8_t*, uint8_t*, frame_status*, float*, int*);
+
+/*! The layer profiles the one-codeword layered kernel is compiled for: 5G NR base graph 1 (every
+ *  lifting size: the engine takes this kernel for Z = 384, where a pair does not fit shared
+ *  memory, and where a pair would leave an SM fewer codewords). */
+using profile_nr_bg1 = layer_profile<19, 19, 19, 19, 3, 8, 9, 7, 10, 9, 7, 8, 7, 6, 7, 7, 6, 6, 6, 6, 6, 6, 5, 5,
+                                     6, 5, 5, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 4, 5, 5, 4, 5, 4, 5, 5, 4>;
+
+//! the int8 layered kernel compiled for a code of these layer degrees, or null where none is
+inline kernel_fn layered_kernel_for_profile(const std::vector<int>& degrees)
+{
+    if (profile_nr_bg1::matches(degrees))
+        return ldpc_layered_profile_kernel<profile_nr_bg1>;
+    return nullptr;
+}
 
 /*! The layered kernel for rows spread over TR lanes whose longest row gives a lane up to
  *  max_degree entries: rows unrolled to 8, 16, 24 or 32 entries (TR 1), 8 or 16 (TR 2), 8

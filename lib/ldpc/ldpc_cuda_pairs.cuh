@@ -163,10 +163,6 @@ __device__ __forceinline__ unsigned half_norm(__half2 m, const pair_fixed& k)
     return half2_bits(__hsub2(as_half2(n | half_1024), as_half2(half_1024)));
 }
 
-//! a layer's message slots in a thread's row: its d entries rounded up to V (half_slots; the
-//! engine lays the rows out with the same rule, layered_slots)
-__host__ __device__ constexpr int pair_layer_slots(int d, int v) { return (d + v - 1) / v * v; }
-
 /*! A row's message slots as the half2 row update reads and writes them: V slots (2 bytes each)
  *  a shared-memory access, V = 1 or 4. With V = 4 each layer's slots start at a multiple of 4
  *  (the engine pads them: layered_slots) and the slots past the row's D are padding, loaded and
@@ -336,56 +332,6 @@ __host__ __device__ inline size_t pair_smem_bytes(int n, int z, int S, int P, in
            layer_words_bytes(mb);
 }
 
-/*! A code's layers as a kernel may know them when it is compiled: layer l has degree(l) table
- *  entries. The pair kernel with a profile walks the layers unrolled, so each row's table
- *  entries are read at fixed offsets of the kernel's parameter (constant-bank operands instead
- *  of a load with a computed index), its message slots at fixed offsets of the thread's row, and
- *  no layer bound, degree branch or slot sum is computed at run time; the table's shifts and
- *  columns stay data, so one profile serves every code of that shape (802.16e's 19 lifting
- *  sizes of a rate). The generic loop spent about 30 instructions a layer on that (a row of 7
- *  entries itself takes about 160), and a tenth of its stall samples waiting on the layer
- *  bounds' loads. */
-template <int... D>
-struct layer_profile {
-    static constexpr int layers = int(sizeof...(D));
-    __host__ __device__ static constexpr int degree(int l)
-    {
-        constexpr int d[] = { D... };
-        return d[l];
-    }
-    __host__ __device__ static constexpr int max_degree()
-    {
-        int m = 0;
-        for (int l = 0; l < layers; ++l)
-            m = degree(l) > m ? degree(l) : m;
-        return m;
-    }
-    //! whether a code's layer degrees are this profile's
-    static bool matches(const std::vector<int>& degrees)
-    {
-        if (int(degrees.size()) != layers)
-            return false;
-        for (int l = 0; l < layers; ++l)
-            if (degrees[size_t(l)] != degree(l))
-                return false;
-        return true;
-    }
-};
-
-/*! f(integral_constant<D>, first table entry E0, first message slot) for layers L.. of PROFILE,
- *  unrolled, each followed by barrier(L). E0 and the slot are constants where the calls are
- *  inlined. */
-template <class PROFILE, int V, int L = 0, int E0 = 0, int SLOT = 0, class Row, class Barrier>
-__device__ __forceinline__ void profile_layers(Row&& row, Barrier&& barrier)
-{
-    if constexpr (L < PROFILE::layers) {
-        constexpr int D = PROFILE::degree(L);
-        row(std::integral_constant<int, D>(), E0, SLOT);
-        barrier(L);
-        profile_layers<PROFILE, V, L + 1, E0 + D, SLOT + pair_layer_slots(D, V)>(row, barrier);
-    }
-}
-
 /* Launch bounds: rows of up to 8 bits get 64 registers (two blocks of 512 threads an SM; the
  * shared memory of a pair holds an SM to fewer threads than that: 802.16e 2304 nine pairs, 864
  * threads), which they need without spilling (40 spilled); longer rows what they need. */
@@ -491,7 +437,7 @@ __device__ __forceinline__ void pair_kernel_body(const gpu_params& p, const gpu_
                     const int d = lean ? tab.layer_start[l + 1] - e0 : lw.entries();
                     if (work[0] || work[1])
                         with_degree<MAXD>(d, [&](auto deg) { row_update(deg, e0, slot); });
-                    slot += pair_layer_slots(d, V);
+                    slot += layer_slots(d, V);
                     if (lean || !lw.free_next())
                         __syncthreads();
                 }
@@ -536,13 +482,6 @@ __global__ void __launch_bounds__(pair_bounds<MAXD>::threads, pair_bounds<MAXD>:
 {
     pair_kernel_body<MAXD, HALF, V, void>(p, tab, soft, out, results, posteriors, queue);
 }
-
-//! the rows unrolled to at least PROFILE's longest
-template <class PROFILE>
-constexpr int profile_maxd = PROFILE::max_degree() <= 8    ? 8
-                             : PROFILE::max_degree() <= 16 ? 16
-                             : PROFILE::max_degree() <= 24 ? 24
-                                                           : 32;
 
 /*! The half2 pair kernel with PROFILE's layers unrolled. Compiled for compute capability 9.0 on
  *  only (the engine takes the pair kernel there by default, and a profile only there), so that

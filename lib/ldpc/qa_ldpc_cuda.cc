@@ -366,6 +366,51 @@ TEST(ldpc_cuda, pair_kernels_compiled_for_a_codes_layers_match_the_cpu)
     }
 }
 
+TEST(ldpc_cuda, one_codeword_kernel_compiled_for_nr_base_graph_1_matches_the_cpu)
+{
+    // the int8 one-codeword layered kernel with 5G NR base graph 1's 46 layers unrolled
+    // (layer_profile; GPUFEC_LDPC_LAYER_PROFILE=off takes the layer loop): Z = 384, where a pair
+    // does not fit shared memory, and Z = 64 with pairs off; early stop on and off with codewords
+    // that stop apart, offset min-sum, odd batches. Base graph 2 (another shape) takes the loop.
+    GPUFEC_REQUIRE_GPU();
+    const bool hopper = cuda_devices().at(0).cc_major >= 9; // (the profiles are compiled from 9.0 on)
+    const test::scoped_env pairs("GPUFEC_LDPC_PAIRS", "off");
+    for (const char* id : { "nr:bg1:384", "nr:bg1:64", "nr:bg2:384" }) {
+        const ldpc_code c = ldpc_code::standard(id);
+        const bool profiled = std::string(id).find("bg1") != std::string::npos;
+        const int frames = 13;
+        const auto info = test::random_bits(size_t(c.k()) * frames, 31);
+        std::vector<uint8_t> cw(size_t(c.n()) * frames);
+        ldpc_encoder(c).encode(info.data(), size_t(frames), cw.data());
+        const auto noisy = test::channel(cw, c.rate(), 0.8, 32);
+        std::vector<int8_t> soft(test::channel(cw, c.rate(), 3.0, 33));
+        for (int f = 1; f < frames; f += 3)
+            std::copy(noisy.begin() + f * c.n(), noisy.begin() + (f + 1) * c.n(), soft.begin() + f * c.n());
+        for (const char* layers : { "auto", "off" }) {
+            const test::scoped_env profile("GPUFEC_LDPC_LAYER_PROFILE", layers);
+            ldpc_options o;
+            o.precision = ldpc_precision::int8;
+            o.max_iterations = 9;
+            o.max_batch = 5;
+            const std::string backend = ldpc_decoder(c, o, device_spec::parse("cuda")).backend();
+            EXPECT_EQ(backend.find("layers compiled in") != std::string::npos,
+                      hopper && profiled && std::string(layers) == "auto")
+                << id << ": " << backend;
+            EXPECT_EQ(backend.find("2 codewords a thread"), std::string::npos) << id << ": " << backend;
+            for_stop_and_offset(o, 2.f, [&](const std::string& setting) {
+                expect_gpu_as_cpu(c, o, soft, frames, std::string(id) + setting + " layers " + layers);
+                if (o.early_termination) { // (codewords stopped apart)
+                    const auto r = decode(c, o, "cpu", soft, frames);
+                    std::set<int> iterations;
+                    for (const auto& x : r.res)
+                        iterations.insert(x.iterations);
+                    EXPECT_GT(iterations.size(), 1u) << id << setting;
+                }
+            });
+        }
+    }
+}
+
 TEST(ldpc_cuda, rows_spread_over_several_lanes_match_the_cpu)
 {
     // every kernel that spreads a row's entries over 2, 4 or 8 lanes (GPUFEC_LDPC_ROW_THREADS
@@ -407,7 +452,7 @@ TEST(ldpc_cuda, rows_spread_over_several_lanes_match_the_cpu)
     }
 }
 
-TEST(ldpc_cuda, frames_as_sent_dvbs2_with_bch_and_nr_at_high_rate_match_the_cpu)
+TEST(ldpc_cuda, frames_as_sent_dvbs2_with_bch_and_nr_match_the_cpu)
 {
     // DVB-S2 frames as sent (the parity bits in the standard's order, and through the 8PSK bit
     // interleaver: both placed by the kernel from a gather table) with the BCH after the LDPC
@@ -438,7 +483,11 @@ TEST(ldpc_cuda, frames_as_sent_dvbs2_with_bch_and_nr_at_high_rate_match_the_cpu)
                           // 5G NR at rate 8/9: the graph without the rows of unsent parity
                           // (5 of 46 block rows, ldpc_trim.h)
                           one{ "code=nr:bg1:384, puncture=0:768 10272:26112, precision=int8, max_iterations=8", 4.0,
-                               false } }) {
+                               false },
+                          // and at rate 1/3 with filler bits (known zeros) and the first 2Z
+                          // bits unsent: the whole graph (the kernel compiled for its layers)
+                          one{ "code=nr:bg1:384, puncture=0:768, shorten=8000:8448, precision=int8, max_iterations=8",
+                               1.0, false } }) {
         const auto opts = parse_frame_options(k.options);
         const auto enc = make_frame_encoder("ldpc", opts);
         const size_t frames = 64;
