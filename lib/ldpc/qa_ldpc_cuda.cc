@@ -49,6 +49,20 @@ std::vector<int8_t> noisy_codewords(const ldpc_code& c, int frames, uint32_t see
     return test::channel(cw, c.rate(), 1.0 + 2.5 * c.rate(), seed + 1);
 }
 
+/*! random codewords of c through BPSK and noise: every third from the second at Eb/N0 `noisy`
+ *  dB, the others at `clean` (with early stop, codewords that stop apart) */
+std::vector<int8_t> mixed_codewords(const ldpc_code& c, int frames, uint32_t seed, double noisy, double clean)
+{
+    const auto info = test::random_bits(size_t(c.k()) * frames, seed);
+    std::vector<uint8_t> cw(size_t(c.n()) * frames);
+    ldpc_encoder(c).encode(info.data(), size_t(frames), cw.data());
+    const auto hard = test::channel(cw, c.rate(), noisy, seed + 1);
+    std::vector<int8_t> soft(test::channel(cw, c.rate(), clean, seed + 2));
+    for (int f = 1; f < frames; f += 3)
+        std::copy(hard.begin() + f * c.n(), hard.begin() + (f + 1) * c.n(), soft.begin() + f * c.n());
+    return soft;
+}
+
 /*! The GPU against the CPU on the same input: bits, posteriors, iterations, syndromes; the
  *  GPU's messages where `messages` says (GPUFEC_LDPC_MESSAGES) and rows over `lanes` lanes
  *  (GPUFEC_LDPC_ROW_THREADS; 0: the engine's choice) */
@@ -338,13 +352,7 @@ TEST(ldpc_cuda, pair_kernels_compiled_for_a_codes_layers_match_the_cpu)
         const std::string name(id);
         const bool profiled = name.find("1/2") != std::string::npos && name.find("1296") == std::string::npos;
         const int frames = 41;
-        const auto info = test::random_bits(size_t(c.k()) * frames, 21);
-        std::vector<uint8_t> cw(size_t(c.n()) * frames);
-        ldpc_encoder(c).encode(info.data(), size_t(frames), cw.data());
-        const auto noisy = test::channel(cw, c.rate(), 1.5, 22);
-        std::vector<int8_t> soft(test::channel(cw, c.rate(), 5.0, 23));
-        for (int f = 1; f < frames; f += 3)
-            std::copy(noisy.begin() + f * c.n(), noisy.begin() + (f + 1) * c.n(), soft.begin() + f * c.n());
+        const auto soft = mixed_codewords(c, frames, 21, 1.5, 5.0);
         const test::scoped_env pairs("GPUFEC_LDPC_PAIRS", "on"), arith("GPUFEC_LDPC_PAIR_ARITH", "half");
         for (const char* vector : { "1", "4" })
             for (const char* layers : { "auto", "off" }) {
@@ -379,13 +387,7 @@ TEST(ldpc_cuda, one_codeword_kernel_compiled_for_nr_base_graph_1_matches_the_cpu
         const ldpc_code c = ldpc_code::standard(id);
         const bool profiled = std::string(id).find("bg1") != std::string::npos;
         const int frames = 13;
-        const auto info = test::random_bits(size_t(c.k()) * frames, 31);
-        std::vector<uint8_t> cw(size_t(c.n()) * frames);
-        ldpc_encoder(c).encode(info.data(), size_t(frames), cw.data());
-        const auto noisy = test::channel(cw, c.rate(), 0.8, 32);
-        std::vector<int8_t> soft(test::channel(cw, c.rate(), 3.0, 33));
-        for (int f = 1; f < frames; f += 3)
-            std::copy(noisy.begin() + f * c.n(), noisy.begin() + (f + 1) * c.n(), soft.begin() + f * c.n());
+        const auto soft = mixed_codewords(c, frames, 31, 0.8, 3.0);
         for (const char* layers : { "auto", "off" }) {
             const test::scoped_env profile("GPUFEC_LDPC_LAYER_PROFILE", layers);
             ldpc_options o;
