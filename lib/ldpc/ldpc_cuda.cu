@@ -649,7 +649,7 @@ private:
 
     /*! The launch for TR lanes a row, messages in global memory or (where they fit) shared, with
      *  two codewords a thread where `pairs` and a pair fits; false where no kernel applies. */
-    bool shape_for(int tr, bool global, launch_shape& sh, bool pairs = false) const
+    bool shape_for(int tr, bool global, launch_shape& sh, bool pairs = false, bool profile = true) const
     {
         const int bound = tr == 1 ? 512 : 1024; // threads a block (the kernels' launch bounds)
         const int lane_degree = (d_code.max_row_degree() + tr - 1) / tr, cwt = tr * d_rows;
@@ -727,7 +727,7 @@ private:
                     sh.layered = f;
                     sh.profiled = true;
                 }
-            if (!sh.pairs && tr == 1 && d_int8 && d_layer_profiles)
+            if (!sh.pairs && tr == 1 && d_int8 && d_layer_profiles && profile)
                 if (const kernel_fn f = layered_kernel_for_profile(layer_degrees())) {
                     sh.layered = f;
                     sh.profiled = true;
@@ -768,10 +768,22 @@ private:
         sh.c = per_unit * units;
         sh.threads = (units * cwt + 31) / 32 * 32;
         sh.per_sm = resident_blocks(kernel, sh.threads, sh.smem);
+        // the one-codeword kernel compiled for the code's layers where an SM holds at most
+        // three of its blocks, else the loop. Measured on the H200 (5G NR BG1, int8, 10
+        // iterations, host to host, Gb/s, compiled in / loop; blocks an SM): Z = 384 6.15-6.17 /
+        // 4.81 (1), Z = 256 4.94 / 3.91 (1), Z = 128 5.54-5.57 / 5.49 (3; kernels 6.45 / 5.70),
+        // Z = 64 4.68-4.79 / 5.88 (7). (A reading, not measured: its 46 unrolled layers are
+        // far more code than the loop's rows, and blocks walking different layers at once
+        // crowd the instruction cache.)
+        if (sh.profiled && !sh.pairs && sh.per_sm > max_profiled_blocks) {
+            sh = launch_shape{};
+            return shape_for(tr, global, sh, pairs, false);
+        }
         if (sh.global && sh.per_sm > 0)
             shared_messages(sh);
         return sh.per_sm > 0;
     }
+    static constexpr int max_profiled_blocks = 3; // (shape_for)
 
     //! the messages of every resident block, where they are in global memory
     size_t global_message_bytes() const
