@@ -178,7 +178,7 @@ public:
         d_pair_half = d_pairs && pair_half_arithmetic(code, o);
         // the half2 pair kernel, or the int8 one-codeword kernel, with the code's layers unrolled
         // where it is compiled for them (layer_profile; compute capability 9.0 on: the IEEE
-        // rate-1/2 codes' pairs, 5G NR base graphs 1 and 2 alone); GPUFEC_LDPC_LAYER_PROFILE=off takes
+        // rate-1/2 codes' pairs, 5G NR base graph 1 alone); GPUFEC_LDPC_LAYER_PROFILE=off takes
         // the layer loop (a tuning aid)
         d_layer_profiles = prop.major >= 9 &&
                            tuning_choice("GPUFEC_LDPC_LAYER_PROFILE", { "auto", "off" }, "auto") == "auto";

@@ -762,21 +762,17 @@ __global__ void __launch_bounds__(layered_bounds<1, profile_maxd<PROFILE>>::thre
 
 typedef void (*kernel_fn)(gpu_params, const gpu_table, const int8_t*, uint8_t*, frame_status*, float*, int*);
 
-/*! The layer profiles the one-codeword layered kernel is compiled for: 5G NR base graphs 1 and 2
- *  (every lifting size: the engine takes this kernel at Z = 384, where a pair does not fit
- *  shared memory, and where a pair would leave an SM fewer codewords). */
+/*! The layer profiles the one-codeword layered kernel is compiled for: 5G NR base graph 1 (every
+ *  lifting size: the engine takes this kernel for Z = 384, where a pair does not fit shared
+ *  memory, and where a pair would leave an SM fewer codewords). */
 using profile_nr_bg1 = layer_profile<19, 19, 19, 19, 3, 8, 9, 7, 10, 9, 7, 8, 7, 6, 7, 7, 6, 6, 6, 6, 6, 6, 5, 5,
                                      6, 5, 5, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 4, 5, 5, 4, 5, 4, 5, 5, 4>;
-using profile_nr_bg2 = layer_profile<8, 10, 8, 10, 4, 6, 6, 6, 4, 5, 5, 5, 4, 5, 5, 4, 5, 5, 4, 4, 4, 4, 3, 4, 4, 3,
-                                     5, 3, 4, 3, 5, 3, 4, 4, 4, 4, 4, 3, 4, 4, 4, 4>;
 
 //! the int8 layered kernel compiled for a code of these layer degrees, or null where none is
 inline kernel_fn layered_kernel_for_profile(const std::vector<int>& degrees)
 {
     if (profile_nr_bg1::matches(degrees))
         return ldpc_layered_profile_kernel<profile_nr_bg1>;
-    if (profile_nr_bg2::matches(degrees))
-        return ldpc_layered_profile_kernel<profile_nr_bg2>;
     return nullptr;
 }
 
