@@ -321,13 +321,12 @@ __host__ __device__ constexpr int layer_slots(int d, int v) { return (d + v - 1)
 __host__ __device__ constexpr int rows_unrolled_to(int d) { return d <= 8 ? 8 : d <= 16 ? 16 : d <= 24 ? 24 : 32; }
 
 /*! A code's layers as a kernel may know them when it is compiled: layer l has degree(l) table
- *  entries. A kernel with a profile (the one-codeword layered kernel's, the pair kernel's) walks
- *  the layers unrolled, so each row's table
- *  entries are read at fixed offsets of the kernel's parameter (constant-bank operands instead
- *  of a load with a computed index), its message slots at fixed offsets of the thread's row, and
- *  no layer bound, degree branch or slot sum is computed at run time; the table's shifts and
- *  columns stay data, so one profile serves every code of that shape (802.16e's 19 lifting
- *  sizes of a rate). The generic loop spent about 30 instructions a layer on that (a row of 7
+ *  entries. A kernel with a profile (the one-codeword layered kernel, the pair kernel) walks the
+ *  layers unrolled, so each row's table entries are read at fixed offsets of the kernel's
+ *  parameter (constant-bank operands instead of a load with a computed index), its message slots
+ *  at fixed offsets of the thread's row, and no layer bound, degree branch or slot sum is
+ *  computed at run time; the table's shifts and columns stay data, so one profile serves every
+ *  code of that shape (802.16e's 19 lifting sizes of a rate, 5G NR's 51 of a base graph). The generic loop spent about 30 instructions a layer on that (a row of 7
  *  entries itself takes about 160), and a tenth of its stall samples waiting on the layer
  *  bounds' loads. */
 template <int... D>
@@ -359,8 +358,7 @@ struct layer_profile {
 
 /*! f(integral_constant<D>, first table entry E0, first message slot) for layers L.. of PROFILE,
  *  unrolled, each followed by barrier(L); a layer's slots are its entries rounded up to V
- *  (layer_slots). E0 and the slot are constants where the calls are
- *  inlined. */
+ *  (layer_slots). E0 and the slot are constants where the calls are inlined. */
 template <class PROFILE, int V, int L = 0, int E0 = 0, int SLOT = 0, class Row, class Barrier>
 __device__ __forceinline__ void profile_layers(Row&& row, Barrier&& barrier)
 {
@@ -371,7 +369,6 @@ __device__ __forceinline__ void profile_layers(Row&& row, Barrier&& barrier)
         profile_layers<PROFILE, V, L + 1, E0 + D, SLOT + layer_slots(D, V)>(row, barrier);
     }
 }
-
 
 //! the rows unrolled to at least PROFILE's longest
 template <class PROFILE>
@@ -763,8 +760,9 @@ __global__ void __launch_bounds__(layered_bounds<1, profile_maxd<PROFILE>>::thre
 typedef void (*kernel_fn)(gpu_params, const gpu_table, const int8_t*, uint8_t*, frame_status*, float*, int*);
 
 /*! The layer profiles the one-codeword layered kernel is compiled for: 5G NR base graph 1 (every
- *  lifting size: the engine takes this kernel for Z = 384, where a pair does not fit shared
- *  memory, and where a pair would leave an SM fewer codewords). */
+ *  lifting size that takes this kernel, Z = 384 where a pair does not fit shared memory and
+ *  sizes where a pair would leave an SM fewer codewords, and where an SM then holds at most
+ *  three of its blocks: shape_for in ldpc_cuda.cu). */
 using profile_nr_bg1 = layer_profile<19, 19, 19, 19, 3, 8, 9, 7, 10, 9, 7, 8, 7, 6, 7, 7, 6, 6, 6, 6, 6, 6, 5, 5,
                                      6, 5, 5, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 4, 5, 5, 4, 5, 4, 5, 5, 4>;
 
