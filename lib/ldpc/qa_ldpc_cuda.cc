@@ -16,6 +16,7 @@
 
 #include "testing/test_util.h"
 #include <cstdlib>
+#include <set>
 #include <thread>
 
 using namespace gpufec;
