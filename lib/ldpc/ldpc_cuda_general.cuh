@@ -174,7 +174,7 @@ __device__ __forceinline__ void layered_row_loop(unsigned char* gcw, M* lrow, in
             at = j == skip ? sink : at;
         r.add(int(*at) - int(lrow[j * ms]));
     }
-    const row_messages message(r, fx);
+    const row_messages<sizeof(T) == 2> message(r, fx);
     for (int j = 0; j < d; ++j) { // (this thread alone touches these bits in this sub-layer)
         T* at = bit_of<T>(gcw, ent[j], rb, rbz);
         if constexpr (HOLES)
@@ -232,7 +232,8 @@ __device__ __forceinline__ void layered_row_pair(unsigned char* gcw, M* const (&
             r[k].add(rho[k][i]);
         }
     }
-    const row_messages message[2] = { row_messages(r[0], fx), row_messages(r[1], fx) };
+    using messages = row_messages<sizeof(T) == 2>;
+    const messages message[2] = { messages(r[0], fx), messages(r[1], fx) };
 #pragma unroll
     for (int i = 0; i < D; ++i) {
 #pragma unroll

@@ -176,17 +176,29 @@ struct row_minima {
     }
 };
 
-/*! The new messages of a row from its minima, pass 2. The sign of all rho is folded into the
- *  two normalised magnitudes once per row. The first j at min1 gets min2; any other j at min1
+/*! ldpc_norm in the kernels, the same values: its limits 0 and mmax in one instruction (Hopper's
+ *  minimum-with-zero) instead of a comparison and two selects. SMALL: posteriors of int16 (int8
+ *  messages), whose magnitudes stay below 2^16, where ldpc_norm's clamp at 2^22 changes nothing
+ *  and the product cannot overflow, so it is left out. */
+template <bool SMALL>
+__device__ __forceinline__ int kernel_norm(int mag, const ldpc_fixed& f)
+{
+    const int m = SMALL ? mag : min(mag, 1 << 22);
+    return __vimin_s32_relu(((m * f.norm16) >> 4) - f.offset, f.mmax);
+}
+
+/*! The new messages of a row from its minima, pass 2 (SMALL: kernel_norm's). The sign of all rho
+ *  is folded into the two normalised magnitudes once per row. The first j at min1 gets min2; any other j at min1
  *  means min2 == min1, so |rho_j| == min1 selects the same magnitude: n2 + min(|rho_j| - min1,
  *  1) * (n1 - n2), a multiply-add rather than a comparison and a select. Message j carries the
  *  product of the other signs: that of all rho (in n1, n2) times rho_j's own. */
+template <bool SMALL>
 struct row_messages {
     int n2, step, min1;
     __device__ __forceinline__ row_messages(const row_minima& r, const ldpc_fixed& fx) : min1(r.min1)
     {
-        int n1 = ldpc_norm(r.min1, fx);
-        n2 = ldpc_norm(r.min2, fx);
+        int n1 = kernel_norm<SMALL>(r.min1, fx);
+        n2 = kernel_norm<SMALL>(r.min2, fx);
         n1 = r.sx < 0 ? -n1 : n1;
         n2 = r.sx < 0 ? -n2 : n2;
         step = n1 - n2;
@@ -242,7 +254,7 @@ __device__ __forceinline__ void layered_row_of(unsigned char* gcw, Messages& msg
     }
     combine_row<TR>(r.min1, r.min2, r.sx);
     // pass 2: new messages and posteriors (this thread alone touches these bits in this layer)
-    const row_messages message(r, fx);
+    const row_messages<sizeof(T) == 2> message(r, fx);
 #pragma unroll
     for (int i = 0; i < D; ++i) {
         const int msg = message(rho[i]);
@@ -651,7 +663,10 @@ __device__ __forceinline__ void layered_kernel_body(const gpu_params& p, const g
     const int row = w / TR, q = w - row * TR; // row within every layer, lane within the row
     const bool lane_used = local < C;
     T* gamma = s_gamma + (lane_used ? local * n : 0);
-    unsigned char* gcw = reinterpret_cast<unsigned char*>(gamma);
+    // a kernel with a profile decodes one codeword a block (shape_for), whose posteriors start
+    // the shared memory: a bit's address is then the table entry's column (a uniform value) plus
+    // the row's place, with no base register to add
+    unsigned char* gcw = std::is_void_v<PROFILE> ? reinterpret_cast<unsigned char*>(gamma) : smem;
     const unsigned rb = unsigned(row) * sizeof(T), rbz = rb - unsigned(zbytes); // bit_of
     M* mrow = s_msg + (lane_used ? size_t(threadIdx.x) * S : 0);
 
