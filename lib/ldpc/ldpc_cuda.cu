@@ -746,10 +746,8 @@ private:
         const void* kernel = sh.kernel();
         int best = 1;
         double best_score = -1.0;
-        // (a one-codeword kernel with a profile takes one codeword a block: layered_kernel_body)
-        const bool one_a_block = sh.profiled && !sh.pairs;
         for (int c = 1; c * cwt <= bound; ++c) {
-            if ((smem(sh, c) > smem_limit || one_a_block) && c > 1)
+            if (smem(sh, c) > smem_limit && c > 1)
                 break;
             const int t = c * cwt, padded = (t + 31) / 32 * 32;
             const double score = double(resident_blocks(kernel, padded, smem(sh, c))) * c * t / padded;
@@ -764,10 +762,6 @@ private:
         const int per_unit = sh.pairs ? 2 : 1, most = std::max(1, bound / cwt);
         const int units = std::min(most, std::max(1, tuning_int("GPUFEC_LDPC_CW_PER_BLOCK", 1, 2 * 1024,
                                                                 per_unit * best) / per_unit));
-        if (one_a_block && units > 1) { // (forced: the loop form then)
-            sh = launch_shape{};
-            return shape_for(tr, global, sh, pairs, false);
-        }
         sh.smem = smem(sh, units);
         if (sh.smem > d_optin)
             return false;

@@ -188,10 +188,11 @@ __device__ __forceinline__ int kernel_norm(int mag, const ldpc_fixed& f)
 }
 
 /*! The new messages of a row from its minima, pass 2 (SMALL: kernel_norm's). The sign of all rho
- *  is folded into the two normalised magnitudes once per row. The first j at min1 gets min2; any other j at min1
- *  means min2 == min1, so |rho_j| == min1 selects the same magnitude: n2 + min(|rho_j| - min1,
- *  1) * (n1 - n2), a multiply-add rather than a comparison and a select. Message j carries the
- *  product of the other signs: that of all rho (in n1, n2) times rho_j's own. */
+ *  is folded into the two normalised magnitudes once per row. The first j at min1 gets min2; any
+ *  other j at min1 means min2 == min1, so |rho_j| == min1 selects the same magnitude: n2 +
+ *  min(|rho_j| - min1, 1) * (n1 - n2), a multiply-add rather than a comparison and a select.
+ *  Message j carries the product of the other signs: that of all rho (in n1, n2) times rho_j's
+ *  own. */
 template <bool SMALL>
 struct row_messages {
     int n2, step, min1;
@@ -663,10 +664,7 @@ __device__ __forceinline__ void layered_kernel_body(const gpu_params& p, const g
     const int row = w / TR, q = w - row * TR; // row within every layer, lane within the row
     const bool lane_used = local < C;
     T* gamma = s_gamma + (lane_used ? local * n : 0);
-    // a kernel with a profile decodes one codeword a block (shape_for), whose posteriors start
-    // the shared memory: a bit's address is then the table entry's column (a uniform value) plus
-    // the row's place, with no base register to add
-    unsigned char* gcw = std::is_void_v<PROFILE> ? reinterpret_cast<unsigned char*>(gamma) : smem;
+    unsigned char* gcw = reinterpret_cast<unsigned char*>(gamma);
     const unsigned rb = unsigned(row) * sizeof(T), rbz = rb - unsigned(zbytes); // bit_of
     M* mrow = s_msg + (lane_used ? size_t(threadIdx.x) * S : 0);
 

@@ -413,19 +413,6 @@ TEST(ldpc_cuda, one_codeword_kernel_compiled_for_nr_base_graph_1_matches_the_cpu
             });
         }
     }
-    // a kernel with a profile decodes one codeword a block (its posteriors at the shared
-    // memory's start): two codewords a block, forced at Z = 128, take the layer loop
-    const test::scoped_env two("GPUFEC_LDPC_CW_PER_BLOCK", "2");
-    const ldpc_code c = ldpc_code::standard("nr:bg1:128");
-    const int frames = 7;
-    const auto soft = mixed_codewords(c, frames, 37, 0.8, 3.0);
-    ldpc_options o;
-    o.precision = ldpc_precision::int8;
-    o.max_iterations = 9;
-    const std::string backend = ldpc_decoder(c, o, device_spec::parse("cuda")).backend();
-    EXPECT_NE(backend.find("2 cw/block"), std::string::npos) << backend;
-    EXPECT_EQ(backend.find("layers compiled in"), std::string::npos) << backend;
-    expect_gpu_as_cpu(c, o, soft, frames, "nr:bg1:128, two codewords a block");
 }
 
 TEST(ldpc_cuda, rows_spread_over_several_lanes_match_the_cpu)
