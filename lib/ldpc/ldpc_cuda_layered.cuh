@@ -176,30 +176,19 @@ struct row_minima {
     }
 };
 
-/*! ldpc_norm in the kernels, the same values: its limits 0 and mmax in one instruction (Hopper's
- *  minimum-with-zero) instead of a comparison and two selects. SMALL: posteriors of int16 (int8
- *  messages), whose magnitudes stay below 2^16, where ldpc_norm's clamp at 2^22 changes nothing
- *  and the product cannot overflow, so it is left out. */
-template <bool SMALL>
-__device__ __forceinline__ int kernel_norm(int mag, const ldpc_fixed& f)
-{
-    const int m = SMALL ? mag : min(mag, 1 << 22);
-    return __vimin_s32_relu(((m * f.norm16) >> 4) - f.offset, f.mmax);
-}
-
-/*! The new messages of a row from its minima, pass 2 (SMALL: kernel_norm's). The sign of all rho
- *  is folded into the two normalised magnitudes once per row. The first j at min1 gets min2; any
- *  other j at min1 means min2 == min1, so |rho_j| == min1 selects the same magnitude: n2 +
- *  min(|rho_j| - min1, 1) * (n1 - n2), a multiply-add rather than a comparison and a select.
- *  Message j carries the product of the other signs: that of all rho (in n1, n2) times rho_j's
- *  own. */
+/*! The new messages of a row from its minima, pass 2 (SMALL: int16 posteriors, ldpc_norm's
+ *  `small`). The sign of all rho is folded into the two normalised magnitudes once per row. The
+ *  first j at min1 gets min2; any other j at min1 means min2 == min1, so |rho_j| == min1 selects
+ *  the same magnitude: n2 + min(|rho_j| - min1, 1) * (n1 - n2), a multiply-add rather than a
+ *  comparison and a select. Message j carries the product of the other signs: that of all rho
+ *  (in n1, n2) times rho_j's own. */
 template <bool SMALL>
 struct row_messages {
     int n2, step, min1;
     __device__ __forceinline__ row_messages(const row_minima& r, const ldpc_fixed& fx) : min1(r.min1)
     {
-        int n1 = kernel_norm<SMALL>(r.min1, fx);
-        n2 = kernel_norm<SMALL>(r.min2, fx);
+        int n1 = ldpc_norm(r.min1, fx, SMALL);
+        n2 = ldpc_norm(r.min2, fx, SMALL);
         n1 = r.sx < 0 ? -n1 : n1;
         n2 = r.sx < 0 ? -n2 : n2;
         step = n1 - n2;
@@ -339,9 +328,9 @@ __host__ __device__ constexpr int rows_unrolled_to(int d) { return d <= 8 ? 8 : 
  *  parameter (constant-bank operands instead of a load with a computed index), its message slots
  *  at fixed offsets of the thread's row, and no layer bound, degree branch or slot sum is
  *  computed at run time; the table's shifts and columns stay data, so one profile serves every
- *  code of that shape (802.16e's 19 lifting sizes of a rate, 5G NR's 51 of a base graph). The generic loop spent about 30 instructions a layer on that (a row of 7
- *  entries itself takes about 160), and a tenth of its stall samples waiting on the layer
- *  bounds' loads. */
+ *  code of that shape (802.16e's 19 lifting sizes of a rate, 5G NR's 51 of a base graph). The
+ *  generic loop spent about 30 instructions a layer on that (a row of 7 entries itself takes
+ *  about 160), and a tenth of its stall samples waiting on the layer bounds' loads. */
 template <int... D>
 struct layer_profile {
     static constexpr int layers = int(sizeof...(D));
