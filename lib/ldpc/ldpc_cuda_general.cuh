@@ -105,10 +105,13 @@ struct packed_messages {
         for (int i = 0; i < W; ++i)
             out[i] = 0u;
     }
+    //! (one byte permute: the message's bytes, its sign copied over the rest, rather than a
+    //! shift and a sign extension)
     __device__ __forceinline__ int get(int i) const
     {
-        const uint32_t x = in[i / per_word] >> (32 / per_word * (i % per_word));
-        return sizeof(M) == 1 ? int(int8_t(x)) : int(int16_t(x));
+        const unsigned at = unsigned(i % per_word);
+        const unsigned sel = sizeof(M) == 1 ? 0x8880u + 0x1111u * at : 0x9910u + 0x2222u * at;
+        return int(prmt(in[i / per_word], 0u, sel));
     }
     __device__ __forceinline__ void set(int i, int v)
     {
@@ -330,9 +333,10 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
         int it = 0;
         bool all_done = false;
         // W > 0: step k's row, read during the step before (its loads in flight across a row
-        // and a barrier)
+        // and a barrier); `at`: where step k's vectors start (from vrow), k * vstride
         uint32_t cur[W > 0 ? W : 1] = {};
-        int k = 0;
+        const unsigned steps_end = unsigned(steps * vstride);
+        unsigned at = 0;
         while (it < p.max_iter && !all_done) {
             ++it;
             const bool work = active && !s_done[local];
@@ -344,7 +348,11 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
                 const layer_word lw{ next };
                 next = tab.layer[l + 1];
                 const int e0 = lw.first(), d = lw.entries(), stride = lw.stride();
-                const int rows = z / stride, dq = (d + TR - 1) / TR;
+                // (row c + stride u of a sub-layer exists where it is below z: stride divides z,
+                // ldpc_code::row_stride. Rather than the rows z / stride a division at each layer's
+                // start, whose latency stalled it: DVB-S2 64800 1/2 lost a tenth of its
+                // instructions to it, AR4JA k = 16384 a tenth of its speed)
+                const int dq = (d + TR - 1) / TR;
                 // only the layers with a missing entry (DVB-S2: one) take the rows that look
                 // for it, two instructions an entry
                 const bool holed = HOLES && lw.holed();
@@ -355,7 +363,7 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
                 if constexpr (PAIRS) {
                     if (lw.free_inner() && !holed) {
                         for (; c + 1 < stride; c += 2) {
-                            if (work && u < rows) {
+                            if (work && c + stride * u < z) {
                                 M* const lrow[2] = { mrow + size_t(slot + c * dq) * ms,
                                                      mrow + size_t(slot + (c + 1) * dq) * ms };
                                 const unsigned r0 = unsigned(c + stride * u) * sizeof(T);
@@ -374,15 +382,16 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
                 for (; c < stride; ++c) {
                     if constexpr (W > 0) {
                         // (the step after the last is the next iteration's first)
-                        const int kn = k + 1 == steps ? 0 : k + 1;
+                        const unsigned after = at + unsigned(vstride);
+                        const unsigned next_at = after == steps_end ? 0u : after;
                         uint32_t nw[W];
-                        load_packed<W>(vrow + kn * vstride, blockDim.x, nw);
-                        if (work && u < rows) {
+                        load_packed<W>(vrow + next_at, blockDim.x, nw);
+                        if (work && c + stride * u < z) {
                             packed_messages<M, W> pm(cur);
                             general_row<T, MAXD, HOLES, TR>(gp, tab, gcw, pm, l, c + stride * u, e0, d, dq, q, holed,
                                                             unsigned(zbytes), sink);
-                            store_packed<W>(vrow + k * vstride, blockDim.x, pm.out);
-                            if (kn == k) // (a code of one step: the load went before the store)
+                            store_packed<W>(vrow + at, blockDim.x, pm.out);
+                            if (next_at == at) // (a code of one step: the load went before the store)
 #pragma unroll
                                 for (int j = 0; j < W; ++j)
                                     nw[j] = pm.out[j];
@@ -390,8 +399,8 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
 #pragma unroll
                         for (int j = 0; j < W; ++j)
                             cur[j] = nw[j];
-                        k = kn;
-                    } else if (work && u < rows) {
+                        at = next_at;
+                    } else if (work && c + stride * u < z) {
                         strided_messages<M> sm{ mrow + size_t(slot + c * dq) * ms, ms };
                         general_row<T, MAXD, HOLES, TR>(gp, tab, gcw, sm, l, c + stride * u, e0, d, dq, q, holed,
                                                         unsigned(zbytes), sink);

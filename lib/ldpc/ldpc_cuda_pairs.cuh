@@ -32,15 +32,6 @@ namespace {
 constexpr unsigned pair_low = 0x80008000u; // INT16_MIN twice: max(x, pair_low) = x
 constexpr unsigned pair_one = 0x00010001u;
 
-/*! PTX prmt: byte i of the result is byte (sel >> 4i) & 7 of {b, a}, or where bit 3 of that
- *  nibble is set, its sign copied over the byte (__byte_perm keeps the three low bits only) */
-__device__ __forceinline__ unsigned prmt(unsigned a, unsigned b, unsigned sel)
-{
-    unsigned r;
-    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(sel));
-    return r;
-}
-
 __device__ __forceinline__ unsigned pair_add(unsigned a, unsigned b) { return __viaddmax_s16x2(a, b, pair_low); }
 //! |a| as max(~a + 1, a): two instructions
 __device__ __forceinline__ unsigned pair_abs(unsigned a) { return __viaddmax_s16x2(~a, pair_one, a); }
