@@ -705,22 +705,19 @@ __device__ __forceinline__ void layered_kernel_body(const gpu_params& p, const g
                 // each (three instructions a layer). Measured on the H200 (int8, 10 iterations,
                 // host to host, with the minima's start): 5G NR BG1 Z = 384 6.60 -> 6.95 Gb/s;
                 // Z = 128, three blocks an SM, 5.72-5.78 -> 5.60-5.63 (not understood)
-                if (__syncthreads_and(work)) {
+                auto row = [&](auto deg, int e0, int slot) {
+                    constexpr int D = decltype(deg)::value;
+                    layered_row<T, M, D, 1>(gcw, mrow + slot, tab.entry + e0, D, 0, rb, rbz, p.fx);
+                };
+                if (__syncthreads_and(work))
+                    profile_layers<PROFILE, 1>(row, barrier);
+                else
                     profile_layers<PROFILE, 1>(
                         [&](auto deg, int e0, int slot) {
-                            constexpr int D = decltype(deg)::value;
-                            layered_row<T, M, D, 1>(gcw, mrow + slot, tab.entry + e0, D, 0, rb, rbz, p.fx);
-                        },
-                        barrier);
-                } else {
-                    profile_layers<PROFILE, 1>(
-                        [&](auto deg, int e0, int slot) {
-                            constexpr int D = decltype(deg)::value;
                             if (work)
-                                layered_row<T, M, D, 1>(gcw, mrow + slot, tab.entry + e0, D, 0, rb, rbz, p.fx);
+                                row(deg, e0, slot);
                         },
                         barrier);
-                }
             } else {
                 int slot = 0; // the thread's message slots of the layers before
                 uint32_t next = lean ? 0u : s_layer[0];
