@@ -4,7 +4,7 @@
  */
 /* CUDA layered (TDMP) min-sum LDPC decoder for quasi-cyclic codes, after Xie Wen et al.
  * ("A high throughput LDPC decoder using a mid-range GPU"), bit-exact with the CPU reference
- * (ldpc_common.h). Two kernels:
+ * (ldpc_common.h). Three kernels:
  *
  *  - ldpc_cuda_layered.cuh, for codes of one circulant a block whose messages fit shared
  *    memory (the IEEE codes, 5G NR): thread t owns row (t mod Z) of every layer of codeword
@@ -18,8 +18,11 @@
  *    (DVB-S2's corner), messages in global memory (DVB-S2's 64800 bits; 5G NR Z = 384 in
  *    int16) or, where they fit, in shared memory (shared_messages); rows unrolled, or updated
  *    in a loop of few registers.
+ *  - ldpc_cuda_chain.cuh, the general kernel's form for codes whose parity bits form a chain
+ *    the layers walk in order (DVB-S2's accumulator): those bits in a register from one layer
+ *    to the next and in global memory between iterations, so that an SM holds more codewords.
  *
- * Both: C codewords a block, chosen per code so that the most codewords stay resident per SM
+ * All: C codewords a block (the chain kernel: one), chosen per code so that the most codewords stay resident per SM
  * with few idle threads (from the occupancy); blocks take groups of C codewords from a queue
  * (one atomic counter), so a block whose codewords stop early takes new ones instead of idling.
  * The base matrix travels in the launch parameters (constant bank): every thread of the block
@@ -29,6 +32,7 @@
  * per-codeword results and the optional posteriors (float) each into their own buffer, copied
  * back to the caller by the batch pipeline. */
 #include "codes/bch_gpu.h"
+#include "ldpc_cuda_chain.cuh"
 #include "ldpc_cuda_general.cuh"
 #include "ldpc_cuda_layered.cuh"
 #include "ldpc_cuda_pairs.cuh"
@@ -102,6 +106,23 @@ general_fn pick_general(bool int8_messages, bool holes, int tr, int max_degree, 
                          : general_by_degree<int32_t, int16_t, false>(tr, max_degree, wide, shared, pack);
 }
 
+typedef void (*chain_fn)(general_params, const chain_table, const int8_t*, uint8_t*, frame_status*, float*, void*,
+                         int*);
+
+//! the chain kernel (int8 messages) for rows of up to maxs - 2 entries in shared memory, held
+//! to `blocks` blocks an SM by registers; null where none is compiled
+inline chain_fn pick_chain(int maxs, bool holes, int blocks)
+{
+    if (maxs == 8)
+        return holes ? (blocks == 3 ? ldpc_chain_kernel<int16_t, int8_t, 8, true, 3>
+                                    : ldpc_chain_kernel<int16_t, int8_t, 8, true, 2>)
+                     : (blocks == 3 ? ldpc_chain_kernel<int16_t, int8_t, 8, false, 3>
+                                    : ldpc_chain_kernel<int16_t, int8_t, 8, false, 2>);
+    if (maxs == 16)
+        return holes ? ldpc_chain_kernel<int16_t, int8_t, 16, true, 2> : ldpc_chain_kernel<int16_t, int8_t, 16, false, 2>;
+    return nullptr;
+}
+
 /*! How one engine runs: the kernel, its lanes a row (TR) and codewords a block (C), and what
  *  follows from them. */
 struct launch_shape {
@@ -112,8 +133,10 @@ struct launch_shape {
     bool global = false;            // messages in global memory (the general kernel)
     bool loops = false;             // the general kernel's rows as loops
     bool packed = false;            // its global messages packed (packed_row_words)
-    kernel_fn layered = nullptr;    // the kernel, one of the two
+    kernel_fn layered = nullptr;    // the kernel, one of the three
     general_fn general = nullptr;
+    chain_fn chain = nullptr;       // (global too; slots: its chain columns)
+    int chain_slots = 0;            // its message slots a row (MAXS)
     int c = 1;                      // codewords a block (pairs: even)
     int threads = 32;               // a block's, whole warps
     int per_sm = 0;                 // resident blocks an SM
@@ -122,7 +145,9 @@ struct launch_shape {
     size_t smem = 0;                // a block's dynamic shared memory
     const void* kernel() const
     {
-        return global ? reinterpret_cast<const void*>(general) : reinterpret_cast<const void*>(layered);
+        return chain    ? reinterpret_cast<const void*>(chain)
+               : global ? reinterpret_cast<const void*>(general)
+                        : reinterpret_cast<const void*>(layered);
     }
     //! threads an SM holds, a pair kernel's counting twice (each does two codewords' rows)
     int resident_threads() const { return per_sm * threads * (pairs ? 2 : 1); }
@@ -304,6 +329,16 @@ public:
                                         std::to_string(general_smem(1)) + " bytes a codeword, " +
                                         std::to_string(d_optin) + " a block)");
         }
+        // the chain kernel where the code has chain columns, the general kernel would keep its
+        // messages in global memory, and an SM then holds more codewords (ldpc_cuda_chain.cuh);
+        // GPUFEC_LDPC_CHAIN=auto|on|off (a tuning aid; on: wherever it applies)
+        {
+            const std::string want = tuning_choice("GPUFEC_LDPC_CHAIN", { "auto", "on", "off" }, "auto");
+            launch_shape ch;
+            if (want != "off" && chain_shape(code, ch) &&
+                (want == "on" || (d_shape.global && !d_shape.shared && ch.per_sm > d_shape.per_sm * d_shape.c)))
+                d_shape = ch;
+        }
         if (!d_shape.global) {
             d_table = std::make_unique<gpu_table>();
             std::copy(t->entry, t->entry + d_entries, d_table->entry);
@@ -318,7 +353,7 @@ public:
         // all of the unified L1 / shared memory as shared memory: the layered kernel reads
         // global memory once per codeword and needs no L1 (nor the general one whose messages
         // are in shared memory)
-        if (!d_shape.global || d_shape.shared)
+        if (!d_shape.global || d_shape.shared || d_shape.chain)
             GPUFEC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                                    int(cudaSharedmemCarveoutMaxShared)));
         d_c = d_shape.c;
@@ -394,6 +429,11 @@ public:
             d_gtab->run_at[r] = int(runs[r].at);
             d_gtab->run_len[r] = int(runs[r].length);
             d_gtab->run_from[r] = runs[r].from;
+            if (d_ctab) {
+                d_ctab->run_at[r] = int(runs[r].at);
+                d_ctab->run_len[r] = int(runs[r].length);
+                d_ctab->run_from[r] = runs[r].from;
+            }
             if (d_table) {
                 d_table->run_at[r] = int(runs[r].at);
                 d_table->run_len[r] = int(runs[r].length);
@@ -430,7 +470,9 @@ public:
                (d_shape.vector > 1 ? ", " + std::to_string(d_shape.vector) + " messages a load" : std::string()) +
                (d_shape.profiled ? ", layers compiled in" : "") +
                (d_shape.tr > 1 ? ", " + std::to_string(d_shape.tr) + " lanes a row" : std::string()) +
-               (!d_shape.global  ? ""
+               (d_shape.chain ? ", chain kernel (parity chain in registers, " + std::to_string(d_chains) +
+                                     " chain columns)"
+                : !d_shape.global ? ""
                                  : std::string(d_shape.shared ? ", general kernel, messages in shared memory"
                                                               : ", messages in global memory") +
                                        (d_shape.packed ? " (packed rows)" : "") + (d_shape.loops ? ", rows as loops" : ""));
@@ -785,9 +827,135 @@ private:
     }
     static constexpr int max_profiled_blocks = 3; // (shape_for)
 
+    /*! The chain kernel's shape and table (d_ctab, d_chains, d_chain_gstride) where it applies:
+     *  int8, at most 384 rows, at least one chain column (a block column of two entries of one
+     *  shift in consecutive layers of one sub-layer each, neither missing; a layer has at most
+     *  one arriving and one leaving), and rows of at most 16 entries. */
+    bool chain_shape(const ldpc_code& code, launch_shape& sh)
+    {
+        const int z = code.z(), mb = code.mb(), tsize = 2;
+        if (!d_int8 || z > 384 || code.n() % z != 0 || code.n() / z > max_chain_columns)
+            return false;
+        const general_table& g = *d_gtab;
+        const int nb = code.n() / z;
+        struct use {
+            int layer, shift;
+            bool missing;
+        };
+        std::vector<std::vector<use>> uses(static_cast<size_t>(nb));
+        auto missing = [&](int l, int e) {
+            for (int h = 0; h < d_holes; ++h)
+                if (g.hole_layer[h] == l && g.hole_entry[h] == e - g.layer_start[l])
+                    return true;
+            return false;
+        };
+        for (int l = 0; l < mb; ++l)
+            for (int e = g.layer_start[l]; e < g.layer_start[l + 1]; ++e)
+                uses[size_t(g.entry[e].y / (z * tsize))].push_back({ l, g.entry[e].x / tsize, missing(l, e) });
+        std::vector<int> chain_of(size_t(nb), -1), in_of(size_t(mb), -1), out_of(size_t(mb), -1);
+        int chains = 0;
+        for (int b = 0; b < nb; ++b) {
+            const auto& x = uses[size_t(b)];
+            if (x.size() != 2 || x[0].missing || x[1].missing || x[0].layer + 1 != x[1].layer ||
+                x[0].shift != x[1].shift || code.row_stride(x[0].layer) != 1 || code.row_stride(x[1].layer) != 1 ||
+                in_of[size_t(x[0].layer)] >= 0 || out_of[size_t(x[1].layer)] >= 0)
+                continue;
+            chain_of[size_t(b)] = chains;
+            in_of[size_t(x[0].layer)] = chains;
+            out_of[size_t(x[1].layer)] = chains;
+            ++chains;
+        }
+        if (chains == 0)
+            return false;
+        auto t = std::make_unique<chain_table>();
+        std::vector<bool> apart(static_cast<size_t>(nb));
+        int shared = 0;
+        for (int b = 0; b < nb; ++b) {
+            apart[size_t(b)] = chain_of[size_t(b)] >= 0;
+            t->column[b] = int16_t(apart[size_t(b)] ? -1 - chain_of[size_t(b)] : shared++);
+        }
+        const std::vector<bool> free = ldpc_steps_free_of_previous(code, apart);
+        const bool keep_all = tuning_choice("GPUFEC_LDPC_BARRIERS", { "needed", "all" }, "needed") == "all";
+        int entries = 0, most = 0, step = 0;
+        for (int l = 0; l < mb; ++l) {
+            const int first = entries, stride = code.row_stride(l);
+            bool holed = false;
+            for (int e = g.layer_start[l]; e < g.layer_start[l + 1]; ++e) {
+                const int b = g.entry[e].y / (z * tsize);
+                if (chain_of[size_t(b)] >= 0)
+                    continue;
+                for (int h = 0; h < d_holes; ++h)
+                    if (g.hole_layer[h] == l && g.hole_entry[h] == e - g.layer_start[l]) {
+                        t->hole_entry[h] = entries - first;
+                        holed = true;
+                    }
+                t->entry[entries++] = make_int2(g.entry[e].x, t->column[b] * z * tsize);
+            }
+            const int d = entries - first;
+            if (d < 1)
+                return false;
+            // (slots d and d + 1 for the chain bits where the layer has any: chain_row)
+            most = std::max(most, in_of[size_t(l)] >= 0 || out_of[size_t(l)] >= 0 ? d + 2 : d);
+            bool inner = true;
+            for (int c = 1; c < stride; ++c)
+                inner = inner && free[size_t(step + c)];
+            step += stride;
+            const bool next = step < int(free.size()) && free[size_t(step)];
+            t->layer[l] = make_layer_word(first, d, next && !keep_all, inner && !keep_all, holed, stride);
+            t->chain[l] = uint32_t(in_of[size_t(l)] + 1) | uint32_t(out_of[size_t(l)] + 1) << 16;
+        }
+        t->layer[mb] = 0;
+        t->chain[mb] = 0;
+        t->steps = step;
+        for (int h = 0; h < d_holes; ++h) {
+            t->hole_layer[h] = g.hole_layer[h];
+            t->hole_row[h] = g.hole_row[h];
+        }
+        const int maxs = most <= 8 ? 8 : most <= 16 ? 16 : 0;
+        if (maxs == 0)
+            return false;
+        const int gstride = shared * z + (d_holes ? 8 : 0);
+        const size_t bytes = chain_smem_bytes<int16_t>(gstride);
+        if (bytes > d_optin)
+            return false;
+        const int threads = (z + 31) / 32 * 32;
+        // three blocks an SM by registers where that compiles without spilling and shared memory
+        // holds three, else two; GPUFEC_LDPC_CHAIN_BLOCKS=2|3 (a tuning aid)
+        const int forced = std::stoi(tuning_choice("GPUFEC_LDPC_CHAIN_BLOCKS", { "0", "2", "3" }, "0"));
+        chain_fn f = pick_chain(maxs, d_holes > 0, 2);
+        if (const chain_fn three = pick_chain(maxs, d_holes > 0, 3); three && three != f && forced != 2) {
+            cudaFuncAttributes a{};
+            GPUFEC_CUDA_CHECK(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(three)));
+            if (forced == 3 || (a.localSizeBytes == 0 &&
+                                resident_blocks(reinterpret_cast<const void*>(three), threads, bytes) >
+                                    resident_blocks(reinterpret_cast<const void*>(f), threads, bytes)))
+                f = three;
+        }
+        if (!f)
+            return false;
+        sh = launch_shape{};
+        sh.global = true;
+        sh.chain = f;
+        sh.chain_slots = maxs;
+        sh.c = 1;
+        sh.threads = threads;
+        sh.slots = chains;
+        sh.smem = bytes;
+        sh.per_sm = resident_blocks(reinterpret_cast<const void*>(f), threads, bytes);
+        if (sh.per_sm == 0)
+            return false;
+        d_ctab = std::move(t);
+        d_chains = chains;
+        d_chain_gstride = gstride;
+        return true;
+    }
+
     //! the messages of every resident block, where they are in global memory
     size_t global_message_bytes() const
     {
+        if (d_shape.chain)
+            return size_t(d_resident) *
+                   chain_block_bytes<int16_t, int8_t>(d_threads, d_ctab->steps, d_shape.chain_slots, d_chains);
         return d_shape.global && !d_shape.shared ? size_t(d_resident) * d_threads * size_t(d_shape.slots) * (d_int8 ? 1 : 2)
                                                  : 0;
     }
@@ -821,7 +989,10 @@ private:
         GPUFEC_CUDA_CHECK(cudaMemsetAsync(queue, 0, sizeof(int), st));
         const unsigned grid = unsigned(std::min(g.groups, d_resident));
         const size_t bytes = d_shape.smem;
-        if (d_shape.global) {
+        if (d_shape.chain) {
+            const general_params gp{ g, d_code.z(), d_holes, d_chain_gstride };
+            d_shape.chain<<<grid, d_threads, bytes, st>>>(gp, *d_ctab, in, out, results, post, msgs, queue);
+        } else if (d_shape.global) {
             const general_params gp{ g, d_rows, d_holes, d_gstride };
             d_shape.general<<<grid, d_threads, bytes, st>>>(gp, *d_gtab, in, out, results, post, msgs, queue);
         } else {
@@ -846,6 +1017,9 @@ private:
     launch_shape d_shape; // the kernel and how it is launched
     std::unique_ptr<gpu_table> d_table;      // the layered kernel's, passed by value at each launch
     std::unique_ptr<general_table> d_gtab;   // the general kernel's (the engine's description)
+    std::unique_ptr<chain_table> d_ctab;     // the chain kernel's, where it runs
+    int d_chains = 0;                        // its chain columns
+    int d_chain_gstride = 0;                 // its posteriors in shared memory (and the sink)
     size_t d_per_chunk = 1;
     bool d_slots_tuned = false; // GPUFEC_LDPC_SLOTS set: the chunks in flight as it says
     size_t d_in_stride = 0; // soft values a codeword in the input (n unless take_input_order)

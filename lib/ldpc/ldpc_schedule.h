@@ -22,6 +22,10 @@ namespace gpufec {
  *  is false. Empty for a code that is not quasi-cyclic. */
 std::vector<bool> ldpc_steps_free_of_previous(const ldpc_code& code);
 
+/*! The same, not counting the bits of the block columns `apart` marks (where one thread alone
+ *  touches each of their bits, in program order: the GPU chain kernel's chain columns). */
+std::vector<bool> ldpc_steps_free_of_previous(const ldpc_code& code, const std::vector<bool>& apart);
+
 } // namespace gpufec
 
 #endif

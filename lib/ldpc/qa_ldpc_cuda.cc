@@ -204,6 +204,7 @@ TEST(ldpc_cuda, general_kernel_messages_in_shared_or_global_memory_match_the_cpu
                           { "dvbs2:16200:8/9", ldpc_precision::int8, 3 },  { "dvbs2:16200:2/3", ldpc_precision::int8, 3 },
                           { "dvbs2:16200:7/15", ldpc_precision::int8, 3 } };
     GPUFEC_REQUIRE_GPU();
+    const test::scoped_env general("GPUFEC_LDPC_CHAIN", "off"); // (the general kernel, not the chain one)
     for (const auto& k : cases) {
         const ldpc_code c = ldpc_code::standard(k.id);
         const auto soft = noisy_codewords(c, k.frames, 7);
@@ -244,6 +245,7 @@ TEST(ldpc_cuda, global_messages_packed_or_one_a_slot_match_the_cpu)
                           { "dvbs2:64800:1/2", "auto", true },  { "dvbs2:64800:1/2", "off", false },
                           { "dvbs2:64800:8/9", "off", true } };
     GPUFEC_REQUIRE_GPU();
+    const test::scoped_env general("GPUFEC_LDPC_CHAIN", "off"); // (the general kernel, not the chain one)
     for (const auto& k : cases) {
         const ldpc_code c = ldpc_code::standard(k.id);
         const auto soft = noisy_codewords(c, 3, 11);
@@ -260,6 +262,90 @@ TEST(ldpc_cuda, global_messages_packed_or_one_a_slot_match_the_cpu)
             expect_gpu_as_cpu(c, o, soft, 3, what + (et ? " ET" : ""));
         }
         unsetenv("GPUFEC_LDPC_PACKED");
+    }
+}
+
+TEST(ldpc_cuda, chain_kernel_matches_the_cpu)
+{
+    // the chain kernel (GPUFEC_LDPC_CHAIN=on: DVB-S2's accumulator bits in registers and global
+    // memory, ldpc_cuda_chain.cuh): rows of up to 8 and of up to 16 message slots (its two
+    // forms), layers of several sub-layers between the chains, the missing corner entry, held to two and three blocks an SM, early stop on and
+    // off, normalised and offset min-sum, the whole codeword and its posteriors (the chain bits
+    // read back from global memory), several chunks
+    struct one {
+        const char* id;
+        const char* blocks; // GPUFEC_LDPC_CHAIN_BLOCKS
+    };
+    const one cases[] = { { "dvbs2:64800:1/2", "3" }, { "dvbs2:64800:1/2", "2" }, { "dvbs2:64800:1/4", "0" },
+                          { "dvbs2:64800:3/5", "0" }, { "dvbs2:16200:1/3", "0" } };
+    GPUFEC_REQUIRE_GPU();
+    const test::scoped_env chain("GPUFEC_LDPC_CHAIN", "on");
+    for (const auto& k : cases) {
+        const test::scoped_env blocks("GPUFEC_LDPC_CHAIN_BLOCKS", k.blocks);
+        const ldpc_code c = ldpc_code::standard(k.id);
+        const auto soft = mixed_codewords(c, 4, 13, 0.8, 2.5);
+        ldpc_options o;
+        o.precision = ldpc_precision::int8;
+        o.max_iterations = 6;
+        o.max_batch = 3; // (two chunks)
+        const std::string backend = ldpc_decoder(c, o, device_spec::parse("cuda")).backend();
+        const std::string what = std::string(k.id) + " blocks " + k.blocks + ": " + backend;
+        EXPECT_NE(backend.find("chain kernel"), std::string::npos) << what;
+        for_stop_and_offset(o, 2.f, [&](const std::string& how) { expect_gpu_as_cpu(c, o, soft, 4, what + how); });
+    }
+}
+
+TEST(ldpc_cuda, chain_kernel_frames_as_sent_match_the_cpu)
+{
+    // the chain kernel loading frames as sent: DVB-S2's parity order through the gather table,
+    // in int8 and packed 4-bit values, with the BCH after it; DVB-S2X VL-SNR's punctured and
+    // shortened short frame through runs; the bits and statuses of the CPU decoder
+    GPUFEC_REQUIRE_GPU();
+    const test::scoped_env chain("GPUFEC_LDPC_CHAIN", "on");
+    struct one {
+        const char* options;
+        double ebn0;
+        bool soft4;
+    };
+    for (const one& k : { one{ "code=dvbs2:64800:1/2, outer=bch, precision=int8, max_iterations=12", 1.1, false },
+                          one{ "code=dvbs2:64800:1/2, outer=bch, precision=int8, max_iterations=12", 1.1, true },
+                          one{ "code=dvbs2:16200:11/45-vlsnr-sf2, outer=bch, precision=int8, max_iterations=8", 1.0,
+                               false } }) {
+        const auto opts = parse_frame_options(k.options);
+        const auto enc = make_frame_encoder("ldpc", opts);
+        const size_t frames = 23, per = enc->coded_bits();
+        const auto info = test::random_bits(enc->info_bits() * frames, 5);
+        std::vector<uint8_t> coded(per * frames);
+        enc->encode(info.data(), frames, coded.data());
+        auto soft = test::channel(coded, double(enc->info_bits()) / double(per), k.ebn0, 6);
+        std::vector<uint8_t> packed((soft.size() + 1) / 2);
+        if (k.soft4) { // (the CPU decodes the values the packed ones stand for)
+            pack_soft4(soft.data(), packed.data(), soft.size());
+            unpack_soft4(packed.data(), soft.data(), soft.size());
+        }
+        const auto gdec = make_frame_decoder("ldpc", opts, device_spec::parse("cuda"));
+        const auto cdec = make_frame_decoder("ldpc", opts, device_spec::parse("cpu"));
+        EXPECT_NE(gdec->backend().find("chain kernel"), std::string::npos) << k.options << ": " << gdec->backend();
+        test::decoded_frames g;
+        if (k.soft4) {
+            g.bits.assign(frames * gdec->output_bits(), 0);
+            g.status.assign(frames, frame_status{});
+            frame_batch b;
+            b.frames = frames;
+            b.soft4 = packed.data();
+            b.bits = g.bits.data();
+            b.status = g.status.data();
+            gdec->decode(b);
+        } else {
+            g = test::decode_frames(*gdec, soft.data(), frames);
+        }
+        const auto c = test::decode_frames(*cdec, soft.data(), frames);
+        EXPECT_EQ(g.bits, c.bits) << k.options;
+        for (size_t f = 0; f < frames; ++f) {
+            EXPECT_EQ(g.status[f].check, c.status[f].check) << k.options << " frame " << f;
+            EXPECT_EQ(g.status[f].inner, c.status[f].inner) << k.options << " frame " << f;
+            EXPECT_EQ(g.status[f].iterations, c.status[f].iterations) << k.options << " frame " << f;
+        }
     }
 }
 

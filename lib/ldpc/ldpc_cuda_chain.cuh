@@ -1,0 +1,329 @@
+/*
+ * Copyright 2026 gr-gpufec authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* The chain kernel: the general kernel's layered min-sum (ldpc_cuda_general.cuh, one lane a
+ * row, messages packed in global memory) for codes whose parity bits form a chain that the
+ * schedule walks in order, DVB-S2's accumulator: a chain column is a block column of exactly
+ * two entries of one shift, in layers l and l + 1 (one sub-layer each). Row u of both layers
+ * touches the same bit of it, so the thread of row u alone ever touches that bit, one layer
+ * after the other: the kernel keeps the bit in a register from layer l to l + 1 (the carry)
+ * and in global memory between iterations, not in shared memory. DVB-S2 64800 at rate 1/2
+ * then keeps 33 K posteriors a codeword in shared memory instead of 65 K, and an SM holds
+ * three codewords instead of one; the barriers between layers that only the chain made
+ * needed go too. Same arithmetic and bits as every LDPC engine (ldpc_common.h).
+ *
+ * Parallel mapping: one codeword a block, thread u owns row u of every layer of one sub-layer
+ * (Z rows, a layer one step) and row c + p u of sub-layer c of a layer of p (those have no
+ * chain column). Memory: the other block columns' posteriors (renumbered, chain_table::
+ * column) in shared memory with the sink of a missing entry after them; in global memory, a
+ * block's region: its messages as the general kernel packs them (a thread's row of a layer one
+ * piece of MAXS slots: its D entries in shared memory, then the chain column leaving and the
+ * one arriving), then chain column c's bit of row u at
+ * [c * blockDim.x + u] (a warp's 32 bits side by side). Included by ldpc_cuda.cu only. */
+#ifndef INCLUDED_GPUFEC_LDPC_CUDA_CHAIN_CUH
+#define INCLUDED_GPUFEC_LDPC_CUDA_CHAIN_CUH
+
+#include "ldpc_cuda_general.cuh"
+
+namespace gpufec {
+namespace {
+
+constexpr int max_chain_columns = 1024; // block columns of a code the chain kernel takes
+
+//! the chain kernel's base matrix: gpu_table's entries without the chain columns
+struct chain_table {
+    int2 entry[max_table_entries]; // as gpu_table's, the columns renumbered (column)
+    int hole_layer[max_table_holes], hole_row[max_table_holes], hole_entry[max_table_holes];
+    int run_at[max_input_runs], run_len[max_input_runs], run_from[max_input_runs];
+    uint32_t layer[max_table_layers + 1]; // layer_word of the shared-memory entries
+    //! layer l's chain columns: bits 0-15 the one arriving (its first layer) + 1, 16-31 the one
+    //! leaving (its second) + 1; 0 where none
+    uint32_t chain[max_table_layers + 1];
+    //! block column b: >= 0 its place among the columns in shared memory, else chain column -1 - b
+    int16_t column[max_chain_columns];
+    int steps; // the schedule's steps (sub-layers)
+};
+
+struct chain_link {
+    uint32_t w;
+    __device__ __forceinline__ int in() const { return int(w & 0xffffu) - 1; }
+    __device__ __forceinline__ int out() const { return int(w >> 16) - 1; }
+};
+
+/*! One row of the chain kernel: D entries in shared memory (as layered_row_of, one lane,
+ *  messages in slots 0 .. D - 1), and the chain bits `pin` (arriving: its value from global
+ *  memory; slot D + 1) and `carry` (leaving: the value the row before left in the register; slot
+ *  D) where the layer has them (then D + 2 <= MAXS: chain_shape); an absent one counts as
+ *  absent_entry, never a minimum, positive. The arriving bit's new value goes to `carry`, the
+ *  leaving one's to `leaving`. */
+template <typename T, int D, int MAXS, bool HOLES, class Messages>
+__device__ __forceinline__ void chain_row(unsigned char* gcw, Messages& msgs, const int2* ent, unsigned rb,
+                                          unsigned rbz, const ldpc_fixed& fx, int skip, unsigned sink_off,
+                                          bool has_in, int pin, bool has_out, int& carry, int& leaving)
+{
+    unsigned off[D];
+    int rho[D];
+    row_minima r;
+#pragma unroll
+    for (int i = 0; i < D; ++i) {
+        off[i] = bit_offset<T>(ent[i], rb, rbz);
+        if constexpr (HOLES)
+            off[i] = i == skip ? sink_off : off[i];
+        rho[i] = int(*reinterpret_cast<const T*>(gcw + off[i])) - msgs.get(i);
+        if (i == 1)
+            r.start(rho[0], rho[1]);
+        else if (i > 1 || D == 1)
+            r.add(rho[i]);
+    }
+    constexpr bool CHAIN = D + 2 <= MAXS; // (a layer with chain bits leaves room for them)
+    int rout = absent_entry, rin = absent_entry;
+    if constexpr (CHAIN) {
+        rout = has_out ? carry - msgs.get(D) : absent_entry;
+        rin = has_in ? pin - msgs.get(D + 1) : absent_entry;
+        r.add(rout);
+        r.add(rin);
+    }
+    const row_messages<sizeof(T) == 2> message(r, fx);
+#pragma unroll
+    for (int i = 0; i < D; ++i) {
+        const int msg = message(rho[i]);
+        msgs.set(i, msg);
+        *reinterpret_cast<T*>(gcw + off[i]) = T(rho[i] + msg);
+    }
+    if constexpr (CHAIN) {
+        const int mout = message(rout), min_ = message(rin);
+        msgs.set(D, mout);
+        msgs.set(D + 1, min_);
+        leaving = rout + mout;
+        carry = rin + min_;
+    }
+}
+
+//! a chain kernel block's shared memory: the posteriors of gstride bits and the flags
+template <typename T>
+__host__ __device__ inline size_t chain_smem_bytes(int gstride)
+{
+    return align16(size_t(gstride) * sizeof(T)) + 16;
+}
+
+//! a chain kernel block's global memory: `steps` packed rows of MAXS messages (M) and
+//! `chains` chain bits (T), each for every one of its `threads` threads
+template <typename T, typename M>
+__host__ __device__ inline size_t chain_block_bytes(int threads, int steps, int maxs, int chains)
+{
+    return align16(size_t(threads) * steps * maxs * sizeof(M)) + align16(size_t(threads) * chains * sizeof(T));
+}
+
+/*! A codeword's results by the block (as write_results): bit v of block column b is in shared
+ *  memory or (chain column c) at chain[c * blockDim.x + v mod Z] */
+template <typename T>
+__device__ __forceinline__ void chain_results(const gpu_params& p, const chain_table& tab, const T* gamma,
+                                              const T* chain, int cw, int iterations, bool bad, uint8_t* out,
+                                              frame_status* results, float* posteriors)
+{
+    const int z = p.z;
+    auto value = [&](int v) {
+        const int b = v / z, r = v - b * z, col = tab.column[b];
+        return col >= 0 ? int(gamma[col * z + r]) : int(chain[size_t(-1 - col) * blockDim.x + r]);
+    };
+    uint8_t* o = out + size_t(cw) * p.nbytes;
+    for (int b = threadIdx.x; b < p.nbytes; b += blockDim.x) {
+        unsigned byte = 0;
+        for (int i = 0; i < 8; ++i) {
+            const int v = b * 8 + i;
+            byte |= (v < p.out_bits && value(v) < 0) ? (0x80u >> i) : 0u;
+        }
+        o[b] = uint8_t(byte);
+    }
+    if (threadIdx.x == 0)
+        results[cw] = frame_status{ iterations, int8_t(!bad), 0 };
+    if (p.want_post) {
+        float* post = posteriors + size_t(cw) * p.n;
+        for (int v = threadIdx.x; v < p.n; v += blockDim.x)
+            post[v] = float(-value(v));
+    }
+}
+
+/* BLOCKS: the blocks of up to 384 threads an SM holds by registers (launch bounds). gp.gstride:
+ * the posteriors in shared memory (and the sink); gp.base.msg_stride: the chain columns. */
+template <typename T, typename M, int MAXS, bool HOLES, int BLOCKS>
+__global__ void __launch_bounds__(384, BLOCKS)
+    ldpc_chain_kernel(general_params gp, const __grid_constant__ chain_table tab, const int8_t* __restrict__ soft,
+                      uint8_t* __restrict__ out,          // packed hard bits
+                      frame_status* __restrict__ results, // one per codeword
+                      float* __restrict__ posteriors,     // n per codeword, where wanted
+                      void* __restrict__ gmsg_v,          // every resident block's region
+                      int* __restrict__ queue)
+{
+    constexpr int W = packed_row_words<M>(MAXS);
+    static_assert(W > 0, "a row's messages one packed piece");
+    using vec = packed_vector<W>;
+    constexpr int P = packed_planes<W>;
+    extern __shared__ __align__(16) unsigned char smem[];
+    const gpu_params& p = gp.base;
+    const int z = p.z, n = p.n, mb = p.mb, chains = p.msg_stride;
+    const int zbytes = z * int(sizeof(T));
+    T* const gamma = reinterpret_cast<T*>(smem);
+    int* const s_flags = reinterpret_cast<int*>(smem + align16(size_t(gp.gstride) * sizeof(T)));
+    int* const s_bad = s_flags;
+    int* const s_done = s_flags + 1;
+    int* const s_iters = s_flags + 2;
+    int* const s_group = s_flags + 3;
+    unsigned char* const gcw = smem;
+    const int u = threadIdx.x; // row u of a layer, c + stride u of its sub-layer c
+    const unsigned sink_off = unsigned(gp.gstride - 8) * unsigned(sizeof(T)); // (HOLES: bit gstride - 8)
+    unsigned char* const region =
+        static_cast<unsigned char*>(gmsg_v) + size_t(blockIdx.x) * chain_block_bytes<T, M>(blockDim.x, tab.steps, MAXS, chains);
+    // plane j of step k's row at vrow[(k * P + j) * blockDim.x]
+    vec* const vrow = reinterpret_cast<vec*>(region) + threadIdx.x;
+    const size_t vstride = size_t(blockDim.x) * P;
+    // chain column c's bit of this row at crow[c * blockDim.x]
+    T* const crow = reinterpret_cast<T*>(region + align16(size_t(blockDim.x) * tab.steps * MAXS * sizeof(M))) + threadIdx.x;
+    const bool row_here = u < z;
+
+    for (;;) {
+        const int cw = take_group(queue, s_group);
+        if (cw >= p.groups)
+            return;
+        const bool active = cw < p.frames;
+
+        // load: each bit to its place (shared memory, or this row's chain bit: the block has a
+        // thread a row), block column by block column; messages 0
+        {
+            const int8_t* src = soft + size_t(active ? cw : 0) * p.in_stride / (p.soft_bits == 4 ? 2 : 1);
+            const int nb = n / z;
+            for (int b = 0; b < nb; ++b) {
+                if (!row_here)
+                    break;
+                const int v = b * z + u;
+                int x = 0;
+                if (!active) {
+                    x = 0;
+                } else if (p.gather) {
+                    const int from = p.gather[v];
+                    x = from < 0 ? int(fill_value<T>(from))
+                                 : -(p.soft_bits == 4 ? soft_value<true>(src, from) : soft_value<false>(src, from));
+                } else if (p.runs) {
+                    x = int(fill_value<T>(input_erased));
+                    for (int r = 0; r < p.runs; ++r) {
+                        const int at = tab.run_at[r], from = tab.run_from[r];
+                        if (v >= at && v < at + tab.run_len[r])
+                            x = from < 0 ? int(fill_value<T>(from))
+                                         : -(p.soft_bits == 4 ? soft_value<true>(src, from + v - at)
+                                                              : soft_value<false>(src, from + v - at));
+                    }
+                } else {
+                    x = -(p.soft_bits == 4 ? soft_value<true>(src, v) : soft_value<false>(src, v));
+                }
+                const int col = tab.column[b];
+                if (col >= 0)
+                    gamma[col * z + u] = T(x);
+                else
+                    crow[size_t(-1 - col) * blockDim.x] = T(x);
+            }
+        }
+        if (HOLES && threadIdx.x == 0)
+            gamma[gp.gstride - 8] = T(hole_sink<T>());
+        for (int k = 0; k < tab.steps * P; ++k)
+            vrow[size_t(k) * blockDim.x] = vec{};
+        if (threadIdx.x == 0) {
+            *s_done = !active;
+            *s_iters = 0;
+        }
+        __syncthreads();
+
+        int it = 0;
+        bool all_done = false;
+        // layer l's row (cur) and arriving chain bit (pin), read during the layer before
+        uint32_t cur[W] = {};
+        int pin = 0, carry = 0;
+        {
+            const int c0 = chain_link{ tab.chain[0] }.in();
+            if (row_here && c0 >= 0)
+                pin = int(crow[size_t(c0) * blockDim.x]);
+        }
+        const unsigned steps_end = unsigned(tab.steps * vstride);
+        unsigned at = 0;
+        while (it < p.max_iter && !all_done) {
+            ++it;
+            const bool work = active && !*s_done;
+            uint32_t next = tab.layer[0];
+            uint32_t next_link = tab.chain[0];
+            for (int l = 0; l < mb; ++l) {
+                const layer_word lw{ next };
+                const chain_link link{ next_link };
+                next = tab.layer[l + 1];
+                next_link = tab.chain[l + 1 == mb ? 0 : l + 1];
+                const int e0 = lw.first(), d = lw.entries(), stride = lw.stride();
+                // (a layer of several sub-layers, row c + stride u in sub-layer c, has no chain
+                // column: chain_shape)
+                for (int c = 0; c < stride; ++c) {
+                    // the next step's row and (at the layer's end) the next layer's arriving bit,
+                    // in flight across this step
+                    const unsigned after = at + unsigned(vstride);
+                    const unsigned next_at = after == steps_end ? 0u : after;
+                    uint32_t nw[W];
+                    load_packed<W>(vrow + next_at, blockDim.x, nw);
+                    int npin = pin;
+                    if (c + 1 == stride) {
+                        const int cn = chain_link{ next_link }.in();
+                        if (row_here && cn >= 0)
+                            npin = int(crow[size_t(cn) * blockDim.x]);
+                    }
+                    const int r = c + stride * u;
+                    if (work && r < z) {
+                        packed_messages<M, W> pm(cur);
+                        const int ci = link.in(), co = link.out();
+                        const int skip = HOLES && lw.holed() ? hole_of(tab, gp.holes, l, r) : -1;
+                        const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes);
+                        int leaving = 0;
+                        with_degree<MAXS>(d, [&](auto deg) {
+                            chain_row<T, decltype(deg)::value, MAXS, HOLES>(gcw, pm, tab.entry + e0, rb, rbz, p.fx,
+                                                                            skip, sink_off, ci >= 0, pin, co >= 0,
+                                                                            carry, leaving);
+                        });
+                        if (co >= 0)
+                            crow[size_t(co) * blockDim.x] = T(leaving);
+                        store_packed<W>(vrow + at, blockDim.x, pm.out);
+                    }
+#pragma unroll
+                    for (int j = 0; j < W; ++j)
+                        cur[j] = nw[j];
+                    pin = npin;
+                    at = next_at;
+                    if (c + 1 < stride ? !lw.free_inner() : !lw.free_next())
+                        __syncthreads();
+                }
+            }
+            all_done = end_iteration(p, it, work && row_here, active, true, threadIdx.x == 0, 0, s_bad, s_done, s_iters, [&] {
+                bool bad = false;
+                for (int l = 0; l < mb && !bad; ++l) { // (this row's chain bits: its own stores)
+                    const layer_word lw{ tab.layer[l] };
+                    const chain_link link{ tab.chain[l] };
+                    const int e0 = lw.first(), d = lw.entries();
+                    const unsigned rb = unsigned(u) * sizeof(T), rbz = rb - unsigned(zbytes); // (row u)
+                    const int skip = HOLES && lw.holed() ? hole_of(tab, gp.holes, l, u) : -1;
+                    int x = 0;
+                    for (int j = 0; j < d; ++j)
+                        x ^= j == skip ? 0 : int(*bit_of<T>(gcw, tab.entry[e0 + j], rb, rbz));
+                    if (link.in() >= 0)
+                        x ^= int(crow[size_t(link.in()) * blockDim.x]);
+                    if (link.out() >= 0)
+                        x ^= int(crow[size_t(link.out()) * blockDim.x]);
+                    bad = x < 0;
+                }
+                return bad;
+            });
+        }
+        __syncthreads(); // (and every row's chain bits seen by the block)
+
+        if (active)
+            chain_results<T>(p, tab, gamma, crow - threadIdx.x, cw, *s_iters, *s_bad != 0, out, results, posteriors);
+    }
+}
+
+} // namespace
+} // namespace gpufec
+
+#endif
