@@ -109,10 +109,18 @@ general_fn pick_general(bool int8_messages, bool holes, int tr, int max_degree, 
 typedef void (*chain_fn)(general_params, const chain_table, const int8_t*, uint8_t*, frame_status*, float*, void*,
                          int*);
 
-//! the chain kernel (int8 messages) for rows of up to maxs - 2 entries in shared memory, held
-//! to `blocks` blocks an SM by registers; null where none is compiled
-inline chain_fn pick_chain(int maxs, bool holes, int blocks)
+//! the chain kernel for rows of up to maxs message slots (int8 messages, or int16 where
+//! !int8), held to `blocks` blocks an SM by registers (int16: two); null where none is compiled
+inline chain_fn pick_chain(bool int8, int maxs, bool holes, int blocks)
 {
+    if (!int8) {
+        if (maxs == 8)
+            return holes ? ldpc_chain_kernel<int32_t, int16_t, 8, true, 2> : ldpc_chain_kernel<int32_t, int16_t, 8, false, 2>;
+        if (maxs == 16)
+            return holes ? ldpc_chain_kernel<int32_t, int16_t, 16, true, 2>
+                         : ldpc_chain_kernel<int32_t, int16_t, 16, false, 2>;
+        return nullptr;
+    }
     if (maxs == 8)
         return holes ? (blocks == 3 ? ldpc_chain_kernel<int16_t, int8_t, 8, true, 3>
                                     : ldpc_chain_kernel<int16_t, int8_t, 8, true, 2>)
@@ -321,6 +329,21 @@ public:
                 d_shape = sh;
             have = true;
         }
+        // the chain kernel where the code has chain columns and the general kernel would keep its
+        // messages in global memory and an SM then holds more codewords, or no other kernel fits
+        // (DVB-S2 64800 in int16 up to rate 2/3: its posteriors without the chain bits fit)
+        // (ldpc_cuda_chain.cuh); GPUFEC_LDPC_CHAIN=auto|on|off (a tuning aid; on: wherever it
+        // applies)
+        {
+            const std::string want = tuning_choice("GPUFEC_LDPC_CHAIN", { "auto", "on", "off" }, "auto");
+            launch_shape ch;
+            if (want != "off" && chain_shape(code, ch) &&
+                (want == "on" || !have ||
+                 (d_shape.global && !d_shape.shared && ch.per_sm > d_shape.per_sm * d_shape.c))) {
+                d_shape = ch;
+                have = true;
+            }
+        }
         if (!have) {
             if (forced)
                 throw std::invalid_argument("GPUFEC_LDPC_ROW_THREADS=" + std::to_string(forced) +
@@ -328,16 +351,6 @@ public:
             throw std::invalid_argument("the code is too long for the GPU's shared memory (" +
                                         std::to_string(general_smem(1)) + " bytes a codeword, " +
                                         std::to_string(d_optin) + " a block)");
-        }
-        // the chain kernel where the code has chain columns, the general kernel would keep its
-        // messages in global memory, and an SM then holds more codewords (ldpc_cuda_chain.cuh);
-        // GPUFEC_LDPC_CHAIN=auto|on|off (a tuning aid; on: wherever it applies)
-        {
-            const std::string want = tuning_choice("GPUFEC_LDPC_CHAIN", { "auto", "on", "off" }, "auto");
-            launch_shape ch;
-            if (want != "off" && chain_shape(code, ch) &&
-                (want == "on" || (d_shape.global && !d_shape.shared && ch.per_sm > d_shape.per_sm * d_shape.c)))
-                d_shape = ch;
         }
         if (!d_shape.global) {
             d_table = std::make_unique<gpu_table>();
@@ -833,8 +846,8 @@ private:
      *  one arriving and one leaving), and rows of at most 16 entries. */
     bool chain_shape(const ldpc_code& code, launch_shape& sh)
     {
-        const int z = code.z(), mb = code.mb(), tsize = 2;
-        if (!d_int8 || z > 384 || code.n() % z != 0 || code.n() / z > max_chain_columns)
+        const int z = code.z(), mb = code.mb(), tsize = d_int8 ? 2 : 4;
+        if (z > 384 || code.n() % z != 0 || code.n() / z > max_chain_columns)
             return false;
         const general_table& g = *d_gtab;
         const int nb = code.n() / z;
@@ -876,6 +889,9 @@ private:
         }
         const std::vector<bool> free = ldpc_steps_free_of_previous(code, apart);
         const bool keep_all = tuning_choice("GPUFEC_LDPC_BARRIERS", { "needed", "all" }, "needed") == "all";
+        const int threads = (z + 31) / 32 * 32, steps = int(free.size());
+        if (steps < 4 || steps > max_chain_steps) // (the kernel reads two steps ahead)
+            return false;
         int entries = 0, most = 0, step = 0;
         for (int l = 0; l < mb; ++l) {
             const int first = entries, stride = code.row_stride(l);
@@ -886,6 +902,8 @@ private:
                     continue;
                 for (int h = 0; h < d_holes; ++h)
                     if (g.hole_layer[h] == l && g.hole_entry[h] == e - g.layer_start[l]) {
+                        t->hole_layer[h] = step + g.hole_row[h] % stride; // (the step of the row)
+                        t->hole_row[h] = g.hole_row[h];
                         t->hole_entry[h] = entries - first;
                         holed = true;
                     }
@@ -896,34 +914,37 @@ private:
                 return false;
             // (slots d and d + 1 for the chain bits where the layer has any: chain_row)
             most = std::max(most, in_of[size_t(l)] >= 0 || out_of[size_t(l)] >= 0 ? d + 2 : d);
-            bool inner = true;
-            for (int c = 1; c < stride; ++c)
-                inner = inner && free[size_t(step + c)];
-            step += stride;
-            const bool next = step < int(free.size()) && free[size_t(step)];
-            t->layer[l] = make_layer_word(first, d, next && !keep_all, inner && !keep_all, holed, stride);
-            t->chain[l] = uint32_t(in_of[size_t(l)] + 1) | uint32_t(out_of[size_t(l)] + 1) << 16;
+            for (int c = 0; c < stride; ++c, ++step) {
+                const bool next = step + 1 < steps && free[size_t(step + 1)];
+                bool step_holed = false;
+                for (int h = 0; h < d_holes; ++h)
+                    step_holed |= holed && g.hole_layer[h] == l && g.hole_row[h] % stride == c;
+                t->step[step] = make_layer_word(first, d, next && !keep_all, false, step_holed, stride);
+                t->sub[step] = c;
+                // (chain columns lie in layers of one sub-layer only)
+                t->chain_in[step] = in_of[size_t(l)] >= 0 ? in_of[size_t(l)] * threads * tsize : -1;
+                t->chain_out[step] = out_of[size_t(l)] >= 0 ? out_of[size_t(l)] * threads * tsize : -1;
+            }
         }
-        t->layer[mb] = 0;
-        t->chain[mb] = 0;
-        t->steps = step;
-        for (int h = 0; h < d_holes; ++h) {
-            t->hole_layer[h] = g.hole_layer[h];
-            t->hole_row[h] = g.hole_row[h];
+        t->steps = steps;
+        for (int k = 0; k < 2; ++k) { // (steps 0 and 1 again: read two steps ahead)
+            t->step[steps + k] = t->step[k];
+            t->sub[steps + k] = t->sub[k];
+            t->chain_in[steps + k] = t->chain_in[k];
+            t->chain_out[steps + k] = t->chain_out[k];
         }
         const int maxs = most <= 8 ? 8 : most <= 16 ? 16 : 0;
         if (maxs == 0)
             return false;
         const int gstride = shared * z + (d_holes ? 8 : 0);
-        const size_t bytes = chain_smem_bytes<int16_t>(gstride);
+        const size_t bytes = d_int8 ? chain_smem_bytes<int16_t>(gstride) : chain_smem_bytes<int32_t>(gstride);
         if (bytes > d_optin)
             return false;
-        const int threads = (z + 31) / 32 * 32;
         // three blocks an SM by registers where that compiles without spilling and shared memory
         // holds three, else two; GPUFEC_LDPC_CHAIN_BLOCKS=2|3 (a tuning aid)
         const int forced = std::stoi(tuning_choice("GPUFEC_LDPC_CHAIN_BLOCKS", { "0", "2", "3" }, "0"));
-        chain_fn f = pick_chain(maxs, d_holes > 0, 2);
-        if (const chain_fn three = pick_chain(maxs, d_holes > 0, 3); three && three != f && forced != 2) {
+        chain_fn f = pick_chain(d_int8, maxs, d_holes > 0, 2);
+        if (const chain_fn three = pick_chain(d_int8, maxs, d_holes > 0, 3); three && three != f && forced != 2) {
             cudaFuncAttributes a{};
             GPUFEC_CUDA_CHECK(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(three)));
             if (forced == 3 || (a.localSizeBytes == 0 &&
@@ -955,7 +976,8 @@ private:
     {
         if (d_shape.chain)
             return size_t(d_resident) *
-                   chain_block_bytes<int16_t, int8_t>(d_threads, d_ctab->steps, d_shape.chain_slots, d_chains);
+                   (d_int8 ? chain_block_bytes<int16_t, int8_t>(d_threads, d_ctab->steps, d_shape.chain_slots, d_chains)
+                           : chain_block_bytes<int32_t, int16_t>(d_threads, d_ctab->steps, d_shape.chain_slots, d_chains));
         return d_shape.global && !d_shape.shared ? size_t(d_resident) * d_threads * size_t(d_shape.slots) * (d_int8 ? 1 : 2)
                                                  : 0;
     }

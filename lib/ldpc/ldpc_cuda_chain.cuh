@@ -30,25 +30,26 @@ namespace gpufec {
 namespace {
 
 constexpr int max_chain_columns = 1024; // block columns of a code the chain kernel takes
+constexpr int max_chain_steps = 512;    // steps (sub-layers) of its schedule
 
-//! the chain kernel's base matrix: gpu_table's entries without the chain columns
+/*! The chain kernel's base matrix: gpu_table's entries without the chain columns, and its
+ *  schedule step by step (a layer of p sub-layers is p steps), each step's words followed by
+ *  those of steps 0 and 1 again (the kernel reads two steps ahead) */
 struct chain_table {
     int2 entry[max_table_entries]; // as gpu_table's, the columns renumbered (column)
+    // row hole_row[h] of step hole_layer[h] lacks its entry hole_entry[h] (hole_of)
     int hole_layer[max_table_holes], hole_row[max_table_holes], hole_entry[max_table_holes];
     int run_at[max_input_runs], run_len[max_input_runs], run_from[max_input_runs];
-    uint32_t layer[max_table_layers + 1]; // layer_word of the shared-memory entries
-    //! layer l's chain columns: bits 0-15 the one arriving (its first layer) + 1, 16-31 the one
-    //! leaving (its second) + 1; 0 where none
-    uint32_t chain[max_table_layers + 1];
+    int steps;
+    //! as layer_word: the step's first entry and entries, no barrier after it (free_next), a
+    //! missing entry (holed), its layer's sub-layers p (the step's rows c + p u)
+    uint32_t step[max_chain_steps + 2];
+    int sub[max_chain_steps + 2]; // c
+    //! its chain bits, arriving and leaving, as byte offsets from a thread's own chain bits (the
+    //! chain column's index times a block's threads times the bit's bytes), or -1
+    int chain_in[max_chain_steps + 2], chain_out[max_chain_steps + 2];
     //! block column b: >= 0 its place among the columns in shared memory, else chain column -1 - b
     int16_t column[max_chain_columns];
-    int steps; // the schedule's steps (sub-layers)
-};
-
-struct chain_link {
-    uint32_t w;
-    __device__ __forceinline__ int in() const { return int(w & 0xffffu) - 1; }
-    __device__ __forceinline__ int out() const { return int(w >> 16) - 1; }
 };
 
 /*! One row of the chain kernel: D entries in shared memory (as layered_row_of, one lane,
@@ -162,7 +163,7 @@ __global__ void __launch_bounds__(384, BLOCKS)
     constexpr int P = packed_planes<W>;
     extern __shared__ __align__(16) unsigned char smem[];
     const gpu_params& p = gp.base;
-    const int z = p.z, n = p.n, mb = p.mb, chains = p.msg_stride;
+    const int z = p.z, n = p.n, chains = p.msg_stride, S = tab.steps;
     const int zbytes = z * int(sizeof(T));
     T* const gamma = reinterpret_cast<T*>(smem);
     int* const s_flags = reinterpret_cast<int*>(smem + align16(size_t(gp.gstride) * sizeof(T)));
@@ -181,6 +182,9 @@ __global__ void __launch_bounds__(384, BLOCKS)
     // chain column c's bit of this row at crow[c * blockDim.x]
     T* const crow = reinterpret_cast<T*>(region + align16(size_t(blockDim.x) * tab.steps * MAXS * sizeof(M))) + threadIdx.x;
     const bool row_here = u < z;
+    // this row's bit of the chain column at byte offset `off` (chain_table::chain_in)
+    auto chain_bit = [&](int off) { return reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(crow) + off); };
+    const unsigned steps_end = unsigned(S * vstride);
 
     for (;;) {
         const int cw = take_group(queue, s_group);
@@ -189,43 +193,55 @@ __global__ void __launch_bounds__(384, BLOCKS)
         const bool active = cw < p.frames;
 
         // load: each bit to its place (shared memory, or this row's chain bit: the block has a
-        // thread a row), block column by block column; messages 0
-        {
+        // thread a row), block column by block column, eight columns' loads in flight at a time
+        // (one at a time, the load stalled the kernel a fourteenth of its time); messages 0
+        if (row_here) {
             const int8_t* src = soft + size_t(active ? cw : 0) * p.in_stride / (p.soft_bits == 4 ? 2 : 1);
-            const int nb = n / z;
-            for (int b = 0; b < nb; ++b) {
-                if (!row_here)
-                    break;
-                const int v = b * z + u;
-                int x = 0;
-                if (!active) {
-                    x = 0;
-                } else if (p.gather) {
-                    const int from = p.gather[v];
-                    x = from < 0 ? int(fill_value<T>(from))
-                                 : -(p.soft_bits == 4 ? soft_value<true>(src, from) : soft_value<false>(src, from));
-                } else if (p.runs) {
-                    x = int(fill_value<T>(input_erased));
-                    for (int r = 0; r < p.runs; ++r) {
-                        const int at = tab.run_at[r], from = tab.run_from[r];
-                        if (v >= at && v < at + tab.run_len[r])
-                            x = from < 0 ? int(fill_value<T>(from))
-                                         : -(p.soft_bits == 4 ? soft_value<true>(src, from + v - at)
-                                                              : soft_value<false>(src, from + v - at));
-                    }
-                } else {
-                    x = -(p.soft_bits == 4 ? soft_value<true>(src, v) : soft_value<false>(src, v));
-                }
+            auto put = [&](int b, int x) {
                 const int col = tab.column[b];
                 if (col >= 0)
                     gamma[col * z + u] = T(x);
                 else
                     crow[size_t(-1 - col) * blockDim.x] = T(x);
-            }
+            };
+            if (!active || !p.gather)
+                for (int b = 0; b < n / z; ++b) {
+                    const int v = b * z + u;
+                    int x = int(fill_value<T>(input_erased));
+                    if (!active) {
+                    } else if (p.runs) {
+                        for (int r = 0; r < p.runs; ++r) {
+                            const int at = tab.run_at[r], from = tab.run_from[r];
+                            if (v >= at && v < at + tab.run_len[r])
+                                x = from < 0 ? int(fill_value<T>(from))
+                                             : -(p.soft_bits == 4 ? soft_value<true>(src, from + v - at)
+                                                                  : soft_value<false>(src, from + v - at));
+                        }
+                    } else {
+                        x = -(p.soft_bits == 4 ? soft_value<true>(src, v) : soft_value<false>(src, v));
+                    }
+                    put(b, x);
+                }
+            else
+                for (int b0 = 0; b0 < n / z; b0 += 8) {
+                    int from[8], x[8];
+#pragma unroll
+                    for (int i = 0; i < 8; ++i)
+                        from[i] = b0 + i < n / z ? p.gather[(b0 + i) * z + u] : input_erased;
+#pragma unroll
+                    for (int i = 0; i < 8; ++i)
+                        x[i] = from[i] < 0 ? int(fill_value<T>(from[i]))
+                                           : -(p.soft_bits == 4 ? soft_value<true>(src, from[i])
+                                                                : soft_value<false>(src, from[i]));
+#pragma unroll
+                    for (int i = 0; i < 8; ++i)
+                        if (b0 + i < n / z)
+                            put(b0 + i, x[i]);
+                }
         }
         if (HOLES && threadIdx.x == 0)
             gamma[gp.gstride - 8] = T(hole_sink<T>());
-        for (int k = 0; k < tab.steps * P; ++k)
+        for (int k = 0; k < S * P; ++k)
             vrow[size_t(k) * blockDim.x] = vec{};
         if (threadIdx.x == 0) {
             *s_done = !active;
@@ -235,86 +251,79 @@ __global__ void __launch_bounds__(384, BLOCKS)
 
         int it = 0;
         bool all_done = false;
-        // layer l's row (cur) and arriving chain bit (pin), read during the layer before
-        uint32_t cur[W] = {};
-        int pin = 0, carry = 0;
-        {
-            const int c0 = chain_link{ tab.chain[0] }.in();
-            if (row_here && c0 >= 0)
-                pin = int(crow[size_t(c0) * blockDim.x]);
-        }
-        const unsigned steps_end = unsigned(tab.steps * vstride);
-        unsigned at = 0;
+        // steps k and k + 1's rows (cur, ahead) and arriving chain bits (pin, pin_ahead), read
+        // two steps before (their loads in flight across two steps and barriers); a group's
+        // first two rows are zero messages
+        uint32_t cur[W] = {}, ahead[W] = {};
+        int pin = 0, pin_ahead = 0, carry = 0;
+        if (row_here && tab.chain_in[0] >= 0)
+            pin = int(*chain_bit(tab.chain_in[0]));
+        if (row_here && tab.chain_in[1] >= 0)
+            pin_ahead = int(*chain_bit(tab.chain_in[1]));
+        unsigned at = 0; // step k's row: vrow + at
+        unsigned at2 = unsigned(2 * vstride) == steps_end ? 0u : unsigned(2 * vstride); // step k + 2's
         while (it < p.max_iter && !all_done) {
             ++it;
             const bool work = active && !*s_done;
-            uint32_t next = tab.layer[0];
-            uint32_t next_link = tab.chain[0];
-            for (int l = 0; l < mb; ++l) {
-                const layer_word lw{ next };
-                const chain_link link{ next_link };
-                next = tab.layer[l + 1];
-                next_link = tab.chain[l + 1 == mb ? 0 : l + 1];
-                const int e0 = lw.first(), d = lw.entries(), stride = lw.stride();
-                // (a layer of several sub-layers, row c + stride u in sub-layer c, has no chain
-                // column: chain_shape)
-                for (int c = 0; c < stride; ++c) {
-                    // the next step's row and (at the layer's end) the next layer's arriving bit,
-                    // in flight across this step
-                    const unsigned after = at + unsigned(vstride);
-                    const unsigned next_at = after == steps_end ? 0u : after;
-                    uint32_t nw[W];
-                    load_packed<W>(vrow + next_at, blockDim.x, nw);
-                    int npin = pin;
-                    if (c + 1 == stride) {
-                        const int cn = chain_link{ next_link }.in();
-                        if (row_here && cn >= 0)
-                            npin = int(crow[size_t(cn) * blockDim.x]);
-                    }
-                    const int r = c + stride * u;
-                    if (work && r < z) {
-                        packed_messages<M, W> pm(cur);
-                        const int ci = link.in(), co = link.out();
-                        const int skip = HOLES && lw.holed() ? hole_of(tab, gp.holes, l, r) : -1;
-                        const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes);
-                        int leaving = 0;
-                        with_degree<MAXS>(d, [&](auto deg) {
-                            chain_row<T, decltype(deg)::value, MAXS, HOLES>(gcw, pm, tab.entry + e0, rb, rbz, p.fx,
-                                                                            skip, sink_off, ci >= 0, pin, co >= 0,
-                                                                            carry, leaving);
-                        });
-                        if (co >= 0)
-                            crow[size_t(co) * blockDim.x] = T(leaving);
-                        store_packed<W>(vrow + at, blockDim.x, pm.out);
-                    }
+            for (int k = 0; k < S; ++k) {
+                const layer_word sw{ tab.step[k] };
+                const int ci = tab.chain_in[k], co = tab.chain_out[k], ci2 = tab.chain_in[k + 2];
+                uint32_t far[W];
+                load_packed<W>(vrow + at2, blockDim.x, far);
+                int pin_far = 0;
+                if (row_here && ci2 >= 0)
+                    pin_far = int(*chain_bit(ci2));
+                const int r = tab.sub[k] + sw.stride() * u;
+                if (work && r < z) {
+                    packed_messages<M, W> pm(cur);
+                    const int skip = HOLES && sw.holed() ? hole_of(tab, gp.holes, k, r) : -1;
+                    const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes);
+                    const int e0 = sw.first();
+                    int leaving = 0;
+                    with_degree<MAXS>(sw.entries(), [&](auto deg) {
+                        chain_row<T, decltype(deg)::value, MAXS, HOLES>(gcw, pm, tab.entry + e0, rb, rbz, p.fx, skip,
+                                                                        sink_off, ci >= 0, pin, co >= 0, carry,
+                                                                        leaving);
+                    });
+                    if (co >= 0)
+                        *chain_bit(co) = T(leaving);
+                    store_packed<W>(vrow + at, blockDim.x, pm.out);
+                }
 #pragma unroll
-                    for (int j = 0; j < W; ++j)
-                        cur[j] = nw[j];
-                    pin = npin;
-                    at = next_at;
-                    if (c + 1 < stride ? !lw.free_inner() : !lw.free_next())
-                        __syncthreads();
+                for (int j = 0; j < W; ++j) {
+                    cur[j] = ahead[j];
+                    ahead[j] = far[j];
                 }
+                pin = pin_ahead;
+                pin_ahead = pin_far;
+                at = at + unsigned(vstride) == steps_end ? 0u : at + unsigned(vstride);
+                at2 = at2 + unsigned(vstride) == steps_end ? 0u : at2 + unsigned(vstride);
+                if (!sw.free_next())
+                    __syncthreads();
             }
-            all_done = end_iteration(p, it, work && row_here, active, true, threadIdx.x == 0, 0, s_bad, s_done, s_iters, [&] {
-                bool bad = false;
-                for (int l = 0; l < mb && !bad; ++l) { // (this row's chain bits: its own stores)
-                    const layer_word lw{ tab.layer[l] };
-                    const chain_link link{ tab.chain[l] };
-                    const int e0 = lw.first(), d = lw.entries();
-                    const unsigned rb = unsigned(u) * sizeof(T), rbz = rb - unsigned(zbytes); // (row u)
-                    const int skip = HOLES && lw.holed() ? hole_of(tab, gp.holes, l, u) : -1;
-                    int x = 0;
-                    for (int j = 0; j < d; ++j)
-                        x ^= j == skip ? 0 : int(*bit_of<T>(gcw, tab.entry[e0 + j], rb, rbz));
-                    if (link.in() >= 0)
-                        x ^= int(crow[size_t(link.in()) * blockDim.x]);
-                    if (link.out() >= 0)
-                        x ^= int(crow[size_t(link.out()) * blockDim.x]);
-                    bad = x < 0;
-                }
-                return bad;
-            });
+            all_done = end_iteration(p, it, work && row_here, active, true, threadIdx.x == 0, 0, s_bad, s_done,
+                                     s_iters, [&] {
+                                         bool bad = false;
+                                         for (int k = 0; k < S && !bad; ++k) { // (every row: one step has it)
+                                             const layer_word sw{ tab.step[k] };
+                                             const int r = tab.sub[k] + sw.stride() * u;
+                                             if (r >= z)
+                                                 continue;
+                                             const int e0 = sw.first(), d = sw.entries();
+                                             const int skip = HOLES && sw.holed() ? hole_of(tab, gp.holes, k, r) : -1;
+                                             const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes);
+                                             int x = 0;
+                                             for (int j = 0; j < d; ++j)
+                                                 x ^= j == skip ? 0 : int(*bit_of<T>(gcw, tab.entry[e0 + j], rb, rbz));
+                                             // (this row's chain bits: its own stores)
+                                             if (tab.chain_in[k] >= 0)
+                                                 x ^= int(*chain_bit(tab.chain_in[k]));
+                                             if (tab.chain_out[k] >= 0)
+                                                 x ^= int(*chain_bit(tab.chain_out[k]));
+                                             bad = x < 0;
+                                         }
+                                         return bad;
+                                     });
         }
         __syncthreads(); // (and every row's chain bits seen by the block)
 

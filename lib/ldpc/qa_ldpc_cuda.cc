@@ -269,15 +269,22 @@ TEST(ldpc_cuda, chain_kernel_matches_the_cpu)
 {
     // the chain kernel (GPUFEC_LDPC_CHAIN=on: DVB-S2's accumulator bits in registers and global
     // memory, ldpc_cuda_chain.cuh): rows of up to 8 and of up to 16 message slots (its two
-    // forms), layers of several sub-layers between the chains, the missing corner entry, held to two and three blocks an SM, early stop on and
+    // forms), int8 and int16, layers of several sub-layers between the chains, the missing corner entry, held to two and three blocks an SM, early stop on and
     // off, normalised and offset min-sum, the whole codeword and its posteriors (the chain bits
     // read back from global memory), several chunks
     struct one {
         const char* id;
         const char* blocks; // GPUFEC_LDPC_CHAIN_BLOCKS
+        ldpc_precision p = ldpc_precision::int8;
     };
-    const one cases[] = { { "dvbs2:64800:1/2", "3" }, { "dvbs2:64800:1/2", "2" }, { "dvbs2:64800:1/4", "0" },
-                          { "dvbs2:64800:3/5", "0" }, { "dvbs2:16200:1/3", "0" } };
+    const one cases[] = { { "dvbs2:64800:1/2", "3" },
+                          { "dvbs2:64800:1/2", "2" },
+                          { "dvbs2:64800:1/4", "0" },
+                          { "dvbs2:64800:3/5", "0" },
+                          { "dvbs2:16200:1/3", "0" },
+                          // int16: int32 posteriors, which fit shared memory only without the chain
+                          { "dvbs2:64800:1/2", "0", ldpc_precision::int16 },
+                          { "dvbs2:64800:3/5", "0", ldpc_precision::int16 } };
     GPUFEC_REQUIRE_GPU();
     const test::scoped_env chain("GPUFEC_LDPC_CHAIN", "on");
     for (const auto& k : cases) {
@@ -285,11 +292,11 @@ TEST(ldpc_cuda, chain_kernel_matches_the_cpu)
         const ldpc_code c = ldpc_code::standard(k.id);
         const auto soft = mixed_codewords(c, 4, 13, 0.8, 2.5);
         ldpc_options o;
-        o.precision = ldpc_precision::int8;
+        o.precision = k.p;
         o.max_iterations = 6;
         o.max_batch = 3; // (two chunks)
         const std::string backend = ldpc_decoder(c, o, device_spec::parse("cuda")).backend();
-        const std::string what = std::string(k.id) + " blocks " + k.blocks + ": " + backend;
+        const std::string what = std::string(k.id) + " " + to_string(k.p) + " blocks " + k.blocks + ": " + backend;
         EXPECT_NE(backend.find("chain kernel"), std::string::npos) << what;
         for_stop_and_offset(o, 2.f, [&](const std::string& how) { expect_gpu_as_cpu(c, o, soft, 4, what + how); });
     }
@@ -610,8 +617,9 @@ TEST(ldpc_cuda, frames_as_sent_dvbs2_with_bch_and_nr_match_the_cpu)
         }
     }
     // int16 messages need int32 posteriors: 259 KB a 64800-bit codeword, beyond a block's
-    // shared memory; device=cuda refuses with the reason, device=auto decodes on the CPU
-    const auto int16 = parse_frame_options("code=dvbs2:64800:1/2, precision=int16");
+    // shared memory, and at rate 3/4 242 KB without the chain bits (the chain kernel takes 1/2,
+    // below); device=cuda refuses with the reason, device=auto decodes on the CPU
+    const auto int16 = parse_frame_options("code=dvbs2:64800:3/4, precision=int16");
     try {
         make_frame_decoder("ldpc", int16, device_spec::parse("cuda"));
         ADD_FAILURE() << "a 64800-bit codeword in int16 was taken by the GPU";
