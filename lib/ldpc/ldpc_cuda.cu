@@ -890,7 +890,7 @@ private:
         const std::vector<bool> free = ldpc_steps_free_of_previous(code, apart);
         const bool keep_all = tuning_choice("GPUFEC_LDPC_BARRIERS", { "needed", "all" }, "needed") == "all";
         const int threads = (z + 31) / 32 * 32, steps = int(free.size());
-        if (steps < 4 || steps > max_chain_steps) // (the kernel reads two steps ahead)
+        if (steps < 4 || steps + 1 > max_chain_steps)
             return false;
         int entries = 0, most = 0, step = 0;
         for (int l = 0; l < mb; ++l) {
@@ -926,12 +926,22 @@ private:
                 t->chain_out[step] = out_of[size_t(l)] >= 0 ? out_of[size_t(l)] * threads * tsize : -1;
             }
         }
-        t->steps = steps;
-        for (int k = 0; k < 2; ++k) { // (steps 0 and 1 again: read two steps ahead)
-            t->step[steps + k] = t->step[k];
-            t->sub[steps + k] = t->sub[k];
-            t->chain_in[steps + k] = t->chain_in[k];
-            t->chain_out[steps + k] = t->chain_out[k];
+        // an even number of steps (the kernel takes them two at a time): an empty one at the
+        // end where needed, no row (c = Z), no entry, no barrier after it (the iteration's end
+        // has its own)
+        int all = steps;
+        if (all % 2) {
+            t->step[all] = make_layer_word(0, 0, true, false, false, 1);
+            t->sub[all] = z;
+            t->chain_in[all] = t->chain_out[all] = -1;
+            ++all;
+        }
+        t->steps = all;
+        for (int k = 0; k < 2; ++k) { // (steps 0 and 1 again: read ahead)
+            t->step[all + k] = t->step[k];
+            t->sub[all + k] = t->sub[k];
+            t->chain_in[all + k] = t->chain_in[k];
+            t->chain_out[all + k] = t->chain_out[k];
         }
         const int maxs = most <= 8 ? 8 : most <= 16 ? 16 : 0;
         if (maxs == 0)

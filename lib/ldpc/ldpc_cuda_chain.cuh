@@ -33,8 +33,9 @@ constexpr int max_chain_columns = 1024; // block columns of a code the chain ker
 constexpr int max_chain_steps = 512;    // steps (sub-layers) of its schedule
 
 /*! The chain kernel's base matrix: gpu_table's entries without the chain columns, and its
- *  schedule step by step (a layer of p sub-layers is p steps), each step's words followed by
- *  those of steps 0 and 1 again (the kernel reads two steps ahead) */
+ *  schedule step by step (a layer of p sub-layers is p steps; an even number of steps, with an
+ *  empty one at the end where needed), each step's words followed by those of step 0 again
+ *  (the kernel reads a step ahead) */
 struct chain_table {
     int2 entry[max_table_entries]; // as gpu_table's, the columns renumbered (column)
     // row hole_row[h] of step hole_layer[h] lacks its entry hole_entry[h] (hole_of)
@@ -44,7 +45,7 @@ struct chain_table {
     //! as layer_word: the step's first entry and entries, no barrier after it (free_next), a
     //! missing entry (holed), its layer's sub-layers p (the step's rows c + p u)
     uint32_t step[max_chain_steps + 2];
-    int sub[max_chain_steps + 2]; // c
+    int sub[max_chain_steps + 2]; // c (an empty step: Z, no row)
     //! its chain bits, arriving and leaving, as byte offsets from a thread's own chain bits (the
     //! chain column's index times a block's threads times the bit's bytes), or -1
     int chain_in[max_chain_steps + 2], chain_out[max_chain_steps + 2];
@@ -251,31 +252,29 @@ __global__ void __launch_bounds__(384, BLOCKS)
 
         int it = 0;
         bool all_done = false;
-        // steps k and k + 1's rows (cur, ahead) and arriving chain bits (pin, pin_ahead), read
-        // two steps before (their loads in flight across two steps and barriers); a group's
-        // first two rows are zero messages
-        uint32_t cur[W] = {}, ahead[W] = {};
-        int pin = 0, pin_ahead = 0, carry = 0;
+        // the step loop taken two steps at a time, two buffers for a row and its arriving chain
+        // bit: step k uses one (read during step k - 1) and reads step k + 1's into the other,
+        // so a load has a whole step and its barrier to arrive. (With one buffer, moved into
+        // place at each step's end, the move waited for the load: three quarters of the
+        // kernel's long-scoreboard stalls, DVB-S2 1/2, H200.) A group's first row is zero
+        // messages. The steps are even (chain_shape).
+        uint32_t row_a[W] = {}, row_b[W] = {};
+        int pin_a = 0, pin_b = 0, carry = 0;
         if (row_here && tab.chain_in[0] >= 0)
-            pin = int(*chain_bit(tab.chain_in[0]));
-        if (row_here && tab.chain_in[1] >= 0)
-            pin_ahead = int(*chain_bit(tab.chain_in[1]));
-        unsigned at = 0; // step k's row: vrow + at
-        unsigned at2 = unsigned(2 * vstride) == steps_end ? 0u : unsigned(2 * vstride); // step k + 2's
+            pin_a = int(*chain_bit(tab.chain_in[0]));
+        unsigned at = 0, at_next = unsigned(vstride); // steps k and k + 1's rows: vrow + at, at_next
         while (it < p.max_iter && !all_done) {
             ++it;
             const bool work = active && !*s_done;
-            for (int k = 0; k < S; ++k) {
+            auto step = [&](int k, const uint32_t(&use)[W], uint32_t(&fill)[W], int pin, int& pin_next) {
                 const layer_word sw{ tab.step[k] };
-                const int ci = tab.chain_in[k], co = tab.chain_out[k], ci2 = tab.chain_in[k + 2];
-                uint32_t far[W];
-                load_packed<W>(vrow + at2, blockDim.x, far);
-                int pin_far = 0;
-                if (row_here && ci2 >= 0)
-                    pin_far = int(*chain_bit(ci2));
+                const int ci = tab.chain_in[k], co = tab.chain_out[k], cn = tab.chain_in[k + 1];
+                load_packed<W>(vrow + at_next, blockDim.x, fill);
+                if (row_here && cn >= 0)
+                    pin_next = int(*chain_bit(cn));
                 const int r = tab.sub[k] + sw.stride() * u;
                 if (work && r < z) {
-                    packed_messages<M, W> pm(cur);
+                    packed_messages<M, W> pm(use);
                     const int skip = HOLES && sw.holed() ? hole_of(tab, gp.holes, k, r) : -1;
                     const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes);
                     const int e0 = sw.first();
@@ -289,17 +288,14 @@ __global__ void __launch_bounds__(384, BLOCKS)
                         *chain_bit(co) = T(leaving);
                     store_packed<W>(vrow + at, blockDim.x, pm.out);
                 }
-#pragma unroll
-                for (int j = 0; j < W; ++j) {
-                    cur[j] = ahead[j];
-                    ahead[j] = far[j];
-                }
-                pin = pin_ahead;
-                pin_ahead = pin_far;
-                at = at + unsigned(vstride) == steps_end ? 0u : at + unsigned(vstride);
-                at2 = at2 + unsigned(vstride) == steps_end ? 0u : at2 + unsigned(vstride);
+                at = at_next;
+                at_next = at_next + unsigned(vstride) == steps_end ? 0u : at_next + unsigned(vstride);
                 if (!sw.free_next())
                     __syncthreads();
+            };
+            for (int k = 0; k < S; k += 2) {
+                step(k, row_a, row_b, pin_a, pin_b);
+                step(k + 1, row_b, row_a, pin_b, pin_a);
             }
             all_done = end_iteration(p, it, work && row_here, active, true, threadIdx.x == 0, 0, s_bad, s_done,
                                      s_iters, [&] {
