@@ -64,6 +64,18 @@ std::vector<int8_t> mixed_codewords(const ldpc_code& c, int frames, uint32_t see
     return soft;
 }
 
+/*! `frames` random frames (seed `info_seed`) through an encoder (a frame_encoder), BPSK and
+ *  noise at Eb/N0 `ebn0` dB (seed `noise_seed`): their soft values */
+template <class Encoder>
+std::vector<int8_t> noisy_frames(Encoder& enc, size_t frames, double ebn0, uint32_t info_seed, uint32_t noise_seed)
+{
+    const size_t per = enc.coded_bits();
+    const auto info = test::random_bits(enc.info_bits() * frames, info_seed);
+    std::vector<uint8_t> coded(per * frames);
+    enc.encode(info.data(), frames, coded.data());
+    return test::channel(coded, double(enc.info_bits()) / double(per), ebn0, noise_seed);
+}
+
 /*! The GPU against the CPU on the same input: bits, posteriors, iterations, syndromes; the
  *  GPU's messages where `messages` says (GPUFEC_LDPC_MESSAGES) and rows over `lanes` lanes
  *  (GPUFEC_LDPC_ROW_THREADS; 0: the engine's choice) */
@@ -320,11 +332,8 @@ TEST(ldpc_cuda, chain_kernel_frames_as_sent_match_the_cpu)
                                false } }) {
         const auto opts = parse_frame_options(k.options);
         const auto enc = make_frame_encoder("ldpc", opts);
-        const size_t frames = 23, per = enc->coded_bits();
-        const auto info = test::random_bits(enc->info_bits() * frames, 5);
-        std::vector<uint8_t> coded(per * frames);
-        enc->encode(info.data(), frames, coded.data());
-        auto soft = test::channel(coded, double(enc->info_bits()) / double(per), k.ebn0, 6);
+        const size_t frames = 23;
+        auto soft = noisy_frames(*enc, frames, k.ebn0, 5, 6);
         std::vector<uint8_t> packed((soft.size() + 1) / 2);
         if (k.soft4) { // (the CPU decodes the values the packed ones stand for)
             pack_soft4(soft.data(), packed.data(), soft.size());
@@ -333,19 +342,8 @@ TEST(ldpc_cuda, chain_kernel_frames_as_sent_match_the_cpu)
         const auto gdec = make_frame_decoder("ldpc", opts, device_spec::parse("cuda"));
         const auto cdec = make_frame_decoder("ldpc", opts, device_spec::parse("cpu"));
         EXPECT_NE(gdec->backend().find("chain kernel"), std::string::npos) << k.options << ": " << gdec->backend();
-        test::decoded_frames g;
-        if (k.soft4) {
-            g.bits.assign(frames * gdec->output_bits(), 0);
-            g.status.assign(frames, frame_status{});
-            frame_batch b;
-            b.frames = frames;
-            b.soft4 = packed.data();
-            b.bits = g.bits.data();
-            b.status = g.status.data();
-            gdec->decode(b);
-        } else {
-            g = test::decode_frames(*gdec, soft.data(), frames);
-        }
+        const auto g = k.soft4 ? test::decode_frames_soft4(*gdec, packed.data(), frames)
+                               : test::decode_frames(*gdec, soft.data(), frames);
         const auto c = test::decode_frames(*cdec, soft.data(), frames);
         EXPECT_EQ(g.bits, c.bits) << k.options;
         for (size_t f = 0; f < frames; ++f) {
@@ -718,10 +716,7 @@ TEST(ldpc_cuda, packed_4bit_input_read_by_the_kernels_matches_the_cpu)
         const auto opts = parse_frame_options(k.options);
         const auto enc = make_frame_encoder("ldpc", opts);
         const size_t frames = 61, per = enc->coded_bits();
-        const auto info = test::random_bits(enc->info_bits() * frames, 17);
-        std::vector<uint8_t> coded(per * frames);
-        enc->encode(info.data(), frames, coded.data());
-        auto soft = test::channel(coded, double(enc->info_bits()) / double(per), k.ebn0, 19);
+        auto soft = noisy_frames(*enc, frames, k.ebn0, 17, 19);
         for (size_t i = 0; i < soft.size(); i += 7)
             soft[i] = soft[i] < 0 ? int8_t(-128) : int8_t(127);
         std::vector<uint8_t> packed((soft.size() + 1) / 2);
@@ -734,15 +729,7 @@ TEST(ldpc_cuda, packed_4bit_input_read_by_the_kernels_matches_the_cpu)
         const auto gdec = make_frame_decoder("ldpc", opts, device_spec::parse("cuda"));
         const auto cdec = make_frame_decoder("ldpc", opts, device_spec::parse("cpu"));
         EXPECT_TRUE(gdec->takes_soft4()) << k.options;
-        test::decoded_frames g;
-        g.bits.assign(frames * gdec->output_bits(), 0);
-        g.status.assign(frames, frame_status{});
-        frame_batch b;
-        b.frames = frames;
-        b.soft4 = packed.data();
-        b.bits = g.bits.data();
-        b.status = g.status.data();
-        gdec->decode(b);
+        const auto g = test::decode_frames_soft4(*gdec, packed.data(), frames);
         const auto c = test::decode_frames(*cdec, unpacked.data(), frames);
         EXPECT_EQ(g.bits, c.bits) << k.options << " " << gdec->backend();
         for (size_t f = 0; f < frames; ++f) {

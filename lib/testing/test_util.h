@@ -65,19 +65,32 @@ struct decoded_frames {
     std::vector<frame_status> status;
 };
 
-//! `frames` frames of int8 soft values through a decoder, whole
-inline decoded_frames decode_frames(batch_decoder& dec, const int8_t* soft, size_t frames)
+//! `frames` frames through a decoder, whole: set_input(batch) points the batch at its input
+template <class SetInput>
+decoded_frames decode_frames_from(batch_decoder& dec, size_t frames, SetInput&& set_input)
 {
     decoded_frames d;
     d.bits.assign(frames * dec.output_bits(), 0);
     d.status.assign(frames, frame_status{});
     frame_batch b;
     b.frames = frames;
-    b.soft = soft;
+    set_input(b);
     b.bits = d.bits.data();
     b.status = d.status.data();
     dec.decode(b);
     return d;
+}
+
+//! `frames` frames of int8 soft values through a decoder, whole
+inline decoded_frames decode_frames(batch_decoder& dec, const int8_t* soft, size_t frames)
+{
+    return decode_frames_from(dec, frames, [&](frame_batch& b) { b.soft = soft; });
+}
+
+//! the same from packed 4-bit values (frame_batch::soft4)
+inline decoded_frames decode_frames_soft4(batch_decoder& dec, const uint8_t* soft4, size_t frames)
+{
+    return decode_frames_from(dec, frames, [&](frame_batch& b) { b.soft4 = soft4; });
 }
 
 inline double code_rate(const conv_code& c)
