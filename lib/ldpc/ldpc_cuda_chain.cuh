@@ -9,7 +9,7 @@
  * touches the same bit of it, so the thread of row u alone ever touches that bit, one layer
  * after the other: the kernel keeps the bit in a register from layer l to l + 1 (the carry)
  * and in global memory between iterations, not in shared memory. DVB-S2 64800 at rate 1/2
- * then keeps 33 K posteriors a codeword in shared memory instead of 65 K, and an SM holds
+ * then keeps 38 K posteriors a codeword in shared memory instead of 65 K, and an SM holds
  * three codewords instead of one; the barriers between layers that only the chain made
  * needed go too. Same arithmetic and bits as every LDPC engine (ldpc_common.h).
  *
@@ -34,8 +34,8 @@ constexpr int max_chain_steps = 512;    // steps (sub-layers) of its schedule
 
 /*! The chain kernel's base matrix: gpu_table's entries without the chain columns, and its
  *  schedule step by step (a layer of p sub-layers is p steps; an even number of steps, with an
- *  empty one at the end where needed), each step's words followed by those of step 0 again
- *  (the kernel reads a step ahead) */
+ *  empty one at the end where needed), each step's words followed by those of steps 0 and 1
+ *  again (the kernel reads step k + 1's during step k) */
 struct chain_table {
     int2 entry[max_table_entries]; // as gpu_table's, the columns renumbered (column)
     // row hole_row[h] of step hole_layer[h] lacks its entry hole_entry[h] (hole_of)
