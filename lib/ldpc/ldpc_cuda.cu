@@ -131,6 +131,13 @@ inline chain_fn pick_chain(bool int8, int maxs, bool holes, int blocks)
     return nullptr;
 }
 
+//! the chain kernel's table and what follows from it (chain_shape)
+struct chain_layout {
+    std::unique_ptr<chain_table> table;
+    int chains = 0;  // chain columns
+    int gstride = 0; // posteriors a codeword in shared memory (and the sink)
+};
+
 /*! How one engine runs: the kernel, its lanes a row (TR) and codewords a block (C), and what
  *  follows from them. */
 struct launch_shape {
@@ -337,10 +344,12 @@ public:
         {
             const std::string want = tuning_choice("GPUFEC_LDPC_CHAIN", { "auto", "on", "off" }, "auto");
             launch_shape ch;
-            if (want != "off" && chain_shape(code, ch) &&
+            chain_layout cl;
+            if (want != "off" && chain_shape(code, ch, cl) &&
                 (want == "on" || !have ||
                  (d_shape.global && !d_shape.shared && ch.per_sm > d_shape.per_sm * d_shape.c))) {
                 d_shape = ch;
+                d_chain = std::move(cl);
                 have = true;
             }
         }
@@ -442,10 +451,10 @@ public:
             d_gtab->run_at[r] = int(runs[r].at);
             d_gtab->run_len[r] = int(runs[r].length);
             d_gtab->run_from[r] = runs[r].from;
-            if (d_ctab) {
-                d_ctab->run_at[r] = int(runs[r].at);
-                d_ctab->run_len[r] = int(runs[r].length);
-                d_ctab->run_from[r] = runs[r].from;
+            if (d_chain.table) {
+                d_chain.table->run_at[r] = int(runs[r].at);
+                d_chain.table->run_len[r] = int(runs[r].length);
+                d_chain.table->run_from[r] = runs[r].from;
             }
             if (d_table) {
                 d_table->run_at[r] = int(runs[r].at);
@@ -483,7 +492,7 @@ public:
                (d_shape.vector > 1 ? ", " + std::to_string(d_shape.vector) + " messages a load" : std::string()) +
                (d_shape.profiled ? ", layers compiled in" : "") +
                (d_shape.tr > 1 ? ", " + std::to_string(d_shape.tr) + " lanes a row" : std::string()) +
-               (d_shape.chain ? ", chain kernel (parity chain in registers, " + std::to_string(d_chains) +
+               (d_shape.chain ? ", chain kernel (parity chain in registers, " + std::to_string(d_chain.chains) +
                                      " chain columns)"
                 : !d_shape.global ? ""
                                  : std::string(d_shape.shared ? ", general kernel, messages in shared memory"
@@ -840,11 +849,11 @@ private:
     }
     static constexpr int max_profiled_blocks = 3; // (shape_for)
 
-    /*! The chain kernel's shape and table (d_ctab, d_chains, d_chain_gstride) where it applies:
+    /*! The chain kernel's shape and layout where it applies:
      *  int8, at most 384 rows, at least one chain column (a block column of two entries of one
      *  shift in consecutive layers of one sub-layer each, neither missing; a layer has at most
      *  one arriving and one leaving), and rows of at most 16 entries. */
-    bool chain_shape(const ldpc_code& code, launch_shape& sh)
+    bool chain_shape(const ldpc_code& code, launch_shape& sh, chain_layout& layout) const
     {
         const int z = code.z(), mb = code.mb(), tsize = d_int8 ? 2 : 4;
         if (z > 384 || code.n() % z != 0 || code.n() / z > max_chain_columns)
@@ -856,15 +865,13 @@ private:
             bool missing;
         };
         std::vector<std::vector<use>> uses(static_cast<size_t>(nb));
-        auto missing = [&](int l, int e) {
-            for (int h = 0; h < d_holes; ++h)
-                if (g.hole_layer[h] == l && g.hole_entry[h] == e - g.layer_start[l])
-                    return true;
-            return false;
-        };
+        std::vector<int> hole_of_entry(static_cast<size_t>(d_entries), -1); // the missing entries
+        for (int h = 0; h < d_holes; ++h)
+            hole_of_entry[size_t(g.layer_start[g.hole_layer[h]] + g.hole_entry[h])] = h;
         for (int l = 0; l < mb; ++l)
             for (int e = g.layer_start[l]; e < g.layer_start[l + 1]; ++e)
-                uses[size_t(g.entry[e].y / (z * tsize))].push_back({ l, g.entry[e].x / tsize, missing(l, e) });
+                uses[size_t(g.entry[e].y / (z * tsize))].push_back({ l, g.entry[e].x / tsize,
+                                                                     hole_of_entry[size_t(e)] >= 0 });
         std::vector<int> chain_of(size_t(nb), -1), in_of(size_t(mb), -1), out_of(size_t(mb), -1);
         int chains = 0;
         for (int b = 0; b < nb; ++b) {
@@ -900,13 +907,12 @@ private:
                 const int b = g.entry[e].y / (z * tsize);
                 if (chain_of[size_t(b)] >= 0)
                     continue;
-                for (int h = 0; h < d_holes; ++h)
-                    if (g.hole_layer[h] == l && g.hole_entry[h] == e - g.layer_start[l]) {
-                        t->hole_layer[h] = step + g.hole_row[h] % stride; // (the step of the row)
-                        t->hole_row[h] = g.hole_row[h];
-                        t->hole_entry[h] = entries - first;
-                        holed = true;
-                    }
+                if (const int h = hole_of_entry[size_t(e)]; h >= 0) {
+                    t->hole_layer[h] = step + g.hole_row[h] % stride; // (the step of the row)
+                    t->hole_row[h] = g.hole_row[h];
+                    t->hole_entry[h] = entries - first;
+                    holed = true;
+                }
                 t->entry[entries++] = make_int2(g.entry[e].x, t->column[b] * z * tsize);
             }
             const int d = entries - first;
@@ -975,9 +981,9 @@ private:
         sh.per_sm = resident_blocks(reinterpret_cast<const void*>(f), threads, bytes);
         if (sh.per_sm == 0)
             return false;
-        d_ctab = std::move(t);
-        d_chains = chains;
-        d_chain_gstride = gstride;
+        layout.table = std::move(t);
+        layout.chains = chains;
+        layout.gstride = gstride;
         return true;
     }
 
@@ -986,8 +992,10 @@ private:
     {
         if (d_shape.chain)
             return size_t(d_resident) *
-                   (d_int8 ? chain_block_bytes<int16_t, int8_t>(d_threads, d_ctab->steps, d_shape.chain_slots, d_chains)
-                           : chain_block_bytes<int32_t, int16_t>(d_threads, d_ctab->steps, d_shape.chain_slots, d_chains));
+                   (d_int8 ? chain_block_bytes<int16_t, int8_t>(d_threads, d_chain.table->steps, d_shape.chain_slots,
+                                                                 d_chain.chains)
+                           : chain_block_bytes<int32_t, int16_t>(d_threads, d_chain.table->steps, d_shape.chain_slots,
+                                                                  d_chain.chains));
         return d_shape.global && !d_shape.shared ? size_t(d_resident) * d_threads * size_t(d_shape.slots) * (d_int8 ? 1 : 2)
                                                  : 0;
     }
@@ -1022,8 +1030,8 @@ private:
         const unsigned grid = unsigned(std::min(g.groups, d_resident));
         const size_t bytes = d_shape.smem;
         if (d_shape.chain) {
-            const general_params gp{ g, d_code.z(), d_holes, d_chain_gstride };
-            d_shape.chain<<<grid, d_threads, bytes, st>>>(gp, *d_ctab, in, out, results, post, msgs, queue);
+            const general_params gp{ g, d_code.z(), d_holes, d_chain.gstride };
+            d_shape.chain<<<grid, d_threads, bytes, st>>>(gp, *d_chain.table, in, out, results, post, msgs, queue);
         } else if (d_shape.global) {
             const general_params gp{ g, d_rows, d_holes, d_gstride };
             d_shape.general<<<grid, d_threads, bytes, st>>>(gp, *d_gtab, in, out, results, post, msgs, queue);
@@ -1049,9 +1057,7 @@ private:
     launch_shape d_shape; // the kernel and how it is launched
     std::unique_ptr<gpu_table> d_table;      // the layered kernel's, passed by value at each launch
     std::unique_ptr<general_table> d_gtab;   // the general kernel's (the engine's description)
-    std::unique_ptr<chain_table> d_ctab;     // the chain kernel's, where it runs
-    int d_chains = 0;                        // its chain columns
-    int d_chain_gstride = 0;                 // its posteriors in shared memory (and the sink)
+    chain_layout d_chain;                    // the chain kernel's table, where it runs
     size_t d_per_chunk = 1;
     bool d_slots_tuned = false; // GPUFEC_LDPC_SLOTS set: the chunks in flight as it says
     size_t d_in_stride = 0; // soft values a codeword in the input (n unless take_input_order)
