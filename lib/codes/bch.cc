@@ -47,27 +47,19 @@ bch_code::bch_code(int m, uint32_t primitive, int t, int n) : d_m(m), d_t(t), d_
         const long long first = i % gf.size; // (alpha^(2^m - 1) = alpha^0)
         if (covered[size_t(first)])
             continue;
-        std::vector<uint16_t> mp{ 1 };
+        // (the coset's members are alpha^first times powers of two)
+        const uint32_t mp = gf.minimal_polynomial(first);
         for (long long j = first;;) {
             covered[size_t(j)] = 1;
-            const uint16_t root = gf.exp[size_t(j)];
-            std::vector<uint16_t> next(mp.size() + 1, 0);
-            for (size_t a = 0; a < mp.size(); ++a) {
-                next[a + 1] ^= mp[a];
-                next[a] ^= gf.mul(mp[a], root);
-            }
-            mp.swap(next);
             j = (j * 2) % gf.size;
             if (j == first)
                 break;
         }
-        std::vector<uint8_t> prod(g.size() + mp.size() - 1, 0);
+        const int degree = gf2_degree(mp);
+        std::vector<uint8_t> prod(g.size() + size_t(degree), 0);
         for (size_t a = 0; a < g.size(); ++a)
-            for (size_t b = 0; b < mp.size() && g[a]; ++b) {
-                if (mp[b] > 1)
-                    throw std::logic_error("BCH: a minimal polynomial outside GF(2)");
-                prod[a + b] ^= uint8_t(mp[b]);
-            }
+            for (int b = 0; b <= degree && g[a]; ++b)
+                prod[a + size_t(b)] ^= uint8_t((mp >> b) & 1u);
         g.swap(prod);
     }
     d_gen = g;

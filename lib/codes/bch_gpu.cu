@@ -8,11 +8,13 @@
  *
  * Parallel mapping: a warp a codeword, four a block, blocks striding over the codewords.
  *  - Syndromes S_j, j odd (S_2i = S_i^2 for a binary code): lane l takes a 32nd of the
- *    codeword's bytes and evaluates them by Horner a byte at a time, P <- P alpha^(8j) +
- *    byte(alpha^j), both terms from tables in shared memory (the product by the constant
- *    alpha^(8j) is linear over GF(2): one table for the low byte of P and one for the high);
- *    each lane's part is then raised to its place (alpha^(8j x the bytes after it)) and the warp
- *    sums them by shuffles. Most codewords end here, all syndromes zero.
+ *    codeword's bytes, c_l(x), and divides it a byte at a time by M_j(x), the minimal
+ *    polynomial of alpha^j (a CRC of at most 16 bits: r <- r x^8 + byte, the part of r x^8
+ *    from x^16 up reduced by one table read), so that c_l(alpha^j) = r(alpha^j), evaluated once
+ *    by two more tables (r's low and high byte). Each lane's part is then raised to its place
+ *    (alpha^(8j x the bytes after it)) and the warp sums them by shuffles. Most codewords end
+ *    here, all syndromes zero. (Horner in the field itself, P <- P alpha^(8j) + byte(alpha^j),
+ *    took three table reads a byte and syndrome: the BCH kernel was 4 % of DVB-S2's decoding.)
  *  - Berlekamp-Massey: lane 0 (t <= 16 steps of at most t products), by log and antilog
  *    tables in global memory.
  *  - A locator of degree L without L distinct roots in the field fails here (the warp squares
@@ -20,7 +22,8 @@
  *  - Chien search: lane l evaluates the locator at a 32nd of the n positions, stepping each
  *    term by alpha^-i; roots are gathered in shared memory, lane 0 flips them if they are as
  *    many as the locator's degree.
- * Shared memory: 768 words a syndrome (byte table, low and high product tables), per block. */
+ * Shared memory: 768 words a syndrome (the evaluation of a low and of a high byte, the
+ * reduction of x^16 and up), per block. */
 #include "codes/bch_gpu.h"
 #include "codes/gf2m_field.h"
 #include "runtime/cuda_check.h"
@@ -39,7 +42,8 @@ namespace {
 
 constexpr int bch_max_t = 16;
 constexpr int bch_warps = 4;        // codewords a block at a time, a warp each
-constexpr int bch_table_words = 768; // a syndrome's tables: byte[256], product low[256], high[256]
+// a syndrome's tables: low[v] = v(alpha^j), reduce[v] = v(x) x^16 mod M_j(x), high[v] = alpha^(8j) v(alpha^j)
+constexpr int bch_table_words = 768;
 
 struct bch_params {
     int m;
@@ -157,11 +161,12 @@ __global__ void __launch_bounds__(32 * bch_warps)
     bch_kernel(bch_params p, uint8_t* __restrict__ packed, size_t stride, size_t frames,
                frame_status* __restrict__ status, int* __restrict__ corrected)
 {
-    extern __shared__ uint16_t s_tab[]; // t * bch_table_words
+    extern __shared__ __align__(16) uint16_t s_tab[]; // t * bch_table_words
     __shared__ uint16_t s_locator[bch_warps][2 * bch_max_t + 2];
     __shared__ int s_result[bch_warps], s_roots[bch_warps], s_root_at[bch_warps][bch_max_t + 1];
-    for (int i = threadIdx.x; i < p.t * bch_table_words; i += blockDim.x)
-        s_tab[i] = p.tables[i];
+    // (16 bytes a load: the tables are t * 1536 bytes)
+    for (int i = threadIdx.x; i < p.t * bch_table_words / 8; i += blockDim.x)
+        reinterpret_cast<uint4*>(s_tab)[i] = reinterpret_cast<const uint4*>(p.tables)[i];
     __syncthreads();
 
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -169,19 +174,25 @@ __global__ void __launch_bounds__(32 * bch_warps)
         uint8_t* cw = packed + f * stride;
         // the odd syndromes of this lane's bytes [a, b)
         const int chunk = (p.nbytes + 31) / 32, a = min(lane * chunk, p.nbytes), b = min(a + chunk, p.nbytes);
+        // (r: a polynomial of degree < 16 congruent to this lane's bytes mod M_j, not reduced
+        // below M_j's degree, which a field of m < 16 bits has)
+        uint32_t r[bch_max_t];
+#pragma unroll
+        for (int i = 0; i < bch_max_t; ++i)
+            r[i] = 0;
+        for (int k = a; k < b; ++k) {
+            const uint32_t v = cw[k];
+#pragma unroll
+            for (int i = 0; i < bch_max_t; ++i)
+                if (i < p.t)
+                    r[i] = (((r[i] & 0xffu) << 8) | v) ^ s_tab[i * bch_table_words + 256 + (r[i] >> 8)];
+        }
         uint16_t s[bch_max_t];
 #pragma unroll
         for (int i = 0; i < bch_max_t; ++i)
-            s[i] = 0;
-        for (int k = a; k < b; ++k) {
-            const unsigned v = cw[k];
-#pragma unroll
-            for (int i = 0; i < bch_max_t; ++i)
-                if (i < p.t) {
-                    const uint16_t* tab = s_tab + i * bch_table_words;
-                    s[i] = uint16_t(tab[v] ^ tab[256 + (s[i] & 0xff)] ^ tab[512 + (s[i] >> 8)]);
-                }
-        }
+            s[i] = i < p.t ? uint16_t(s_tab[i * bch_table_words + (r[i] & 0xffu)] ^
+                                      s_tab[i * bch_table_words + 512 + (r[i] >> 8)])
+                           : uint16_t(0);
         // each part to its place, summed over the warp, the padding bits taken off
         bool any = false;
 #pragma unroll
@@ -271,21 +282,25 @@ public:
                                         " errors; " + code.describe() + " asks for " + std::to_string(code.t()));
         device_guard guard(device);
         const gf2m_field gf(code.m(), code.primitive());
-        // each odd syndrome's tables: byte(alpha^j) for every byte, and v alpha^(8j) for v in
-        // the low and in the high byte of a field element
+        // each odd syndrome's tables (bch_table_words)
         std::vector<uint16_t> tables(size_t(code.t()) * bch_table_words, 0);
         for (int i = 0; i < code.t(); ++i) {
             const long long j = 2 * i + 1;
+            const uint32_t mp = gf.minimal_polynomial(j);
+            const int degree = gf2_degree(mp);
             uint16_t* tab = tables.data() + size_t(i) * bch_table_words;
-            for (int v = 0; v < 256; ++v) {
+            for (uint32_t v = 0; v < 256; ++v) {
                 uint16_t x = 0;
                 for (int bit = 0; bit < 8; ++bit)
                     if ((v >> bit) & 1)
                         x ^= gf.pow_alpha(j * bit);
                 tab[v] = x;
-                const uint16_t step = gf.pow_alpha(8 * j);
-                tab[256 + v] = v <= gf.size ? gf.mul(uint16_t(v), step) : 0;
-                tab[512 + v] = (v << 8) <= gf.size ? gf.mul(uint16_t(v << 8), step) : 0;
+                tab[512 + v] = gf.mul(x, gf.pow_alpha(8 * j));
+                uint32_t red = v << 16; // v(x) x^16 mod M_j(x), bit by bit from the top
+                for (int bit = 23; bit >= degree; --bit)
+                    if ((red >> bit) & 1)
+                        red ^= mp << (bit - degree);
+                tab[256 + v] = uint16_t(red);
             }
         }
         d_exp.assign(gf.exp);

@@ -15,6 +15,15 @@
 
 namespace gpufec {
 
+//! the degree of a polynomial over GF(2) whose bit i is its coefficient of x^i (0 for 0 and 1)
+inline int gf2_degree(uint32_t p)
+{
+    int d = 0;
+    while (p >> (d + 1))
+        ++d;
+    return d;
+}
+
 //! GF(2^m) by log and antilog tables; exp is doubled so that exp[a + b] needs no reduction
 struct gf2m_field {
     int m = 0, size = 0; // size = 2^m - 1, the multiplicative group's order
@@ -44,6 +53,32 @@ struct gf2m_field {
     }
     uint16_t div(uint16_t a, uint16_t b) const { return a ? exp[size_t(log[a]) + size - log[b]] : 0; }
     uint16_t pow_alpha(long long e) const { return exp[size_t(((e % size) + size) % size)]; }
+    /*! The minimal polynomial of alpha^j over GF(2) (bit i its coefficient of x^i): the product
+     *  of (x + alpha^e) over j's cyclotomic coset {j, 2j, 4j, ...}, whose coefficients are 0 or 1 */
+    uint32_t minimal_polynomial(long long j) const
+    {
+        std::vector<uint16_t> mp{ 1 };
+        const long long first = ((j % size) + size) % size;
+        for (long long e = first;;) {
+            const uint16_t root = exp[size_t(e)];
+            std::vector<uint16_t> next(mp.size() + 1, 0);
+            for (size_t a = 0; a < mp.size(); ++a) {
+                next[a + 1] ^= mp[a];
+                next[a] ^= mul(mp[a], root);
+            }
+            mp.swap(next);
+            e = (e * 2) % size;
+            if (e == first)
+                break;
+        }
+        uint32_t bits = 0;
+        for (size_t a = 0; a < mp.size(); ++a) {
+            if (mp[a] > 1)
+                throw std::logic_error("GF(2^" + std::to_string(m) + "): a minimal polynomial outside GF(2)");
+            bits |= uint32_t(mp[a]) << a;
+        }
+        return bits;
+    }
     /*! Whether c(x) = c[0] + c[1] x + ... + c[d] x^d (c[d] != 0, c[0] != 0) has d distinct
      *  roots in the field: whether it divides x^(2^m) - x, that is x^(2^m) = x mod c, by m
      *  squarings mod c (a square in characteristic 2 is the squares of the coefficients, each

@@ -925,33 +925,37 @@ private:
                 bool step_holed = false;
                 for (int h = 0; h < d_holes; ++h)
                     step_holed |= holed && g.hole_layer[h] == l && g.hole_row[h] % stride == c;
-                t->step[step] = make_layer_word(first, d, next && !keep_all, false, step_holed, stride);
-                t->sub[step] = c;
-                // (chain columns lie in layers of one sub-layer only)
-                t->chain_in[step] = in_of[size_t(l)] >= 0 ? in_of[size_t(l)] * threads * tsize : -1;
-                t->chain_out[step] = out_of[size_t(l)] >= 0 ? out_of[size_t(l)] * threads * tsize : -1;
+                // (chain columns lie in layers of one sub-layer only; their offsets in the
+                // block's region are known once the region's layout is, below)
+                t->step[step] = make_int4(int(make_layer_word(first, d, next && !keep_all, false, step_holed, stride)),
+                                          c, in_of[size_t(l)], out_of[size_t(l)]);
             }
         }
         // an even number of steps (the kernel takes them two at a time): an empty one at the
         // end where needed, no row (c = Z), no entry, no barrier after it (the iteration's end
         // has its own)
         int all = steps;
-        if (all % 2) {
-            t->step[all] = make_layer_word(0, 0, true, false, false, 1);
-            t->sub[all] = z;
-            t->chain_in[all] = t->chain_out[all] = -1;
-            ++all;
-        }
+        if (all % 2)
+            t->step[all++] = make_int4(int(make_layer_word(0, 0, true, false, false, 1)), z, -1, -1);
         t->steps = all;
-        for (int k = 0; k < 2; ++k) { // (steps 0 and 1 again: read ahead)
-            t->step[all + k] = t->step[k];
-            t->sub[all + k] = t->sub[k];
-            t->chain_in[all + k] = t->chain_in[k];
-            t->chain_out[all + k] = t->chain_out[k];
-        }
         const int maxs = most <= 8 ? 8 : most <= 16 ? 16 : 0;
         if (maxs == 0)
             return false;
+        // the block's region: its rows' messages step by step, then its chain bits (the kernel
+        // addresses both in bytes from the region's start)
+        const int msize = d_int8 ? 1 : 2;
+        t->block_bytes = unsigned(d_int8 ? chain_block_bytes<int16_t, int8_t>(threads, all, maxs, chains)
+                                         : chain_block_bytes<int32_t, int16_t>(threads, all, maxs, chains));
+        t->chain_at = unsigned(align16(size_t(threads) * all * maxs * msize));
+        auto chain_offset = [&](int c) { return c < 0 ? -1 : int(t->chain_at) + c * threads * tsize; };
+        for (int k = 0; k < all; ++k) {
+            t->step[k].z = chain_offset(t->step[k].z);
+            t->step[k].w = chain_offset(t->step[k].w);
+        }
+        for (int k = 0; k < all; ++k) {
+            const int after = (k + 1) % all;
+            t->ahead[k] = make_int2(t->step[after].z, after * threads * maxs * msize);
+        }
         const int gstride = shared * z + (d_holes ? 8 : 0);
         const size_t bytes = d_int8 ? chain_smem_bytes<int16_t>(gstride) : chain_smem_bytes<int32_t>(gstride);
         if (bytes > d_optin)
@@ -991,11 +995,7 @@ private:
     size_t global_message_bytes() const
     {
         if (d_shape.chain)
-            return size_t(d_resident) *
-                   (d_int8 ? chain_block_bytes<int16_t, int8_t>(d_threads, d_chain.table->steps, d_shape.chain_slots,
-                                                                 d_chain.chains)
-                           : chain_block_bytes<int32_t, int16_t>(d_threads, d_chain.table->steps, d_shape.chain_slots,
-                                                                  d_chain.chains));
+            return size_t(d_resident) * d_chain.table->block_bytes;
         return d_shape.global && !d_shape.shared ? size_t(d_resident) * d_threads * size_t(d_shape.slots) * (d_int8 ? 1 : 2)
                                                  : 0;
     }

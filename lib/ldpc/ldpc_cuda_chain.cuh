@@ -30,28 +30,36 @@ namespace gpufec {
 namespace {
 
 constexpr int max_chain_columns = 1024; // block columns of a code the chain kernel takes
-constexpr int max_chain_steps = 512;    // steps (sub-layers) of its schedule
+constexpr int max_chain_steps = 512;    // steps (sub-layers) of its schedule, the empty one too
 
 /*! The chain kernel's base matrix: gpu_table's entries without the chain columns, and its
  *  schedule step by step (a layer of p sub-layers is p steps; an even number of steps, with an
- *  empty one at the end where needed), each step's words followed by those of steps 0 and 1
- *  again (the kernel reads step k + 1's during step k) */
+ *  empty one at the end where needed). Global memory is addressed in bytes from the block's
+ *  region (chain_block_bytes), so that a step's addresses are a table word and the thread's
+ *  own offset. */
 struct chain_table {
     int2 entry[max_table_entries]; // as gpu_table's, the columns renumbered (column)
     // row hole_row[h] of step hole_layer[h] lacks its entry hole_entry[h] (hole_of)
     int hole_layer[max_table_holes], hole_row[max_table_holes], hole_entry[max_table_holes];
     int run_at[max_input_runs], run_len[max_input_runs], run_from[max_input_runs];
     int steps;
-    //! as layer_word: the step's first entry and entries, no barrier after it (free_next), a
-    //! missing entry (holed), its layer's sub-layers p (the step's rows c + p u)
-    uint32_t step[max_chain_steps + 2];
-    int sub[max_chain_steps + 2]; // c (an empty step: Z, no row)
-    //! its chain bits, arriving and leaving, as byte offsets from a thread's own chain bits (the
-    //! chain column's index times a block's threads times the bit's bytes), or -1
-    int chain_in[max_chain_steps + 2], chain_out[max_chain_steps + 2];
+    unsigned block_bytes; // a block's region (chain_block_bytes)
+    unsigned chain_at;    // where its chain bits start in it
+    //! step k: x as layer_word (its first entry and entries, no barrier after it (free_next), a
+    //! missing entry (holed), its layer's sub-layers p: the step's rows c + p u); y its c (an
+    //! empty step: Z, no row); z and w its chain bits, arriving and leaving, as the byte offset
+    //! of row 0's bit in the region (chain_at + the chain column's index times the block's
+    //! threads times the bit's bytes), or -1
+    int4 step[max_chain_steps];
+    //! what step k reads for the step after it (step 0 after the last): x its arriving chain
+    //! bit (as step's z), y the byte offset of its row of thread 0 in the region (its index
+    //! times the block's threads times the MAXS messages of a row)
+    int2 ahead[max_chain_steps];
     //! block column b: >= 0 its place among the columns in shared memory, else chain column -1 - b
     int16_t column[max_chain_columns];
 };
+// (a kernel's parameters take at most 32764 bytes; general_params and the pointers are the rest)
+static_assert(sizeof(chain_table) <= 31 * 1024, "the chain table fits a kernel's parameters");
 
 /*! One row of the chain kernel: D entries in shared memory (as layered_row_of, one lane,
  *  messages in slots 0 .. D - 1), and the chain bits `pin` (arriving: its value from global
@@ -164,7 +172,7 @@ __global__ void __launch_bounds__(384, BLOCKS)
     constexpr int P = packed_planes<W>;
     extern __shared__ __align__(16) unsigned char smem[];
     const gpu_params& p = gp.base;
-    const int z = p.z, n = p.n, chains = p.msg_stride, S = tab.steps;
+    const int z = p.z, n = p.n, S = tab.steps;
     const int zbytes = z * int(sizeof(T));
     T* const gamma = reinterpret_cast<T*>(smem);
     int* const s_flags = reinterpret_cast<int*>(smem + align16(size_t(gp.gstride) * sizeof(T)));
@@ -175,17 +183,17 @@ __global__ void __launch_bounds__(384, BLOCKS)
     unsigned char* const gcw = smem;
     const int u = threadIdx.x; // row u of a layer, c + stride u of its sub-layer c
     const unsigned sink_off = unsigned(gp.gstride - 8) * unsigned(sizeof(T)); // (HOLES: bit gstride - 8)
-    unsigned char* const region =
-        static_cast<unsigned char*>(gmsg_v) + size_t(blockIdx.x) * chain_block_bytes<T, M>(blockDim.x, tab.steps, MAXS, chains);
-    // plane j of step k's row at vrow[(k * P + j) * blockDim.x]
-    vec* const vrow = reinterpret_cast<vec*>(region) + threadIdx.x;
-    const size_t vstride = size_t(blockDim.x) * P;
+    // (the region's address is the block's alone, so it stays in uniform registers; a step's
+    // addresses are its table word plus this thread's 32-bit offset: a 64-bit pointer of a
+    // thread's own, which the registers could not keep, was rebuilt from the table at each step)
+    unsigned char* const region = static_cast<unsigned char*>(gmsg_v) + size_t(blockIdx.x) * tab.block_bytes;
+    // plane j of this thread's row of the step whose row starts at byte `at` (chain_table::ahead)
+    auto row_at = [&](unsigned at) { return reinterpret_cast<vec*>(region + (at + unsigned(u) * unsigned(sizeof(vec)))); };
+    // this row's bit of the chain column whose row 0 is at byte `off` (chain_table::step)
+    auto chain_bit = [&](int off) { return reinterpret_cast<T*>(region + (unsigned(off) + unsigned(u) * unsigned(sizeof(T)))); };
     // chain column c's bit of this row at crow[c * blockDim.x]
-    T* const crow = reinterpret_cast<T*>(region + align16(size_t(blockDim.x) * tab.steps * MAXS * sizeof(M))) + threadIdx.x;
+    T* const crow = reinterpret_cast<T*>(region + tab.chain_at) + threadIdx.x;
     const bool row_here = u < z;
-    // this row's bit of the chain column at byte offset `off` (chain_table::chain_in)
-    auto chain_bit = [&](int off) { return reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(crow) + off); };
-    const unsigned steps_end = unsigned(S * vstride);
 
     for (;;) {
         const int cw = take_group(queue, s_group);
@@ -243,7 +251,7 @@ __global__ void __launch_bounds__(384, BLOCKS)
         if (HOLES && threadIdx.x == 0)
             gamma[gp.gstride - 8] = T(hole_sink<T>());
         for (int k = 0; k < S * P; ++k)
-            vrow[size_t(k) * blockDim.x] = vec{};
+            row_at(0)[size_t(k) * blockDim.x] = vec{};
         if (threadIdx.x == 0) {
             *s_done = !active;
             *s_iters = 0;
@@ -260,36 +268,46 @@ __global__ void __launch_bounds__(384, BLOCKS)
         // messages. The steps are even (chain_shape).
         uint32_t row_a[W] = {}, row_b[W] = {};
         int pin_a = 0, pin_b = 0, carry = 0;
-        if (row_here && tab.chain_in[0] >= 0)
-            pin_a = int(*chain_bit(tab.chain_in[0]));
-        unsigned at = 0, at_next = unsigned(vstride); // steps k and k + 1's rows: vrow + at, at_next
+        if (row_here && tab.step[0].z >= 0)
+            pin_a = int(*chain_bit(tab.step[0].z));
+        unsigned at = 0; // step k's row (row_at)
         while (it < p.max_iter && !all_done) {
             ++it;
             const bool work = active && !*s_done;
             auto step = [&](int k, const uint32_t(&use)[W], uint32_t(&fill)[W], int pin, int& pin_next) {
-                const layer_word sw{ tab.step[k] };
-                const int ci = tab.chain_in[k], co = tab.chain_out[k], cn = tab.chain_in[k + 1];
-                load_packed<W>(vrow + at_next, blockDim.x, fill);
-                if (row_here && cn >= 0)
-                    pin_next = int(*chain_bit(cn));
-                const int r = tab.sub[k] + sw.stride() * u;
+                const int4 st = tab.step[k];
+                const int2 next = tab.ahead[k];
+                const layer_word sw{ unsigned(st.x) };
+                const int ci = st.z, co = st.w;
+                load_packed<W>(row_at(unsigned(next.y)), blockDim.x, fill);
+                if (row_here && next.x >= 0)
+                    pin_next = int(*chain_bit(next.x));
+                const int r = st.y + sw.stride() * u;
                 if (work && r < z) {
                     packed_messages<M, W> pm(use);
-                    const int skip = HOLES && sw.holed() ? hole_of(tab, gp.holes, k, r) : -1;
                     const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes);
                     const int e0 = sw.first();
                     int leaving = 0;
-                    with_degree<MAXS>(sw.entries(), [&](auto deg) {
-                        chain_row<T, decltype(deg)::value, MAXS, HOLES>(gcw, pm, tab.entry + e0, rb, rbz, p.fx, skip,
+                    // (the rows that look for a missing entry, two instructions an entry, only in
+                    // the steps that have one: one or two of DVB-S2's hundred)
+                    auto rows = [&](auto holed) {
+                        constexpr bool H = decltype(holed)::value;
+                        const int skip = H ? hole_of(tab, gp.holes, k, r) : -1;
+                        with_degree<MAXS>(sw.entries(), [&](auto deg) {
+                            chain_row<T, decltype(deg)::value, MAXS, H>(gcw, pm, tab.entry + e0, rb, rbz, p.fx, skip,
                                                                         sink_off, ci >= 0, pin, co >= 0, carry,
                                                                         leaving);
-                    });
+                        });
+                    };
+                    if (HOLES && sw.holed())
+                        rows(std::bool_constant<HOLES>());
+                    else
+                        rows(std::false_type());
                     if (co >= 0)
                         *chain_bit(co) = T(leaving);
-                    store_packed<W>(vrow + at, blockDim.x, pm.out);
+                    store_packed<W>(row_at(at), blockDim.x, pm.out);
                 }
-                at = at_next;
-                at_next = at_next + unsigned(vstride) == steps_end ? 0u : at_next + unsigned(vstride);
+                at = unsigned(next.y);
                 if (!sw.free_next())
                     __syncthreads();
             };
@@ -301,8 +319,9 @@ __global__ void __launch_bounds__(384, BLOCKS)
                                      s_iters, [&] {
                                          bool bad = false;
                                          for (int k = 0; k < S && !bad; ++k) { // (every row: one step has it)
-                                             const layer_word sw{ tab.step[k] };
-                                             const int r = tab.sub[k] + sw.stride() * u;
+                                             const int4 st = tab.step[k];
+                                             const layer_word sw{ unsigned(st.x) };
+                                             const int r = st.y + sw.stride() * u;
                                              if (r >= z)
                                                  continue;
                                              const int e0 = sw.first(), d = sw.entries();
@@ -312,10 +331,10 @@ __global__ void __launch_bounds__(384, BLOCKS)
                                              for (int j = 0; j < d; ++j)
                                                  x ^= j == skip ? 0 : int(*bit_of<T>(gcw, tab.entry[e0 + j], rb, rbz));
                                              // (this row's chain bits: its own stores)
-                                             if (tab.chain_in[k] >= 0)
-                                                 x ^= int(*chain_bit(tab.chain_in[k]));
-                                             if (tab.chain_out[k] >= 0)
-                                                 x ^= int(*chain_bit(tab.chain_out[k]));
+                                             if (st.z >= 0)
+                                                 x ^= int(*chain_bit(st.z));
+                                             if (st.w >= 0)
+                                                 x ^= int(*chain_bit(st.w));
                                              bad = x < 0;
                                          }
                                          return bad;
