@@ -6,15 +6,17 @@
  * syndromes, Berlekamp-Massey, Chien search, a failure where the locator's degree exceeds t or
  * its roots in the shortened code are not as many as its degree.
  *
- * Parallel mapping: a warp a codeword, four a block, blocks striding over the codewords.
- *  - Syndromes S_j, j odd (S_2i = S_i^2 for a binary code): lane l takes a 32nd of the
+ * Parallel mapping: a block of four warps a codeword, blocks striding over the codewords.
+ *  - Syndromes S_j, j odd (S_2i = S_i^2 for a binary code): thread l takes a 128th of the
  *    codeword's bytes, c_l(x), and divides it a byte at a time by M_j(x), the minimal
  *    polynomial of alpha^j (a CRC of at most 16 bits: r <- r x^8 + byte, the part of r x^8
  *    from x^16 up reduced by one table read), so that c_l(alpha^j) = r(alpha^j), evaluated once
- *    by two more tables (r's low and high byte). Each lane's part is then raised to its place
- *    (alpha^(8j x the bytes after it)) and the warp sums them by shuffles. Most codewords end
- *    here, all syndromes zero. (Horner in the field itself, P <- P alpha^(8j) + byte(alpha^j),
- *    took three table reads a byte and syndrome: the BCH kernel was 4 % of DVB-S2's decoding.)
+ *    by two more tables (r's low and high byte). Each thread's part is then raised to its place
+ *    (alpha^(8j x the bytes after it)), each warp sums them by shuffles and the first warp sums
+ *    the warps'. Most codewords end here, all syndromes zero. (Before: a warp a codeword, by
+ *    Horner in the field itself, P <- P alpha^(8j) + byte(alpha^j), three table reads a byte and
+ *    syndrome: a chunk of 396 DVB-S2 frames took 147 us, 4 % of their LDPC decoding.)
+ *  The rest runs on the first warp:
  *  - Berlekamp-Massey: lane 0 (t <= 16 steps of at most t products), by log and antilog
  *    tables in global memory.
  *  - A locator of degree L without L distinct roots in the field fails here (the warp squares
@@ -41,7 +43,7 @@ namespace gpufec {
 namespace {
 
 constexpr int bch_max_t = 16;
-constexpr int bch_warps = 4;        // codewords a block at a time, a warp each
+constexpr int bch_warps = 4;        // a block's warps, one codeword at a time
 // a syndrome's tables: low[v] = v(alpha^j), reduce[v] = v(x) x^16 mod M_j(x), high[v] = alpha^(8j) v(alpha^j)
 constexpr int bch_table_words = 768;
 
@@ -162,24 +164,27 @@ __global__ void __launch_bounds__(32 * bch_warps)
                frame_status* __restrict__ status, int* __restrict__ corrected)
 {
     extern __shared__ __align__(16) uint16_t s_tab[]; // t * bch_table_words
-    __shared__ uint16_t s_locator[bch_warps][2 * bch_max_t + 2];
-    __shared__ int s_result[bch_warps], s_roots[bch_warps], s_root_at[bch_warps][bch_max_t + 1];
+    __shared__ uint16_t s_part[bch_warps][bch_max_t];  // each warp's part of the syndromes
+    __shared__ uint16_t s_locator[2 * bch_max_t + 2];
+    __shared__ int s_result, s_roots, s_root_at[bch_max_t + 1];
     // (16 bytes a load: the tables are t * 1536 bytes)
     for (int i = threadIdx.x; i < p.t * bch_table_words / 8; i += blockDim.x)
         reinterpret_cast<uint4*>(s_tab)[i] = reinterpret_cast<const uint4*>(p.tables)[i];
     __syncthreads();
 
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    for (size_t f = size_t(blockIdx.x) * bch_warps + warp; f < frames; f += size_t(gridDim.x) * bch_warps) {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, threads = int(blockDim.x);
+    for (size_t f = blockIdx.x; f < frames; f += gridDim.x) {
         uint8_t* cw = packed + f * stride;
-        // the odd syndromes of this lane's bytes [a, b)
-        const int chunk = (p.nbytes + 31) / 32, a = min(lane * chunk, p.nbytes), b = min(a + chunk, p.nbytes);
-        // (r: a polynomial of degree < 16 congruent to this lane's bytes mod M_j, not reduced
+        // the odd syndromes of this thread's bytes [a, b)
+        const int chunk = (p.nbytes + threads - 1) / threads, a = min(int(threadIdx.x) * chunk, p.nbytes),
+                  b = min(a + chunk, p.nbytes);
+        // (r: a polynomial of degree < 16 congruent to this thread's bytes mod M_j, not reduced
         // below M_j's degree, which a field of m < 16 bits has)
         uint32_t r[bch_max_t];
 #pragma unroll
         for (int i = 0; i < bch_max_t; ++i)
             r[i] = 0;
+#pragma unroll 8
         for (int k = a; k < b; ++k) {
             const uint32_t v = cw[k];
 #pragma unroll
@@ -187,88 +192,97 @@ __global__ void __launch_bounds__(32 * bch_warps)
                 if (i < p.t)
                     r[i] = (((r[i] & 0xffu) << 8) | v) ^ s_tab[i * bch_table_words + 256 + (r[i] >> 8)];
         }
-        uint16_t s[bch_max_t];
-#pragma unroll
-        for (int i = 0; i < bch_max_t; ++i)
-            s[i] = i < p.t ? uint16_t(s_tab[i * bch_table_words + (r[i] & 0xffu)] ^
-                                      s_tab[i * bch_table_words + 512 + (r[i] >> 8)])
-                           : uint16_t(0);
-        // each part to its place, summed over the warp, the padding bits taken off
-        bool any = false;
+        // each part to its place, summed over the warp and then over the block's warps
 #pragma unroll
         for (int i = 0; i < bch_max_t; ++i)
             if (i < p.t) {
                 const long long j = 2 * i + 1;
-                uint16_t v = gf_scale(p, s[i], mod_size(p, j * 8 * (p.nbytes - b)));
+                uint16_t v = uint16_t(s_tab[i * bch_table_words + (r[i] & 0xffu)] ^
+                                      s_tab[i * bch_table_words + 512 + (r[i] >> 8)]);
+                v = gf_scale(p, v, mod_size(p, j * 8 * (p.nbytes - b)));
                 for (int o = 16; o > 0; o >>= 1)
                     v ^= uint16_t(__shfl_xor_sync(0xffffffffu, v, o));
-                s[i] = gf_scale(p, v, mod_size(p, -j * p.pad));
-                any |= s[i] != 0;
+                if (lane == 0)
+                    s_part[warp][i] = v;
             }
-        int L = 0;
-        if (any) {
-            if (lane == 0) {
-                uint16_t S[2 * bch_max_t + 1];
+        __syncthreads();
+        if (warp == 0) { // (the rest on one warp: most codewords end at their syndromes)
+            uint16_t s[bch_max_t];
+            bool any = false;
 #pragma unroll
-                for (int i = 0; i < bch_max_t; ++i)
-                    if (i < p.t)
-                        S[2 * i + 1] = s[i];
-                for (int j = 2; j <= 2 * p.t; j += 2) // S_j = S_(j/2)^2, j/2 < j already known
-                    S[j] = gf_mul(p, S[j / 2], S[j / 2]);
-                s_result[warp] = berlekamp_massey(p, S, s_locator[warp]);
-                s_roots[warp] = 0;
-            }
-            __syncwarp();
-            L = s_result[warp];
-            if (L > 1 && !warp_splits_distinct(p, s_locator[warp], L, lane))
-                L = -1; // fewer than L roots in the field, so fewer among the n positions
-            if (L > 0) {
-                // Chien search: position e (bit n-1-e) is wrong where C(alpha^-e) = 0
-                // (the terms' loops unrolled to the largest t, the terms past L predicated off:
-                // indexed by the run-time L, lt went to local memory, a load and a store a term
-                // and position; only locators with L roots in the field get here)
-                const int per = (p.n + 31) / 32, e0 = min(lane * per, p.n), e1 = min(e0 + per, p.n);
-                int lt[bch_max_t + 1];
-#pragma unroll
-                for (int i = 0; i <= bch_max_t; ++i) {
-                    const uint16_t c = i <= L ? s_locator[warp][i] : uint16_t(0);
-                    lt[i] = c ? mod_size(p, (long long)p.log[c] - (long long)i * e0) : -1;
+            for (int i = 0; i < bch_max_t; ++i)
+                if (i < p.t) {
+                    uint16_t v = 0;
+                    for (int w = 0; w < threads / 32; ++w)
+                        v ^= s_part[w][i];
+                    s[i] = gf_scale(p, v, mod_size(p, -(2 * i + 1) * (long long)p.pad)); // the padding bits off
+                    any |= s[i] != 0;
                 }
-                for (int e = e0; e < e1; ++e) {
-                    uint16_t sum = 0;
+            int L = 0;
+            if (any) {
+                if (lane == 0) {
+                    uint16_t S[2 * bch_max_t + 1];
 #pragma unroll
-                    for (int i = 0; i <= bch_max_t; ++i)
-                        if (lt[i] >= 0) {
-                            sum ^= p.exp[lt[i]];
-                            lt[i] -= i;
-                            if (lt[i] < 0)
-                                lt[i] += p.size;
-                        }
-                    if (sum == 0) {
-                        const int at = atomicAdd(&s_roots[warp], 1);
-                        if (at <= bch_max_t)
-                            s_root_at[warp][at] = p.n - 1 - e;
-                    }
+                    for (int i = 0; i < bch_max_t; ++i)
+                        if (i < p.t)
+                            S[2 * i + 1] = s[i];
+                    for (int j = 2; j <= 2 * p.t; j += 2) // S_j = S_(j/2)^2, j/2 < j already known
+                        S[j] = gf_mul(p, S[j / 2], S[j / 2]);
+                    s_result = berlekamp_massey(p, S, s_locator);
+                    s_roots = 0;
                 }
                 __syncwarp();
-                if (s_roots[warp] != L)
-                    L = -1; // roots outside the shortened code: more errors than t
-                else if (lane == 0)
-                    for (int r = 0; r < L; ++r) {
-                        const int bit = s_root_at[warp][r];
-                        cw[bit / 8] ^= uint8_t(0x80u >> (bit % 8));
+                L = s_result;
+                if (L > 1 && !warp_splits_distinct(p, s_locator, L, lane))
+                    L = -1; // fewer than L roots in the field, so fewer among the n positions
+                if (L > 0) {
+                    // Chien search: position e (bit n-1-e) is wrong where C(alpha^-e) = 0
+                    // (the terms' loops unrolled to the largest t, the terms past L predicated off:
+                    // indexed by the run-time L, lt went to local memory, a load and a store a term
+                    // and position; only locators with L roots in the field get here)
+                    const int per = (p.n + 31) / 32, e0 = min(lane * per, p.n), e1 = min(e0 + per, p.n);
+                    int lt[bch_max_t + 1];
+#pragma unroll
+                    for (int i = 0; i <= bch_max_t; ++i) {
+                        const uint16_t c = i <= L ? s_locator[i] : uint16_t(0);
+                        lt[i] = c ? mod_size(p, (long long)p.log[c] - (long long)i * e0) : -1;
                     }
+                    for (int e = e0; e < e1; ++e) {
+                        uint16_t sum = 0;
+#pragma unroll
+                        for (int i = 0; i <= bch_max_t; ++i)
+                            if (lt[i] >= 0) {
+                                sum ^= p.exp[lt[i]];
+                                lt[i] -= i;
+                                if (lt[i] < 0)
+                                    lt[i] += p.size;
+                            }
+                        if (sum == 0) {
+                            const int at = atomicAdd(&s_roots, 1);
+                            if (at <= bch_max_t)
+                                s_root_at[at] = p.n - 1 - e;
+                        }
+                    }
+                    __syncwarp();
+                    if (s_roots != L)
+                        L = -1; // roots outside the shortened code: more errors than t
+                    else if (lane == 0)
+                        for (int q = 0; q < L; ++q) {
+                            const int bit = s_root_at[q];
+                            cw[bit / 8] ^= uint8_t(0x80u >> (bit % 8));
+                        }
+                }
+            }
+            if (lane == 0) {
+                if (status) {
+                    status[f].inner = status[f].check;
+                    status[f].check = int8_t(L >= 0);
+                }
+                if (corrected)
+                    corrected[f] = L;
             }
         }
-        if (lane == 0) {
-            if (status) {
-                status[f].inner = status[f].check;
-                status[f].check = int8_t(L >= 0);
-            }
-            if (corrected)
-                corrected[f] = L;
-        }
-        __syncwarp(); // (s_result and s_roots are this warp's again next codeword)
+        __syncthreads(); // (s_part, s_result and s_roots are the next codeword's)
     }
 }
 
@@ -328,7 +342,7 @@ public:
         if (frames == 0)
             return;
         device_guard guard(d_device);
-        const size_t blocks = std::min((frames + bch_warps - 1) / bch_warps, size_t(d_grid_limit));
+        const size_t blocks = std::min(frames, size_t(d_grid_limit));
         bch_kernel<<<unsigned(blocks), 32 * bch_warps, d_smem, static_cast<cudaStream_t>(stream)>>>(
             d_p, packed, stride, frames, status, corrected);
         GPUFEC_CUDA_CHECK_LAUNCH("bch_kernel");

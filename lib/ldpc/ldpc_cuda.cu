@@ -983,7 +983,8 @@ private:
         sh.slots = chains;
         sh.smem = bytes;
         sh.per_sm = resident_blocks(reinterpret_cast<const void*>(f), threads, bytes);
-        if (sh.per_sm == 0)
+        // (the kernel addresses every resident block's region by 32-bit offsets)
+        if (sh.per_sm == 0 || double(sh.per_sm) * d_sms * t->block_bytes > double(UINT32_MAX))
             return false;
         layout.table = std::move(t);
         layout.chains = chains;

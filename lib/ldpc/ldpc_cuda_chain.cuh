@@ -183,16 +183,20 @@ __global__ void __launch_bounds__(384, BLOCKS)
     unsigned char* const gcw = smem;
     const int u = threadIdx.x; // row u of a layer, c + stride u of its sub-layer c
     const unsigned sink_off = unsigned(gp.gstride - 8) * unsigned(sizeof(T)); // (HOLES: bit gstride - 8)
-    // (the region's address is the block's alone, so it stays in uniform registers; a step's
-    // addresses are its table word plus this thread's 32-bit offset: a 64-bit pointer of a
-    // thread's own, which the registers could not keep, was rebuilt from the table at each step)
-    unsigned char* const region = static_cast<unsigned char*>(gmsg_v) + size_t(blockIdx.x) * tab.block_bytes;
+    // A step's addresses: the regions' base plus one 32-bit sum, this thread's offset in them
+    // (its block's region and its own place) and the step's table word; every block's region
+    // lies within 4 GB of the base (chain_shape). (A 64-bit pointer to the block's region was
+    // rebuilt from the block's index at each address, four instructions.)
+    unsigned char* const gmsg = static_cast<unsigned char*>(gmsg_v);
+    const unsigned block_at = blockIdx.x * tab.block_bytes;
+    const unsigned vrow_at = block_at + unsigned(u) * unsigned(sizeof(vec));
+    const unsigned crow_at = block_at + unsigned(u) * unsigned(sizeof(T));
     // plane j of this thread's row of the step whose row starts at byte `at` (chain_table::ahead)
-    auto row_at = [&](unsigned at) { return reinterpret_cast<vec*>(region + (at + unsigned(u) * unsigned(sizeof(vec)))); };
+    auto row_at = [&](unsigned at) { return reinterpret_cast<vec*>(gmsg + (vrow_at + at)); };
     // this row's bit of the chain column whose row 0 is at byte `off` (chain_table::step)
-    auto chain_bit = [&](int off) { return reinterpret_cast<T*>(region + (unsigned(off) + unsigned(u) * unsigned(sizeof(T)))); };
+    auto chain_bit = [&](int off) { return reinterpret_cast<T*>(gmsg + (crow_at + unsigned(off))); };
     // chain column c's bit of this row at crow[c * blockDim.x]
-    T* const crow = reinterpret_cast<T*>(region + tab.chain_at) + threadIdx.x;
+    T* const crow = chain_bit(int(tab.chain_at));
     const bool row_here = u < z;
 
     for (;;) {
