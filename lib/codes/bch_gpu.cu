@@ -12,10 +12,11 @@
  *    polynomial of alpha^j (a CRC of at most 16 bits: r <- r x^8 + byte, the part of r x^8
  *    from x^16 up reduced by one table read), so that c_l(alpha^j) = r(alpha^j), evaluated once
  *    by two more tables (r's low and high byte). Each thread's part is then raised to its place
- *    (alpha^(8j x the bytes after it)), each warp sums them by shuffles and the first warp sums
- *    the warps'. Most codewords end here, all syndromes zero. (Before: a warp a codeword, by
- *    Horner in the field itself, P <- P alpha^(8j) + byte(alpha^j), three table reads a byte and
- *    syndrome: a chunk of 396 DVB-S2 frames took 147 us, 4 % of their LDPC decoding.)
+ *    by a constant of its own (syndrome_scales), each warp sums them by shuffles and the first
+ *    warp sums the warps'. Most codewords end here, all syndromes zero. (Before: a warp a
+ *    codeword, by Horner in the field itself, P <- P alpha^(8j) + byte(alpha^j), three table
+ *    reads a byte and syndrome, and each part raised to its place through the log and antilog
+ *    tables in global memory.)
  *  The rest runs on the first warp:
  *  - Berlekamp-Massey: lane 0 (t <= 16 steps of at most t products), by log and antilog
  *    tables in global memory.
@@ -55,6 +56,9 @@ struct bch_params {
     const uint16_t* exp;  // alpha^i for i < 2 size (doubled: exp[log a + log b] needs no reduction)
     const uint16_t* log;  // log of 1 .. size (log[0] unused)
     const uint16_t* tables; // t syndromes' tables, bch_table_words each
+    //! [l t + i]: thread l's part of syndrome 2i + 1 raised to its place, alpha^((2i + 1)(8 x the
+    //! bytes after the thread's, less the padding bits)) (syndrome_scales)
+    const uint16_t* scale;
 };
 
 //! a * alpha^e (0 <= e < size)
@@ -172,7 +176,7 @@ __global__ void __launch_bounds__(32 * bch_warps)
         reinterpret_cast<uint4*>(s_tab)[i] = reinterpret_cast<const uint4*>(p.tables)[i];
     __syncthreads();
 
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, threads = int(blockDim.x);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, threads = 32 * bch_warps; // (syndrome_scales)
     for (size_t f = blockIdx.x; f < frames; f += gridDim.x) {
         uint8_t* cw = packed + f * stride;
         // the odd syndromes of this thread's bytes [a, b)
@@ -192,14 +196,15 @@ __global__ void __launch_bounds__(32 * bch_warps)
                 if (i < p.t)
                     r[i] = (((r[i] & 0xffu) << 8) | v) ^ s_tab[i * bch_table_words + 256 + (r[i] >> 8)];
         }
-        // each part to its place, summed over the warp and then over the block's warps
+        // each part to its place (a product by a constant of the thread's, without the log and
+        // antilog tables: twelve chains of two reads in global memory were most of the kernel's
+        // time), summed over the warp and then over the block's warps
 #pragma unroll
         for (int i = 0; i < bch_max_t; ++i)
             if (i < p.t) {
-                const long long j = 2 * i + 1;
-                uint16_t v = uint16_t(s_tab[i * bch_table_words + (r[i] & 0xffu)] ^
-                                      s_tab[i * bch_table_words + 512 + (r[i] >> 8)]);
-                v = gf_scale(p, v, mod_size(p, j * 8 * (p.nbytes - b)));
+                const uint32_t part = s_tab[i * bch_table_words + (r[i] & 0xffu)] ^
+                                      s_tab[i * bch_table_words + 512 + (r[i] >> 8)];
+                uint16_t v = uint16_t(gf_mul_bits(p, part, p.scale[threadIdx.x * p.t + i]));
                 for (int o = 16; o > 0; o >>= 1)
                     v ^= uint16_t(__shfl_xor_sync(0xffffffffu, v, o));
                 if (lane == 0)
@@ -215,7 +220,7 @@ __global__ void __launch_bounds__(32 * bch_warps)
                     uint16_t v = 0;
                     for (int w = 0; w < threads / 32; ++w)
                         v ^= s_part[w][i];
-                    s[i] = gf_scale(p, v, mod_size(p, -(2 * i + 1) * (long long)p.pad)); // the padding bits off
+                    s[i] = v;
                     any |= s[i] != 0;
                 }
             int L = 0;
@@ -286,6 +291,23 @@ __global__ void __launch_bounds__(32 * bch_warps)
     }
 }
 
+/*! bch_params::scale: for each of a block's threads l (its bytes [a, b) as bch_kernel takes
+ *  them) and odd syndrome j = 2i + 1, alpha^(j (8 (nbytes - b) - pad)): the part's place in
+ *  the codeword, its padding bits after the last taken off */
+std::vector<uint16_t> syndrome_scales(const bch_code& code, const gf2m_field& gf)
+{
+    const int threads = 32 * bch_warps, nbytes = (code.n() + 7) / 8, pad = 8 * nbytes - code.n();
+    const int chunk = (nbytes + threads - 1) / threads;
+    std::vector<uint16_t> scale(size_t(threads) * size_t(code.t()));
+    for (int l = 0; l < threads; ++l) {
+        const int b = std::min(std::min(l * chunk, nbytes) + chunk, nbytes);
+        for (int i = 0; i < code.t(); ++i)
+            scale[size_t(l) * size_t(code.t()) + size_t(i)] =
+                gf.pow_alpha((2LL * i + 1) * (8LL * (nbytes - b) - pad));
+    }
+    return scale;
+}
+
 class bch_gpu_impl : public bch_gpu
 {
 public:
@@ -330,6 +352,8 @@ public:
         d_p.exp = d_exp.get();
         d_p.log = d_log.get();
         d_p.tables = d_tables.get();
+        d_scale.assign(syndrome_scales(code, gf));
+        d_p.scale = d_scale.get();
         d_smem = size_t(code.t()) * bch_table_words * sizeof(uint16_t);
         cudaDeviceProp prop;
         GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
@@ -369,7 +393,7 @@ private:
     bch_params d_p{};
     size_t d_smem = 0;
     int d_grid_limit = 1;
-    device_buffer<uint16_t> d_exp, d_log, d_tables;
+    device_buffer<uint16_t> d_exp, d_log, d_tables, d_scale;
 };
 
 } // namespace
