@@ -8,9 +8,9 @@
  *
  * Parallel mapping: a block of four warps a codeword, blocks striding over the codewords.
  *  - Syndromes S_j, j odd (S_2i = S_i^2 for a binary code): thread l takes a 128th of the
- *    codeword's bytes, c_l(x), and divides it a byte at a time by M_j(x), the minimal
- *    polynomial of alpha^j (a CRC of at most 16 bits: r <- r x^8 + byte, the part of r x^8
- *    from x^16 up reduced by one table read), so that c_l(alpha^j) = r(alpha^j), evaluated once
+ *    codeword's bytes, c_l(x), and divides it four bytes at a time by M_j(x), the minimal
+ *    polynomial of alpha^j (a CRC of at most 16 bits: r <- r x^32 + four bytes, the parts from
+ *    x^16 up reduced by four table reads), so that c_l(alpha^j) = r(alpha^j), evaluated once
  *    by two more tables (r's low and high byte). Each thread's part is then raised to its place
  *    by a constant of its own (syndrome_scales), each warp sums them by shuffles and the first
  *    warp sums the warps'. Most codewords end here, all syndromes zero. (Before: a warp a
@@ -25,8 +25,7 @@
  *  - Chien search: lane l evaluates the locator at a 32nd of the n positions, stepping each
  *    term by alpha^-i; roots are gathered in shared memory, lane 0 flips them if they are as
  *    many as the locator's degree.
- * Shared memory: 768 words a syndrome (the evaluation of a low and of a high byte, the
- * reduction of x^16 and up), per block. */
+ * Shared memory: 1536 words a syndrome (bch_table_words), per block. */
 #include "codes/bch_gpu.h"
 #include "codes/gf2m_field.h"
 #include "runtime/cuda_check.h"
@@ -45,8 +44,18 @@ namespace {
 
 constexpr int bch_max_t = 16;
 constexpr int bch_warps = 4;        // a block's warps, one codeword at a time
-// a syndrome's tables: low[v] = v(alpha^j), reduce[v] = v(x) x^16 mod M_j(x), high[v] = alpha^(8j) v(alpha^j)
-constexpr int bch_table_words = 768;
+// a syndrome's tables of 256 words, where they start: v(alpha^j) and alpha^(8j) v(alpha^j) (a
+// remainder's low and high byte evaluated), v(x) x^e mod M_j(x) for e = 16, 24, 32, 40 (a byte
+// at x^e reduced)
+constexpr int bch_low = 0, bch_high = 256, bch_x16 = 512, bch_x24 = 768, bch_x32 = 1024, bch_x40 = 1280;
+constexpr int bch_table_words = 1536;
+
+//! the bytes each of a block's threads takes of a codeword of nbytes (whole words of 4)
+__host__ __device__ inline int bch_chunk(int nbytes)
+{
+    const int threads = 32 * bch_warps;
+    return ((nbytes + threads - 1) / threads + 3) / 4 * 4;
+}
 
 struct bch_params {
     int m;
@@ -180,21 +189,34 @@ __global__ void __launch_bounds__(32 * bch_warps)
     for (size_t f = blockIdx.x; f < frames; f += gridDim.x) {
         uint8_t* cw = packed + f * stride;
         // the odd syndromes of this thread's bytes [a, b)
-        const int chunk = (p.nbytes + threads - 1) / threads, a = min(int(threadIdx.x) * chunk, p.nbytes),
-                  b = min(a + chunk, p.nbytes);
+        const int chunk = bch_chunk(p.nbytes), a = min(int(threadIdx.x) * chunk, p.nbytes),
+                  b = min(a + chunk, p.nbytes), words_end = a + (b - a) / 4 * 4;
         // (r: a polynomial of degree < 16 congruent to this thread's bytes mod M_j, not reduced
         // below M_j's degree, which a field of m < 16 bits has)
         uint32_t r[bch_max_t];
 #pragma unroll
         for (int i = 0; i < bch_max_t; ++i)
             r[i] = 0;
-#pragma unroll 8
-        for (int k = a; k < b; ++k) {
+        // four bytes a step (their polynomial b0 x^24 + b1 x^16 + b2 x^8 + b3): r x^32 takes two
+        // table reads, the first two bytes two more that do not wait on r; then the last bytes
+        // one at a time
+#pragma unroll 2
+        for (int k = a; k < words_end; k += 4) {
+            const uint32_t b0 = cw[k], b1 = cw[k + 1], low = uint32_t(cw[k + 2]) << 8 | cw[k + 3];
+#pragma unroll
+            for (int i = 0; i < bch_max_t; ++i)
+                if (i < p.t) {
+                    const uint16_t* tab = s_tab + i * bch_table_words;
+                    r[i] = tab[bch_x40 + (r[i] >> 8)] ^ tab[bch_x32 + (r[i] & 0xffu)] ^ tab[bch_x24 + b0] ^
+                           tab[bch_x16 + b1] ^ low;
+                }
+        }
+        for (int k = words_end; k < b; ++k) {
             const uint32_t v = cw[k];
 #pragma unroll
             for (int i = 0; i < bch_max_t; ++i)
                 if (i < p.t)
-                    r[i] = (((r[i] & 0xffu) << 8) | v) ^ s_tab[i * bch_table_words + 256 + (r[i] >> 8)];
+                    r[i] = (((r[i] & 0xffu) << 8) | v) ^ s_tab[i * bch_table_words + bch_x16 + (r[i] >> 8)];
         }
         // each part to its place (a product by a constant of the thread's, without the log and
         // antilog tables: twelve chains of two reads in global memory were most of the kernel's
@@ -202,8 +224,8 @@ __global__ void __launch_bounds__(32 * bch_warps)
 #pragma unroll
         for (int i = 0; i < bch_max_t; ++i)
             if (i < p.t) {
-                const uint32_t part = s_tab[i * bch_table_words + (r[i] & 0xffu)] ^
-                                      s_tab[i * bch_table_words + 512 + (r[i] >> 8)];
+                const uint32_t part = s_tab[i * bch_table_words + bch_low + (r[i] & 0xffu)] ^
+                                      s_tab[i * bch_table_words + bch_high + (r[i] >> 8)];
                 uint16_t v = uint16_t(gf_mul_bits(p, part, p.scale[threadIdx.x * p.t + i]));
                 for (int o = 16; o > 0; o >>= 1)
                     v ^= uint16_t(__shfl_xor_sync(0xffffffffu, v, o));
@@ -297,7 +319,7 @@ __global__ void __launch_bounds__(32 * bch_warps)
 std::vector<uint16_t> syndrome_scales(const bch_code& code, const gf2m_field& gf)
 {
     const int threads = 32 * bch_warps, nbytes = (code.n() + 7) / 8, pad = 8 * nbytes - code.n();
-    const int chunk = (nbytes + threads - 1) / threads;
+    const int chunk = bch_chunk(nbytes);
     std::vector<uint16_t> scale(size_t(threads) * size_t(code.t()));
     for (int l = 0; l < threads; ++l) {
         const int b = std::min(std::min(l * chunk, nbytes) + chunk, nbytes);
@@ -330,13 +352,17 @@ public:
                 for (int bit = 0; bit < 8; ++bit)
                     if ((v >> bit) & 1)
                         x ^= gf.pow_alpha(j * bit);
-                tab[v] = x;
-                tab[512 + v] = gf.mul(x, gf.pow_alpha(8 * j));
-                uint32_t red = v << 16; // v(x) x^16 mod M_j(x), bit by bit from the top
-                for (int bit = 23; bit >= degree; --bit)
-                    if ((red >> bit) & 1)
-                        red ^= mp << (bit - degree);
-                tab[256 + v] = uint16_t(red);
+                tab[bch_low + v] = x;
+                tab[bch_high + v] = gf.mul(x, gf.pow_alpha(8 * j));
+                const int at[4] = { bch_x16, bch_x24, bch_x32, bch_x40 };
+                for (int e = 0; e < 4; ++e) { // v(x) x^(16 + 8e) mod M_j(x), bit by bit from the top
+                    const int top = 23 + 8 * e;
+                    uint64_t red = uint64_t(v) << (16 + 8 * e);
+                    for (int bit = top; bit >= degree; --bit)
+                        if ((red >> bit) & 1)
+                            red ^= uint64_t(mp) << (bit - degree);
+                    tab[at[e] + v] = uint16_t(red);
+                }
             }
         }
         d_exp.assign(gf.exp);
