@@ -70,11 +70,6 @@ struct bch_params {
     const uint16_t* scale;
 };
 
-//! a * alpha^e (0 <= e < size)
-__device__ __forceinline__ uint16_t gf_scale(const bch_params& p, uint16_t a, int e)
-{
-    return a ? p.exp[p.log[a] + e] : uint16_t(0);
-}
 __device__ __forceinline__ uint16_t gf_mul(const bch_params& p, uint16_t a, uint16_t b)
 {
     return a && b ? p.exp[p.log[a] + p.log[b]] : uint16_t(0);

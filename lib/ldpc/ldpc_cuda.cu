@@ -151,7 +151,6 @@ struct launch_shape {
     kernel_fn layered = nullptr;    // the kernel, one of the three
     general_fn general = nullptr;
     chain_fn chain = nullptr;       // (global too; slots: its chain columns)
-    int chain_slots = 0;            // its message slots a row (MAXS)
     int c = 1;                      // codewords a block (pairs: even)
     int threads = 32;               // a block's, whole warps
     int per_sm = 0;                 // resident blocks an SM
@@ -977,7 +976,6 @@ private:
         sh = launch_shape{};
         sh.global = true;
         sh.chain = f;
-        sh.chain_slots = maxs;
         sh.c = 1;
         sh.threads = threads;
         sh.slots = chains;
