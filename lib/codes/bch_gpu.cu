@@ -169,7 +169,8 @@ __device__ int berlekamp_massey(const bch_params& p, const uint16_t* S, uint16_t
 
 __global__ void __launch_bounds__(32 * bch_warps)
     bch_kernel(bch_params p, uint8_t* __restrict__ packed, size_t stride, size_t frames,
-               frame_status* __restrict__ status, int* __restrict__ corrected)
+               frame_status* __restrict__ status, int* __restrict__ corrected, uint8_t* __restrict__ message,
+               size_t message_bytes)
 {
     extern __shared__ __align__(16) uint16_t s_tab[]; // t * bch_table_words
     __shared__ uint16_t s_part[bch_warps][bch_max_t];  // each warp's part of the syndromes
@@ -304,7 +305,10 @@ __global__ void __launch_bounds__(32 * bch_warps)
                     corrected[f] = L;
             }
         }
-        __syncthreads(); // (s_part, s_result and s_roots are the next codeword's)
+        __syncthreads(); // (s_part, s_result and s_roots are the next codeword's; the word corrected)
+        if (message)
+            for (size_t i = threadIdx.x; i < message_bytes; i += blockDim.x)
+                message[f * message_bytes + i] = cw[i];
     }
 }
 
@@ -382,14 +386,14 @@ public:
     }
 
     void decode(uint8_t* packed, size_t stride, size_t frames, frame_status* status, int* corrected,
-                void* stream) const override
+                void* stream, uint8_t* message, size_t message_bytes) const override
     {
         if (frames == 0)
             return;
         device_guard guard(d_device);
         const size_t blocks = std::min(frames, size_t(d_grid_limit));
         bch_kernel<<<unsigned(blocks), 32 * bch_warps, d_smem, static_cast<cudaStream_t>(stream)>>>(
-            d_p, packed, stride, frames, status, corrected);
+            d_p, packed, stride, frames, status, corrected, message, message_bytes);
         GPUFEC_CUDA_CHECK_LAUNCH("bch_kernel");
     }
 
@@ -402,7 +406,7 @@ public:
         device_buffer<int> count(frames);
         cuda_stream st;
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(words.get(), packed, frames * stride, cudaMemcpyHostToDevice, st.get()));
-        decode(words.get(), stride, frames, nullptr, count.get(), st.get());
+        decode(words.get(), stride, frames, nullptr, count.get(), st.get(), nullptr, 0);
         GPUFEC_CUDA_CHECK(cudaMemcpyAsync(packed, words.get(), frames * stride, cudaMemcpyDeviceToHost, st.get()));
         GPUFEC_CUDA_CHECK(
             cudaMemcpyAsync(corrected, count.get(), frames * sizeof(int), cudaMemcpyDeviceToHost, st.get()));

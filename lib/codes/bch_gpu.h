@@ -28,9 +28,12 @@ public:
      *  codeword f is the first n bits (packed, MSB first, the bits after n zero) at packed + f *
      *  stride. Where status is given: status[f].inner takes its check, check the BCH verdict
      *  (1 corrected or clean, 0 more errors than t, the word left as it came). Where corrected
-     *  is given: bits corrected, or -1. Asynchronous. */
+     *  is given: bits corrected, or -1. Where message is given: codeword f's first
+     *  message_bytes bytes (its message, where k is whole bytes) go to message + f *
+     *  message_bytes too, once corrected (the frames of an LDPC + BCH decoder as its output
+     *  wants them, without a pass on the host). Asynchronous. */
     virtual void decode(uint8_t* packed, size_t stride, size_t frames, frame_status* status, int* corrected,
-                        void* stream) const = 0;
+                        void* stream, uint8_t* message = nullptr, size_t message_bytes = 0) const = 0;
     //! the same from host memory, synchronously (copies in and out: tests, not hot paths)
     virtual void decode_host(uint8_t* packed, size_t stride, size_t frames, int* corrected) const = 0;
 };

@@ -471,6 +471,7 @@ public:
     {
         d_bch = make_bch_gpu(*outer, d_device);
         d_bch_n = outer->n();
+        d_bch_k = outer->k();
         d_bch_at = at;
         // eight chunks in flight: the outer code's short kernel after each chunk's LDPC kernel
         // leaves the SMs idle unless more chunks wait behind it. Measured on the H200 (4221f7c,
@@ -482,6 +483,8 @@ public:
         }
         return true;
     }
+
+    bool writes_outer_message() const override { return d_bch && d_bch_k % 8 == 0; }
 
     std::string name() const override
     {
@@ -522,22 +525,28 @@ public:
             return;
         device_guard guard(d_device);
         const size_t n = size_t(d_code.n()), in = soft4 ? d_in_stride / 2 : d_in_stride;
-        const size_t nbytes = (size_t(out_bits) + 7) / 8;
         const size_t per_chunk = d_per_chunk;
         const int64_t nchunks = int64_t((frames + per_chunk - 1) / per_chunk);
         const bool want_post = post != nullptr;
-        if (d_bch && size_t(out_bits) != size_t(d_bch_n) + 8 * d_bch_at)
+        // the outer code's messages as the output (writes_outer_message): the decisions in the
+        // slot's scratch, the BCH writes each frame's message to the output
+        const bool messages = d_bch && out_bits == d_bch_k && d_bch_k % 8 == 0;
+        const int kernel_bits = messages ? d_bch_n + 8 * int(d_bch_at) : out_bits;
+        if (d_bch && size_t(kernel_bits) != size_t(d_bch_n) + 8 * d_bch_at)
             throw std::logic_error("LDPC GPU decoder: the outer code's " + std::to_string(d_bch_n) +
                                    " bits are not the " + std::to_string(out_bits) + " it writes");
+        const size_t nbytes = (size_t(out_bits) + 7) / 8, kernel_bytes = (size_t(kernel_bits) + 7) / 8;
         if (want_post && d_pipe->layout().out.size() < 3)
             d_pipe->grow({ {}, { 0, 0, per_chunk * n * sizeof(float) }, {} });
+        if (messages && (d_pipe->layout().scratch.size() < 3 || d_pipe->layout().scratch[2] < per_chunk * kernel_bytes))
+            d_pipe->grow({ {}, {}, { 0, 0, per_chunk * kernel_bytes } });
         std::vector<gpu_params>& params = d_params; // (kept: no allocation per batch)
         params.resize(static_cast<size_t>(nchunks));
         d_pipe->run(
             nchunks,
             [&](int64_t c) {
                 const size_t a = size_t(c) * per_chunk, b = std::min(frames, a + per_chunk);
-                params[size_t(c)] = base_params(int(b - a), out_bits, want_post, soft4 ? 4 : 8);
+                params[size_t(c)] = base_params(int(b - a), kernel_bits, want_post, soft4 ? 4 : 8);
                 chunk_io io;
                 io.in[0] = soft + a * in;
                 io.in_bytes[0] = (b - a) * in;
@@ -552,12 +561,13 @@ public:
                 return io;
             },
             [&](int64_t c, const slot_view& v) {
-                launch(params[size_t(c)], v.input<const int8_t>(0), v.output<uint8_t>(0),
-                       v.output<frame_status>(1), v.output<float>(2), v.scratch_as<void>(1), v.scratch_as<int>(0),
-                       v.stream);
+                uint8_t* decisions = messages ? v.scratch_as<uint8_t>(2) : v.output<uint8_t>(0);
+                launch(params[size_t(c)], v.input<const int8_t>(0), decisions, v.output<frame_status>(1),
+                       v.output<float>(2), v.scratch_as<void>(1), v.scratch_as<int>(0), v.stream);
                 if (d_bch)
-                    d_bch->decode(v.output<uint8_t>(0) + d_bch_at, nbytes, size_t(params[size_t(c)].frames),
-                                  v.output<frame_status>(1), nullptr, v.stream);
+                    d_bch->decode(decisions + d_bch_at, kernel_bytes, size_t(params[size_t(c)].frames),
+                                  v.output<frame_status>(1), nullptr, v.stream,
+                                  messages ? v.output<uint8_t>(0) : nullptr, messages ? nbytes : 0);
             });
     }
 
@@ -1066,7 +1076,7 @@ private:
     std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<gpu_params> d_params; // per chunk of the batch being run
     std::unique_ptr<bch_gpu> d_bch;   // the outer code, where the engine took it
-    int d_bch_n = 0;
+    int d_bch_n = 0, d_bch_k = 0;
     size_t d_bch_at = 0; // its codeword's first byte in each codeword's decisions
 };
 

@@ -54,6 +54,10 @@ public:
      *  check becomes the BCH verdict, inner the syndrome's. False (the default): the caller
      *  decodes it. */
     virtual bool take_outer(std::shared_ptr<const bch_code>, size_t /*at*/) { return false; }
+    /*! After take_outer: whether run() can write each frame's BCH message instead (its k bits
+     *  from byte `at`, packed, k whole bytes), where set_output_bits asks for k bits; the caller
+     *  then needs no pass over the frames to take them out */
+    virtual bool writes_outer_message() const { return false; }
 
 protected:
     explicit ldpc_engine(int n) : d_out_bits(n) {}

@@ -219,6 +219,12 @@ std::unique_ptr<batch_decoder> make_ldpc_frame_decoder(const ldpc_code& code,
                 st.inner = st.check;
                 st.check = int8_t(outer->decode_packed(packed + at) >= 0 ? 1 : 0);
             };
+        else if (xs == 0 && engine->writes_outer_message()) {
+            // (the GPU engine writes the messages themselves: the frames go straight to the
+            // output, with no pass on the host over every frame's decisions)
+            shape.packed_bits = shape.output_bits;
+            shape.output_order.clear();
+        }
     }
     if (!code.send_order().empty()) {
         // posteriors as the codeword is sent (DVB-S2's parity bits in the standard's order), not
