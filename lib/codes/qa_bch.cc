@@ -77,12 +77,42 @@ TEST(bch, dvbs2_generators_are_the_standards_products)
         EXPECT_EQ(c.generator(), g) << rates_normal[i];
         EXPECT_EQ(c.parity_bits(), 168);
     }
+    // g_i is the minimal polynomial of alpha^(2i - 1) in the field of g_1 (what the GPU decoder's
+    // syndromes divide by: gf2m_field::minimal_polynomial)
+    auto bits_of = [](const char* lowest_first) {
+        uint32_t b = 0;
+        for (int i = 0; lowest_first[i]; ++i)
+            b |= uint32_t(lowest_first[i] - '0') << i;
+        return b;
+    };
+    const gpufec::gf2m_field gf16(16, bits_of(normal[0])), gf14(14, bits_of(short_g[0]));
+    for (int i = 0; i < 12; ++i) {
+        EXPECT_EQ(gf16.minimal_polynomial(2 * i + 1), bits_of(normal[i])) << "g_" << i + 1;
+        EXPECT_EQ(gf14.minimal_polynomial(2 * i + 1), bits_of(short_g[i])) << "short g_" << i + 1;
+    }
     // K_bch (Tables 5a, 5b), a few
     EXPECT_EQ(bch_code::dvbs2(64800, "1/2").k(), 32208);
     EXPECT_EQ(bch_code::dvbs2(64800, "2/3").k(), 43040);
     EXPECT_EQ(bch_code::dvbs2(64800, "9/10").k(), 58192);
     EXPECT_EQ(bch_code::dvbs2(16200, "1/4").k(), 3072);
     EXPECT_EQ(bch_code::dvbs2(16200, "8/9").k(), 14232);
+}
+
+TEST(bch, minimal_polynomials_are_the_textbook_ones)
+{
+    // GF(16) from x^4 + x + 1 (Lin & Costello, Table 2.9): alpha^0 x + 1, alpha (and alpha^2)
+    // x^4 + x + 1, alpha^3 x^4 + x^3 + x^2 + x + 1, alpha^5 x^2 + x + 1, alpha^7 x^4 + x^3 + 1
+    const gpufec::gf2m_field gf(4, 0x13);
+    EXPECT_EQ(gf.minimal_polynomial(0), 0x3u);
+    EXPECT_EQ(gf.minimal_polynomial(1), 0x13u);
+    EXPECT_EQ(gf.minimal_polynomial(2), 0x13u);
+    EXPECT_EQ(gf.minimal_polynomial(3), 0x1fu);
+    EXPECT_EQ(gf.minimal_polynomial(5), 0x7u);
+    EXPECT_EQ(gf.minimal_polynomial(7), 0x19u);
+    EXPECT_EQ(gf.minimal_polynomial(-1), 0x19u); // (alpha^14 = alpha^-1, alpha^7's coset)
+    EXPECT_EQ(gpufec::gf2_degree(0x19u), 4);
+    EXPECT_EQ(gpufec::gf2_degree(0x7u), 2);
+    EXPECT_EQ(gpufec::gf2_degree(1u), 0);
 }
 
 TEST(bch, up_to_t_errors_are_corrected_and_more_are_reported)
