@@ -150,7 +150,7 @@ struct launch_shape {
     bool packed = false;            // its global messages packed (packed_row_words)
     kernel_fn layered = nullptr;    // the kernel, one of the three
     general_fn general = nullptr;
-    chain_fn chain = nullptr;       // (global too; slots: its chain columns)
+    chain_fn chain = nullptr;       // (global too; its regions: chain_layout)
     int c = 1;                      // codewords a block (pairs: even)
     int threads = 32;               // a block's, whole warps
     int per_sm = 0;                 // resident blocks an SM
@@ -530,7 +530,7 @@ public:
         const bool want_post = post != nullptr;
         // the outer code's messages as the output (writes_outer_message): the decisions in the
         // slot's scratch, the BCH writes each frame's message to the output
-        const bool messages = d_bch && out_bits == d_bch_k && d_bch_k % 8 == 0;
+        const bool messages = writes_outer_message() && out_bits == d_bch_k;
         const int kernel_bits = messages ? d_bch_n + 8 * int(d_bch_at) : out_bits;
         if (d_bch && size_t(kernel_bits) != size_t(d_bch_n) + 8 * d_bch_at)
             throw std::logic_error("LDPC GPU decoder: the outer code's " + std::to_string(d_bch_n) +
@@ -988,7 +988,6 @@ private:
         sh.chain = f;
         sh.c = 1;
         sh.threads = threads;
-        sh.slots = chains;
         sh.smem = bytes;
         sh.per_sm = resident_blocks(reinterpret_cast<const void*>(f), threads, bytes);
         // (the kernel addresses every resident block's region by 32-bit offsets)

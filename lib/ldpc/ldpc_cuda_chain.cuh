@@ -156,7 +156,7 @@ __device__ __forceinline__ void chain_results(const gpu_params& p, const chain_t
 }
 
 /* BLOCKS: the blocks of up to 384 threads an SM holds by registers (launch bounds). gp.gstride:
- * the posteriors in shared memory (and the sink); gp.base.msg_stride: the chain columns. */
+ * the posteriors in shared memory (and the sink); the global regions' layout: the table's. */
 template <typename T, typename M, int MAXS, bool HOLES, int BLOCKS>
 __global__ void __launch_bounds__(384, BLOCKS)
     ldpc_chain_kernel(general_params gp, const __grid_constant__ chain_table tab, const int8_t* __restrict__ soft,
