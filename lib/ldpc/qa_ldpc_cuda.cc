@@ -354,6 +354,50 @@ TEST(ldpc_cuda, chain_kernel_frames_as_sent_match_the_cpu)
     }
 }
 
+TEST(ldpc_cuda, chain_kernel_with_the_bch_mending_frames_matches_the_cpu)
+{
+    // DVB-S2 64800 1/2 with its BCH after the chain kernel: the CPU decoder's bits and statuses
+    // on frames clean, mended by the BCH and beyond it (12 iterations at 1.25 dB, every third
+    // frame at 2.5 dB: 8, 8 and 8 of 24 on the CPU), in chunks of 5 frames and in one chunk.
+    // The BCH kernel stages each codeword in shared memory: its 4050 bytes start at every
+    // offset modulo 16 from one frame to the next.
+    GPUFEC_REQUIRE_GPU();
+    const auto opts = parse_frame_options("code=dvbs2:64800:1/2, outer=bch, precision=int8, max_iterations=12");
+    const auto enc = make_frame_encoder("ldpc", opts);
+    const size_t frames = 24;
+    const auto info = test::random_bits(enc->info_bits() * frames, 7);
+    std::vector<uint8_t> coded(enc->coded_bits() * frames);
+    enc->encode(info.data(), frames, coded.data());
+    const double rate = double(enc->info_bits()) / double(enc->coded_bits());
+    auto soft = test::channel(coded, rate, 1.25, 9);
+    const auto quiet = test::channel(coded, rate, 2.5, 10);
+    const size_t n = enc->coded_bits();
+    for (size_t f = 2; f < frames; f += 3)
+        std::copy(quiet.begin() + f * n, quiet.begin() + (f + 1) * n, soft.begin() + f * n);
+    const auto c = test::decode_frames(*make_frame_decoder("ldpc", opts, device_spec::parse("cpu")), soft.data(), frames);
+    int mended = 0, failed = 0;
+    for (size_t f = 0; f < frames; ++f) {
+        mended += c.status[f].inner == 0 && c.status[f].check == 1;
+        failed += c.status[f].check == 0;
+    }
+    EXPECT_GT(mended, 0);
+    EXPECT_GT(failed, 0);
+    EXPECT_LT(mended + failed, int(frames)); // (clean frames too)
+    for (const char* chunk : { "5", "396" }) {
+        const test::scoped_env size("GPUFEC_LDPC_CHUNK", chunk);
+        const auto gdec = make_frame_decoder("ldpc", opts, device_spec::parse("cuda"));
+        const std::string what = std::string("chunk ") + chunk + ": " + gdec->backend();
+        EXPECT_NE(gdec->backend().find("chain kernel"), std::string::npos) << what;
+        const auto g = test::decode_frames(*gdec, soft.data(), frames);
+        EXPECT_EQ(g.bits, c.bits) << what;
+        for (size_t f = 0; f < frames; ++f) {
+            EXPECT_EQ(g.status[f].check, c.status[f].check) << what << " frame " << f;
+            EXPECT_EQ(g.status[f].inner, c.status[f].inner) << what << " frame " << f;
+            EXPECT_EQ(g.status[f].iterations, c.status[f].iterations) << what << " frame " << f;
+        }
+    }
+}
+
 TEST(ldpc_cuda, two_codewords_a_thread_match_the_cpu)
 {
     // the layered kernel with two codewords a thread (int8; GPUFEC_LDPC_PAIRS=on takes it on GPUs
