@@ -24,11 +24,11 @@
  *    here (the warp squares x m times modulo it: warp_splits_distinct), as the frames beyond t
  *    errors mostly do;
  *  - the Chien search by the block: thread l evaluates the locator at a 128th of the n
- *    positions, each term stepped by alpha^-i through two reads of tables in shared memory;
+ *    positions, each term stepped by alpha^-i through four reads of tables in shared memory;
  *    roots are gathered there, thread 0 flips them if they are as many as the locator's
  *    degree.
  * Shared memory: 1536 words a syndrome (bch_table_words), per block; the Chien search
- * borrows them (512 words a term) and loads them again. */
+ * borrows them (64 words a term) and loads them again. */
 #include "codes/bch_gpu.h"
 #include "codes/gf2m_field.h"
 #include "runtime/cuda_check.h"
@@ -281,15 +281,17 @@ __global__ void __launch_bounds__(32 * bch_warps)
         if (L > 0) {
             // Chien search by the block: position e (bit n-1-e) is wrong where C(alpha^-e) = 0.
             // Thread l takes a 128th of the positions, term i of C stepping by alpha^-i from
-            // one to the next by two reads of tables in shared memory (the syndromes' tables'
-            // place, loaded again after): term i's value v times alpha^-i is T_i[v's low byte]
-            // + U_i[v's high byte]. (Before, on one warp by the log and antilog tables in global
+            // one to the next by four reads of tables in shared memory (the syndromes' tables'
+            // place, loaded again after): term i's value v times alpha^-i is the sum of
+            // N_iq[nibble q of v], q < 4, tables of 16 words in 8 banks, so that a warp's read
+            // takes one wavefront. (Before, on one warp by the log and antilog tables in global
             // memory, with Berlekamp-Massey on one lane: the kernel took 1.2 to 1.4 ms on a chunk
-            // of 396 DVB-S2 1/2 frames at 1.3 dB, most of them with errors, and 0.42 ms since,
-            // H200; the Chien search's table reads, about 3.5 to a wavefront, are most of that.)
-            for (int x = threadIdx.x; x < L * 512; x += blockDim.x) {
-                const int i = x / 512 + 1, byte = x % 256;
-                const uint32_t v = x % 512 < 256 ? uint32_t(byte) : uint32_t(byte) << 8;
+            // of 396 DVB-S2 1/2 frames at 1.3 dB, most of them with errors, H200; now 0.40 ms,
+            // and 0.42 with tables of the low and the high byte, two reads whose 32 lanes fell
+            // on about 3.5 words of one bank.)
+            for (int x = threadIdx.x; x < L * 64; x += blockDim.x) {
+                const int i = x / 64 + 1, q = (x / 16) % 4;
+                const uint32_t v = uint32_t(x % 16) << (4 * q);
                 s_tab[x] = uint16_t(gf_mul_bits(p, p.exp[p.size - i], v)); // (bits of v past m: 0)
             }
             const int per = (p.n + threads - 1) / threads, e0 = min(int(threadIdx.x) * per, p.n),
@@ -307,8 +309,10 @@ __global__ void __launch_bounds__(32 * bch_warps)
                 for (int i = 1; i <= bch_max_t; ++i)
                     if (i <= L) {
                         sum ^= term[i];
-                        const uint16_t* step = s_tab + (i - 1) * 512;
-                        term[i] = step[term[i] & 0xffu] ^ step[256 + (term[i] >> 8)];
+                        const uint16_t* step = s_tab + (i - 1) * 64;
+                        const uint32_t v = term[i];
+                        term[i] = step[v & 15u] ^ step[16 + ((v >> 4) & 15u)] ^ step[32 + ((v >> 8) & 15u)] ^
+                                  step[48 + (v >> 12)];
                     }
                 if (sum == 0) {
                     const int at = atomicAdd(&s_roots, 1);
