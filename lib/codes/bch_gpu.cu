@@ -102,31 +102,52 @@ __device__ __forceinline__ uint32_t gf_mul_bits(const bch_params& p, uint32_t a,
 }
 
 /*! gf2m_field::splits_distinct on the warp: whether the locator C (degree d, 2 <= d <= 16, in
- *  shared memory) has d distinct roots in the field, x^(2^m) = x mod C. Lane j holds the
- *  coefficient of x^j of the square being reduced (j <= 2d - 2 < 32), lane k < d that of the
- *  monic C; each of the d - 1 reduction steps of a squaring broadcasts the top coefficient and
- *  each lane takes its product. A locator that fails needs no Chien search: a frame BCH cannot
- *  correct then costs about m d (2 shuffles and a product) instead of n / 32 (d + 1) table
- *  reads a lane, which had made such frames cost as much as their LDPC decoding. */
+ *  shared memory) has d distinct roots in the field, x^(2^m) = x mod C. Lane k < d holds the
+ *  coefficient of x^k of r, starting from x; m times r <- r^2 mod C. The square's terms x^e
+ *  from e = d up (e <= 2d - 2 < 32, on lane e) are reduced by the remainders R_e = x^e mod C,
+ *  made once (lane k holds their coefficients of x^k, as logarithms): each lane adds the d - 1
+ *  products of its own, which do not wait on each other, by the log and antilog tables. A
+ *  locator that fails needs no Chien search. (Before, each squaring reduced the square one top
+ *  term at a time, each step waiting on the one before and on a 16-step product: the test
+ *  was most of the BCH kernel's time where frames are beyond t, as at the waterfall.) */
 __device__ bool warp_splits_distinct(const bch_params& p, const uint16_t* C, int d, int lane)
 {
-    // (the monic locator's coefficients, by the tables once: c_k / c_d)
+    constexpr unsigned all = 0xffffffffu;
+    // the monic locator's coefficients m_k = c_k / c_d: x^d = sum of m_k x^k mod C
     const uint32_t mk = lane < d ? gf_div(p, C[lane], C[d]) : 0u;
+    // lr[j]: log of coefficient `lane` of R_(d + j), -1 for 0; R_d = the m_k, R_(e + 1) = x R_e mod C
+    int lr[bch_max_t - 1];
+    uint32_t rem = mk;
+#pragma unroll
+    for (int j = 0; j < bch_max_t - 1; ++j) {
+        lr[j] = -1;
+        if (j < d - 1) { // (d is the warp's: every lane shuffles)
+            lr[j] = lane < d && rem ? int(p.log[rem]) : -1;
+            const uint32_t top = __shfl_sync(all, rem, d - 1);
+            const uint32_t up = __shfl_up_sync(all, rem, 1);
+            rem = lane < d ? (lane ? up : 0u) ^ gf_mul(p, uint16_t(top), uint16_t(mk)) : 0u;
+        }
+    }
     uint32_t r = lane == 1 ? 1u : 0u; // x
     for (int step = 0; step < p.m; ++step) {
-        // the square: lane 2i takes r_i^2, odd lanes 0
-        const uint32_t ri = __shfl_sync(0xffffffffu, r, lane / 2);
-        uint32_t sq = (lane % 2 == 0 && lane / 2 < d) ? gf_mul_bits(p, ri, ri) : 0u;
-        for (int e = 2 * d - 2; e >= d; --e) {
-            const uint32_t top = __shfl_sync(0xffffffffu, sq, e);
-            const int k = lane - (e - d); // lane e - d + k takes top m_k
-            const uint32_t m_k = __shfl_sync(0xffffffffu, mk, k & 31);
-            if (top && k >= 0 && k < d)
-                sq ^= gf_mul_bits(p, top, m_k);
+        // the square: r_i^2 on lane 2i, as its logarithm (-1: 0)
+        const uint32_t ri = __shfl_sync(all, r, lane / 2);
+        int lsq = -1;
+        if (lane % 2 == 0 && lane / 2 < d && ri) {
+            const int twice = 2 * int(p.log[ri]);
+            lsq = twice >= p.size ? twice - p.size : twice;
         }
-        r = lane < d ? sq : 0u;
+        uint32_t next = lane < d && lsq >= 0 ? p.exp[lsq] : 0u;
+#pragma unroll
+        for (int j = 0; j < bch_max_t - 1; ++j)
+            if (j < d - 1) {
+                const int le = __shfl_sync(all, lsq, d + j); // (the square's term x^(d + j))
+                if (le >= 0 && lr[j] >= 0)
+                    next ^= p.exp[le + lr[j]];
+            }
+        r = lane < d ? next : 0u;
     }
-    return __all_sync(0xffffffffu, lane >= d || r == (lane == 1 ? 1u : 0u));
+    return __all_sync(all, lane >= d || r == (lane == 1 ? 1u : 0u));
 }
 
 /*! Berlekamp-Massey over S[1 .. 2t] as bch.cc runs it, on the warp: the locator in C (C[0] =
