@@ -307,9 +307,10 @@ __global__ void __launch_bounds__(32 * bch_warps)
             // N_iq[nibble q of v], q < 4, tables of 16 words in 8 banks, so that a warp's read
             // takes one wavefront. (Before, on one warp by the log and antilog tables in global
             // memory, with Berlekamp-Massey on one lane: the kernel took 1.2 to 1.4 ms on a chunk
-            // of 396 DVB-S2 1/2 frames at 1.3 dB, most of them with errors, H200; now 0.40 ms,
-            // and 0.42 with tables of the low and the high byte, two reads whose 32 lanes fell
-            // on about 3.5 words of one bank.)
+            // of 396 DVB-S2 1/2 frames at 1.3 dB, all of them with errors, H200; 0.40 ms with
+            // these tables, 0.42 with tables of the low and the high byte, two reads whose 32
+            // lanes fell on about 3.5 words of one bank; 0.35 since warp_splits_distinct's
+            // products wait on each other no longer.)
             for (int x = threadIdx.x; x < L * 64; x += blockDim.x) {
                 const int i = x / 64 + 1, q = (x / 16) % 4;
                 const uint32_t v = uint32_t(x % 16) << (4 * q);
