@@ -107,9 +107,8 @@ __device__ __forceinline__ uint32_t gf_mul_bits(const bch_params& p, uint32_t a,
  *  from e = d up (e <= 2d - 2 < 32, on lane e) are reduced by the remainders R_e = x^e mod C,
  *  made once (lane k holds their coefficients of x^k, as logarithms): each lane adds the d - 1
  *  products of its own, which do not wait on each other, by the log and antilog tables. A
- *  locator that fails needs no Chien search. (Before, each squaring reduced the square one top
- *  term at a time, each step waiting on the one before and on a 16-step product: the test
- *  was most of the BCH kernel's time where frames are beyond t, as at the waterfall.) */
+ *  locator that fails needs no Chien search. (Reduced one top term at a time, each step waits
+ *  on the one before: the test was most of the kernel's time where frames are beyond t.) */
 __device__ bool warp_splits_distinct(const bch_params& p, const uint16_t* C, int d, int lane)
 {
     constexpr unsigned all = 0xffffffffu;
@@ -204,6 +203,13 @@ __device__ int warp_berlekamp_massey(const bch_params& p, const uint16_t* S, uin
     return L > p.t || degree != L ? -1 : L;
 }
 
+//! the syndromes' tables into shared memory by the block (16 bytes a load: t * 1536 words)
+__device__ __forceinline__ void load_syndrome_tables(const bch_params& p, uint16_t* s_tab)
+{
+    for (int i = threadIdx.x; i < p.t * bch_table_words / 8; i += blockDim.x)
+        reinterpret_cast<uint4*>(s_tab)[i] = reinterpret_cast<const uint4*>(p.tables)[i];
+}
+
 __global__ void __launch_bounds__(32 * bch_warps)
     bch_kernel(bch_params p, uint8_t* __restrict__ packed, size_t stride, size_t frames,
                frame_status* __restrict__ status, int* __restrict__ corrected, uint8_t* __restrict__ message,
@@ -214,9 +220,7 @@ __global__ void __launch_bounds__(32 * bch_warps)
     __shared__ uint16_t s_syndrome[2 * bch_max_t + 1]; // S_1 .. S_2t
     __shared__ uint16_t s_locator[2 * bch_max_t + 2];
     __shared__ int s_result, s_roots, s_root_at[bch_max_t + 1];
-    // (16 bytes a load: the tables are t * 1536 bytes)
-    for (int i = threadIdx.x; i < p.t * bch_table_words / 8; i += blockDim.x)
-        reinterpret_cast<uint4*>(s_tab)[i] = reinterpret_cast<const uint4*>(p.tables)[i];
+    load_syndrome_tables(p, s_tab);
     __syncthreads();
 
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, threads = 32 * bch_warps; // (syndrome_scales)
@@ -284,7 +288,7 @@ __global__ void __launch_bounds__(32 * bch_warps)
                 if (j <= 2 * p.t && j % 2 == 0) {
                     const int k = __ffs(j) - 1;
                     const uint16_t so = s_syndrome[j >> k];
-                    s_syndrome[j] = so ? p.exp[int((uint64_t(p.log[so]) << k) % uint64_t(p.size))] : uint16_t(0);
+                    s_syndrome[j] = so ? p.exp[mod_size(p, (long long)p.log[so] << k)] : uint16_t(0);
                 }
                 __syncwarp();
                 L = warp_berlekamp_massey(p, s_syndrome, s_locator, lane);
@@ -305,12 +309,8 @@ __global__ void __launch_bounds__(32 * bch_warps)
             // one to the next by four reads of tables in shared memory (the syndromes' tables'
             // place, loaded again after): term i's value v times alpha^-i is the sum of
             // N_iq[nibble q of v], q < 4, tables of 16 words in 8 banks, so that a warp's read
-            // takes one wavefront. (Before, on one warp by the log and antilog tables in global
-            // memory, with Berlekamp-Massey on one lane: the kernel took 1.2 to 1.4 ms on a chunk
-            // of 396 DVB-S2 1/2 frames at 1.3 dB, all of them with errors, H200; 0.40 ms with
-            // these tables, 0.42 with tables of the low and the high byte, two reads whose 32
-            // lanes fell on about 3.5 words of one bank; 0.35 since warp_splits_distinct's
-            // products wait on each other no longer.)
+            // takes one wavefront (byte tables: about 3.5; the log and antilog tables in global
+            // memory, as before: a round trip a position; performance-history.md).
             for (int x = threadIdx.x; x < L * 64; x += blockDim.x) {
                 const int i = x / 64 + 1, q = (x / 16) % 4;
                 const uint32_t v = uint32_t(x % 16) << (4 * q);
@@ -343,8 +343,7 @@ __global__ void __launch_bounds__(32 * bch_warps)
                 }
             }
             __syncthreads();
-            for (int i = threadIdx.x; i < p.t * bch_table_words / 8; i += blockDim.x) // (the syndromes' again)
-                reinterpret_cast<uint4*>(s_tab)[i] = reinterpret_cast<const uint4*>(p.tables)[i];
+            load_syndrome_tables(p, s_tab); // (the next codeword's syndromes read them after the barrier below)
             if (threadIdx.x == 0) {
                 if (s_roots != L)
                     L = -1; // roots outside the shortened code: more errors than t
