@@ -8,15 +8,15 @@
  *
  * Parallel mapping: a block of four warps a codeword, blocks striding over the codewords.
  *  - Syndromes S_j, j odd (S_2i = S_i^2 for a binary code): thread l takes a 128th of the
- *    codeword's bytes, c_l(x), and divides it four bytes at a time by M_j(x), the minimal
- *    polynomial of alpha^j (a CRC of at most 16 bits: r <- r x^32 + four bytes, the parts from
- *    x^16 up reduced by four table reads), so that c_l(alpha^j) = r(alpha^j), evaluated once
- *    by two more tables (r's low and high byte). Each thread's part is then raised to its place
- *    by a constant of its own (syndrome_scales), each warp sums them by shuffles and the first
- *    warp sums the warps'. Most codewords end here, all syndromes zero. (Before: a warp a
- *    codeword, by Horner in the field itself, P <- P alpha^(8j) + byte(alpha^j), three table
- *    reads a byte and syndrome, and each part raised to its place through the log and antilog
- *    tables in global memory.)
+ *    codeword's bytes, c_l(x), and divides it four bytes at a time by P_q(x) = M_j(x) M_j+2(x),
+ *    the product of two syndromes' minimal polynomials (a CRC of at most 32 bits: r <- r x^32 +
+ *    the next word, r x^32 reduced by eight reads of nibble tables, T_qk[v] = v x^(32 + 4k) mod
+ *    P_q), so that c_l(alpha^j) = r(alpha^j), evaluated once by eight more nibble tables a
+ *    syndrome. A warp's read of a 16-entry table is one wavefront (byte tables: about three, and
+ *    one table a syndrome instead of a pair's). Each thread's part is then raised to its place
+ *    by an exponent of its own (syndrome_places) through the log and antilog tables, each warp
+ *    sums them by shuffles and the first warp sums the warps'. Most codewords end here, all
+ *    syndromes zero.
  *  Where a syndrome is not zero (rare after a decoded LDPC frame; at the waterfall or within a
  *  few iterations, common):
  *  - the even syndromes, Berlekamp-Massey (warp_berlekamp_massey) and the test of the locator
@@ -27,8 +27,8 @@
  *    positions, each term stepped by alpha^-i through four reads of tables in shared memory;
  *    roots are gathered there, thread 0 flips them if they are as many as the locator's
  *    degree.
- * Shared memory: 1536 words a syndrome (bch_table_words), per block; the Chien search
- * borrows them (64 words a term) and loads them again. */
+ * Shared memory, per block: 128 words a pair of syndromes and 128 halfwords a syndrome (the
+ * tables above), and the Chien search's 64 halfwords a term. */
 #include "codes/bch_gpu.h"
 #include "codes/gf2m_field.h"
 #include "runtime/cuda_check.h"
@@ -37,6 +37,7 @@
 #include <gnuradio/gpufec/core/frame/batch_decoder.h>
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -47,11 +48,11 @@ namespace {
 
 constexpr int bch_max_t = 16;
 constexpr int bch_warps = 4;        // a block's warps, one codeword at a time
-// a syndrome's tables of 256 words, where they start: v(alpha^j) and alpha^(8j) v(alpha^j) (a
-// remainder's low and high byte evaluated), v(x) x^e mod M_j(x) for e = 16, 24, 32, 40 (a byte
-// at x^e reduced)
-constexpr int bch_low = 0, bch_high = 256, bch_x16 = 512, bch_x24 = 768, bch_x32 = 1024, bch_x40 = 1280;
-constexpr int bch_table_words = 1536;
+constexpr int bch_max_pairs = bch_max_t / 2;
+// a pair's step tables: 8 nibbles of r, 16 words each; a syndrome's evaluation tables: 8
+// nibbles of r, 16 halfwords each
+constexpr int bch_step_words = 8 * 16, bch_eval_halves = 8 * 16;
+static_assert(bch_step_words * 4 % 16 == 0 && bch_eval_halves * 2 % 16 == 0, "tables loaded 16 bytes at a time");
 
 //! the bytes each of a block's threads takes of a codeword of nbytes (whole words of 4)
 __host__ __device__ inline int bch_chunk(int nbytes)
@@ -67,10 +68,14 @@ struct bch_params {
     int t, n, nbytes, pad; // pad: 8 nbytes - n, the zero bits after the codeword's last
     const uint16_t* exp;  // alpha^i for i < 2 size (doubled: exp[log a + log b] needs no reduction)
     const uint16_t* log;  // log of 1 .. size (log[0] unused)
-    const uint16_t* tables; // t syndromes' tables, bch_table_words each
-    //! [l t + i]: thread l's part of syndrome 2i + 1 raised to its place, alpha^((2i + 1)(8 x the
-    //! bytes after the thread's, less the padding bits)) (syndrome_scales)
-    const uint16_t* scale;
+    int pairs;            // (t + 1) / 2
+    //! pairs x bch_step_words words, T_qk[v] = v x^(32 + 4k) mod P_q, then t x bch_eval_halves
+    //! halfwords, E_ik[v] = (v x^(4k))(alpha^(2i + 1)) (bch_kernel's shared tables as they lie)
+    const uint4* tables;
+    int table_vectors;    // the tables' size in 16-byte units
+    //! [l t + i]: the exponent that raises thread l's part of syndrome 2i + 1 to its place,
+    //! (2i + 1)(8 x the bytes after the thread's, less the padding bits) mod size (syndrome_places)
+    const uint16_t* place;
 };
 
 __device__ __forceinline__ uint16_t gf_mul(const bch_params& p, uint16_t a, uint16_t b)
@@ -87,7 +92,7 @@ __device__ __forceinline__ int mod_size(const bch_params& p, long long e)
 }
 
 /*! a b in GF(2^m) without tables: Horner over b's bits, each shift reduced by the field's
- *  polynomial (the locator test's products, which would otherwise each wait on a table read) */
+ *  polynomial (the Chien search's step tables, made where a codeword has errors) */
 __device__ __forceinline__ uint32_t gf_mul_bits(const bch_params& p, uint32_t a, uint32_t b)
 {
     uint32_t r = 0;
@@ -203,68 +208,99 @@ __device__ int warp_berlekamp_massey(const bch_params& p, const uint16_t* S, uin
     return L > p.t || degree != L ? -1 : L;
 }
 
-//! the syndromes' tables into shared memory by the block (16 bytes a load: t * 1536 words)
-__device__ __forceinline__ void load_syndrome_tables(const bch_params& p, uint16_t* s_tab)
+//! r x^32 mod P_q (r of degree < 32): nibble k of r, at x^(4k), through table k of the pair's
+__device__ __forceinline__ uint32_t pair_shift32(const uint32_t* T, uint32_t r)
 {
-    for (int i = threadIdx.x; i < p.t * bch_table_words / 8; i += blockDim.x)
-        reinterpret_cast<uint4*>(s_tab)[i] = reinterpret_cast<const uint4*>(p.tables)[i];
+    uint32_t s = 0;
+#pragma unroll
+    for (int k = 0; k < 8; ++k)
+        s ^= T[16 * k + ((r >> (4 * k)) & 15u)];
+    return s;
 }
 
-__global__ void __launch_bounds__(32 * bch_warps)
+//! r(alpha^j) by syndrome i's evaluation tables (j = 2i + 1)
+__device__ __forceinline__ uint32_t eval_remainder(const uint16_t* E, uint32_t r)
+{
+    uint32_t s = 0;
+#pragma unroll
+    for (int k = 0; k < 8; ++k)
+        s ^= E[16 * k + ((r >> (4 * k)) & 15u)];
+    return s;
+}
+
+//! the codeword's four bytes at cw + k as a polynomial of degree < 32, the first byte highest
+__device__ __forceinline__ uint32_t codeword_word(const uint8_t* cw, int k, bool aligned)
+{
+    if (aligned)
+        return __byte_perm(*reinterpret_cast<const uint32_t*>(cw + k), 0u, 0x0123);
+    return uint32_t(cw[k]) << 24 | uint32_t(cw[k + 1]) << 16 | uint32_t(cw[k + 2]) << 8 | cw[k + 3];
+}
+
+// (64 registers at most: with __launch_bounds__(128) instead, ptxas keeps 48 and spills)
+__global__ void __maxnreg__(64)
     bch_kernel(bch_params p, uint8_t* __restrict__ packed, size_t stride, size_t frames,
                frame_status* __restrict__ status, int* __restrict__ corrected, uint8_t* __restrict__ message,
                size_t message_bytes)
 {
-    extern __shared__ __align__(16) uint16_t s_tab[]; // t * bch_table_words
+    extern __shared__ __align__(16) uint32_t s_step[]; // pairs * bch_step_words, then s_eval
+    uint16_t* s_eval = reinterpret_cast<uint16_t*>(s_step + p.pairs * bch_step_words); // t * bch_eval_halves
+    __shared__ uint16_t s_chien[bch_max_t * 64];        // the Chien search's step tables
     __shared__ uint16_t s_part[bch_warps][bch_max_t];  // each warp's part of the syndromes
     __shared__ uint16_t s_syndrome[2 * bch_max_t + 1]; // S_1 .. S_2t
     __shared__ uint16_t s_locator[2 * bch_max_t + 2];
     __shared__ int s_result, s_roots, s_root_at[bch_max_t + 1];
-    load_syndrome_tables(p, s_tab);
+    for (int i = threadIdx.x; i < p.table_vectors; i += blockDim.x)
+        reinterpret_cast<uint4*>(s_step)[i] = p.tables[i];
     __syncthreads();
 
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, threads = 32 * bch_warps; // (syndrome_scales)
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, threads = 32 * bch_warps; // (syndrome_places)
+    // whole words where every codeword starts on one (a thread's bytes start on one: bch_chunk)
+    const bool aligned = (reinterpret_cast<uintptr_t>(packed) | stride) % 4 == 0;
     for (size_t f = blockIdx.x; f < frames; f += gridDim.x) {
         uint8_t* cw = packed + f * stride;
         // the odd syndromes of this thread's bytes [a, b)
         const int chunk = bch_chunk(p.nbytes), a = min(int(threadIdx.x) * chunk, p.nbytes),
                   b = min(a + chunk, p.nbytes), words_end = a + (b - a) / 4 * 4;
-        // (r: a polynomial of degree < 16 congruent to this thread's bytes mod M_j, not reduced
-        // below M_j's degree, which a field of m < 16 bits has)
-        uint32_t r[bch_max_t];
+        // (r: a polynomial of degree < 32 congruent to this thread's bytes mod P_q, not reduced
+        // below P_q's degree)
+        uint32_t r[bch_max_pairs];
 #pragma unroll
-        for (int i = 0; i < bch_max_t; ++i)
-            r[i] = 0;
-        // four bytes a step (their polynomial b0 x^24 + b1 x^16 + b2 x^8 + b3): r x^32 takes two
-        // table reads, the first two bytes two more that do not wait on r; then the last bytes
-        // one at a time
-#pragma unroll 2
-        for (int k = a; k < words_end; k += 4) {
-            const uint32_t b0 = cw[k], b1 = cw[k + 1], low = uint32_t(cw[k + 2]) << 8 | cw[k + 3];
+        for (int q = 0; q < bch_max_pairs; ++q)
+            r[q] = 0;
+        // eight words loaded before any is used (one round trip to memory, not eight)
+        for (int k0 = a; k0 < words_end; k0 += 32) {
+            uint32_t w[8];
 #pragma unroll
-            for (int i = 0; i < bch_max_t; ++i)
-                if (i < p.t) {
-                    const uint16_t* tab = s_tab + i * bch_table_words;
-                    r[i] = tab[bch_x40 + (r[i] >> 8)] ^ tab[bch_x32 + (r[i] & 0xffu)] ^ tab[bch_x24 + b0] ^
-                           tab[bch_x16 + b1] ^ low;
+            for (int u = 0; u < 8; ++u)
+                w[u] = k0 + 4 * u < words_end ? codeword_word(cw, k0 + 4 * u, aligned) : 0u;
+#pragma unroll
+            for (int u = 0; u < 8; ++u)
+                if (k0 + 4 * u < words_end) {
+#pragma unroll
+                    for (int q = 0; q < bch_max_pairs; ++q)
+                        if (q < p.pairs)
+                            r[q] = pair_shift32(s_step + q * bch_step_words, r[q]) ^ w[u];
                 }
         }
+        // the last bytes one at a time: r x^8 + v, r's top byte (nibbles 6 and 7) reduced as
+        // x^32 and x^36 by the first two tables
         for (int k = words_end; k < b; ++k) {
             const uint32_t v = cw[k];
 #pragma unroll
-            for (int i = 0; i < bch_max_t; ++i)
-                if (i < p.t)
-                    r[i] = (((r[i] & 0xffu) << 8) | v) ^ s_tab[i * bch_table_words + bch_x16 + (r[i] >> 8)];
+            for (int q = 0; q < bch_max_pairs; ++q)
+                if (q < p.pairs) {
+                    const uint32_t* T = s_step + q * bch_step_words;
+                    r[q] = (r[q] << 8 | v) ^ T[(r[q] >> 24) & 15u] ^ T[16 + (r[q] >> 28)];
+                }
         }
-        // each part to its place (a product by a constant of the thread's, without the log and
-        // antilog tables: twelve chains of two reads in global memory were most of the kernel's
-        // time), summed over the warp and then over the block's warps
+        // each part evaluated and raised to its place (its log plus the thread's exponent: two
+        // reads, where a product by bits took a tenth of the kernel's instructions a syndrome),
+        // summed over the warp and then over the block's warps
 #pragma unroll
         for (int i = 0; i < bch_max_t; ++i)
             if (i < p.t) {
-                const uint32_t part = s_tab[i * bch_table_words + bch_low + (r[i] & 0xffu)] ^
-                                      s_tab[i * bch_table_words + bch_high + (r[i] >> 8)];
-                uint16_t v = uint16_t(gf_mul_bits(p, part, p.scale[threadIdx.x * p.t + i]));
+                const uint32_t part = eval_remainder(s_eval + i * bch_eval_halves, r[i / 2]);
+                uint16_t v = part ? p.exp[p.log[part] + p.place[threadIdx.x * p.t + i]] : uint16_t(0);
                 for (int o = 16; o > 0; o >>= 1)
                     v ^= uint16_t(__shfl_xor_sync(0xffffffffu, v, o));
                 if (lane == 0)
@@ -306,15 +342,15 @@ __global__ void __launch_bounds__(32 * bch_warps)
         if (L > 0) {
             // Chien search by the block: position e (bit n-1-e) is wrong where C(alpha^-e) = 0.
             // Thread l takes a 128th of the positions, term i of C stepping by alpha^-i from
-            // one to the next by four reads of tables in shared memory (the syndromes' tables'
-            // place, loaded again after): term i's value v times alpha^-i is the sum of
-            // N_iq[nibble q of v], q < 4, tables of 16 words in 8 banks, so that a warp's read
-            // takes one wavefront (byte tables: about 3.5; the log and antilog tables in global
-            // memory, as before: a round trip a position; performance-history.md).
+            // one to the next by four reads of tables in shared memory: term i's value v times
+            // alpha^-i is the sum of N_iq[nibble q of v], q < 4, tables of 16 halfwords in 8
+            // banks, so that a warp's read takes one wavefront (byte tables: about 3.5; the log
+            // and antilog tables in global memory: a round trip a position;
+            // performance-history.md).
             for (int x = threadIdx.x; x < L * 64; x += blockDim.x) {
                 const int i = x / 64 + 1, q = (x / 16) % 4;
                 const uint32_t v = uint32_t(x % 16) << (4 * q);
-                s_tab[x] = uint16_t(gf_mul_bits(p, p.exp[p.size - i], v)); // (bits of v past m: 0)
+                s_chien[x] = uint16_t(gf_mul_bits(p, p.exp[p.size - i], v)); // (bits of v past m: 0)
             }
             const int per = (p.n + threads - 1) / threads, e0 = min(int(threadIdx.x) * per, p.n),
                       e1 = min(e0 + per, p.n);
@@ -331,7 +367,7 @@ __global__ void __launch_bounds__(32 * bch_warps)
                 for (int i = 1; i <= bch_max_t; ++i)
                     if (i <= L) {
                         sum ^= term[i];
-                        const uint16_t* step = s_tab + (i - 1) * 64;
+                        const uint16_t* step = s_chien + (i - 1) * 64;
                         const uint32_t v = term[i];
                         term[i] = step[v & 15u] ^ step[16 + ((v >> 4) & 15u)] ^ step[32 + ((v >> 8) & 15u)] ^
                                   step[48 + (v >> 12)];
@@ -343,7 +379,6 @@ __global__ void __launch_bounds__(32 * bch_warps)
                 }
             }
             __syncthreads();
-            load_syndrome_tables(p, s_tab); // (the next codeword's syndromes read them after the barrier below)
             if (threadIdx.x == 0) {
                 if (s_roots != L)
                     L = -1; // roots outside the shortened code: more errors than t
@@ -363,27 +398,39 @@ __global__ void __launch_bounds__(32 * bch_warps)
                 corrected[f] = L;
         }
         __syncthreads(); // (s_part, s_result and s_roots are the next codeword's; the word corrected)
-        if (message)
-            for (size_t i = threadIdx.x; i < message_bytes; i += blockDim.x)
-                message[f * message_bytes + i] = cw[i];
+        if (message) { // (eight bytes a thread loaded before any is stored: a round trip for eight)
+            uint8_t* out = message + f * message_bytes;
+            const int bytes = int(message_bytes); // (< nbytes)
+            for (int i0 = threadIdx.x; i0 < bytes; i0 += 8 * threads) {
+                uint8_t v[8];
+#pragma unroll
+                for (int u = 0; u < 8; ++u)
+                    v[u] = i0 + u * threads < bytes ? cw[i0 + u * threads] : uint8_t(0);
+#pragma unroll
+                for (int u = 0; u < 8; ++u)
+                    if (i0 + u * threads < bytes)
+                        out[i0 + u * threads] = v[u];
+            }
+        }
     }
 }
 
-/*! bch_params::scale: for each of a block's threads l (its bytes [a, b) as bch_kernel takes
- *  them) and odd syndrome j = 2i + 1, alpha^(j (8 (nbytes - b) - pad)): the part's place in
- *  the codeword, its padding bits after the last taken off */
-std::vector<uint16_t> syndrome_scales(const bch_code& code, const gf2m_field& gf)
+/*! bch_params::place: for each of a block's threads l (its bytes [a, b) as bch_kernel takes
+ *  them) and odd syndrome j = 2i + 1, j (8 (nbytes - b) - pad) mod size: the exponent of the
+ *  part's place in the codeword, its padding bits after the last taken off */
+std::vector<uint16_t> syndrome_places(const bch_code& code, const gf2m_field& gf)
 {
     const int threads = 32 * bch_warps, nbytes = (code.n() + 7) / 8, pad = 8 * nbytes - code.n();
     const int chunk = bch_chunk(nbytes);
-    std::vector<uint16_t> scale(size_t(threads) * size_t(code.t()));
+    std::vector<uint16_t> place(size_t(threads) * size_t(code.t()));
     for (int l = 0; l < threads; ++l) {
         const int b = std::min(std::min(l * chunk, nbytes) + chunk, nbytes);
-        for (int i = 0; i < code.t(); ++i)
-            scale[size_t(l) * size_t(code.t()) + size_t(i)] =
-                gf.pow_alpha((2LL * i + 1) * (8LL * (nbytes - b) - pad));
+        for (int i = 0; i < code.t(); ++i) {
+            const long long e = (2LL * i + 1) * (8LL * (nbytes - b) - pad);
+            place[size_t(l) * size_t(code.t()) + size_t(i)] = uint16_t(((e % gf.size) + gf.size) % gf.size);
+        }
     }
-    return scale;
+    return place;
 }
 
 class bch_gpu_impl : public bch_gpu
@@ -396,33 +443,47 @@ public:
                                         " errors; " + code.describe() + " asks for " + std::to_string(code.t()));
         device_guard guard(device);
         const gf2m_field gf(code.m(), code.primitive());
-        // each odd syndrome's tables (bch_table_words)
-        std::vector<uint16_t> tables(size_t(code.t()) * bch_table_words, 0);
-        for (int i = 0; i < code.t(); ++i) {
-            const long long j = 2 * i + 1;
-            const uint32_t mp = gf.minimal_polynomial(j);
-            const int degree = gf2_degree(mp);
-            uint16_t* tab = tables.data() + size_t(i) * bch_table_words;
-            for (uint32_t v = 0; v < 256; ++v) {
-                uint16_t x = 0;
-                for (int bit = 0; bit < 8; ++bit)
-                    if ((v >> bit) & 1)
-                        x ^= gf.pow_alpha(j * bit);
-                tab[bch_low + v] = x;
-                tab[bch_high + v] = gf.mul(x, gf.pow_alpha(8 * j));
-                const int at[4] = { bch_x16, bch_x24, bch_x32, bch_x40 };
-                for (int e = 0; e < 4; ++e) { // v(x) x^(16 + 8e) mod M_j(x), bit by bit from the top
-                    const int top = 23 + 8 * e;
-                    uint64_t red = uint64_t(v) << (16 + 8 * e);
-                    for (int bit = top; bit >= degree; --bit)
+        // the pairs' step tables and the syndromes' evaluation tables (bch_params)
+        const int pairs = (code.t() + 1) / 2;
+        std::vector<uint32_t> step(size_t(pairs) * bch_step_words);
+        for (int q = 0; q < pairs; ++q) {
+            // P_q = M_j M_(j + 2), j = 4q + 1 (the last alone where t is odd): degree <= 2m <= 32
+            const uint64_t low = gf.minimal_polynomial(4LL * q + 1);
+            const uint64_t high = 2 * q + 1 < code.t() ? gf.minimal_polynomial(4LL * q + 3) : 1u;
+            uint64_t P = 0;
+            for (int bit = 0; bit < 32; ++bit)
+                if ((high >> bit) & 1)
+                    P ^= low << bit;
+            int degree = 63;
+            while (!((P >> degree) & 1))
+                --degree;
+            for (int k = 0; k < 8; ++k)
+                for (uint64_t v = 0; v < 16; ++v) { // v x^(32 + 4k) mod P, bit by bit from the top
+                    uint64_t red = v << (32 + 4 * k);
+                    for (int bit = 35 + 4 * k; bit >= degree; --bit)
                         if ((red >> bit) & 1)
-                            red ^= uint64_t(mp) << (bit - degree);
-                    tab[at[e] + v] = uint16_t(red);
+                            red ^= P << (bit - degree);
+                    step[size_t(q) * bch_step_words + size_t(16 * k) + size_t(v)] = uint32_t(red);
                 }
-            }
         }
+        std::vector<uint16_t> eval(size_t(code.t()) * bch_eval_halves);
+        for (int i = 0; i < code.t(); ++i)
+            for (int k = 0; k < 8; ++k)
+                for (int v = 0; v < 16; ++v) { // (v x^(4k))(alpha^j), j = 2i + 1
+                    uint16_t x = 0;
+                    for (int bit = 0; bit < 4; ++bit)
+                        if ((v >> bit) & 1)
+                            x ^= gf.pow_alpha((2LL * i + 1) * (4 * k + bit));
+                    eval[size_t(i) * bch_eval_halves + size_t(16 * k + v)] = x;
+                }
         d_exp.assign(gf.exp);
         d_log.assign(gf.log);
+        // one buffer as the kernel's shared memory holds them: the step tables, then the
+        // evaluation tables (each a whole number of 16-byte units)
+        std::vector<uint4> tables((step.size() * sizeof(uint32_t) + eval.size() * sizeof(uint16_t)) / sizeof(uint4));
+        std::memcpy(tables.data(), step.data(), step.size() * sizeof(uint32_t));
+        std::memcpy(reinterpret_cast<uint8_t*>(tables.data()) + step.size() * sizeof(uint32_t), eval.data(),
+                    eval.size() * sizeof(uint16_t));
         d_tables.assign(tables);
         d_p.m = code.m();
         d_p.primitive = code.primitive();
@@ -433,10 +494,12 @@ public:
         d_p.pad = 8 * d_p.nbytes - code.n();
         d_p.exp = d_exp.get();
         d_p.log = d_log.get();
+        d_p.pairs = pairs;
         d_p.tables = d_tables.get();
-        d_scale.assign(syndrome_scales(code, gf));
-        d_p.scale = d_scale.get();
-        d_smem = size_t(code.t()) * bch_table_words * sizeof(uint16_t);
+        d_p.table_vectors = int(tables.size());
+        d_place.assign(syndrome_places(code, gf));
+        d_p.place = d_place.get();
+        d_smem = tables.size() * sizeof(uint4);
         cudaDeviceProp prop;
         GPUFEC_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
         d_grid_limit = prop.multiProcessorCount * 8;
@@ -447,6 +510,9 @@ public:
     {
         if (frames == 0)
             return;
+        if (message && message_bytes > size_t(d_p.nbytes))
+            throw std::invalid_argument("BCH on the GPU: a message of " + std::to_string(message_bytes) +
+                                        " bytes out of codewords of " + std::to_string(d_p.nbytes));
         device_guard guard(d_device);
         const size_t blocks = std::min(frames, size_t(d_grid_limit));
         bch_kernel<<<unsigned(blocks), 32 * bch_warps, d_smem, static_cast<cudaStream_t>(stream)>>>(
@@ -475,7 +541,8 @@ private:
     bch_params d_p{};
     size_t d_smem = 0;
     int d_grid_limit = 1;
-    device_buffer<uint16_t> d_exp, d_log, d_tables, d_scale;
+    device_buffer<uint16_t> d_exp, d_log, d_place;
+    device_buffer<uint4> d_tables;
 };
 
 } // namespace
