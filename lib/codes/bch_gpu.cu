@@ -73,7 +73,7 @@ struct bch_params {
     //! halfwords, E_ik[v] = (v x^(4k))(alpha^(2i + 1)) (bch_kernel's shared tables as they lie)
     const uint4* tables;
     int table_vectors;    // the tables' size in 16-byte units
-    //! [l t + i]: the exponent that raises thread l's part of syndrome 2i + 1 to its place,
+    //! [16 l + i]: the exponent that raises thread l's part of syndrome 2i + 1 to its place,
     //! (2i + 1)(8 x the bytes after the thread's, less the padding bits) mod size (syndrome_places)
     const uint16_t* place;
 };
@@ -236,6 +236,20 @@ __device__ __forceinline__ uint32_t codeword_word(const uint8_t* cw, int k, bool
     return uint32_t(cw[k]) << 24 | uint32_t(cw[k + 1]) << 16 | uint32_t(cw[k + 2]) << 8 | cw[k + 3];
 }
 
+/*! One step of a warp's sum of 2h values a lane by halves: lanes with bit 2h of their index set
+ *  keep values h .. 2h - 1, the others 0 .. h - 1, each adding its partner's copy (one shuffle a
+ *  value kept), in v[0 .. h - 1] */
+template <int h>
+__device__ __forceinline__ void warp_halve(uint32_t* v, int lane)
+{
+    const bool upper = lane & (2 * h);
+#pragma unroll
+    for (int k = 0; k < h; ++k) {
+        const uint32_t send = upper ? v[k] : v[k + h], keep = upper ? v[k + h] : v[k];
+        v[k] = keep ^ __shfl_xor_sync(0xffffffffu, send, 2 * h);
+    }
+}
+
 // (64 registers at most: with __launch_bounds__(128) instead, ptxas keeps 48 and spills)
 __global__ void __maxnreg__(64)
     bch_kernel(bch_params p, uint8_t* __restrict__ packed, size_t stride, size_t frames,
@@ -293,19 +307,29 @@ __global__ void __maxnreg__(64)
                     r[q] = (r[q] << 8 | v) ^ T[(r[q] >> 24) & 15u] ^ T[16 + (r[q] >> 28)];
                 }
         }
-        // each part evaluated and raised to its place (its log plus the thread's exponent: two
-        // reads, where a product by bits took a tenth of the kernel's instructions a syndrome),
-        // summed over the warp and then over the block's warps
+        // each part evaluated and raised to its place: its log plus the thread's exponent, all
+        // syndromes' reads issued together (a product by bits had taken 45 % of the kernel's
+        // stall samples; the reads a syndrome at a time, a round trip each, about as much)
+        uint32_t v[bch_max_t], e[bch_max_t];
 #pragma unroll
         for (int i = 0; i < bch_max_t; ++i)
-            if (i < p.t) {
-                const uint32_t part = eval_remainder(s_eval + i * bch_eval_halves, r[i / 2]);
-                uint16_t v = part ? p.exp[p.log[part] + p.place[threadIdx.x * p.t + i]] : uint16_t(0);
-                for (int o = 16; o > 0; o >>= 1)
-                    v ^= uint16_t(__shfl_xor_sync(0xffffffffu, v, o));
-                if (lane == 0)
-                    s_part[warp][i] = v;
-            }
+            v[i] = i < p.t ? eval_remainder(s_eval + i * bch_eval_halves, r[i / 2]) : 0u;
+#pragma unroll
+        for (int i = 0; i < bch_max_t; ++i) // (log[0] and the places past t: read, not used)
+            e[i] = uint32_t(p.log[v[i]]) + p.place[threadIdx.x * bch_max_t + i];
+#pragma unroll
+        for (int i = 0; i < bch_max_t; ++i)
+            v[i] = v[i] ? uint32_t(p.exp[e[i]]) : 0u;
+        // summed over the warp by halves: each exchange sends the half of the values the lane
+        // does not keep (8 + 4 + 2 + 1 + 1 shuffles, not 5 a syndrome), so lane l ends with
+        // syndrome l / 2's sum; then the first warp sums the warps'
+        warp_halve<8>(v, lane);
+        warp_halve<4>(v, lane);
+        warp_halve<2>(v, lane);
+        warp_halve<1>(v, lane);
+        v[0] ^= __shfl_xor_sync(0xffffffffu, v[0], 1);
+        if (lane % 2 == 0 && lane / 2 < p.t)
+            s_part[warp][lane / 2] = uint16_t(v[0]);
         __syncthreads();
         if (warp == 0) { // (the locator on one warp: most codewords end at their syndromes)
             bool any = false;
@@ -422,12 +446,12 @@ std::vector<uint16_t> syndrome_places(const bch_code& code, const gf2m_field& gf
 {
     const int threads = 32 * bch_warps, nbytes = (code.n() + 7) / 8, pad = 8 * nbytes - code.n();
     const int chunk = bch_chunk(nbytes);
-    std::vector<uint16_t> place(size_t(threads) * size_t(code.t()));
+    std::vector<uint16_t> place(size_t(threads) * bch_max_t, 0); // (bch_max_t a thread: read whole)
     for (int l = 0; l < threads; ++l) {
         const int b = std::min(std::min(l * chunk, nbytes) + chunk, nbytes);
         for (int i = 0; i < code.t(); ++i) {
             const long long e = (2LL * i + 1) * (8LL * (nbytes - b) - pad);
-            place[size_t(l) * size_t(code.t()) + size_t(i)] = uint16_t(((e % gf.size) + gf.size) % gf.size);
+            place[size_t(l) * bch_max_t + size_t(i)] = uint16_t(((e % gf.size) + gf.size) % gf.size);
         }
     }
     return place;
