@@ -208,23 +208,17 @@ __device__ int warp_berlekamp_massey(const bch_params& p, const uint16_t* S, uin
     return L > p.t || degree != L ? -1 : L;
 }
 
-//! r x^32 mod P_q (r of degree < 32): nibble k of r, at x^(4k), through table k of the pair's
-__device__ __forceinline__ uint32_t pair_shift32(const uint32_t* T, uint32_t r)
+/*! The sum of tables[16 k + nibble k of v] over v's first `nibbles` nibbles: a linear map of v
+ *  by tables of 16 entries, one a nibble (a warp's read of one: a wavefront). The syndromes'
+ *  step r x^32 mod P_q and evaluation r(alpha^j) (8 nibbles of r), the Chien search's step
+ *  (4 nibbles of a term) */
+template <int nibbles, typename T>
+__device__ __forceinline__ uint32_t nibble_map(const T* tables, uint32_t v)
 {
     uint32_t s = 0;
 #pragma unroll
-    for (int k = 0; k < 8; ++k)
-        s ^= T[16 * k + ((r >> (4 * k)) & 15u)];
-    return s;
-}
-
-//! r(alpha^j) by syndrome i's evaluation tables (j = 2i + 1)
-__device__ __forceinline__ uint32_t eval_remainder(const uint16_t* E, uint32_t r)
-{
-    uint32_t s = 0;
-#pragma unroll
-    for (int k = 0; k < 8; ++k)
-        s ^= E[16 * k + ((r >> (4 * k)) & 15u)];
+    for (int k = 0; k < nibbles; ++k)
+        s ^= tables[16 * k + ((v >> (4 * k)) & 15u)];
     return s;
 }
 
@@ -250,8 +244,7 @@ __device__ __forceinline__ void warp_halve(uint32_t* v, int lane)
     }
 }
 
-// (64 registers at most: with __launch_bounds__(128) instead, ptxas keeps 48 and spills)
-__global__ void __maxnreg__(64)
+__global__ void __launch_bounds__(32 * bch_warps)
     bch_kernel(bch_params p, uint8_t* __restrict__ packed, size_t stride, size_t frames,
                frame_status* __restrict__ status, int* __restrict__ corrected, uint8_t* __restrict__ message,
                size_t message_bytes)
@@ -293,7 +286,7 @@ __global__ void __maxnreg__(64)
 #pragma unroll
                     for (int q = 0; q < bch_max_pairs; ++q)
                         if (q < p.pairs)
-                            r[q] = pair_shift32(s_step + q * bch_step_words, r[q]) ^ w[u];
+                            r[q] = nibble_map<8>(s_step + q * bch_step_words, r[q]) ^ w[u];
                 }
         }
         // the last bytes one at a time: r x^8 + v, r's top byte (nibbles 6 and 7) reduced as
@@ -313,7 +306,7 @@ __global__ void __maxnreg__(64)
         uint32_t v[bch_max_t], e[bch_max_t];
 #pragma unroll
         for (int i = 0; i < bch_max_t; ++i)
-            v[i] = i < p.t ? eval_remainder(s_eval + i * bch_eval_halves, r[i / 2]) : 0u;
+            v[i] = i < p.t ? nibble_map<8>(s_eval + i * bch_eval_halves, r[i / 2]) : 0u;
 #pragma unroll
         for (int i = 0; i < bch_max_t; ++i) // (log[0] and the places past t: read, not used)
             e[i] = uint32_t(p.log[v[i]]) + p.place[threadIdx.x * bch_max_t + i];
@@ -391,10 +384,7 @@ __global__ void __maxnreg__(64)
                 for (int i = 1; i <= bch_max_t; ++i)
                     if (i <= L) {
                         sum ^= term[i];
-                        const uint16_t* step = s_chien + (i - 1) * 64;
-                        const uint32_t v = term[i];
-                        term[i] = step[v & 15u] ^ step[16 + ((v >> 4) & 15u)] ^ step[32 + ((v >> 8) & 15u)] ^
-                                  step[48 + (v >> 12)];
+                        term[i] = nibble_map<4>(s_chien + (i - 1) * 64, term[i]);
                     }
                 if (sum == 0) {
                     const int at = atomicAdd(&s_roots, 1);
