@@ -104,8 +104,10 @@ struct gf2m_field {
                     continue;
                 const int le = int(log[sq[e]]);
                 for (int k = 0; k < d; ++k)
-                    if (lm[k] >= 0)
-                        sq[e - d + k] ^= exp[size_t((le + lm[k]) % size)];
+                    if (lm[k] >= 0) { // (le + lm[k] < 3 size; exp is doubled)
+                        const int at = le + lm[k];
+                        sq[e - d + k] ^= exp[size_t(at >= 2 * size ? at - size : at)];
+                    }
                 sq[e] = 0;
             }
             for (int i = 0; i < d; ++i)
