@@ -173,6 +173,77 @@ TEST(bch, up_to_t_errors_are_corrected_and_more_are_reported)
  * as its degree, counted here by trying every element; on locators made from chosen roots (which
  * pass), with a root twice or an irreducible quadratic factor (which fail), and at random (which
  * mostly fail), in GF(2^8) and in DVB-S2's GF(2^16). */
+TEST(bch, every_word_decodes_to_the_codeword_within_t_or_fails)
+{
+    // bounded-distance decoding against a search over every codeword: a word within t of
+    // a codeword comes back as that codeword with its distance, any other is reported
+    // (-1) and left as it came. (15, 7) t = 2 (designed distance 5): all 2^15 words. (24,
+    // 9) t = 3, shortened from 31 (distance 7): every codeword with 0 to 6 errors at
+    // random places and random words (whose nearest codewords can lie in the shortened
+    // part: reported)
+    std::mt19937 rng(9);
+    for (const bch_code& c : { bch_code(4, 0x13, 2, 15), bch_code(5, 0x25, 3, 24) }) {
+        const int n = c.n(), k = c.k(), t = c.t();
+        ASSERT_LE(n, 31);
+        std::vector<uint32_t> codewords;
+        std::vector<uint8_t> msg(static_cast<size_t>(k)), bits(static_cast<size_t>(n));
+        for (uint32_t m = 0; m < (1u << k); ++m) {
+            for (int i = 0; i < k; ++i)
+                msg[size_t(i)] = uint8_t((m >> i) & 1);
+            c.encode(msg.data(), bits.data());
+            uint32_t w = 0;
+            for (int i = 0; i < n; ++i)
+                w |= uint32_t(bits[size_t(i)]) << i;
+            codewords.push_back(w);
+        }
+        int checked = 0, corrected = 0, failures = 0, wrong = 0;
+        std::string first;
+        const auto check = [&](uint32_t w) {
+            int best = n + 1;
+            uint32_t nearest = 0;
+            for (uint32_t cw : codewords) {
+                const int d = __builtin_popcount(w ^ cw);
+                if (d < best) {
+                    best = d;
+                    nearest = cw;
+                }
+            }
+            for (int i = 0; i < n; ++i)
+                bits[size_t(i)] = uint8_t((w >> i) & 1);
+            const int r = c.decode(bits.data());
+            uint32_t out = 0;
+            for (int i = 0; i < n; ++i)
+                out |= uint32_t(bits[size_t(i)]) << i;
+            const bool ok = best <= t ? r == best && out == nearest : r == -1 && out == w;
+            ++checked;
+            corrected += best <= t && best > 0;
+            failures += best > t;
+            if (!ok && wrong++ == 0)
+                first = c.describe() + ": word " + std::to_string(w) + " at " +
+                        std::to_string(best) + " from its nearest codeword, decoded " +
+                        std::to_string(r);
+        };
+        if (n == 15)
+            for (uint32_t w = 0; w < (1u << 15); ++w)
+                check(w);
+        else
+            for (int trial = 0; trial < 20000; ++trial) {
+                uint32_t w = codewords[rng() % codewords.size()];
+                if (trial % 4 == 3)
+                    w = uint32_t(rng()) & ((1u << n) - 1); // a random word
+                else
+                    for (int e = trial % 7; e > 0;
+                         --e) // (a place may come twice: fewer errors)
+                        w ^= 1u << (rng() % unsigned(n));
+                check(w);
+            }
+        EXPECT_EQ(wrong, 0) << first;
+        EXPECT_GT(corrected, checked / 10)
+            << c.describe(); // (both kinds of word are many)
+        EXPECT_GT(failures, checked / 10) << c.describe();
+    }
+}
+
 TEST(bch, a_locator_splits_where_every_element_tried_finds_its_roots)
 {
     std::mt19937 rng(11);
