@@ -187,7 +187,6 @@ int bch_code::decode_packed(uint8_t* cw) const
     // frames the LDPC decoder leaves wrong all come here), the even ones S_2i = S_i^2
     std::vector<uint16_t> S(size_t(2 * d_t + 1), 0);
     for (int j = 1; j <= 2 * d_t; j += 2) {
-        const int jr = int((long long)j * d_r % gf.size);
         int e = int((long long)j * (d_r - 1) % gf.size); // j (r-1-i) mod size, i = 0 first
         uint16_t v = 0;
         for (int i = 0; i < d_r; ++i) {
@@ -198,7 +197,7 @@ int bch_code::decode_packed(uint8_t* cw) const
             if (e < 0)
                 e += gf.size;
         }
-        S[size_t(j)] = v ? gf.exp[size_t(gf.log[v]) + size_t(gf.size - jr) % size_t(gf.size)] : uint16_t(0);
+        S[size_t(j)] = gf.mul(v, gf.pow_alpha(-(long long)j * d_r));
     }
     for (int j = 2; j <= 2 * d_t; j += 2)
         S[size_t(j)] = gf.mul(S[size_t(j / 2)], S[size_t(j / 2)]);
@@ -273,15 +272,13 @@ int bch_code::decode_packed(uint8_t* cw) const
         }
         if (sum == 0) {
             positions[size_t(found++)] = d_n - 1 - e;
-            // q / (x + r), r = alpha^-e: the quotient's top is q's, then down q'_(k-1) = q_k + r q'_k
+            // q / (x + r), r = alpha^-e, in place: q'_(k-1) = q_k + r q'_k from the top down, held
+            // in q[k]; q[0] is then the remainder (zero) and goes
             const uint16_t r = gf.pow_alpha(-(long long)e);
-            std::vector<uint16_t> quotient(q.size() - 1);
             uint16_t carry = 0;
-            for (size_t k = q.size() - 1; k >= 1; --k) {
-                carry = uint16_t(q[k] ^ gf.mul(r, carry));
-                quotient[k - 1] = carry;
-            }
-            q.swap(quotient);
+            for (size_t k = q.size() - 1; k >= 1; --k)
+                q[k] = carry = uint16_t(q[k] ^ gf.mul(r, carry));
+            q.erase(q.begin());
             terms_at(e + 1);
         }
     }
