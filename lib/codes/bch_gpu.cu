@@ -63,7 +63,6 @@ __host__ __device__ inline int bch_chunk(int nbytes)
 
 struct bch_params {
     int m;
-    uint32_t primitive;   // the field's polynomial, bit i the coefficient of x^i
     int size;             // 2^m - 1
     int t, n, nbytes, pad; // pad: 8 nbytes - n, the zero bits after the codeword's last
     const uint16_t* exp;  // alpha^i for i < 2 size (doubled: exp[log a + log b] needs no reduction)
@@ -89,21 +88,6 @@ __device__ __forceinline__ uint16_t gf_div(const bch_params& p, uint16_t a, uint
 __device__ __forceinline__ int mod_size(const bch_params& p, long long e)
 {
     return int(((e % p.size) + p.size) % p.size);
-}
-
-/*! a b in GF(2^m) without tables: Horner over b's bits, each shift reduced by the field's
- *  polynomial (the Chien search's step tables, made where a codeword has errors) */
-__device__ __forceinline__ uint32_t gf_mul_bits(const bch_params& p, uint32_t a, uint32_t b)
-{
-    uint32_t r = 0;
-#pragma unroll
-    for (int i = 15; i >= 0; --i)
-        if (i < p.m) {
-            r <<= 1;
-            r ^= (r >> p.m) ? p.primitive : 0u;
-            r ^= ((b >> i) & 1u) ? a : 0u;
-        }
-    return r;
 }
 
 /*! gf2m_field::splits_distinct on the warp: whether the locator C (degree d, 2 <= d <= 16, in
@@ -368,7 +352,8 @@ __global__ void __maxnreg__(64)
             for (int x = threadIdx.x; x < L * 64; x += blockDim.x) {
                 const int i = x / 64 + 1, q = (x / 16) % 4;
                 const uint32_t v = uint32_t(x % 16) << (4 * q);
-                s_chien[x] = uint16_t(gf_mul_bits(p, p.exp[p.size - i], v)); // (bits of v past m: 0)
+                // (v's bits past m dropped: a field element, N_iq's entries of them zero)
+                s_chien[x] = gf_mul(p, p.exp[p.size - i], uint16_t(v & ((1u << p.m) - 1u)));
             }
             const int per = (p.n + threads - 1) / threads, e0 = min(int(threadIdx.x) * per, p.n),
                       e1 = min(e0 + per, p.n);
@@ -504,7 +489,6 @@ public:
                     eval.size() * sizeof(uint16_t));
         d_tables.assign(tables);
         d_p.m = code.m();
-        d_p.primitive = code.primitive();
         d_p.size = gf.size;
         d_p.t = code.t();
         d_p.n = code.n();
