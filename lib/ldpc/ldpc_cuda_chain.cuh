@@ -323,6 +323,8 @@ __global__ void __launch_bounds__(384, BLOCKS)
                                      s_iters, [&] {
                                          bool bad = false;
                                          for (int k = 0; k < S && !bad; ++k) { // (every row: one step has it)
+                                             if (k % 8 == 7 && flagged_bad(s_bad, 0))
+                                                 break;
                                              const int4 st = tab.step[k];
                                              const layer_word sw{ unsigned(st.x) };
                                              const int r = st.y + sw.stride() * u;
@@ -341,6 +343,8 @@ __global__ void __launch_bounds__(384, BLOCKS)
                                                  x ^= int(*chain_bit(st.w));
                                              bad = x < 0;
                                          }
+                                         if (bad)
+                                             flag_bad(s_bad, 0);
                                          return bad;
                                      });
         }

@@ -415,6 +415,8 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
             all_done = end_iteration(p, it, work, active, lane_used, w == 0, local, s_bad, s_done, s_iters, [&] {
                 bool bad = false;
                 for (int l = 0; l < p.mb && !bad; ++l) {
+                    if (l % 4 == 3 && flagged_bad(s_bad, local))
+                        break;
                     const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
                     for (int r = w; r < z && !bad; r += cwt) { // every row of the layer, a lane a row
                         const unsigned rb = unsigned(r) * sizeof(T), rbz = rb - unsigned(zbytes);
@@ -425,6 +427,8 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
                         bad = x < 0;
                     }
                 }
+                if (bad)
+                    flag_bad(s_bad, local);
                 return bad;
             });
         }

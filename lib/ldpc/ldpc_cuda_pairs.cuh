@@ -435,14 +435,30 @@ __device__ __forceinline__ void pair_kernel_body(const gpu_params& p, const gpu_
             }
             all_done = end_pair_iteration(p, it, work, active, lane_used, row == 0, local0, s_bad, s_done, s_iters, [&] {
                 unsigned bad = 0;
+                // (flagged_bad: `known` the codewords this thread need not look at any more, a
+                // bit each: stopped, or a failing row found by some thread)
+                unsigned known = (work[0] ? 0u : 1u) | (work[1] ? 0u : 2u);
+                auto exchange = [&] {
+                    for (int h = 0; h < 2; ++h) {
+                        if (work[h] && (bad >> h & 1u))
+                            flag_bad(s_bad, local0 + h);
+                        known |= (bad | (flagged_bad(s_bad, local0 + h) ? 1u : 0u) << h) & (1u << h);
+                    }
+                };
                 if constexpr (!std::is_void_v<PROFILE>) {
                     profile_layers<PROFILE, V>(
                         [&](auto deg, int e0, int) {
-                            bad |= pair_row_parity<decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz);
+                            if (known != 3u)
+                                bad |= pair_row_parity<decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz);
                         },
-                        [](int) {});
+                        [&](int l) {
+                            if (l % 4 == 3)
+                                exchange();
+                        });
                 } else {
-                    for (int l = 0; l < p.mb && bad != 3u; ++l) {
+                    for (int l = 0; l < p.mb && (bad | known) != 3u; ++l) {
+                        if (l % 4 == 3)
+                            exchange();
                         const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
                         with_degree<MAXD>(d, [&](auto deg) {
                             bad |= pair_row_parity<decltype(deg)::value>(gcw, tab.entry + e0, rb, rbz);
