@@ -565,18 +565,15 @@ __device__ __forceinline__ void begin_group(const gpu_params& p, const Table& ta
     __syncthreads();
 }
 
-/*! The end of an iteration for the codeword of this thread (`first`: its thread 0): where the
- *  syndrome is checked, rows_bad() says whether any of the thread's rows fails; returns whether
- *  every codeword of the block is done. Every row of a codeword reads s_bad after the barrier
- *  and so knows whether its codeword is done; thread 0 alone records it. (Reading s_done here
- *  instead raced with thread 0's write: compute-sanitizer racecheck.) */
 /*! The test after an iteration (end_iteration) stops looking once any thread of the block has
  *  found a failing row of the codeword: a thread that finds one sets the codeword's flag at once
  *  (flag_bad), the others read it every few layers (flagged_bad) and stop. The flag decides, as
  *  before, and is set exactly where a row fails; until a codeword converges some row fails
  *  early, so the test then ends after a few layers instead of every row. (With every row read,
  *  the test took 0.20 to 0.36 of an iteration's time with early stop: DVB-S2, 5G NR, 802.16e,
- *  H200, performance.md.) Not where a row's lanes shuffle together (TR > 1): they could read the
+ *  H200, performance.md.) A race by design (compute-sanitizer's racecheck may name it): the flag
+ *  only goes from 0 to 1 between end_iteration's two barriers, and an early read only lets a
+ *  thread stop sooner. Not where a row's lanes shuffle together (TR > 1): they could read the
  *  flag apart. */
 __device__ __forceinline__ bool flagged_bad(const int* s_bad, int local)
 {
@@ -584,6 +581,11 @@ __device__ __forceinline__ bool flagged_bad(const int* s_bad, int local)
 }
 __device__ __forceinline__ void flag_bad(int* s_bad, int local) { *reinterpret_cast<volatile int*>(s_bad + local) = 1; }
 
+/*! The end of an iteration for the codeword of this thread (`first`: its thread 0): where the
+ *  syndrome is checked, rows_bad() says whether any of the thread's rows fails; returns whether
+ *  every codeword of the block is done. Every row of a codeword reads s_bad after the barrier
+ *  and so knows whether its codeword is done; thread 0 alone records it. (Reading s_done here
+ *  instead raced with thread 0's write: compute-sanitizer racecheck.) */
 template <class RowsBad>
 __device__ __forceinline__ bool end_iteration(const gpu_params& p, int it, bool work, bool active, bool lane_used,
                                               bool first, int local, int* s_bad, int* s_done, int* s_iters,
