@@ -10,6 +10,7 @@ gpufec_add_family(ldpc
     ldpc_reference.cc
     ldpc_schedule.cc
     ldpc_trim.cc
+    ldpc_load_plan.cc
     ldpc_cpu.cc
     ldpc_decoder.cc
     ldpc_family.cc
@@ -26,6 +27,7 @@ gpufec_add_family(ldpc
     qa_ldpc_error_rates.cc
     qa_ldpc_cuda.cc
     qa_ldpc_fuzz.cc
+    qa_ldpc_load_plan.cc
     qa_ldpc_transmission.cc
     qa_nr_coding.cc)
 # the standards' base matrices, compiled in (read by the same parser as users' files)

@@ -38,6 +38,7 @@
 #include "ldpc_cuda_pairs.cuh"
 #include "ldpc_common.h"
 #include "ldpc_engine.h"
+#include "ldpc_load_plan.h"
 #include "ldpc_schedule.h"
 #include "runtime/batch_pipeline.h"
 #include "runtime/cuda_check.h"
@@ -438,6 +439,11 @@ public:
             for (const input_run& r : runs)
                 for (size_t v = 0; v < r.length; ++v)
                     from[r.at + v] = r.from >= 0 ? r.from + int32_t(v) : r.from;
+            // (after the table, its load plan, which the chain kernel reads: ldpc_load_plan.h)
+            if (const int z = d_code.z(); engine_values % size_t(z) == 0) {
+                const std::vector<int32_t> plan = ldpc_load_plan(from, z, int(engine_values) / z, int(frame_values));
+                from.insert(from.end(), plan.begin(), plan.end());
+            }
             device_guard guard(d_device);
             d_gather.assign(from);
             d_use_gather = true;
@@ -961,6 +967,11 @@ private:
             t->step[k].z = chain_offset(t->step[k].z);
             t->step[k].w = chain_offset(t->step[k].w);
         }
+        // (a chain bit leaves in the step after the one it arrives in, which the kernel's test
+        // after an iteration counts on: it reads each bit once)
+        for (int k = 1; k < all; ++k)
+            if (t->step[k].w >= 0 && t->step[k - 1].z != t->step[k].w)
+                return false;
         for (int k = 0; k < all; ++k) {
             const int after = (k + 1) % all;
             t->ahead[k] = make_int2(t->step[after].z, after * threads * maxs * msize);
@@ -1070,7 +1081,7 @@ private:
     bool d_slots_tuned = false; // GPUFEC_LDPC_SLOTS set: the chunks in flight as it says
     size_t d_in_stride = 0; // soft values a codeword in the input (n unless take_input_order)
     int d_runs = 0;
-    device_buffer<int32_t> d_gather; // where used: bit v is sent value d_gather[v] (or a fill)
+    device_buffer<int32_t> d_gather; // where used: bit v is sent value d_gather[v] (or a fill); its load plan after it
     bool d_use_gather = false;
     std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<gpu_params> d_params; // per chunk of the batch being run

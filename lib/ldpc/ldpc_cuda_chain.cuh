@@ -61,6 +61,18 @@ struct chain_table {
 // (a kernel's parameters take at most 32764 bytes; general_params and the pointers are the rest)
 static_assert(sizeof(chain_table) <= 31 * 1024, "the chain table fits a kernel's parameters");
 
+/*! the eight int8 values src[f .. f + 7] as one word (value i in byte i), by the aligned 8-byte
+ *  word at or below src + f and, where that is not f itself, the word after it (the load plan
+ *  keeps both within the frame) */
+__device__ __forceinline__ uint64_t sent_piece8(const int8_t* src, int f)
+{
+    const uintptr_t a = reinterpret_cast<uintptr_t>(src + f);
+    const uint64_t* w = reinterpret_cast<const uint64_t*>(a & ~uintptr_t(7));
+    const unsigned shift = unsigned(a & 7) * 8;
+    const uint64_t first = w[0];
+    return shift ? (first >> shift) | (w[1] << (64 - shift)) : first;
+}
+
 /*! One row of the chain kernel: D entries in shared memory (as layered_row_of, one lane,
  *  messages in slots 0 .. D - 1), and the chain bits `pin` (arriving: its value from global
  *  memory; slot D + 1) and `carry` (leaving: the value the row before left in the register; slot
@@ -126,25 +138,44 @@ __host__ __device__ inline size_t chain_block_bytes(int threads, int steps, int 
 }
 
 /*! A codeword's results by the block (as write_results): bit v of block column b is in shared
- *  memory or (chain column c) at chain[c * blockDim.x + v mod Z] */
+ *  memory or (chain column c) at chain[c * blockDim.x + v mod Z]. Where Z is a multiple of 8
+ *  (DVB-S2's 360) the hard bits go block column by block column as the frame came in: thread
+ *  u decides bit b Z + u, and its warp's 32 decisions (a ballot) are four whole bytes of the
+ *  output, which lanes 0-3 write (a byte a thread, each of its eight bits placed by a
+ *  division, took the kernel 0.4 % longer: H200, DVB-S2 64800 1/2). */
 template <typename T>
 __device__ __forceinline__ void chain_results(const gpu_params& p, const chain_table& tab, const T* gamma,
                                               const T* chain, int cw, int iterations, bool bad, uint8_t* out,
                                               frame_status* results, float* posteriors)
 {
     const int z = p.z;
-    auto value = [&](int v) {
-        const int b = v / z, r = v - b * z, col = tab.column[b];
+    auto value_at = [&](int b, int r) {
+        const int col = tab.column[b];
         return col >= 0 ? int(gamma[col * z + r]) : int(chain[size_t(-1 - col) * blockDim.x + r]);
     };
+    auto value = [&](int v) {
+        const int b = v / z;
+        return value_at(b, v - b * z);
+    };
     uint8_t* o = out + size_t(cw) * p.nbytes;
-    for (int b = threadIdx.x; b < p.nbytes; b += blockDim.x) {
-        unsigned byte = 0;
-        for (int i = 0; i < 8; ++i) {
-            const int v = b * 8 + i;
-            byte |= (v < p.out_bits && value(v) < 0) ? (0x80u >> i) : 0u;
+    if (z % 8 == 0) { // (every thread of the block: the block's warps are whole, chain_shape)
+        const int u = threadIdx.x, lane = u & 31, u0 = u - lane;
+        for (int b = 0, bz = 0; bz < p.out_bits; ++b, bz += z) {
+            const bool one = u < z && bz + u < p.out_bits && value_at(b, u) < 0;
+            const unsigned bits = __brev(__ballot_sync(0xffffffffu, one)); // lane j at bit 31 - j
+            const int first = u0 + 8 * lane;                               // lane < 4: its byte's first bit
+            if (lane < 4 && first < z && bz + first < p.out_bits)
+                o[(bz + first) / 8] = uint8_t(bits >> (24 - 8 * lane));
         }
-        o[b] = uint8_t(byte);
+    } else {
+        for (int b = threadIdx.x; b < p.nbytes; b += blockDim.x) {
+            unsigned byte = 0;
+            for (int i = 0; i < 8; ++i) {
+                const int v = b * 8 + i;
+                byte |= (v < p.out_bits && value(v) < 0) ? (0x80u >> i) : 0u;
+            }
+            o[b] = uint8_t(byte);
+        }
     }
     if (threadIdx.x == 0)
         results[cw] = frame_status{ iterations, int8_t(!bad), 0 };
@@ -235,22 +266,34 @@ __global__ void __launch_bounds__(384, BLOCKS)
                     }
                     put(b, x);
                 }
-            else
-                for (int b0 = 0; b0 < n / z; b0 += 8) {
+            else {
+                // through the gather table and its load plan (ldpc_load_plan.h): straight
+                // columns without the table, a group's run across columns as one 8-byte piece
+                const int nb = n / z;
+                const int* const plan = p.gather + n;
+                for (int b0 = 0; b0 < nb; b0 += 8) {
+                    const int group = plan[nb + b0 / 8];
+                    const int lo = group & 7, count = p.soft_bits == 8 ? (group >> 4) & 15 : 0;
+                    auto in_run = [&](int i) { return unsigned(i - lo) < unsigned(count); };
+                    const uint64_t run = count ? sent_piece8(src, p.gather[(b0 + lo) * z + u]) : 0;
                     int from[8], x[8];
 #pragma unroll
-                    for (int i = 0; i < 8; ++i)
-                        from[i] = b0 + i < n / z ? p.gather[(b0 + i) * z + u] : input_erased;
+                    for (int i = 0; i < 8; ++i) {
+                        const int b = b0 + i, base = b < nb ? plan[b] : input_erased;
+                        from[i] = b >= nb ? input_erased : base >= 0 ? base + u : in_run(i) ? 0 : p.gather[b * z + u];
+                    }
 #pragma unroll
                     for (int i = 0; i < 8; ++i)
-                        x[i] = from[i] < 0 ? int(fill_value<T>(from[i]))
-                                           : -(p.soft_bits == 4 ? soft_value<true>(src, from[i])
-                                                                : soft_value<false>(src, from[i]));
+                        x[i] = in_run(i)      ? -int(int8_t(run >> (8 * (i - lo))))
+                               : from[i] < 0 ? int(fill_value<T>(from[i]))
+                                             : -(p.soft_bits == 4 ? soft_value<true>(src, from[i])
+                                                                  : soft_value<false>(src, from[i]));
 #pragma unroll
                     for (int i = 0; i < 8; ++i)
-                        if (b0 + i < n / z)
+                        if (b0 + i < nb)
                             put(b0 + i, x[i]);
                 }
+            }
         }
         if (HOLES && threadIdx.x == 0)
             gamma[gp.gstride - 8] = T(hole_sink<T>());
@@ -321,11 +364,20 @@ __global__ void __launch_bounds__(384, BLOCKS)
             }
             all_done = end_iteration(p, it, work && row_here, active, true, threadIdx.x == 0, 0, s_bad, s_done,
                                      s_iters, [&] {
+                                         // (this row's chain bits, its own stores: step k's leaving bit
+                                         // arrived at step k - 1 (chain_shape), so each is read once, a
+                                         // step ahead of its first use)
                                          bool bad = false;
+                                         int arriving = tab.step[0].z >= 0 ? int(*chain_bit(tab.step[0].z)) : 0, leaving = 0;
                                          for (int k = 0; k < S && !bad; ++k) { // (every row: one step has it)
                                              if (k % 8 == 7 && flagged_bad(s_bad, 0))
                                                  break;
                                              const int4 st = tab.step[k];
+                                             const int ahead = k + 1 < S ? tab.ahead[k].x : -1;
+                                             const int next = ahead >= 0 ? int(*chain_bit(ahead)) : 0;
+                                             const int in = arriving, out = leaving;
+                                             leaving = arriving;
+                                             arriving = next;
                                              const layer_word sw{ unsigned(st.x) };
                                              const int r = st.y + sw.stride() * u;
                                              if (r >= z)
@@ -336,11 +388,10 @@ __global__ void __launch_bounds__(384, BLOCKS)
                                              int x = 0;
                                              for (int j = 0; j < d; ++j)
                                                  x ^= j == skip ? 0 : int(*bit_of<T>(gcw, tab.entry[e0 + j], rb, rbz));
-                                             // (this row's chain bits: its own stores)
                                              if (st.z >= 0)
-                                                 x ^= int(*chain_bit(st.z));
+                                                 x ^= in;
                                              if (st.w >= 0)
-                                                 x ^= int(*chain_bit(st.w));
+                                                 x ^= out;
                                              bad = x < 0;
                                          }
                                          if (bad)
