@@ -444,7 +444,26 @@ public:
                 const std::vector<int32_t> plan = ldpc_load_plan(from, z, int(engine_values) / z, int(frame_values));
                 from.insert(from.end(), plan.begin(), plan.end());
             }
+            // and, where each sent value goes to one bit at most, where each goes (the
+            // kernels that keep the whole codeword in shared memory read the frame in order)
+            std::vector<int32_t> to(frame_values, -1), fills;
+            bool permutation = true;
+            for (size_t v = 0; v < engine_values && permutation; ++v) {
+                const int32_t f = from[v];
+                if (f < 0)
+                    fills.push_back(int32_t(v));
+                else if (size_t(f) >= frame_values || to[size_t(f)] >= 0)
+                    permutation = false;
+                else
+                    to[size_t(f)] = int32_t(v);
+            }
             device_guard guard(d_device);
+            d_use_scatter = permutation;
+            if (permutation) {
+                to.insert(to.end(), fills.begin(), fills.end());
+                d_scatter.assign(to);
+                d_scatter_fills = int(fills.size());
+            }
             d_gather.assign(from);
             d_use_gather = true;
             d_runs = 0;
@@ -452,6 +471,7 @@ public:
             return true;
         }
         d_use_gather = false;
+        d_use_scatter = false;
         for (size_t r = 0; r < runs.size(); ++r) {
             d_gtab->run_at[r] = int(runs[r].at);
             d_gtab->run_len[r] = int(runs[r].length);
@@ -1027,6 +1047,8 @@ private:
         g.soft_bits = soft_bits;
         g.runs = d_runs;
         g.gather = d_use_gather ? d_gather.get() : nullptr;
+        g.scatter = d_use_gather && d_use_scatter ? d_scatter.get() : nullptr;
+        g.scatter_fills = d_scatter_fills;
         g.z = d_code.z();
         g.mb = d_code.mb();
         g.cw_per_block = d_c;
@@ -1083,6 +1105,9 @@ private:
     int d_runs = 0;
     device_buffer<int32_t> d_gather; // where used: bit v is sent value d_gather[v] (or a fill); its load plan after it
     bool d_use_gather = false;
+    device_buffer<int32_t> d_scatter; // where the gather is a permutation: gpu_params::scatter
+    bool d_use_scatter = false;
+    int d_scatter_fills = 0;
     std::unique_ptr<batch_pipeline> d_pipe;
     std::vector<gpu_params> d_params; // per chunk of the batch being run
     std::unique_ptr<bch_gpu> d_bch;   // the outer code, where the engine took it

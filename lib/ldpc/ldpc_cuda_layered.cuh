@@ -69,6 +69,9 @@ struct gpu_params {
     int soft_bits;      // 8: int8 values; 4: packed two a byte (runtime/soft4.h)
     int runs;           // 0: the input is the codeword; else the table's runs place it
     const int* gather;  // or (not null) bit v is sent value gather[v], or the fill gather[v] < 0
+    const int* scatter; // where the gather is a permutation: sent value i to bit scatter[i] (or
+                        // none: -1), then the scatter_fills bits that are fills
+    int scatter_fills;
     int cw_per_block;   // C
     int msg_stride;     // S: messages per thread (>= entries), S * sizeof(M) / 4 odd
     int frames;         // codewords in this launch
@@ -490,7 +493,30 @@ __device__ __forceinline__ void load_group_as(const gpu_params& p, const Table& 
         if (id >= p.frames) {
             for (int v = threadIdx.x; v < n; v += blockDim.x)
                 g[STEP * v] = T(0);
-        } else if (p.gather) { // (a permutation: DVB-S2's parity order, its bit interleaver)
+        } else if (p.scatter) {
+            // (a permutation: DVB-S2's parity order, its bit interleaver) the sent values read in
+            // order and each written to its bit in shared memory, then the fills: a warp's reads
+            // through the gather table had landed as far apart as the order put them (DVB-S2's
+            // parity: 90 bytes, 32 sectors a read)
+            const int len = p.in_stride;
+            for (int i0 = threadIdx.x; i0 < len; i0 += AHEAD * blockDim.x) {
+                int x[AHEAD], to[AHEAD];
+#pragma unroll
+                for (int a = 0; a < AHEAD; ++a) {
+                    const int i = i0 + a * int(blockDim.x);
+                    to[a] = i < len ? p.scatter[i] : -1;
+                    x[a] = i < len ? -soft_value<SOFT4>(src, i) : 0;
+                }
+#pragma unroll
+                for (int a = 0; a < AHEAD; ++a)
+                    if (to[a] >= 0)
+                        g[STEP * to[a]] = T(x[a]);
+            }
+            for (int j = threadIdx.x; j < p.scatter_fills; j += blockDim.x) {
+                const int v = p.scatter[len + j];
+                g[STEP * v] = fill_value<T>(p.gather[v]);
+            }
+        } else if (p.gather) { // (an order that is not a permutation)
             copy_ahead<AHEAD>(n, [&](int v) {
                 const int from = p.gather[v];
                 return from >= 0 ? -soft_value<SOFT4>(src, from) : int(fill_value<T>(from));
