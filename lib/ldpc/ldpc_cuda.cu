@@ -137,6 +137,7 @@ struct chain_layout {
     std::unique_ptr<chain_table> table;
     int chains = 0;  // chain columns
     int gstride = 0; // posteriors a codeword in shared memory (and the sink)
+    int bounded_for = 2; // the blocks an SM the chosen kernel's registers were bounded for
 };
 
 /*! How one engine runs: the kernel, its lanes a row (TR) and codewords a block (C), and what
@@ -521,7 +522,8 @@ public:
                (d_shape.profiled ? ", layers compiled in" : "") +
                (d_shape.tr > 1 ? ", " + std::to_string(d_shape.tr) + " lanes a row" : std::string()) +
                (d_shape.chain ? ", chain kernel (parity chain in registers, " + std::to_string(d_chain.chains) +
-                                     " chain columns)"
+                                     " chain columns, registers bounded for " +
+                                     std::to_string(d_chain.bounded_for) + " blocks an SM)"
                 : !d_shape.global ? ""
                                  : std::string(d_shape.shared ? ", general kernel, messages in shared memory"
                                                               : ", messages in global memory") +
@@ -1004,13 +1006,16 @@ private:
         // holds three, else two; GPUFEC_LDPC_CHAIN_BLOCKS=2|3 (a tuning aid)
         const int forced = std::stoi(tuning_choice("GPUFEC_LDPC_CHAIN_BLOCKS", { "0", "2", "3" }, "0"));
         chain_fn f = pick_chain(d_int8, maxs, d_holes > 0, 2);
+        int bounded_for = 2;
         if (const chain_fn three = pick_chain(d_int8, maxs, d_holes > 0, 3); three && three != f && forced != 2) {
             cudaFuncAttributes a{};
             GPUFEC_CUDA_CHECK(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(three)));
             if (forced == 3 || (a.localSizeBytes == 0 &&
                                 resident_blocks(reinterpret_cast<const void*>(three), threads, bytes) >
-                                    resident_blocks(reinterpret_cast<const void*>(f), threads, bytes)))
+                                    resident_blocks(reinterpret_cast<const void*>(f), threads, bytes))) {
                 f = three;
+                bounded_for = 3;
+            }
         }
         if (!f)
             return false;
@@ -1027,6 +1032,7 @@ private:
         layout.table = std::move(t);
         layout.chains = chains;
         layout.gstride = gstride;
+        layout.bounded_for = bounded_for;
         return true;
     }
 

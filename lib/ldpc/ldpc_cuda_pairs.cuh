@@ -376,9 +376,11 @@ __device__ __forceinline__ void pair_kernel_body(const gpu_params& p, const gpu_
         const int cw0 = group * C + local0;
         const bool active[2] = { lane_used && cw0 < p.frames, lane_used && cw0 + 1 < p.frames };
 
-        begin_group<lean ? 1 : 4, int16_t, 2>(p, tab, soft, reinterpret_cast<int16_t*>(s_gamma), n, group, s_msg,
-                                              align16(size_t(P) * z * S * 2), s_done, s_iters,
-                                              HALF ? half_zero_messages : 0u);
+        // (the IEEE rate-1/2 codes' compiled layers leave the scatter out, as the layered kernel's)
+        begin_group<lean ? 1 : 4, int16_t, 2, std::is_void_v<PROFILE>>(p, tab, soft,
+                                                                      reinterpret_cast<int16_t*>(s_gamma), n, group,
+                                                                      s_msg, align16(size_t(P) * z * S * 2), s_done,
+                                                                      s_iters, HALF ? half_zero_messages : 0u);
         if constexpr (HALF) {
             convert_pair_words<true>(s_gamma, P * n);
             __syncthreads();

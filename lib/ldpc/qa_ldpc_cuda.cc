@@ -314,6 +314,26 @@ TEST(ldpc_cuda, chain_kernel_matches_the_cpu)
     }
 }
 
+TEST(ldpc_cuda, chain_kernel_keeps_its_faster_form_for_dvbs2_rate_half)
+{
+    // DVB-S2 64800 1/2 in int8 takes the chain kernel compiled with registers bounded for two
+    // blocks an SM: it needs 56, so an SM holds three anyway, and it decoded 2.7 % faster than
+    // the form bounded for three (H200, performance-history.md). A change that gives it one more
+    // register makes the engine take the slower form without a word; this says so. (Compute
+    // capability 9.0: 228 KB of shared memory an SM hold three codewords.)
+    GPUFEC_REQUIRE_GPU();
+    const auto gpus = cuda_devices();
+    if (gpus[0].cc_major != 9 || gpus[0].cc_minor != 0)
+        GTEST_SKIP() << "the chain kernel's forms were measured on compute capability 9.0";
+    const test::scoped_env chain("GPUFEC_LDPC_CHAIN", "auto"), blocks("GPUFEC_LDPC_CHAIN_BLOCKS", "0");
+    const auto dec = make_frame_decoder("ldpc", parse_frame_options("code=dvbs2:64800:1/2, precision=int8"),
+                                        device_spec::parse("cuda"));
+    const std::string b = dec->backend();
+    EXPECT_NE(b.find("chain kernel"), std::string::npos) << b;
+    EXPECT_NE(b.find("3 blocks/SM"), std::string::npos) << b;
+    EXPECT_NE(b.find("registers bounded for 2 blocks an SM"), std::string::npos) << b;
+}
+
 TEST(ldpc_cuda, chain_kernel_frames_as_sent_match_the_cpu)
 {
     // the chain kernel loading frames as sent: DVB-S2's parity order through the gather table,
