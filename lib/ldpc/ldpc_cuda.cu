@@ -338,8 +338,10 @@ public:
             have = true;
         }
         // the chain kernel where the code has chain columns and the general kernel would keep its
-        // messages in global memory and an SM then holds more codewords, or no other kernel fits
-        // (DVB-S2 64800 in int16 up to rate 2/3: its posteriors without the chain bits fit)
+        // messages in global memory and an SM then holds more codewords, or would run its rows
+        // as loops (H200, int8, 10 iterations: DVB-S2 16200 3/4 7.49 Gb/s as loops at four
+        // blocks an SM, 12.29 on the chain kernel at two), or no other kernel fits (DVB-S2 64800
+        // in int16 up to rate 2/3: its posteriors without the chain bits fit)
         // (ldpc_cuda_chain.cuh); GPUFEC_LDPC_CHAIN=auto|on|off (a tuning aid; on: wherever it
         // applies)
         {
@@ -348,7 +350,8 @@ public:
             chain_layout cl;
             if (want != "off" && chain_shape(code, ch, cl) &&
                 (want == "on" || !have ||
-                 (d_shape.global && !d_shape.shared && ch.per_sm > d_shape.per_sm * d_shape.c))) {
+                 (d_shape.global && !d_shape.shared &&
+                  (ch.per_sm > d_shape.per_sm * d_shape.c || d_shape.loops)))) {
                 d_shape = ch;
                 d_chain = std::move(cl);
                 have = true;
