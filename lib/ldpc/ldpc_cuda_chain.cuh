@@ -25,6 +25,7 @@
 #define INCLUDED_GPUFEC_LDPC_CUDA_CHAIN_CUH
 
 #include "ldpc_cuda_general.cuh"
+#include "ldpc_load_plan.h"
 
 namespace gpufec {
 namespace {
@@ -273,7 +274,7 @@ __global__ void __launch_bounds__(384, BLOCKS)
                 const int* const plan = p.gather + n;
                 for (int b0 = 0; b0 < nb; b0 += 8) {
                     const int group = plan[nb + b0 / 8];
-                    const int lo = group & 7, count = p.soft_bits == 8 ? (group >> 4) & 15 : 0;
+                    const int lo = load_plan_lo(group), count = p.soft_bits == 8 ? load_plan_count(group) : 0;
                     auto in_run = [&](int i) { return unsigned(i - lo) < unsigned(count); };
                     const uint64_t run = count ? sent_piece8(src, p.gather[(b0 + lo) * z + u]) : 0;
                     int from[8], x[8];
@@ -394,8 +395,6 @@ __global__ void __launch_bounds__(384, BLOCKS)
                                                  x ^= out;
                                              bad = x < 0;
                                          }
-                                         if (bad)
-                                             flag_bad(s_bad, 0);
                                          return bad;
                                      });
         }

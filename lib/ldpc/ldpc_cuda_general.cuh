@@ -427,8 +427,6 @@ __global__ void __launch_bounds__(general_bounds<TR, MAXD, WIDE>::threads, gener
                         bad = x < 0;
                     }
                 }
-                if (bad)
-                    flag_bad(s_bad, local);
                 return bad;
             });
         }

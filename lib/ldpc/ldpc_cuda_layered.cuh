@@ -593,8 +593,9 @@ __device__ __forceinline__ void begin_group(const gpu_params& p, const Table& ta
 }
 
 /*! The test after an iteration (end_iteration) stops looking once any thread of the block has
- *  found a failing row of the codeword: a thread that finds one sets the codeword's flag at once
- *  (flag_bad), the others read it every few layers (flagged_bad) and stop. The flag decides, as
+ *  found a failing row of the codeword: a thread that finds one stops and sets the codeword's
+ *  flag (flag_bad; end_iteration does it as the test returns, the kernels whose tests keep
+ *  looking at other rows at once), the others read it every few layers (flagged_bad) and stop. The flag decides, as
  *  before, and is set exactly where a row fails; until a codeword converges some row fails
  *  early, so the test then ends after a few layers instead of every row. (With every row read,
  *  the test took 0.20 to 0.36 of an iteration's time with early stop: DVB-S2, 5G NR, 802.16e,
@@ -624,7 +625,7 @@ __device__ __forceinline__ bool end_iteration(const gpu_params& p, int it, bool 
             s_bad[local] = 0;
         __syncthreads();
         if (work && rows_bad())
-            atomicOr(&s_bad[local], 1);
+            flag_bad(s_bad, local);
         __syncthreads();
         const bool passed = lane_used && !s_bad[local];
         if (work && first) {
@@ -808,8 +809,6 @@ __device__ __forceinline__ void layered_kernel_body(const gpu_params& p, const g
                             bad = row_parity<T, decltype(deg)::value, TR>(gcw, tab.entry + e0, d, q, rb, rbz) < 0;
                         });
                     }
-                    if (TR == 1 && bad)
-                        flag_bad(s_bad, local);
                 }
                 return bad;
             });

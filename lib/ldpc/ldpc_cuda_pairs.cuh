@@ -293,7 +293,7 @@ __device__ __forceinline__ bool end_pair_iteration(const gpu_params& p, int it, 
             const unsigned bad = rows_bad();
             for (int h = 0; h < 2; ++h)
                 if (work[h] && (bad >> h & 1u))
-                    atomicOr(&s_bad[local0 + h], 1);
+                    flag_bad(s_bad, local0 + h);
         }
         __syncthreads();
         for (int h = 0; h < 2; ++h) {
@@ -444,7 +444,8 @@ __device__ __forceinline__ void pair_kernel_body(const gpu_params& p, const gpu_
                     for (int h = 0; h < 2; ++h) {
                         if (work[h] && (bad >> h & 1u))
                             flag_bad(s_bad, local0 + h);
-                        known |= (bad | (flagged_bad(s_bad, local0 + h) ? 1u : 0u) << h) & (1u << h);
+                        if ((bad >> h & 1u) || flagged_bad(s_bad, local0 + h))
+                            known |= 1u << h;
                     }
                 };
                 if constexpr (!std::is_void_v<PROFILE>) {

@@ -58,10 +58,7 @@ std::vector<int32_t> ldpc_load_plan(const std::vector<int32_t>& from, int z, int
             }
             lo = hi;
         }
-        if (best)
-            plan[size_t(nb + g)] = best_lo | best << 4;
-        else
-            plan[size_t(nb + g)] = 0;
+        plan[size_t(nb + g)] = load_plan_group(best_lo, best);
     }
     for (int g = 0; g < groups && !aligned; ++g)
         plan[size_t(nb + g)] = 0;

@@ -17,6 +17,8 @@
 #ifndef INCLUDED_GPUFEC_LDPC_LOAD_PLAN_H
 #define INCLUDED_GPUFEC_LDPC_LOAD_PLAN_H
 
+#include "runtime/host_device.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -31,9 +33,10 @@ namespace gpufec {
  *  (frame_values a multiple of 8 in a buffer so aligned). */
 std::vector<int32_t> ldpc_load_plan(const std::vector<int32_t>& from, int z, int nb, int frame_values);
 
-//! a group word's run: its first column in the group and its columns
-inline int load_plan_lo(int32_t group) { return group & 7; }
-inline int load_plan_count(int32_t group) { return (group >> 4) & 15; }
+//! a group word: its run's first column in the group (0-7) and its columns (0-8)
+GPUFEC_HD int32_t load_plan_group(int lo, int count) { return lo | count << 4; }
+GPUFEC_HD int load_plan_lo(int32_t group) { return group & 7; }
+GPUFEC_HD int load_plan_count(int32_t group) { return (group >> 4) & 15; }
 
 } // namespace gpufec
 
