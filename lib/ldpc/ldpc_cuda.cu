@@ -147,6 +147,7 @@ struct launch_shape {
     bool pairs = false;             // the layered kernel with two codewords a thread
     int vector = 1;                 // its message slots a shared-memory access (half_slots)
     bool profiled = false;          // its kernel compiled for the code's layers (layer_profile)
+    bool split = false;             // its layers of several sub-layers split (split_layer)
     bool global = false;            // messages in global memory (the general kernel)
     bool loops = false;             // the general kernel's rows as loops
     bool packed = false;            // its global messages packed (packed_row_words)
@@ -357,6 +358,19 @@ public:
                 have = true;
             }
         }
+        // the layered kernel with split layers (split_layer) where the general kernel would run
+        // rows of more than 10 entries as loops, and the chain kernel was not taken. Measured on
+        // the H200 (int8, 10 iterations, 16384 frames, host to host, Gb/s, the general kernel /
+        // split layers): DVB-S2 16200 3/5 2.34 / 3.20, 4/5 7.30 / 7.77; but 2/3 (rows of 10, as
+        // loops) 5.38 / 5.30, 1/2 8.74 / 2.78 (the general kernel with its messages in shared
+        // memory), 5/6 10.2 / 3.1 and 8/9 17.0 / 3.4 (rows of 19 and 27, one block an SM);
+        // GPUFEC_LDPC_SPLIT=auto|on|off (a tuning aid; on: wherever it applies)
+        if (have && d_shape.global && !d_shape.chain && (forced == 0 || forced == 1) &&
+            split_wanted(global, d_shape.loops)) {
+            launch_shape sp;
+            if (shape_for(1, false, sp, false, false, true))
+                d_shape = sp;
+        }
         if (!have) {
             if (forced)
                 throw std::invalid_argument("GPUFEC_LDPC_ROW_THREADS=" + std::to_string(forced) +
@@ -373,6 +387,8 @@ public:
                     d_table->entry[e] = make_int2(2 * t->entry[e].x, 2 * t->entry[e].y);
             std::copy(t->layer_start, t->layer_start + code.mb() + 1, d_table->layer_start);
             std::copy(t->layer, t->layer + code.mb() + 1, d_table->layer);
+            if (d_shape.split)
+                split_table(*d_table, hole_at);
         }
         const void* kernel = d_shape.kernel();
         allow_dynamic_shared(kernel, d_shape.smem, "LDPC GPU decoder");
@@ -522,7 +538,7 @@ public:
                std::to_string(d_per_sm) + " blocks/SM" + (d_shape.pairs ? ", 2 codewords a thread" : "") +
                (d_shape.pairs && d_pair_half ? " in fp16 arithmetic" : "") +
                (d_shape.vector > 1 ? ", " + std::to_string(d_shape.vector) + " messages a load" : std::string()) +
-               (d_shape.profiled ? ", layers compiled in" : "") +
+               (d_shape.profiled ? ", layers compiled in" : "") + (d_shape.split ? ", split layers" : "") +
                (d_shape.tr > 1 ? ", " + std::to_string(d_shape.tr) + " lanes a row" : std::string()) +
                (d_shape.chain ? ", chain kernel (parity chain in registers, " + std::to_string(d_chain.chains) +
                                      " chain columns, registers bounded for " +
@@ -732,6 +748,81 @@ private:
         sh.per_sm = resident;
     }
 
+    /*! Whether to try split layers (split_layer): int8, a code the general kernel takes for its
+     *  sub-layers or missing entries (`global` not forced by GPUFEC_LDPC_MESSAGES), whose layers
+     *  have at most split_shared_entries entries that share a block column; by itself (`auto`)
+     *  where that kernel runs rows of more than 10 entries as loops (`loops`) and the lone
+     *  entries are at least half of the entries of the layers of several sub-layers (C2 shares
+     *  every block column: nothing would run at once). */
+    bool split_wanted(bool global, bool loops) const
+    {
+        const std::string want = tuning_choice("GPUFEC_LDPC_SPLIT", { "auto", "on", "off" }, "auto");
+        if (want == "off" || !global || !d_int8 ||
+            tuning_choice("GPUFEC_LDPC_MESSAGES", { "shared", "global" }, "shared") == "global")
+            return false;
+        const int most_shared = split_shared_entries;
+        int lone = 0, entries = 0;
+        for (int l = 0; l < d_code.mb(); ++l) {
+            const std::vector<int> alone = lone_entries(l);
+            const int n_lone = int(std::count(alone.begin(), alone.end(), 1));
+            if (int(alone.size()) - n_lone > most_shared)
+                return false;
+            if (d_code.row_stride(l) > 1) {
+                lone += n_lone;
+                entries += int(alone.size());
+            }
+        }
+        return want == "on" || (loops && d_code.max_row_degree() > 10 && 2 * lone >= entries);
+    }
+
+    //! for each entry of layer l (table order): 1 where it is alone in its block column
+    std::vector<int> lone_entries(int l) const
+    {
+        const int first = d_gtab->layer_start[l], last = d_gtab->layer_start[l + 1];
+        std::vector<int> lone(size_t(last - first), 1);
+        for (int a = first; a < last; ++a)
+            for (int b = first; b < last; ++b)
+                if (a != b && d_gtab->entry[a].y == d_gtab->entry[b].y)
+                    lone[size_t(a - first)] = 0;
+        return lone;
+    }
+
+    /*! The layered kernel's table for split layers: each layer's shared entries first (their
+     *  count: gpu_table::shared), the missing entries' places after that order (hole_at: their
+     *  table indices before it),
+     *  and a barrier after every layer of several sub-layers or before one (the lone entries of
+     *  all of its sub-layers are read at its start and written at its end, so the steps the
+     *  schedule lets follow without a barrier may not). */
+    void split_table(gpu_table& tab, const std::vector<int>& hole_at) const
+    {
+        tab.holes = d_holes;
+        for (int l = 0; l < d_code.mb(); ++l) {
+            const int first = d_gtab->layer_start[l];
+            const std::vector<int> lone = lone_entries(l);
+            std::vector<int> order; // table indices in the new order
+            for (int pass = 0; pass <= 1; ++pass)
+                for (size_t i = 0; i < lone.size(); ++i)
+                    if (lone[i] == pass)
+                        order.push_back(first + int(i));
+            for (size_t i = 0; i < order.size(); ++i) {
+                tab.entry[first + int(i)] = d_gtab->entry[order[i]];
+                for (int h = 0; h < d_holes; ++h)
+                    if (hole_at[size_t(h)] == order[i])
+                        tab.hole_entry[h] = int(i);
+            }
+            tab.shared[l] = uint8_t(std::count(lone.begin(), lone.end(), 0));
+            const bool next_split = l + 1 < d_code.mb() && d_code.row_stride(l + 1) > 1;
+            layer_word w{ d_gtab->layer[l] };
+            if (d_code.row_stride(l) > 1 || next_split)
+                w.w &= ~(1u << 18); // (free_next)
+            tab.layer[l] = w.w;
+        }
+        for (int h = 0; h < d_holes; ++h) {
+            tab.hole_layer[h] = d_gtab->hole_layer[h];
+            tab.hole_row[h] = d_gtab->hole_row[h];
+        }
+    }
+
     size_t smem(const launch_shape& sh, int c) const
     {
         if (sh.global)
@@ -753,17 +844,23 @@ private:
 
     /*! The launch for TR lanes a row, messages in global memory or (where they fit) shared, with
      *  two codewords a thread where `pairs` and a pair fits; false where no kernel applies. */
-    bool shape_for(int tr, bool global, launch_shape& sh, bool pairs = false, bool profile = true) const
+    bool shape_for(int tr, bool global, launch_shape& sh, bool pairs = false, bool profile = true,
+                   bool split = false) const
     {
-        const int bound = tr == 1 ? 512 : 1024; // threads a block (the kernels' launch bounds)
-        const int lane_degree = (d_code.max_row_degree() + tr - 1) / tr, cwt = tr * d_rows;
+        // threads a block (the kernels' launch bounds); split layers: a thread for each row of a
+        // layer
+        const int bound = split ? split_threads : tr == 1 ? 512 : 1024;
+        const int lane_degree = (d_code.max_row_degree() + tr - 1) / tr, cwt = tr * (split ? d_code.z() : d_rows);
         if (cwt > bound || (tr > 1 && lane_degree < 2))
             return false;
         sh.tr = tr;
         sh.global = global;
+        sh.split = split;
         if (!sh.global) {
             sh.slots = layered_slots(tr);
             sh.global = smem(sh, 1) > d_optin; // (the messages do not fit)
+            if (split && sh.global)
+                return false;
         }
         if (sh.global) {
             sh.slots = general_slots(tr);
@@ -824,8 +921,9 @@ private:
             }
             if (!sh.pairs)
                 sh.vector = 1;
-            sh.layered = sh.pairs ? pair_kernel_for(lane_degree, d_pair_half, sh.vector)
-                                  : pick_kernel(d_int8, tr, lane_degree);
+            sh.layered = split      ? split_kernel_for(lane_degree)
+                         : sh.pairs ? pair_kernel_for(lane_degree, d_pair_half, sh.vector)
+                                    : pick_kernel(d_int8, tr, lane_degree);
             if (sh.pairs && d_pair_half && d_layer_profiles)
                 if (const kernel_fn f = pair_kernel_for_profile(layer_degrees(), sh.vector)) {
                     sh.layered = f;
@@ -881,7 +979,7 @@ private:
         // crowd the instruction cache.)
         if (sh.profiled && !sh.pairs && sh.per_sm > max_profiled_blocks) {
             sh = launch_shape{};
-            return shape_for(tr, global, sh, pairs, false);
+            return shape_for(tr, global, sh, pairs, false, split);
         }
         if (sh.global && sh.per_sm > 0)
             shared_messages(sh);

@@ -33,8 +33,6 @@
 namespace gpufec {
 namespace {
 
-constexpr int max_table_holes = 4; // rows of a layer without one of their layer's entries
-
 //! gpu_table (ldpc_cuda_layered.cuh) and the sub-layers and missing entries
 struct general_table {
     int2 entry[max_table_entries];              // as gpu_table's: several may share a column

@@ -26,6 +26,7 @@ constexpr int max_table_layers = 1024;  // its rows
  *  bc, shift s) as byte counts: entry[e].x = s * sizeof(T), entry[e].y = bc * Z * sizeof(T).
  *  The bit of row r is bc * Z + (r + s) mod Z (bit_of). */
 constexpr int max_input_runs = 16; // pieces of a sent frame's layout (take_input_order)
+constexpr int max_table_holes = 4; // rows of a layer without one of their layer's entries
 
 struct gpu_table {
     int2 entry[max_table_entries];
@@ -35,6 +36,13 @@ struct gpu_table {
     // input_known_zero or input_known_one (frame/frame_engine.h)
     int run_at[max_input_runs], run_len[max_input_runs], run_from[max_input_runs];
     uint32_t layer[max_table_layers + 1]; // layer l as layer_word (the one past the last: 0)
+    // the split layers (split_layer, where the kernel takes them): layer l's first shared[l]
+    // entries share their block column of the layer with another, the others are alone in
+    // theirs; row hole_row[h] of layer hole_layer[h] lacks its entry hole_entry[h] (from the
+    // layer's first)
+    uint8_t shared[max_table_layers];
+    int holes;
+    int hole_layer[max_table_holes], hole_row[max_table_holes], hole_entry[max_table_holes];
 };
 
 /*! One layer as the kernels' layer loops read it: a 32-bit word fetched a layer ahead (from
@@ -205,6 +213,7 @@ struct row_minima {
 template <bool SMALL>
 struct row_messages {
     int n2, step, min1;
+    row_messages() = default;
     __device__ __forceinline__ row_messages(const row_minima& r, const ldpc_fixed& fx) : min1(r.min1)
     {
         int n1 = ldpc_norm(r.min1, fx, SMALL);
@@ -286,6 +295,103 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
 {
     strided_messages<M> msgs{ lrow, ms };
     layered_row_of<T, D, TR, HOLES>(gcw, msgs, ent, d, q, rb, rbz, fx, skip, sink);
+}
+
+/*! The entry (from layer l's first) that row `row` lacks, or -1 (gpu_table's hole lists) */
+__device__ __forceinline__ int hole_skip(const gpu_table& tab, int l, int row)
+{
+    int skip = -1;
+    for (int h = 0; h < tab.holes; ++h)
+        skip = tab.hole_layer[h] == l && tab.hole_row[h] == row ? tab.hole_entry[h] : skip;
+    return skip;
+}
+
+/*! One layer taken as p sub-layers (ldpc_code::row_stride: sub-layer c holds the rows c, c + p,
+ *  ...; they follow one another) by threads that each own one row of it, the layer's first `dm`
+ *  entries (at most DM) sharing their block column with another entry of the layer
+ *  (gpu_table::shared), the others alone in theirs. A bit of a lone entry's block column is
+ *  touched by one row of the layer only, so that row may read it before the sub-layers run and
+ *  write it after them, and gets the value it would have got in its turn; only the shared entries
+ *  (rows p apart meet there) wait for the row's sub-layer. So every row's first pass over its lone
+ *  entries runs at once, then the sub-layers in turn with a barrier between them, each on its
+ *  rows' shared entries and messages, then every row's second pass: the same bits as the
+ *  sub-layers one after another (layered_row on each), with the layer's long part no longer run
+ *  p times by a p-th of the threads. Entry `skip` (a row that lacks it: DVB-S2's corner) is
+ *  absent. Every thread of the block calls it (the barriers); `work`: the thread's codeword is
+ *  being decoded. */
+template <typename T, typename M, int D, int DM>
+__device__ __forceinline__ void split_layer(unsigned char* gcw, M* lrow, const int2* ent, int d, int dm, int p,
+                                            int sub, int skip, bool work, unsigned rb, unsigned rbz,
+                                            const ldpc_fixed& fx)
+{
+    // D: the most entries (d at run time, not a case of with_degree: a barrier inside a switch's
+    // cases cost the kernel hundreds of bytes of spilled registers a case); the lone ones are
+    // those of `lone`'s bits (a mask, not a bound the compiler would make a loop's, indexing the
+    // registers at run time)
+    constexpr int S = D < DM ? D : DM; // (the shared entries' registers: DM, not D)
+    const unsigned lone = (d >= 32 ? ~0u : (1u << d) - 1u) & ~((1u << dm) - 1u);
+    unsigned off[D];
+    int rho[D];
+    row_minima r;
+#pragma unroll
+    for (int i = 0; i < D; ++i) {
+        if (work && (lone >> i & 1u)) { // pass 1 of the lone entries
+            off[i] = bit_offset<T>(ent[i], rb, rbz);
+            rho[i] = i == skip ? absent_entry : int(*reinterpret_cast<const T*>(gcw + off[i])) - int(lrow[i]);
+            r.add(rho[i]);
+        }
+    }
+    row_messages<sizeof(T) == 2> message;
+    for (int c = 0; c < p; ++c) {
+        if (c > 0)
+            __syncthreads(); // (sub-layer c - 1 has written the shared entries' bits)
+        if (work && c == sub) {
+            unsigned soff[S];
+            int srho[S];
+#pragma unroll
+            for (int i = 0; i < S; ++i) {
+                if (i < dm) { // pass 1 of the shared entries
+                    soff[i] = bit_offset<T>(ent[i], rb, rbz);
+                    srho[i] = i == skip ? absent_entry : int(*reinterpret_cast<const T*>(gcw + soff[i])) - int(lrow[i]);
+                    r.add(srho[i]);
+                }
+            }
+            message = row_messages<sizeof(T) == 2>(r, fx);
+#pragma unroll
+            for (int i = 0; i < S; ++i) {
+                if (i < dm && i != skip) { // pass 2 of the shared entries
+                    const int msg = message(srho[i]);
+                    lrow[i] = M(msg);
+                    *reinterpret_cast<T*>(gcw + soff[i]) = T(srho[i] + msg);
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < D; ++i) {
+        if (work && (lone >> i & 1u) && i != skip) { // pass 2 of the lone entries
+            const int msg = message(rho[i]);
+            lrow[i] = M(msg);
+            *reinterpret_cast<T*>(gcw + off[i]) = T(rho[i] + msg);
+        }
+    }
+}
+
+//! the split-layer kernel (ldpc_layered_split_kernel): the most threads a block, entries a row
+//! and entries of a layer that share a block column
+constexpr int split_threads = 384, split_entries = 16, split_shared_entries = 8;
+
+//! row_parity of one lane a row without entry `skip` (split_layer's rows)
+template <typename T, int D>
+__device__ __forceinline__ int row_parity_without(unsigned char* gcw, const int2* ent, int skip, unsigned rb,
+                                                  unsigned rbz)
+{
+    int x = 0;
+#pragma unroll
+    for (int i = 0; i < D; ++i)
+        if (i != skip)
+            x ^= int(*bit_of<T>(gcw, ent[i], rb, rbz));
+    return x;
 }
 
 /*! Parity of one check row (its entries spread over TR lanes as in layered_row): negative in
@@ -681,7 +787,7 @@ struct layered_bounds {
  * w / TR of every layer, as lane q = w mod TR of the row's TR adjacent lanes (entries q,
  * q + TR, ...: layered_row). PROFILE: void (the layers as a loop over the table's bounds), or
  * the code's layer_profile (its layers unrolled; TR 1). */
-template <typename T, typename M, int MAXD, int TR, class PROFILE>
+template <typename T, typename M, int MAXD, int TR, class PROFILE, bool SPLIT = false>
 __device__ __forceinline__ void layered_kernel_body(const gpu_params& p, const gpu_table& tab,
                                                     const int8_t* __restrict__ soft,
                                                     uint8_t* __restrict__ out,         // packed hard bits
@@ -690,6 +796,7 @@ __device__ __forceinline__ void layered_kernel_body(const gpu_params& p, const g
                                                     int* __restrict__ queue)
 {
     static_assert(std::is_void_v<PROFILE> || TR == 1, "a layer profile has one lane a row");
+    static_assert(!SPLIT || (TR == 1 && std::is_void_v<PROFILE>), "split layers: one lane a row, the layer loop");
     extern __shared__ __align__(16) unsigned char smem[];
     const int C = p.cw_per_block, z = p.z, n = p.n, S = p.msg_stride, cwt = TR * z;
     const int zbytes = z * int(sizeof(T));
@@ -707,6 +814,7 @@ __device__ __forceinline__ void layered_kernel_body(const gpu_params& p, const g
     // share bits) read the layer's entries as they reach it and keep every barrier: the layer
     // words read ahead and the barrier test cost them 4 to 6 % (802.16e 2304, H200)
     constexpr bool lean = layered_bounds<TR, MAXD>::blocks > 1;
+    static_assert(!SPLIT || !lean, "split layers read the layer words");
     cursor += align16(size_t(C) * 4 * 4);
     uint32_t* s_layer = reinterpret_cast<uint32_t*>(cursor); // the layer words
     if constexpr (!lean && std::is_void_v<PROFILE>)
@@ -773,7 +881,14 @@ __device__ __forceinline__ void layered_kernel_body(const gpu_params& p, const g
                         next = s_layer[l + 1]; // (read ahead: see layer_word)
                     const int e0 = lean ? tab.layer_start[l] : lw.first();
                     const int d = lean ? tab.layer_start[l + 1] - e0 : lw.entries(), dq = (d + TR - 1) / TR;
-                    if (work) {
+                    if constexpr (SPLIT) { // (every layer: rows of one sub-layer without a missing entry
+                        // are split layers of one part whose entries are all lone; the degree is not
+                        // a switch's case there either, which cost registers)
+                        const int stride = lw.stride(), skip = lw.holed() ? hole_skip(tab, l, row) : -1;
+                        split_layer<T, M, MAXD, split_shared_entries>(gcw, mrow + slot, tab.entry + e0, d,
+                                                                            tab.shared[l], stride, stride == 1 ? 0 : row % stride,
+                                                                            skip, work, rb, rbz, p.fx);
+                    } else if (work) {
                         with_degree<MAXD>(dq, [&](auto deg) {
                             layered_row<T, M, decltype(deg)::value, TR>(gcw, mrow + slot, tab.entry + e0, d, q, rb,
                                                                         rbz, p.fx);
@@ -805,6 +920,14 @@ __device__ __forceinline__ void layered_kernel_body(const gpu_params& p, const g
                         if (TR == 1 && l % 4 == 3 && flagged_bad(s_bad, local))
                             break;
                         const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
+                        if (SPLIT && layer_word{ s_layer[l] }.holed()) {
+                            const int skip = hole_skip(tab, l, row);
+                            with_degree<MAXD>(d, [&](auto deg) {
+                                bad = row_parity_without<T, decltype(deg)::value>(gcw, tab.entry + e0, skip, rb,
+                                                                                  rbz) < 0;
+                            });
+                            continue;
+                        }
                         with_degree<MAXD>((d + TR - 1) / TR, [&](auto deg) {
                             bad = row_parity<T, decltype(deg)::value, TR>(gcw, tab.entry + e0, d, q, rb, rbz) < 0;
                         });
@@ -827,6 +950,19 @@ __global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bou
                         int* __restrict__ queue)
 {
     layered_kernel_body<T, M, MAXD, TR, void>(p, tab, soft, out, results, posteriors, queue);
+}
+
+/*! The layered kernel with every layer taken as a split layer (split_layer; one lane a row,
+ *  the layer loop): codes whose messages fit shared memory but which the general kernel takes
+ *  for their sub-layers and runs as loops (DVB-S2 16200 3/5 and 4/5: ldpc_cuda.cu); rows of up
+ *  to split_entries entries, registers for two blocks of up to split_threads threads an SM. */
+__global__ void __launch_bounds__(split_threads, 2)
+    ldpc_layered_split_kernel(gpu_params p, const __grid_constant__ gpu_table tab, const int8_t* __restrict__ soft,
+                              uint8_t* __restrict__ out, frame_status* __restrict__ results,
+                              float* __restrict__ posteriors, int* __restrict__ queue)
+{
+    layered_kernel_body<int16_t, int8_t, split_entries, 1, void, true>(p, tab, soft, out, results, posteriors,
+                                                                       queue);
 }
 
 /*! The layered kernel (int8 messages, one lane a row) with PROFILE's layers unrolled. Compiled
@@ -879,6 +1015,12 @@ kernel_fn layered_by_degree(int tr, int max_degree)
     if (tr == 4 && max_degree <= 8)
         return ldpc_layered_kernel<T, M, 8, 4>;
     return nullptr;
+}
+
+//! the split-layer kernel (int8 messages) for rows of up to max_degree entries, or null
+inline kernel_fn split_kernel_for(int max_degree)
+{
+    return max_degree <= split_entries ? ldpc_layered_split_kernel : nullptr;
 }
 
 //! int8 messages with int16 posteriors, or int16 messages with int32 posteriors (ldpc_common.h);

@@ -216,7 +216,7 @@ TEST(ldpc_cuda, general_kernel_messages_in_shared_or_global_memory_match_the_cpu
                           { "dvbs2:16200:8/9", ldpc_precision::int8, 3 },  { "dvbs2:16200:2/3", ldpc_precision::int8, 3 },
                           { "dvbs2:16200:7/15", ldpc_precision::int8, 3 } };
     GPUFEC_REQUIRE_GPU();
-    const test::scoped_env general("GPUFEC_LDPC_CHAIN", "off"); // (the general kernel, not the chain one)
+    const test::scoped_env general("GPUFEC_LDPC_CHAIN", "off"), whole("GPUFEC_LDPC_SPLIT", "off"); // (the general kernel)
     for (const auto& k : cases) {
         const ldpc_code c = ldpc_code::standard(k.id);
         const auto soft = noisy_codewords(c, k.frames, 7);
@@ -239,6 +239,43 @@ TEST(ldpc_cuda, general_kernel_messages_in_shared_or_global_memory_match_the_cpu
             }
             unsetenv("GPUFEC_LDPC_GENERAL_MESSAGES");
         }
+    }
+}
+
+TEST(ldpc_cuda, split_layers_match_the_cpu)
+{
+    // the layered kernel with layers of several sub-layers split (split_layer): the lone
+    // entries' passes at once, the shared ones' sub-layer by sub-layer; DVB-S2 16200 at rates
+    // with up to 5 sub-layers a layer and the missing corner entry, the telecommand code
+    // (several codewords a block); early stop on and off with codewords that stop apart, offset
+    // min-sum, odd batches through several chunks; and where the engine takes it by itself
+    struct one {
+        const char* id;
+        int frames;
+        bool chosen; // (auto takes it)
+    };
+    const one cases[] = { { "dvbs2:16200:3/5", 7, true },  { "dvbs2:16200:4/5", 5, true },
+                          { "dvbs2:16200:2/3", 5, false }, { "dvbs2:16200:1/2", 5, false },
+                          { "dvbs2:16200:1/4", 5, false }, { "ccsds:512:256", 13, false } };
+    GPUFEC_REQUIRE_GPU();
+    for (const auto& k : cases) {
+        const ldpc_code c = ldpc_code::standard(k.id);
+        const auto soft = mixed_codewords(c, k.frames, 41, 1.0 + 2.5 * c.rate() - 0.6, 1.0 + 2.5 * c.rate() + 1.5);
+        ldpc_options o;
+        o.precision = ldpc_precision::int8;
+        o.max_iterations = 7;
+        o.max_batch = 3;
+        {
+            const test::scoped_env automatic("GPUFEC_LDPC_SPLIT", "auto");
+            const std::string backend = ldpc_decoder(c, o, device_spec::parse("cuda")).backend();
+            EXPECT_EQ(backend.find("split layers") != std::string::npos, k.chosen) << k.id << ": " << backend;
+        }
+        const test::scoped_env split("GPUFEC_LDPC_SPLIT", "on"), chain("GPUFEC_LDPC_CHAIN", "off");
+        const std::string backend = ldpc_decoder(c, o, device_spec::parse("cuda")).backend();
+        EXPECT_NE(backend.find("split layers"), std::string::npos) << k.id << ": " << backend;
+        for_stop_and_offset(o, 2.f, [&](const std::string& setting) {
+            expect_gpu_as_cpu(c, o, soft, k.frames, std::string(k.id) + setting + " split layers");
+        });
     }
 }
 
