@@ -885,9 +885,10 @@ __device__ __forceinline__ void layered_kernel_body(const gpu_params& p, const g
                         // are split layers of one part whose entries are all lone; the degree is not
                         // a switch's case there either, which cost registers)
                         const int stride = lw.stride(), skip = lw.holed() ? hole_skip(tab, l, row) : -1;
+                        const int sub = stride == 1 ? 0 : row % stride;
                         split_layer<T, M, MAXD, split_shared_entries>(gcw, mrow + slot, tab.entry + e0, d,
-                                                                            tab.shared[l], stride, stride == 1 ? 0 : row % stride,
-                                                                            skip, work, rb, rbz, p.fx);
+                                                                      tab.shared[l], stride, sub, skip, work, rb, rbz,
+                                                                      p.fx);
                     } else if (work) {
                         with_degree<MAXD>(dq, [&](auto deg) {
                             layered_row<T, M, decltype(deg)::value, TR>(gcw, mrow + slot, tab.entry + e0, d, q, rb,

@@ -216,7 +216,8 @@ TEST(ldpc_cuda, general_kernel_messages_in_shared_or_global_memory_match_the_cpu
                           { "dvbs2:16200:8/9", ldpc_precision::int8, 3 },  { "dvbs2:16200:2/3", ldpc_precision::int8, 3 },
                           { "dvbs2:16200:7/15", ldpc_precision::int8, 3 } };
     GPUFEC_REQUIRE_GPU();
-    const test::scoped_env general("GPUFEC_LDPC_CHAIN", "off"), whole("GPUFEC_LDPC_SPLIT", "off"); // (the general kernel)
+    // (the general kernel: neither the chain kernel nor split layers)
+    const test::scoped_env general("GPUFEC_LDPC_CHAIN", "off"), whole("GPUFEC_LDPC_SPLIT", "off");
     for (const auto& k : cases) {
         const ldpc_code c = ldpc_code::standard(k.id);
         const auto soft = noisy_codewords(c, k.frames, 7);
