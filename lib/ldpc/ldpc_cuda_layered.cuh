@@ -956,14 +956,16 @@ __global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bou
 /*! The layered kernel with every layer taken as a split layer (split_layer; one lane a row,
  *  the layer loop): codes whose messages fit shared memory but which the general kernel takes
  *  for their sub-layers and runs as loops (DVB-S2 16200 3/5 and 4/5: ldpc_cuda.cu); rows of up
- *  to split_entries entries, registers for two blocks of up to split_threads threads an SM. */
+ *  to MAXD entries (12 or split_entries), registers for two blocks of up to split_threads
+ *  threads an SM. */
+template <int MAXD>
 __global__ void __launch_bounds__(split_threads, 2)
     ldpc_layered_split_kernel(gpu_params p, const __grid_constant__ gpu_table tab, const int8_t* __restrict__ soft,
                               uint8_t* __restrict__ out, frame_status* __restrict__ results,
                               float* __restrict__ posteriors, int* __restrict__ queue)
 {
-    layered_kernel_body<int16_t, int8_t, split_entries, 1, void, true>(p, tab, soft, out, results, posteriors,
-                                                                       queue);
+    static_assert(MAXD == 12 || MAXD == split_entries, "split layers: rows of up to 12 or 16 entries");
+    layered_kernel_body<int16_t, int8_t, MAXD, 1, void, true>(p, tab, soft, out, results, posteriors, queue);
 }
 
 /*! The layered kernel (int8 messages, one lane a row) with PROFILE's layers unrolled. Compiled
@@ -1018,10 +1020,14 @@ kernel_fn layered_by_degree(int tr, int max_degree)
     return nullptr;
 }
 
-//! the split-layer kernel (int8 messages) for rows of up to max_degree entries, or null
+/*! the split-layer kernel (int8 messages) for rows of up to max_degree entries, or null: the
+ *  rows of a split layer are as long as the kernel's most entries, those past a row's degree
+ *  masked off (split_layer), so rows of up to 12 take a kernel of 12 (DVB-S2 16200 3/5's 11) */
 inline kernel_fn split_kernel_for(int max_degree)
 {
-    return max_degree <= split_entries ? ldpc_layered_split_kernel : nullptr;
+    return max_degree <= 12              ? ldpc_layered_split_kernel<12>
+           : max_degree <= split_entries ? ldpc_layered_split_kernel<split_entries>
+                                         : nullptr;
 }
 
 //! int8 messages with int16 posteriors, or int16 messages with int32 posteriors (ldpc_common.h);
