@@ -361,9 +361,10 @@ public:
         // the layered kernel with split layers (split_layer) where the general kernel would run
         // rows of more than 10 entries as loops, and the chain kernel was not taken. Measured on
         // the H200 (int8, 10 iterations, 16384 frames, host to host, Gb/s, the general kernel /
-        // split layers): DVB-S2 16200 3/5 2.34 / 3.20, 4/5 7.30 / 7.77; but 2/3 (rows of 10, as
-        // loops) 5.38 / 5.30, 1/2 8.74 / 2.78 (the general kernel with its messages in shared
-        // memory), 5/6 10.2 / 3.1 and 8/9 17.0 / 3.4 (rows of 19 and 27, one block an SM);
+        // split layers): DVB-S2 16200 3/5 2.34 / 3.20 (3.44 on the kernel for rows of up to 12),
+        // 4/5 7.30 / 7.77; but 2/3 (rows of 10, as loops) 5.38 / 5.30, 1/2 8.74 / 2.78 (the
+        // general kernel with its messages in shared memory), 5/6 10.2 / 3.1 and 8/9 17.0 / 3.4
+        // (rows of 19 and 27, one block an SM);
         // GPUFEC_LDPC_SPLIT=auto|on|off (a tuning aid; on: wherever it applies)
         if (have && d_shape.global && !d_shape.chain && (forced == 0 || forced == 1) &&
             split_wanted(global, d_shape.loops)) {
