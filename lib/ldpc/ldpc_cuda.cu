@@ -359,10 +359,9 @@ public:
             }
         }
         // the layered kernel with split layers (split_layer) where the general kernel would run
-        // rows of more than 10 entries as loops, and the chain kernel was not taken. Measured on
-        // the H200 (int8, 10 iterations, 16384 frames, host to host, Gb/s, the general kernel /
-        // split layers): DVB-S2 16200 3/5 2.34 / 3.20 (3.44 on the kernel for rows of up to 12),
-        // 4/5 7.30 / 7.77; but 2/3 (rows of 10, as loops) 5.38 / 5.30, 1/2 8.74 / 2.78 (the
+        // its rows as loops, and the chain kernel was not taken. Measured on the H200 (int8, 10
+        // iterations, 16384 frames, host to host, Gb/s, the general kernel / split layers):
+        // DVB-S2 16200 3/5 2.34 / 3.44, 2/3 5.42 / 5.88, 4/5 7.30 / 7.77; but 1/2 8.76 / 3.19 (the
         // general kernel with its messages in shared memory), 5/6 10.2 / 3.1 and 8/9 17.0 / 3.4
         // (rows of 19 and 27, one block an SM);
         // GPUFEC_LDPC_SPLIT=auto|on|off (a tuning aid; on: wherever it applies)
@@ -752,9 +751,9 @@ private:
     /*! Whether to try split layers (split_layer): int8, a code the general kernel takes for its
      *  sub-layers or missing entries (`global` not forced by GPUFEC_LDPC_MESSAGES), whose layers
      *  have at most split_shared_entries entries that share a block column; by itself (`auto`)
-     *  where that kernel runs rows of more than 10 entries as loops (`loops`) and the lone
-     *  entries are at least half of the entries of the layers of several sub-layers (C2 shares
-     *  every block column: nothing would run at once). */
+     *  where that kernel runs its rows as loops (`loops`) and the lone entries are at least half
+     *  of the entries of the layers of several sub-layers (C2 shares every block column: nothing
+     *  would run at once). */
     bool split_wanted(bool global, bool loops) const
     {
         const std::string want = tuning_choice("GPUFEC_LDPC_SPLIT", { "auto", "on", "off" }, "auto");
@@ -773,7 +772,7 @@ private:
                 entries += int(alone.size());
             }
         }
-        return want == "on" || (loops && d_code.max_row_degree() > 10 && 2 * lone >= entries);
+        return want == "on" || (loops && 2 * lone >= entries);
     }
 
     //! for each entry of layer l (table order): 1 where it is alone in its block column

@@ -955,7 +955,7 @@ __global__ void __launch_bounds__(layered_bounds<TR, MAXD>::threads, layered_bou
 
 /*! The layered kernel with every layer taken as a split layer (split_layer; one lane a row,
  *  the layer loop): codes whose messages fit shared memory but which the general kernel takes
- *  for their sub-layers and runs as loops (DVB-S2 16200 3/5 and 4/5: ldpc_cuda.cu); rows of up
+ *  for their sub-layers and runs as loops (DVB-S2 16200 3/5, 2/3, 4/5: ldpc_cuda.cu); rows of up
  *  to MAXD entries (12 or split_entries), registers for two blocks of up to split_threads
  *  threads an SM. */
 template <int MAXD>
