@@ -760,12 +760,11 @@ private:
         if (want == "off" || !global || !d_int8 ||
             tuning_choice("GPUFEC_LDPC_MESSAGES", { "shared", "global" }, "shared") == "global")
             return false;
-        const int most_shared = split_shared_entries;
         int lone = 0, entries = 0;
         for (int l = 0; l < d_code.mb(); ++l) {
             const std::vector<int> alone = lone_entries(l);
             const int n_lone = int(std::count(alone.begin(), alone.end(), 1));
-            if (int(alone.size()) - n_lone > most_shared)
+            if (int(alone.size()) - n_lone > split_shared_entries)
                 return false;
             if (d_code.row_stride(l) > 1) {
                 lone += n_lone;
@@ -788,11 +787,10 @@ private:
     }
 
     /*! The layered kernel's table for split layers: each layer's shared entries first (their
-     *  count: gpu_table::shared), the missing entries' places after that order (hole_at: their
-     *  table indices before it),
-     *  and a barrier after every layer of several sub-layers or before one (the lone entries of
-     *  all of its sub-layers are read at its start and written at its end, so the steps the
-     *  schedule lets follow without a barrier may not). */
+     *  count: gpu_table::shared), the missing entries' places in that order (hole_at: their
+     *  table indices before it), and a barrier after every layer of several sub-layers and
+     *  before one (the lone entries of all of its sub-layers are read at its start and written
+     *  at its end, so the steps the schedule lets follow without a barrier may not). */
     void split_table(gpu_table& tab, const std::vector<int>& hole_at) const
     {
         tab.holes = d_holes;
@@ -812,10 +810,9 @@ private:
             }
             tab.shared[l] = uint8_t(std::count(lone.begin(), lone.end(), 0));
             const bool next_split = l + 1 < d_code.mb() && d_code.row_stride(l + 1) > 1;
-            layer_word w{ d_gtab->layer[l] };
-            if (d_code.row_stride(l) > 1 || next_split)
-                w.w &= ~(1u << 18); // (free_next)
-            tab.layer[l] = w.w;
+            const layer_word w{ d_gtab->layer[l] };
+            const bool free_next = w.free_next() && d_code.row_stride(l) == 1 && !next_split;
+            tab.layer[l] = make_layer_word(w.first(), w.entries(), free_next, w.free_inner(), w.holed(), w.stride());
         }
         for (int h = 0; h < d_holes; ++h) {
             tab.hole_layer[h] = d_gtab->hole_layer[h];
