@@ -291,7 +291,9 @@ public:
         bool global = d_holes > 0;
         for (int l = 0; l < code.mb(); ++l)
             global |= code.row_stride(l) != 1;
-        global |= tuning_choice("GPUFEC_LDPC_MESSAGES", { "shared", "global" }, "shared") == "global";
+        const bool messages_global =
+            tuning_choice("GPUFEC_LDPC_MESSAGES", { "shared", "global" }, "shared") == "global";
+        global |= messages_global;
         // lanes a row: one, unless that leaves fewer than 256 threads an SM (a sub-layer of few
         // rows: C2's 7, DVB-S2 9/10's 60 to 180, one codeword an SM); then the lanes that keep
         // the most threads resident. Measured on the H200, int8, 10 iterations, host to host
@@ -366,7 +368,7 @@ public:
         // (rows of 19 and 27, one block an SM);
         // GPUFEC_LDPC_SPLIT=auto|on|off (a tuning aid; on: wherever it applies)
         if (have && d_shape.global && !d_shape.chain && (forced == 0 || forced == 1) &&
-            split_wanted(global, d_shape.loops)) {
+            !messages_global && split_wanted(global, d_shape.loops)) {
             launch_shape sp;
             if (shape_for(1, false, sp, false, false, true))
                 d_shape = sp;
@@ -749,7 +751,7 @@ private:
     }
 
     /*! Whether to try split layers (split_layer): int8, a code the general kernel takes for its
-     *  sub-layers or missing entries (`global` not forced by GPUFEC_LDPC_MESSAGES), whose layers
+     *  sub-layers or missing entries (the caller leaves out GPUFEC_LDPC_MESSAGES=global), whose layers
      *  have at most split_shared_entries entries that share a block column; by itself (`auto`)
      *  where that kernel runs its rows as loops (`loops`) and the lone entries are at least half
      *  of the entries of the layers of several sub-layers (C2 shares every block column: nothing
@@ -757,8 +759,7 @@ private:
     bool split_wanted(bool global, bool loops) const
     {
         const std::string want = tuning_choice("GPUFEC_LDPC_SPLIT", { "auto", "on", "off" }, "auto");
-        if (want == "off" || !global || !d_int8 ||
-            tuning_choice("GPUFEC_LDPC_MESSAGES", { "shared", "global" }, "shared") == "global")
+        if (want == "off" || !global || !d_int8)
             return false;
         int lone = 0, entries = 0;
         for (int l = 0; l < d_code.mb(); ++l) {

@@ -51,20 +51,10 @@ struct general_params {
     int gstride;      // posteriors a codeword in shared memory: n, and the sink where holes
 };
 
-/*! The entry (from the layer's first) that row r of layer l lacks, or -1 (Table: general_table,
- *  chain_table). The row reads the
- *  codeword's sink there instead of a bit: a value beyond any posterior (hole_sink), whose
- *  magnitude is never a minimum and whose sign is positive, so the row updates as if it had no
- *  such entry, as the CPU engines do; what is written back there stays within a message of it. */
-template <class Table>
-__device__ __forceinline__ int hole_of(const Table& tab, int holes, int l, int r)
-{
-    int skip = -1;
-    for (int h = 0; h < holes; ++h)
-        if (tab.hole_layer[h] == l && tab.hole_row[h] == r)
-            skip = tab.hole_entry[h];
-    return skip;
-}
+/* A missing entry (hole_of, ldpc_cuda_layered.cuh): the row reads the codeword's sink there
+ * instead of a bit, a value beyond any posterior (hole_sink), whose magnitude is never a minimum
+ * and whose sign is positive, so the row updates as if it had no such entry, as the CPU engines
+ * do; what is written back there stays within a message of it. */
 
 //! the sink's value: beyond |rho| of any real bit (127 + 33 mmax, ldpc_common.h) by more than a
 //! message, and normalised it is still at least mmax

@@ -297,14 +297,20 @@ __device__ __forceinline__ void layered_row(unsigned char* gcw, M* lrow, const i
     layered_row_of<T, D, TR, HOLES>(gcw, msgs, ent, d, q, rb, rbz, fx, skip, sink);
 }
 
-/*! The entry (from layer l's first) that row `row` lacks, or -1 (gpu_table's hole lists) */
-__device__ __forceinline__ int hole_skip(const gpu_table& tab, int l, int row)
+/*! The entry (from the layer's first) that row r of layer l lacks, or -1 (Table: general_table,
+ *  chain_table, gpu_table). The general and chain kernels' rows read the codeword's sink there
+ *  instead of a bit (ldpc_cuda_general.cuh: hole_sink), split_layer leaves it out: either way the
+ *  row updates as if it had no such entry, as the CPU engines do. */
+template <class Table>
+__device__ __forceinline__ int hole_of(const Table& tab, int holes, int l, int r)
 {
     int skip = -1;
-    for (int h = 0; h < tab.holes; ++h)
-        skip = tab.hole_layer[h] == l && tab.hole_row[h] == row ? tab.hole_entry[h] : skip;
+    for (int h = 0; h < holes; ++h)
+        if (tab.hole_layer[h] == l && tab.hole_row[h] == r)
+            skip = tab.hole_entry[h];
     return skip;
 }
+
 
 /*! One layer taken as p sub-layers (ldpc_code::row_stride: sub-layer c holds the rows c, c + p,
  *  ...; they follow one another) by threads that each own one row of it, the layer's first `dm`
@@ -328,8 +334,9 @@ __device__ __forceinline__ void split_layer(unsigned char* gcw, M* lrow, const i
     // cases cost the kernel hundreds of bytes of spilled registers a case); the lone ones are
     // those of `lone`'s bits (a mask, not a bound the compiler would make a loop's, indexing the
     // registers at run time)
+    static_assert(D < 32, "a row's entries as the bits of a word");
     constexpr int S = D < DM ? D : DM; // (the shared entries' registers: DM, not D)
-    const unsigned lone = (d >= 32 ? ~0u : (1u << d) - 1u) & ~((1u << dm) - 1u);
+    const unsigned lone = ((1u << d) - 1u) & ~((1u << dm) - 1u);
     unsigned off[D];
     int rho[D];
     row_minima r;
@@ -381,31 +388,18 @@ __device__ __forceinline__ void split_layer(unsigned char* gcw, M* lrow, const i
 //! and entries of a layer that share a block column
 constexpr int split_threads = 384, split_entries = 16, split_shared_entries = 8;
 
-//! row_parity of one lane a row without entry `skip` (split_layer's rows)
-template <typename T, int D>
-__device__ __forceinline__ int row_parity_without(unsigned char* gcw, const int2* ent, int skip, unsigned rb,
-                                                  unsigned rbz)
-{
-    int x = 0;
-#pragma unroll
-    for (int i = 0; i < D; ++i)
-        if (i != skip)
-            x ^= int(*bit_of<T>(gcw, ent[i], rb, rbz));
-    return x;
-}
-
 /*! Parity of one check row (its entries spread over TR lanes as in layered_row): negative in
  *  every lane of the row when an odd number of its bits decide 1 (the sign bit of the XOR of
- *  their posteriors). */
+ *  their posteriors); without entry `skip` (a row that lacks it: split_layer's). */
 template <typename T, int D, int TR>
 __device__ __forceinline__ int row_parity(unsigned char* gcw, const int2* ent, int d, int q, unsigned rb,
-                                          unsigned rbz)
+                                          unsigned rbz, int skip = -1)
 {
     int x = 0;
 #pragma unroll
     for (int i = 0; i < D; ++i) {
         const int j = q + TR * i;
-        if (TR == 1 || i < D - 1 || j < d)
+        if ((TR == 1 || i < D - 1 || j < d) && j != skip)
             x ^= int(*bit_of<T>(gcw, ent[j], rb, rbz));
     }
     if constexpr (TR > 1) {
@@ -884,7 +878,7 @@ __device__ __forceinline__ void layered_kernel_body(const gpu_params& p, const g
                     if constexpr (SPLIT) { // (every layer: rows of one sub-layer without a missing entry
                         // are split layers of one part whose entries are all lone; the degree is not
                         // a switch's case there either, which cost registers)
-                        const int stride = lw.stride(), skip = lw.holed() ? hole_skip(tab, l, row) : -1;
+                        const int stride = lw.stride(), skip = lw.holed() ? hole_of(tab, tab.holes, l, row) : -1;
                         const int sub = stride == 1 ? 0 : row % stride;
                         split_layer<T, M, MAXD, split_shared_entries>(gcw, mrow + slot, tab.entry + e0, d,
                                                                       tab.shared[l], stride, sub, skip, work, rb, rbz,
@@ -921,16 +915,11 @@ __device__ __forceinline__ void layered_kernel_body(const gpu_params& p, const g
                         if (TR == 1 && l % 4 == 3 && flagged_bad(s_bad, local))
                             break;
                         const int e0 = tab.layer_start[l], d = tab.layer_start[l + 1] - e0;
-                        if (SPLIT && layer_word{ s_layer[l] }.holed()) {
-                            const int skip = hole_skip(tab, l, row);
-                            with_degree<MAXD>(d, [&](auto deg) {
-                                bad = row_parity_without<T, decltype(deg)::value>(gcw, tab.entry + e0, skip, rb,
-                                                                                  rbz) < 0;
-                            });
-                            continue;
-                        }
+                        const bool holed = SPLIT && layer_word{ s_layer[l] }.holed();
+                        const int skip = holed ? hole_of(tab, tab.holes, l, row) : -1;
                         with_degree<MAXD>((d + TR - 1) / TR, [&](auto deg) {
-                            bad = row_parity<T, decltype(deg)::value, TR>(gcw, tab.entry + e0, d, q, rb, rbz) < 0;
+                            bad = row_parity<T, decltype(deg)::value, TR>(gcw, tab.entry + e0, d, q, rb, rbz, skip) <
+                                  0;
                         });
                     }
                 }
