@@ -36,7 +36,6 @@
 #include "ldpc_cuda_general.cuh"
 #include "ldpc_cuda_layered.cuh"
 #include "ldpc_cuda_pairs.cuh"
-#include "ldpc_cuda_row_pairs.cuh"
 #include "ldpc_common.h"
 #include "ldpc_engine.h"
 #include "ldpc_load_plan.h"
@@ -148,7 +147,6 @@ struct launch_shape {
     bool pairs = false;             // the layered kernel with two codewords a thread
     int vector = 1;                 // its message slots a shared-memory access (half_slots)
     bool profiled = false;          // its kernel compiled for the code's layers (layer_profile)
-    int row_pair_lanes = 0;         // two rows a thread (ldpc_cuda_row_pairs.cuh), its lanes a row pair
     bool split = false;             // its layers of several sub-layers split (split_layer)
     bool global = false;            // messages in global memory (the general kernel)
     bool loops = false;             // the general kernel's rows as loops
@@ -168,9 +166,8 @@ struct launch_shape {
                : global ? reinterpret_cast<const void*>(general)
                         : reinterpret_cast<const void*>(layered);
     }
-    //! threads an SM holds, a pair kernel's counting twice (each does two codewords' rows), and a
-    //! row-pair kernel's of one lane a row pair
-    int resident_threads() const { return per_sm * threads * (pairs || row_pair_lanes == 1 ? 2 : 1); }
+    //! threads an SM holds, a pair kernel's counting twice (each does two codewords' rows)
+    int resident_threads() const { return per_sm * threads * (pairs ? 2 : 1); }
 };
 
 /*! Whether the pair kernel takes half2 arithmetic for this code (pair_row_half: exact where
@@ -227,14 +224,6 @@ public:
         // the layer loop (a tuning aid)
         d_layer_profiles = prop.major >= 9 &&
                            tuning_choice("GPUFEC_LDPC_LAYER_PROFILE", { "auto", "off" }, "auto") == "auto";
-        // an experiment: two rows a thread (ldpc_cuda_row_pairs.cuh) in place of the one-codeword
-        // kernel compiled for the code's layers where it is alone on its SM, with one or two
-        // lanes a row pair: GPUFEC_LDPC_ROW_PAIRS=1|2 (H200, NR BG1 Z = 384, int8, 10
-        // iterations: 2.8 and 3.3 Gb/s against 6.9; never taken by itself)
-        {
-            const std::string rp = tuning_choice("GPUFEC_LDPC_ROW_PAIRS", { "auto", "off", "1", "2" }, "auto");
-            d_row_pairs = !d_int8 || !d_layer_profiles || rp == "off" || rp == "auto" ? 0 : std::stoi(rp);
-        }
         // the circulants, layer by layer, in column order (general_table; gpu_table holds the
         // same for the layered kernel) and the most rows of a sub-layer
         const int tsize = d_int8 ? 2 : 4, z = code.z();
@@ -398,9 +387,6 @@ public:
             if (d_shape.pairs) // (bytes of int16x2 words rather than of int16)
                 for (int e = 0; e < d_entries; ++e)
                     d_table->entry[e] = make_int2(2 * t->entry[e].x, 2 * t->entry[e].y);
-            if (d_shape.row_pair_lanes) // (the shift as bytes of int16x2 words: row_pair_offset)
-                for (int e = 0; e < d_entries; ++e)
-                    d_table->entry[e].x = 2 * t->entry[e].x;
             std::copy(t->layer_start, t->layer_start + code.mb() + 1, d_table->layer_start);
             std::copy(t->layer, t->layer + code.mb() + 1, d_table->layer);
             if (d_shape.split)
@@ -555,8 +541,6 @@ public:
                (d_shape.pairs && d_pair_half ? " in fp16 arithmetic" : "") +
                (d_shape.vector > 1 ? ", " + std::to_string(d_shape.vector) + " messages a load" : std::string()) +
                (d_shape.profiled ? ", layers compiled in" : "") + (d_shape.split ? ", split layers" : "") +
-               (d_shape.row_pair_lanes ? ", two rows a thread (" + std::to_string(d_shape.row_pair_lanes) + " lanes)"
-                                       : std::string()) +
                (d_shape.tr > 1 ? ", " + std::to_string(d_shape.tr) + " lanes a row" : std::string()) +
                (d_shape.chain ? ", chain kernel (parity chain in registers, " + std::to_string(d_chain.chains) +
                                      " chain columns, registers bounded for " +
@@ -843,8 +827,6 @@ private:
             return general_smem(c);
         if (sh.pairs) // (c pairs)
             return pair_smem_bytes(d_code.n(), d_code.z(), sh.slots, c, d_code.mb());
-        if (sh.row_pair_lanes) // (one codeword)
-            return row_pair_smem_bytes(d_code.n(), sh.row_pair_lanes * d_code.z() / 2, sh.slots);
         const int threads = sh.tr * d_code.z();
         return d_int8 ? smem_bytes<int16_t, int8_t>(d_code.n(), threads, sh.slots, c, d_code.mb())
                       : smem_bytes<int32_t, int16_t>(d_code.n(), threads, sh.slots, c, d_code.mb());
@@ -949,24 +931,6 @@ private:
                 if (const kernel_fn f = layered_kernel_for_profile(layer_degrees())) {
                     sh.layered = f;
                     sh.profiled = true;
-                }
-            // (where the one-codeword kernel's block is alone on its SM: 5G NR BG1 from Z = 256)
-            if (sh.profiled && !sh.pairs && d_row_pairs && d_code.z() % 2 == 0 && 2 * smem(sh, 1) > d_optin)
-                if (const kernel_fn f = row_pair_kernel_for_profile(layer_degrees(), d_row_pairs)) {
-                    launch_shape rp = sh;
-                    rp.layered = f;
-                    rp.row_pair_lanes = d_row_pairs;
-                    rp.slots = layered_slots(d_row_pairs, 1);
-                    rp.c = 1;
-                    rp.smem = smem(rp, 1);
-                    rp.threads = (d_row_pairs * d_code.z() / 2 + 31) / 32 * 32;
-                    if (rp.smem <= d_optin) {
-                        rp.per_sm = resident_blocks(reinterpret_cast<const void*>(f), rp.threads, rp.smem);
-                        if (rp.per_sm > 0) {
-                            sh = rp;
-                            return true;
-                        }
-                    }
                 }
             if (!sh.layered)
                 return false;
@@ -1234,7 +1198,6 @@ private:
     bool d_int8 = false;
     bool d_pairs = false; // the pair kernel where it applies (ldpc_cuda_pairs.cuh)
     bool d_pair_half = false; // its rows in half2 arithmetic (pair_row_half)
-    int d_row_pairs = 0; // two rows a thread where it applies: its lanes a row pair, or 0
     bool d_layer_profiles = true; // its kernels compiled for a code's layers where one is (layer_profile)
     size_t d_optin = 0;   // shared memory a block may have
     launch_shape d_shape; // the kernel and how it is launched

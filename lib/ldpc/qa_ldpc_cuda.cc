@@ -578,7 +578,6 @@ TEST(ldpc_cuda, one_codeword_kernel_compiled_for_nr_base_graph_1_matches_the_cpu
     GPUFEC_REQUIRE_GPU();
     const bool hopper = cuda_devices().at(0).cc_major >= 9; // (the profiles are compiled from 9.0 on)
     const test::scoped_env pairs("GPUFEC_LDPC_PAIRS", "off");
-    const test::scoped_env row_pairs("GPUFEC_LDPC_ROW_PAIRS", "off"); // (the next test's)
     for (const char* id : { "nr:bg1:384", "nr:bg1:256", "nr:bg2:384" }) {
         const ldpc_code c = ldpc_code::standard(id);
         const bool profiled = std::string(id).find("bg1") != std::string::npos;
@@ -597,48 +596,6 @@ TEST(ldpc_cuda, one_codeword_kernel_compiled_for_nr_base_graph_1_matches_the_cpu
             EXPECT_EQ(backend.find("2 codewords a thread"), std::string::npos) << id << ": " << backend;
             for_stop_and_offset(o, 2.f, [&](const std::string& setting) {
                 expect_gpu_as_cpu(c, o, soft, frames, std::string(id) + setting + " layers " + layers);
-                if (o.early_termination) { // (codewords stopped apart)
-                    const auto r = decode(c, o, "cpu", soft, frames);
-                    std::set<int> iterations;
-                    for (const auto& x : r.res)
-                        iterations.insert(x.iterations);
-                    EXPECT_GT(iterations.size(), 1u) << id << setting;
-                }
-            });
-        }
-    }
-}
-
-TEST(ldpc_cuda, two_rows_a_thread_match_the_cpu)
-{
-    // the row-pair kernel (ldpc_cuda_row_pairs.cuh) with 5G NR base graph 1's layers compiled
-    // in, taken by the engine where one codeword an SM (Z = 384 and 256), one and two lanes a row
-    // pair (GPUFEC_LDPC_ROW_PAIRS; off: the one-codeword kernel); early stop on and off with
-    // codewords that stop apart, offset min-sum, posteriors, odd batches through several chunks.
-    // (frames_as_sent_dvbs2_with_bch_and_nr_match_the_cpu decodes a punctured and shortened NR
-    // frame through it: the input's runs.)
-    GPUFEC_REQUIRE_GPU();
-    if (cuda_devices().at(0).cc_major < 9)
-        GTEST_SKIP() << "the row-pair kernel is compiled for compute capability 9.0 on";
-    for (const char* id : { "nr:bg1:384", "nr:bg1:256" }) {
-        const ldpc_code c = ldpc_code::standard(id);
-        const int frames = 13;
-        const auto soft = mixed_codewords(c, frames, 37, 0.8, 3.0);
-        for (const std::string lanes : { "auto", "1", "2", "off" }) {
-            const test::scoped_env env("GPUFEC_LDPC_ROW_PAIRS", lanes.c_str());
-            ldpc_options o;
-            o.precision = ldpc_precision::int8;
-            o.max_iterations = 9;
-            o.max_batch = 5;
-            const std::string backend = ldpc_decoder(c, o, device_spec::parse("cuda")).backend();
-            if (lanes == "off" || lanes == "auto")
-                EXPECT_EQ(backend.find("two rows a thread"), std::string::npos) << id << ": " << backend;
-            else
-                EXPECT_NE(backend.find("two rows a thread (" + std::string(lanes == "1" ? "1" : "2") + " lanes)"),
-                          std::string::npos)
-                    << id << " " << lanes << ": " << backend;
-            for_stop_and_offset(o, 2.f, [&](const std::string& setting) {
-                expect_gpu_as_cpu(c, o, soft, frames, std::string(id) + setting + " row pairs " + lanes);
                 if (o.early_termination) { // (codewords stopped apart)
                     const auto r = decode(c, o, "cpu", soft, frames);
                     std::set<int> iterations;
