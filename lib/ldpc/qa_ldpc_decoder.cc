@@ -258,6 +258,71 @@ TEST(ldpc_decoder, fast_cpu_engine_equals_reference_at_every_simd_width)
     unsetenv("GPUFEC_SIMD");
 }
 
+TEST(ldpc_decoder, rows_form_of_the_cpu_engine_equals_reference)
+{
+    // the fast CPU engine's rows form (ldpc_cpu_rows.h: one codeword, a layer's rows in the
+    // lanes), forced where the code allows (GPUFEC_LDPC_CPU_FORM=rows) at every instruction set:
+    // 5G NR at Z = 384 (12 vectors of 32 rows a block row), 64 and 96, 802.16e 2304 (Z = 96);
+    // shifts that are and are not multiples of the lanes (the columns' tails), both precisions,
+    // early stop on (codewords stopping apart) and off, offset min-sum, posteriors. The engine
+    // takes it by itself for NR BG1 at Z = 384 (its lanes form's group passes 2 MiB), not for
+    // 802.16e 2304; where z is no multiple of the lanes (802.16e 576: Z = 24) it keeps the lanes.
+    struct one {
+        const char* id;
+        int frames;
+        double ebn0;
+    };
+    for (const char* isa : { "avx512", "avx2", "baseline" }) {
+        ASSERT_EQ(setenv("GPUFEC_SIMD", isa, 1), 0);
+        for (const one& k : { one{ "nr:bg1:384", 3, 1.2 }, one{ "nr:bg1:64", 9, 1.5 }, one{ "nr:bg2:96", 9, 1.0 },
+                              one{ "802.16e:2304:1/2", 9, 2.0 }, one{ "802.16e:576:1/2", 5, 2.0 } }) {
+            const ldpc_code c = ldpc_code::standard(k.id);
+            const auto b = make_batch(c, k.frames, k.ebn0, true, 31);
+            {
+                ldpc_decoder dec(c, opts(ldpc_algorithm::layered_min_sum, ldpc_precision::int8), cpu);
+                const bool by_itself = false; // (an experiment: only where forced)
+                EXPECT_EQ(dec.backend().find("rows of a codeword") != std::string::npos, by_itself)
+                    << isa << " " << k.id << ": " << dec.backend();
+            }
+            const test::scoped_env form("GPUFEC_LDPC_CPU_FORM", "rows");
+            for (auto p : { ldpc_precision::int8, ldpc_precision::int16 })
+                for (bool et : { true, false }) {
+                    auto o = opts(ldpc_algorithm::layered_min_sum, p, 8, et);
+                    o.offset = p == ldpc_precision::int8 && !et ? 1.f : 0.f;
+                    std::vector<uint8_t> out[2];
+                    std::vector<ldpc_result> res[2];
+                    std::vector<float> post[2];
+                    std::string name;
+                    for (int ref = 0; ref < 2; ++ref) {
+                        o.cpu_reference = ref == 1;
+                        ldpc_decoder dec(c, o, cpu);
+                        if (ref == 0)
+                            name = dec.backend();
+                        out[ref].resize(size_t(c.n()) * k.frames);
+                        res[ref].resize(k.frames);
+                        post[ref].resize(size_t(c.n()) * k.frames);
+                        dec.decode(b.soft.data(), k.frames, out[ref].data(), ldpc_output::codeword, false,
+                                   res[ref].data(), post[ref].data());
+                    }
+                    const std::string what = name + " " + c.id() + " " + to_string(p) + (et ? " ET" : "");
+                    // (the lanes a vector, the same in both forms: the number before either phrase)
+                    const bool rows = name.find(" rows of a codeword per vector") != std::string::npos;
+                    const size_t at = name.find(rows ? " rows of a codeword" : " codewords per vector");
+                    ASSERT_NE(at, std::string::npos) << what;
+                    const int lanes = std::atoi(name.c_str() + name.rfind(' ', at - 1) + 1);
+                    EXPECT_EQ(rows, c.z() % lanes == 0) << what;
+                    EXPECT_EQ(out[0], out[1]) << what;
+                    EXPECT_EQ(post[0], post[1]) << what;
+                    for (int f = 0; f < k.frames; ++f) {
+                        ASSERT_EQ(res[0][f].iterations, res[1][f].iterations) << what << " " << f;
+                        ASSERT_EQ(res[0][f].syndrome_ok, res[1][f].syndrome_ok) << what << " " << f;
+                    }
+                }
+        }
+    }
+    unsetenv("GPUFEC_SIMD");
+}
+
 TEST(ldpc_decoder, fast_cpu_engine_equals_reference_at_every_normalisation)
 {
     // int8 without offset (the lanes' short normalisation: each row's minima held to 2047 / k
