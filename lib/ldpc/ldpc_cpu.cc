@@ -3,16 +3,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* The fast CPU LDPC engine: layered min-sum in fixed point, a group of codewords per SIMD
- * vector (ldpc_cpu_lanes.h), groups over the worker pool; or, for large quasi-cyclic codes, one
- * codeword at a time with a layer's rows in the lanes (ldpc_cpu_rows.h), codewords over the pool.
- * The instruction set is chosen at run time (AVX-512BW, AVX2 or the baseline; GPUFEC_SIMD caps
- * it); every choice gives the reference's output. */
+ * vector (ldpc_cpu_lanes.h), groups over the worker pool. The instruction set is chosen at run
+ * time (AVX-512BW, AVX2 or the baseline; GPUFEC_SIMD caps it); every choice gives the
+ * reference's output. */
 #include "ldpc_cpu_lanes.h"
-#include "ldpc_cpu_rows.h"
 #include "ldpc_engine.h"
 #include "../runtime/simd_isa.h"
 #include "../runtime/cpu_pool.h"
-#include "../runtime/tuning.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,7 +26,6 @@ namespace gpufec {
 namespace {
 
 typedef void (*group_fn)(const ldpc_group_code&, const ldpc_group_io&, void*);
-typedef void (*rows_fn)(const ldpc_rows_code&, const int8_t*, uint8_t*, int, frame_status*, float*, void*);
 
 template <class V, int LANES, class S, class VM>
 void group_generic(const ldpc_group_code& c, const ldpc_group_io& io, void* scratch)
@@ -38,29 +34,7 @@ void group_generic(const ldpc_group_code& c, const ldpc_group_io& io, void* scra
     ldpc_decode_lanes<V, LANES, S, VM>(c, io, gamma, reinterpret_cast<VM*>(gamma + c.n));
 }
 
-template <class V, int LANES, class S>
-void rows_generic(const ldpc_rows_code& c, const int8_t* soft, uint8_t* packed, int out_bits, frame_status* res,
-                  float* post, void* scratch)
-{
-    ldpc_decode_rows<V, LANES, S>(c, soft, packed, out_bits, res, post, scratch);
-}
-
 #if defined(__x86_64__) || defined(__i386__)
-template <class V, int LANES, class S>
-__attribute__((target("avx2"))) void rows_avx2(const ldpc_rows_code& c, const int8_t* soft, uint8_t* packed,
-                                               int out_bits, frame_status* res, float* post, void* scratch)
-{
-    ldpc_decode_rows<V, LANES, S>(c, soft, packed, out_bits, res, post, scratch);
-}
-
-template <class V, int LANES, class S>
-__attribute__((target("avx512f,avx512bw"))) void rows_avx512(const ldpc_rows_code& c, const int8_t* soft,
-                                                             uint8_t* packed, int out_bits, frame_status* res,
-                                                             float* post, void* scratch)
-{
-    ldpc_decode_rows<V, LANES, S>(c, soft, packed, out_bits, res, post, scratch);
-}
-
 template <class V, int LANES, class S, class VM>
 __attribute__((target("avx2"))) void group_avx2(const ldpc_group_code& c, const ldpc_group_io& io, void* scratch)
 {
@@ -117,39 +91,6 @@ kernel_choice pick(simd_isa isa, bool int8_messages, size_t values)
                                                    group_generic<i32x4, 4, int32_t, i16x4>, values);
 }
 
-struct rows_choice {
-    rows_fn fn;
-    int lanes; // rows a vector
-};
-
-rows_choice pick_rows(simd_isa isa, bool int8_messages)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    if (isa == simd_isa::avx512)
-        return int8_messages ? rows_choice{ rows_avx512<i16x32, 32, int16_t>, 32 }
-                             : rows_choice{ rows_avx512<i32x16, 16, int32_t>, 16 };
-    if (isa == simd_isa::avx2)
-        return int8_messages ? rows_choice{ rows_avx2<i16x16, 16, int16_t>, 16 }
-                             : rows_choice{ rows_avx2<i32x8, 8, int32_t>, 8 };
-#else
-    (void)isa;
-#endif
-    return int8_messages ? rows_choice{ rows_generic<i16x8, 8, int16_t>, 8 }
-                         : rows_choice{ rows_generic<i32x4, 4, int32_t>, 4 };
-}
-
-/* An experiment, not taken by itself: the rows form where the code allows it with
- * GPUFEC_LDPC_CPU_FORM=rows. It read slower than the lanes form (5G NR BG1 Z = 384, one core:
- * 76 Mb/s against 102 on the AMD development machine, 31-46 against 43-44 on the Intel GPU host;
- * 16 cores of that host 0.41-0.44 Gb/s against 0.40-0.45), whose group of 9.4 MB had looked
- * bound by the caches. */
-bool want_rows_form(const ldpc_code& code, size_t group_bytes, int row_lanes)
-{
-    (void)group_bytes;
-    const std::string form = tuning_choice("GPUFEC_LDPC_CPU_FORM", { "auto", "lanes", "rows" }, "auto");
-    return form == "rows" && ldpc_rows_form_applies(code, row_lanes);
-}
-
 class cpu_engine : public ldpc_engine
 {
 public:
@@ -170,32 +111,17 @@ public:
         d_c.early_termination = o.early_termination;
         d_c.fx = ldpc_fixed_point(code, o);
         d_c.loop_rows = ldpc_lanes_have_loop_rows(d_c.row_start, d_c.m);
-        d_rows_kernel = pick_rows(d_isa, d_int8);
-        const size_t group_bytes = (size_t(code.n()) + size_t(code.edges())) * size_t(d_kernel.vector_bytes);
-        if (want_rows_form(code, group_bytes, d_rows_kernel.lanes)) {
-            d_rows = true;
-            ldpc_rows_form_applies(code, d_rows_kernel.lanes, &d_rc);
-            d_rc.max_iter = o.max_iterations;
-            d_rc.early_termination = o.early_termination;
-            d_rc.fx = d_c.fx;
-        }
     }
 
     std::string name() const override
     {
-        return "cpu (" + std::to_string(d_threads) + " threads " + d_pool->kind() + ", " +
-               (d_rows ? std::to_string(d_rows_kernel.lanes) + " rows of a codeword per vector, "
-                       : std::to_string(d_kernel.lanes) + " codewords per vector, ") +
-               simd_isa_name(d_isa) + ")";
+        return "cpu (" + std::to_string(d_threads) + " threads " + d_pool->kind() + ", " + std::to_string(d_kernel.lanes) +
+               " codewords per vector, " + simd_isa_name(d_isa) + ")";
     }
 
     void decode(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* res,
                 float* post) override
     {
-        if (d_rows) {
-            decode_rows(soft, frames, packed, out_bits, res, post);
-            return;
-        }
         const int lanes = d_kernel.lanes;
         const int64_t groups = int64_t((frames + size_t(lanes) - 1) / size_t(lanes));
         const size_t n = size_t(d_code.n()), nbytes = (size_t(out_bits) + 7) / 8;
@@ -218,22 +144,6 @@ public:
     }
 
 private:
-    //! the rows form: a codeword a task
-    void decode_rows(const int8_t* soft, size_t frames, uint8_t* packed, int out_bits, frame_status* res,
-                     float* post)
-    {
-        const size_t n = size_t(d_code.n()), nbytes = (size_t(out_bits) + 7) / 8;
-        const size_t bytes = ldpc_rows_scratch_bytes(d_rc, d_rows_kernel.lanes, d_int8 ? 2 : 4);
-        d_pool->parallel_for(int64_t(frames), [&](int64_t f, int worker) {
-            auto& raw = d_scratch[size_t(worker)];
-            if (raw.size() < bytes)
-                raw.resize(bytes);
-            void* aligned = raw.data() + (64 - reinterpret_cast<uintptr_t>(raw.data()) % 64);
-            d_rows_kernel.fn(d_rc, soft + size_t(f) * n, packed + size_t(f) * nbytes, out_bits, res + f,
-                             post ? post + size_t(f) * n : nullptr, aligned);
-        });
-    }
-
     ldpc_code d_code; // owns the rows d_c points into
     std::shared_ptr<cpu_pool> d_pool;
     int d_threads;
@@ -242,9 +152,6 @@ private:
     bool d_int8 = false;
     kernel_choice d_kernel{};
     ldpc_group_code d_c{};
-    bool d_rows = false; // the rows form (ldpc_cpu_rows.h)
-    rows_choice d_rows_kernel{};
-    ldpc_rows_code d_rc;
 };
 
 } // namespace
