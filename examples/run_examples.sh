@@ -20,6 +20,12 @@ timeout 300 /usr/bin/python3 "$src/examples/viterbi_ccsds_demo.py" --bits 200000
 echo "== ldpc_loopback.py"
 timeout 300 /usr/bin/python3 "$src/examples/ldpc_loopback.py" --frames 100
 timeout 300 /usr/bin/python3 "$src/examples/ldpc_loopback.py" --frames 50 --code 802.16e:2304:2/3A --ebn0 3
+echo "== ldpc_loopback.py (CCSDS: AR4JA k = 1024 rate 1/2 as sent, the telecommand (512, 256) code)"
+timeout 300 /usr/bin/python3 "$src/examples/ldpc_loopback.py" --frames 40 --code ccsds:2048:1024 --ebn0 2.5 --check
+timeout 300 /usr/bin/python3 "$src/examples/ldpc_loopback.py" --frames 40 --code ccsds:512:256 --ebn0 3.5 --check
+echo "== nr_transport_loopback.py (5G NR transport blocks of both base graphs; rv 0 and 2 combined)"
+timeout 300 /usr/bin/python3 "$src/examples/nr_transport_loopback.py" --blocks 9 --check
+timeout 300 /usr/bin/python3 "$src/examples/nr_transport_loopback.py" --blocks 6 --rvs 0,2 --ebn0 0.5 --check
 echo "== dvbs2_fec_receiver.py (gr-dtv's DVB-S2 BCH and LDPC encoders -> AWGN -> LDPC + BCH)"
 timeout 300 /usr/bin/python3 "$src/examples/dvbs2_fec_receiver.py" --frames 30 --check
 timeout 300 /usr/bin/python3 "$src/examples/dvbs2_fec_receiver.py" --frame normal --rate 9/10 --ebn0 4.2 --frames 6 --check
