@@ -19,22 +19,6 @@ from gnuradio import blocks, gr
 from gnuradio import gpufec
 
 
-class bpsk_awgn(gr.basic_block):
-    """u8vector of bits in, f32vector of BPSK values (bit 1 -> +1) with noise out"""
-
-    def __init__(self, sigma, seed):
-        gr.basic_block.__init__(self, "bpsk_awgn", None, None)
-        self.sigma, self.rng = sigma, np.random.default_rng(seed)
-        self.message_port_register_in(pmt.intern("pdus"))
-        self.message_port_register_out(pmt.intern("pdus"))
-        self.set_msg_handler(pmt.intern("pdus"), self.handle)
-
-    def handle(self, msg):
-        x = 2.0 * np.asarray(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.float32) - 1.0
-        x += self.rng.normal(0, self.sigma, len(x)).astype(np.float32)
-        self.message_port_pub(pmt.intern("pdus"), pmt.cons(pmt.car(msg), pmt.init_f32vector(len(x), x.tolist())))
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--blocks", type=int, default=12, help="transport blocks to send")
@@ -51,8 +35,7 @@ def main():
     seg = gpufec.lte_segment(Qm=2)  # G per transport block, in its metadata
     enc = gpufec.turbo_pdu_encoder()
     rm = gpufec.lte_rate_match(K=0, E=0)
-    sigma = np.sqrt(1.0 / (2 * args.rate * 10 ** (args.ebn0 / 10)))
-    ch = bpsk_awgn(sigma, 2)
+    ch = gpufec.bpsk_awgn_channel(gpufec.awgn_sigma(args.ebn0, args.rate), seed=2)
     drm = gpufec.lte_derate_match(K=0)
     dec = gpufec.pdu_decoder("turbo", gpufec.turbo_options(K=0, max_iterations=8), device=args.device)
     deseg = gpufec.lte_desegment()

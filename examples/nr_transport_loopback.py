@@ -22,22 +22,6 @@ from gnuradio import blocks, gr
 from gnuradio import gpufec
 
 
-class bpsk_awgn(gr.basic_block):
-    """u8vector of bits in, f32vector of BPSK values (bit 1 -> +1) with noise out"""
-
-    def __init__(self, sigma, seed):
-        gr.basic_block.__init__(self, "bpsk_awgn", None, None)
-        self.sigma, self.rng = sigma, np.random.default_rng(seed)
-        self.message_port_register_in(pmt.intern("pdus"))
-        self.message_port_register_out(pmt.intern("pdus"))
-        self.set_msg_handler(pmt.intern("pdus"), self.handle)
-
-    def handle(self, msg):
-        x = 2.0 * np.asarray(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.float32) - 1.0
-        x += self.rng.normal(0, self.sigma, len(x)).astype(np.float32)
-        self.message_port_pub(pmt.intern("pdus"), pmt.cons(pmt.car(msg), pmt.init_f32vector(len(x), x.tolist())))
-
-
 class versions(gr.basic_block):
     """each code block once per redundancy version (metadata "rv"), and "new_data" on the first,
     so that nr_derate_match starts a fresh buffer for it and adds the others"""
@@ -93,8 +77,7 @@ def main():
     enc = gpufec.ldpc_pdu_encoder()
     ver = versions(rvs)
     rm = gpufec.nr_rate_match(Qm=2)
-    sigma = np.sqrt(1.0 / (2 * args.rate * 10 ** (args.ebn0 / 10)))
-    ch = bpsk_awgn(sigma, 2)
+    ch = gpufec.bpsk_awgn_channel(gpufec.awgn_sigma(args.ebn0, args.rate), seed=2)
     drm = gpufec.nr_derate_match(Qm=2, combine=len(rvs) > 1)
     gate = last_version(len(rvs))
     # each code block's code ("code=nr:bg<b>:<Z>, shorten=...") from its metadata

@@ -27,6 +27,7 @@ decodes Reed-Solomon codeblocks on any frame face; helpers ccsds_tm_codes(),
 ccsds_tm_decoder_options(), ccsds_tm_stream_encoder, rs_codeword_corrections(), ccsds_fecf_ok(),
 ccsds_fecf_set(), ccsds_pn_sequence().
 Encoder blocks: conv_encoder, ldpc_encoder.
+Channels for PDU chains: bpsk_awgn_channel (PDU block), awgn_sigma(ebn0_db, rate).
 Helpers: __version__, version(), frame_families(), frame_family_options(family), ldpc_codes(), ldpc_code_alist(code),
 conv_presets(), conv_preset(name), cuda_devices(), cuda_compiled(),
 union_bound_ber(preset, ebn0_db).
@@ -42,5 +43,6 @@ from .scppm import (scppm_decoder, scppm_encoder, scppm_options, poisson_channel
 from .tvb import tvb_decoder, tvb_encoder, tvb_options, bsid_channel  # noqa: F401
 from .lte_transport import lte_segment, lte_desegment, turbo_pdu_encoder, lte_k_sizes  # noqa: F401
 from .nr_transport import nr_segmenter, nr_desegmenter, nr_rate_match, nr_derate_match, ldpc_pdu_encoder  # noqa: F401
+from .channels import bpsk_awgn_channel, awgn_sigma  # noqa: F401
 from .ccsds_tm import (ccsds_tm_receiver, ccsds_tm_sync, ccsds_tm_deframer,  # noqa: F401
                        ccsds_tm_encoder, ccsds_tm_decoder_options)

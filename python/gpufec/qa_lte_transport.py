@@ -15,7 +15,6 @@ import pmt
 from gnuradio import blocks, gr, gr_unittest
 from gnuradio import gpufec
 
-from qa_util import bpsk_awgn_pdu
 
 
 def run_chain(tbs, G, decoder_crc="none", sigma=0.6, drop_block=None):
@@ -24,7 +23,7 @@ def run_chain(tbs, G, decoder_crc="none", sigma=0.6, drop_block=None):
     seg = gpufec.lte_segment(G=G, Qm=2)
     enc = gpufec.turbo_pdu_encoder()
     rm = gpufec.lte_rate_match(K=0, E=0)  # E from the segmenter when G is set, else 3K + 12
-    ch = bpsk_awgn_pdu(sigma)
+    ch = gpufec.bpsk_awgn_channel(sigma, seed=3)
     drm = gpufec.lte_derate_match(K=0)
     dec = gpufec.pdu_decoder("turbo", gpufec.turbo_options(K=0, crc=decoder_crc), device="cpu")
     deseg = gpufec.lte_desegment()

@@ -15,7 +15,7 @@ import pmt
 from gnuradio import blocks, gr, gr_unittest
 from gnuradio import gpufec
 
-from qa_util import bpsk_awgn_pdu, decode_pdus
+from qa_util import decode_pdus
 
 
 class each_version(gr.basic_block):
@@ -60,7 +60,7 @@ def run_chain(tbs, A, R, G, sigma, rvs=(0,), combine=False, any_size=False, G_of
     enc = gpufec.ldpc_pdu_encoder()
     versions = each_version(rvs)  # one path, so that a block's versions stay in order
     rm = gpufec.nr_rate_match(Qm=2)
-    ch = bpsk_awgn_pdu(sigma)
+    ch = gpufec.bpsk_awgn_channel(sigma, seed=3)
     drm = gpufec.nr_derate_match(Qm=2, combine=combine)
     gate = every_nth(len(rvs))  # the decoder sees each block once: its last (combined) version
     if any_size:

@@ -108,6 +108,25 @@ class qa_pdu_blocks(gr_unittest.TestCase):
         block = gpufec.bsid_channel(Pi=0, Pd=0, Ps=0)
         self.check_survives(block, NOT_PDUS + [pmt.cons(meta(), f32(np.ones(5)))], good, 50)
 
+    def test_006b_bpsk_awgn_channel(self):
+        # besides the messages that are no PDU: floats, and bytes that are not bits
+        good = pmt.cons(meta(), u8(np.ones(50)))
+        block = gpufec.bpsk_awgn_channel(sigma=0.0, seed=1)
+        self.check_survives(block, NOT_PDUS + [pmt.cons(meta(), f32(np.ones(5))), pmt.cons(meta(), u8([0, 2]))],
+                            good, 50)
+        out = through(gpufec.bpsk_awgn_channel(sigma=0.0, seed=1), [pmt.cons(meta(a=7), u8([1, 0, 1]))], 1)
+        self.assertEqual(list(pmt.f32vector_elements(pmt.cdr(out[0]))), [1.0, -1.0, 1.0])
+        self.assertEqual(pmt.to_long(pmt.dict_ref(pmt.car(out[0]), pmt.intern("a"), pmt.PMT_NIL)), 7)
+        noisy = through(gpufec.bpsk_awgn_channel(sigma=0.5, seed=1), [pmt.cons(meta(), u8(np.zeros(20000)))], 1)
+        x = np.array(pmt.f32vector_elements(pmt.cdr(noisy[0])))
+        self.assertAlmostEqual(float(np.mean(x)), -1.0, delta=0.02)
+        self.assertAlmostEqual(float(np.std(x)), 0.5, delta=0.02)
+        with self.assertRaises(ValueError):
+            gpufec.bpsk_awgn_channel(sigma=-1.0)
+        self.assertAlmostEqual(gpufec.awgn_sigma(0.0, 0.5), 1.0)
+        with self.assertRaises(ValueError):
+            gpufec.awgn_sigma(1.0, 0.0)
+
     def test_007_constructors_refuse_what_they_cannot_serve(self):
         for make in (lambda: gpufec.lte_segment(G=10 ** 30), lambda: gpufec.lte_segment(G=7),
                      lambda: gpufec.lte_segment(G=-2), lambda: gpufec.lte_segment(Qm=3),

@@ -91,22 +91,6 @@ def bpsk(coded, sigma=0.0, seed=1):
     return x
 
 
-class bpsk_awgn_pdu(gr.basic_block):
-    """u8vector of bits in, f32vector of noisy BPSK values (bit 1 -> +1) out, metadata kept"""
-
-    def __init__(self, sigma, seed=3):
-        gr.basic_block.__init__(self, "bpsk_awgn_pdu", None, None)
-        self.sigma, self.rng = sigma, np.random.default_rng(seed)
-        self.message_port_register_in(pmt.intern("pdus"))
-        self.message_port_register_out(pmt.intern("pdus"))
-        self.set_msg_handler(pmt.intern("pdus"), self.handle)
-
-    def handle(self, msg):
-        bits = np.asarray(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.float32)
-        x = 2.0 * bits - 1.0 + self.rng.normal(0, self.sigma, len(bits)).astype(np.float32)
-        self.message_port_pub(pmt.intern("pdus"), pmt.cons(pmt.car(msg), pmt.init_f32vector(len(x), x.tolist())))
-
-
 def dtv_code(dtv, code):
     """gr-dtv's FECFRAME size and code rate constants for a dvbs2 code id ("dvbs2:16200:3/5" ->
     (dtv.FECFRAME_SHORT, dtv.C3_5); the VL-SNR codes: "dvbs2:64800:2/9" -> C2_9_VLSNR,
