@@ -311,7 +311,6 @@ __device__ __forceinline__ int hole_of(const Table& tab, int holes, int l, int r
     return skip;
 }
 
-
 /*! One layer taken as p sub-layers (ldpc_code::row_stride: sub-layer c holds the rows c, c + p,
  *  ...; they follow one another) by threads that each own one row of it, the layer's first `dm`
  *  entries (at most DM) sharing their block column with another entry of the layer
@@ -340,15 +339,22 @@ __device__ __forceinline__ void split_layer(unsigned char* gcw, M* lrow, const i
     unsigned off[D];
     int rho[D];
     row_minima r;
-#pragma unroll
-    for (int i = 0; i < D; ++i) {
-        if (work && (lone >> i & 1u)) { // pass 1 of the lone entries
-            off[i] = bit_offset<T>(ent[i], rb, rbz);
-            rho[i] = i == skip ? absent_entry : int(*reinterpret_cast<const T*>(gcw + off[i])) - int(lrow[i]);
-            r.add(rho[i]);
-        }
-    }
     row_messages<sizeof(T) == 2> message;
+    // entry i's two passes (layered_row_of's, its own register slots o and x)
+    auto first_pass = [&](int i, unsigned& o, int& x) {
+        o = bit_offset<T>(ent[i], rb, rbz);
+        x = i == skip ? absent_entry : int(*reinterpret_cast<const T*>(gcw + o)) - int(lrow[i]);
+        r.add(x);
+    };
+    auto second_pass = [&](int i, unsigned o, int x) {
+        const int msg = message(x);
+        lrow[i] = M(msg);
+        *reinterpret_cast<T*>(gcw + o) = T(x + msg);
+    };
+#pragma unroll
+    for (int i = 0; i < D; ++i)
+        if (work && (lone >> i & 1u))
+            first_pass(i, off[i], rho[i]);
     for (int c = 0; c < p; ++c) {
         if (c > 0)
             __syncthreads(); // (sub-layer c - 1 has written the shared entries' bits)
@@ -356,32 +362,20 @@ __device__ __forceinline__ void split_layer(unsigned char* gcw, M* lrow, const i
             unsigned soff[S];
             int srho[S];
 #pragma unroll
-            for (int i = 0; i < S; ++i) {
-                if (i < dm) { // pass 1 of the shared entries
-                    soff[i] = bit_offset<T>(ent[i], rb, rbz);
-                    srho[i] = i == skip ? absent_entry : int(*reinterpret_cast<const T*>(gcw + soff[i])) - int(lrow[i]);
-                    r.add(srho[i]);
-                }
-            }
+            for (int i = 0; i < S; ++i)
+                if (i < dm)
+                    first_pass(i, soff[i], srho[i]);
             message = row_messages<sizeof(T) == 2>(r, fx);
 #pragma unroll
-            for (int i = 0; i < S; ++i) {
-                if (i < dm && i != skip) { // pass 2 of the shared entries
-                    const int msg = message(srho[i]);
-                    lrow[i] = M(msg);
-                    *reinterpret_cast<T*>(gcw + soff[i]) = T(srho[i] + msg);
-                }
-            }
+            for (int i = 0; i < S; ++i)
+                if (i < dm && i != skip)
+                    second_pass(i, soff[i], srho[i]);
         }
     }
 #pragma unroll
-    for (int i = 0; i < D; ++i) {
-        if (work && (lone >> i & 1u) && i != skip) { // pass 2 of the lone entries
-            const int msg = message(rho[i]);
-            lrow[i] = M(msg);
-            *reinterpret_cast<T*>(gcw + off[i]) = T(rho[i] + msg);
-        }
-    }
+    for (int i = 0; i < D; ++i)
+        if (work && (lone >> i & 1u) && i != skip)
+            second_pass(i, off[i], rho[i]);
 }
 
 //! the split-layer kernel (ldpc_layered_split_kernel): the most threads a block, entries a row
